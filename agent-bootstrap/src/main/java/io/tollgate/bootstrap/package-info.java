@@ -1,0 +1,5 @@
+/**
+ * The agent's outer tiers: the premain (system class loader) and the bridge that inlined advice
+ * calls (bootstrap class loader). JDK types only.
+ */
+package io.tollgate.bootstrap;

@@ -1,0 +1,36 @@
+package io.tollgate.limiters;
+
+/**
+ * One rate-limiting algorithm with its parameters fixed (limit, period, burst...).
+ *
+ * <p>{@link #decide} is a pure function of (state, now, cost) and the parameters: it reads the
+ * per-key state, writes the new state back into the same object and the outcome into the verdict.
+ * It has no other input and no side effect, so that the Redis scripts can mirror it line for line
+ * and the conformance tests can compare the two. The store guarantees exclusive access to the
+ * state for the duration of the call.
+ *
+ * @param <S> the mutable per-key state
+ */
+public interface RateLimitAlgorithm<S> {
+
+  /** The state of a key never seen before (a full bucket, an empty window). */
+  S newState();
+
+  /** Decides one request of {@code cost} units at {@code nowNanos} (epoch nanoseconds). */
+  void decide(S state, long nowNanos, long cost, Verdict verdict);
+
+  /**
+   * Gives back what a finished request held. Only the {@code concurrency} algorithm holds anything;
+   * for the others this is a no-op.
+   */
+  default void release(S state, long nowNanos, long cost) {}
+
+  /**
+   * How long a key may go unused before its state is indistinguishable from {@link #newState()}:
+   * a store may forget the key after that, and nothing is lost.
+   */
+  long idleNanosUntilFresh();
+
+  /** The quota and window advertised in {@code RateLimit-Policy}. */
+  QuotaPolicy policy();
+}

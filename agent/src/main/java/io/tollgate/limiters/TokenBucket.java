@@ -1,0 +1,171 @@
+package io.tollgate.limiters;
+
+/**
+ * A token bucket of {@code burst} tokens refilled continuously at {@code limit/period}, kept as a
+ * single "theoretical arrival time" (the GCRA form of the same bucket).
+ *
+ * <p>The bucket is full when {@code tat <= now}. A request of cost {@code c} moves {@code tat} to
+ * {@code max(tat, now) + c*T}, where {@code T = period/limit} is the time one token takes to come
+ * back; it is allowed when the bucket would not go below empty, that is when {@code tat - now <=
+ * burst*T}. Tokens left are {@code (now + burst*T - tat) / T}.
+ *
+ * <p>Exact arithmetic, no floating point: {@code T} is rarely a whole number of nanoseconds
+ * (a minute over 7 is 8,571,428,571.43 ns), so {@code tat} is held as whole time units plus a
+ * fraction in {@code 1/limit} of a unit. Over any run of requests no fraction of a token is lost or
+ * invented. The time unit is the nanosecond unless the rule's numbers are so large (a burst of
+ * millions over a day) that nanoseconds would overflow a {@code long}; then it coarsens to micro-,
+ * milli- or whole seconds, still exact in that unit.
+ *
+ * <p>The Redis script {@code token-bucket.lua} mirrors {@link #decide} line for line.
+ */
+public final class TokenBucket implements RateLimitAlgorithm<TokenBucket.State> {
+
+  /** Headroom for {@code (tat - now) * limit} and sums of it: well inside {@code Long.MAX_VALUE}. */
+  private static final long MAX_SCALED = 1L << 60;
+
+  private static final long[] UNITS = {1L, 1_000L, 1_000_000L, 1_000_000_000L};
+
+  /** Per-key state: the theoretical arrival time, {@code tat + tatFraction/limit} time units. */
+  public static final class State {
+    long tat;
+    long tatFraction;
+
+    public long tat() {
+      return tat;
+    }
+
+    public long tatFraction() {
+      return tatFraction;
+    }
+  }
+
+  private final LimitSpec spec;
+  private final long limit;
+  private final long burst;
+  /** Nanoseconds per time unit. */
+  private final long unitNanos;
+  /** The period in time units: {@code T * limit}, exactly. */
+  private final long periodUnits;
+  /** {@code T} in whole time units, and the remainder in {@code 1/limit} of a unit. */
+  private final long intervalWhole;
+  private final long intervalRemainder;
+  /** {@code burst * T}, scaled by {@code limit}: the most {@code tat} may run ahead of now. */
+  private final long burstToleranceScaled;
+
+  public TokenBucket(LimitSpec spec) {
+    this.spec = spec;
+    this.limit = spec.limit();
+    this.burst = spec.burst();
+    this.unitNanos = chooseUnit(spec);
+    this.periodUnits = spec.periodNanos() / unitNanos;
+    this.intervalWhole = periodUnits / limit;
+    this.intervalRemainder = periodUnits % limit;
+    this.burstToleranceScaled = burst * periodUnits;
+  }
+
+  /**
+   * The finest unit in which this rule's arithmetic cannot overflow, and which divides the period
+   * exactly.
+   */
+  static long chooseUnit(LimitSpec spec) {
+    for (long unit : UNITS) {
+      if (spec.periodNanos() % unit != 0 && unit != 1L) {
+        break;
+      }
+      long periodUnits = spec.periodNanos() / unit;
+      if (periodUnits == 0) {
+        break;
+      }
+      // (tat - now) * limit is at most (2 * burst) * periodUnits; fractions add less than limit.
+      if (fits(2 * spec.burst(), periodUnits) && fits(spec.burst(), spec.limit())) {
+        return unit;
+      }
+    }
+    throw new IllegalArgumentException(
+        "limit " + spec.limit() + ", burst " + spec.burst() + " and period are too large to"
+            + " compute exactly; use a smaller burst or a shorter period");
+  }
+
+  private static boolean fits(long a, long b) {
+    return a > 0 && b > 0 && a <= MAX_SCALED / b;
+  }
+
+  @Override
+  public State newState() {
+    return new State();
+  }
+
+  @Override
+  public void decide(State state, long nowNanos, long cost, Verdict verdict) {
+    long now = Math.floorDiv(nowNanos, unitNanos);
+
+    // The bucket cannot be fuller than full: an old tat counts as now.
+    long base;
+    long baseFraction;
+    if (state.tat < now) {
+      base = now;
+      baseFraction = 0;
+    } else {
+      base = state.tat;
+      baseFraction = state.tatFraction;
+    }
+
+    if (cost > burst) {
+      // More than the bucket can ever hold: never allowed, so say when the bucket is full again.
+      long resetUnits = ceilDiv((base - now) * limit + baseFraction, limit);
+      verdict.refuse(
+          tokensLeft(now, base, baseFraction), spec.periodNanos(), resetUnits * unitNanos);
+      return;
+    }
+
+    // tat' = base + cost * T, kept exact as whole units plus a fraction over limit.
+    long fractionSum = baseFraction + cost * intervalRemainder;
+    long newTat = base + cost * intervalWhole + fractionSum / limit;
+    long newFraction = fractionSum % limit;
+
+    // Allowed when tat' - now <= burst * T; everything scaled by limit to stay in integers.
+    long aheadScaled = (newTat - now) * limit + newFraction;
+    long excessScaled = aheadScaled - burstToleranceScaled;
+    if (excessScaled <= 0) {
+      state.tat = newTat;
+      state.tatFraction = newFraction;
+      long remaining = -excessScaled / periodUnits;
+      verdict.allow(remaining, ceilDiv(aheadScaled, limit) * unitNanos);
+    } else {
+      long retryUnits = ceilDiv(excessScaled, limit);
+      long resetUnits = ceilDiv((base - now) * limit + baseFraction, limit);
+      verdict.refuse(
+          tokensLeft(now, base, baseFraction), retryUnits * unitNanos, resetUnits * unitNanos);
+    }
+  }
+
+  /** Whole tokens in the bucket when tat = base (+ fraction). */
+  private long tokensLeft(long now, long base, long baseFraction) {
+    long leftScaled = burstToleranceScaled - ((base - now) * limit + baseFraction);
+    return Math.max(0, leftScaled / periodUnits);
+  }
+
+  @Override
+  public long idleNanosUntilFresh() {
+    // From empty to full takes burst * T; one more unit covers the rounding.
+    return ceilDiv(burstToleranceScaled, limit) * unitNanos + unitNanos;
+  }
+
+  @Override
+  public QuotaPolicy policy() {
+    return QuotaPolicy.of(limit, spec.periodNanos());
+  }
+
+  public LimitSpec spec() {
+    return spec;
+  }
+
+  /** Nanoseconds per time unit of this bucket's arithmetic (1 unless the numbers are huge). */
+  public long unitNanos() {
+    return unitNanos;
+  }
+
+  static long ceilDiv(long a, long b) {
+    return -Math.floorDiv(-a, b);
+  }
+}

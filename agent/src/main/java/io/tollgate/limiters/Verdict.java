@@ -1,0 +1,63 @@
+package io.tollgate.limiters;
+
+/**
+ * The outcome of one decision, written by an algorithm into a caller-owned instance.
+ *
+ * <p>Mutable and reused so that the hot path allocates nothing: the caller (one request on one
+ * thread) owns the instance and reads it before the next decision.
+ */
+public final class Verdict {
+
+  /** Whether the request may proceed. */
+  public boolean allowed;
+
+  /** Whole quota units left after this decision (never negative). */
+  public long remaining;
+
+  /** When refused: nanoseconds until a retry of the same cost could be allowed. 0 when allowed. */
+  public long retryAfterNanos;
+
+  /** Nanoseconds until the quota is whole again (bucket full, window over). */
+  public long resetNanos;
+
+  /**
+   * When allowed with a delay (GCRA {@code max-delay}): nanoseconds the request should wait before
+   * it proceeds. 0 otherwise.
+   */
+  public long delayNanos;
+
+  public Verdict allow(long remaining, long resetNanos) {
+    this.allowed = true;
+    this.remaining = Math.max(0, remaining);
+    this.retryAfterNanos = 0;
+    this.resetNanos = Math.max(0, resetNanos);
+    this.delayNanos = 0;
+    return this;
+  }
+
+  public Verdict refuse(long remaining, long retryAfterNanos, long resetNanos) {
+    this.allowed = false;
+    this.remaining = Math.max(0, remaining);
+    this.retryAfterNanos = Math.max(1, retryAfterNanos);
+    this.resetNanos = Math.max(0, resetNanos);
+    this.delayNanos = 0;
+    return this;
+  }
+
+  public void copyFrom(Verdict other) {
+    allowed = other.allowed;
+    remaining = other.remaining;
+    retryAfterNanos = other.retryAfterNanos;
+    resetNanos = other.resetNanos;
+    delayNanos = other.delayNanos;
+  }
+
+  @Override
+  public String toString() {
+    return (allowed ? "allowed" : "refused")
+        + " remaining=" + remaining
+        + " retryAfterNanos=" + retryAfterNanos
+        + " resetNanos=" + resetNanos
+        + (delayNanos > 0 ? " delayNanos=" + delayNanos : "");
+  }
+}

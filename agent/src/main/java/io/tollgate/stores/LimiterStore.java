@@ -1,0 +1,23 @@
+package io.tollgate.stores;
+
+import io.tollgate.limiters.Verdict;
+
+/**
+ * Where one rule's per-key state lives, and the one place a decision on it is made atomically:
+ * in this process ({@link LocalLimiterStore}) or on a shared server such as Redis.
+ */
+public interface LimiterStore {
+
+  /**
+   * Decides one request of {@code cost} units for {@code key}, and writes the outcome into
+   * {@code verdict}. Thread-safe; concurrent callers on the same key each see a consistent state,
+   * so the last token goes to exactly one of them.
+   */
+  void decide(String key, long cost, Verdict verdict);
+
+  /** Gives back what a finished request held (the concurrency algorithm only). */
+  default void release(String key, long cost) {}
+
+  /** The number of keys this store holds now (approximate). */
+  long estimatedKeys();
+}
