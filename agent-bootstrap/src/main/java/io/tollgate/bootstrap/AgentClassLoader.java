@@ -1,0 +1,107 @@
+package io.tollgate.bootstrap;
+
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.security.CodeSource;
+import java.security.ProtectionDomain;
+import java.security.cert.Certificate;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+
+/**
+ * Loads the isolated agent from the {@code inst/} folder of the agent jar, where its classes are
+ * stored as {@code .classdata} files.
+ *
+ * <p>No application class loader or classpath scanner (Spring's, CDI's, an app server's) looks at
+ * {@code .classdata} files, so the agent's classes, and the Byte Buddy, Caffeine, SnakeYAML and
+ * Lettuce inside it, can never clash with the application's own copies. Its parent is the platform
+ * class loader: JDK modules and the bootstrap bridge are visible, the application is not.
+ */
+final class AgentClassLoader extends ClassLoader {
+
+  static {
+    registerAsParallelCapable();
+  }
+
+  private static final String PREFIX = "inst/";
+  private static final String CLASS_SUFFIX = ".classdata";
+
+  private final JarFile jar;
+  private final String jarUrl;
+  private final ProtectionDomain protectionDomain;
+
+  AgentClassLoader(File jarFile, ClassLoader parent) throws IOException {
+    super(parent);
+    this.jar = new JarFile(jarFile, false);
+    this.jarUrl = "jar:" + jarFile.toURI() + "!/";
+    CodeSource codeSource = new CodeSource(jarFile.toURI().toURL(), (Certificate[]) null);
+    this.protectionDomain = new ProtectionDomain(codeSource, null, this, null);
+  }
+
+  @Override
+  protected Class<?> findClass(String name) throws ClassNotFoundException {
+    JarEntry entry = jar.getJarEntry(PREFIX + name.replace('.', '/') + CLASS_SUFFIX);
+    if (entry == null) {
+      throw new ClassNotFoundException(name);
+    }
+    try (InputStream in = jar.getInputStream(entry)) {
+      byte[] bytes = readAll(in);
+      definePackageOf(name);
+      return defineClass(name, bytes, 0, bytes.length, protectionDomain);
+    } catch (IOException e) {
+      throw new ClassNotFoundException(name, e);
+    }
+  }
+
+  private void definePackageOf(String className) {
+    int dot = className.lastIndexOf('.');
+    if (dot > 0) {
+      String pkg = className.substring(0, dot);
+      if (getDefinedPackage(pkg) == null) {
+        try {
+          definePackage(pkg, null, null, null, null, null, null, null);
+        } catch (IllegalArgumentException alreadyDefinedByAnotherThread) {
+          // Parallel class loading: another thread defined it first.
+        }
+      }
+    }
+  }
+
+  /** Class files are asked for as {@code X.class} (Byte Buddy reads advice this way). */
+  @Override
+  protected URL findResource(String name) {
+    String path = name.endsWith(".class")
+        ? PREFIX + name.substring(0, name.length() - ".class".length()) + CLASS_SUFFIX
+        : PREFIX + name;
+    if (jar.getJarEntry(path) == null) {
+      return null;
+    }
+    try {
+      return new URL(jarUrl + path);
+    } catch (MalformedURLException e) {
+      return null;
+    }
+  }
+
+  @Override
+  protected Enumeration<URL> findResources(String name) {
+    URL url = findResource(name);
+    return url == null ? Collections.emptyEnumeration() : Collections.enumeration(Collections.singleton(url));
+  }
+
+  private static byte[] readAll(InputStream in) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(256, in.available()));
+    byte[] buffer = new byte[8192];
+    int n;
+    while ((n = in.read(buffer)) > 0) {
+      out.write(buffer, 0, n);
+    }
+    return out.toByteArray();
+  }
+}

@@ -1,0 +1,147 @@
+package io.tollgate.cli;
+
+import io.tollgate.config.ConfigException;
+import io.tollgate.config.ConfigProblem;
+import io.tollgate.config.RulesConfig;
+import io.tollgate.config.RulesFileParser;
+import io.tollgate.diagnostics.Version;
+import io.tollgate.limiters.Clock;
+import io.tollgate.rules.RuleSet;
+import io.tollgate.rules.RuleSetFactory;
+import java.io.File;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import net.bytebuddy.agent.ByteBuddyAgent;
+
+/**
+ * {@code java -jar tollgate-agent.jar COMMAND}: attach to a running JVM, validate a rules file,
+ * print help or the version.
+ *
+ * <p>Exit codes: 0 success; 1 a rules file is invalid or the attach failed; 2 the command line
+ * itself is wrong (unknown command, missing argument, unreadable file).
+ */
+public final class Cli {
+
+  static final int OK = 0;
+  static final int INVALID = 1;
+  static final int USAGE = 2;
+
+  private Cli() {}
+
+  public static int run(String[] args, File agentJar) {
+    return run(args, agentJar, System.out, System.err);
+  }
+
+  static int run(String[] args, File agentJar, PrintStream out, PrintStream err) {
+    if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help")) {
+      out.print(usage());
+      return args.length == 0 ? USAGE : OK;
+    }
+    switch (args[0]) {
+      case "--version":
+      case "version":
+        out.println("Tollgate " + Version.current());
+        return OK;
+      case "validate":
+        return validate(Arrays.copyOfRange(args, 1, args.length), out, err);
+      case "attach":
+        return attach(Arrays.copyOfRange(args, 1, args.length), agentJar, out, err);
+      default:
+        err.println("tollgate: unknown command '" + args[0] + "'");
+        err.print(usage());
+        return USAGE;
+    }
+  }
+
+  static String usage() {
+    return String.join(
+        System.lineSeparator(),
+        "Tollgate " + Version.current() + ": rate limiting for Java web apps, with no code change.",
+        "",
+        "Usage:",
+        "  java -javaagent:tollgate-agent.jar=config=rules.yaml -jar app.jar   start an app with limits",
+        "  java -jar tollgate-agent.jar attach PID config=rules.yaml          add limits to a running JVM",
+        "  java -jar tollgate-agent.jar validate rules.yaml [more.yaml...]     check rules files",
+        "  java -jar tollgate-agent.jar --version",
+        "  java -jar tollgate-agent.jar --help",
+        "",
+        "attach options (key=value): config=PATH, debug=true, log-file=PATH.",
+        "Attaching again to the same JVM switches it to the new configuration.",
+        "validate exits 0 when every file is valid, 1 when one is not (one line per problem,",
+        "with its line number), 2 on a usage error.",
+        "");
+  }
+
+  private static int validate(String[] files, PrintStream out, PrintStream err) {
+    if (files.length == 0) {
+      err.println("tollgate validate: name at least one rules file");
+      return USAGE;
+    }
+    int result = OK;
+    for (String file : files) {
+      Path path = Paths.get(file);
+      if (!Files.isReadable(path)) {
+        err.println(file + ": cannot read the file");
+        result = Math.max(result, USAGE);
+        continue;
+      }
+      try {
+        RulesConfig config = RulesFileParser.parse(path);
+        RuleSet rules = new RuleSetFactory(Clock.system()).build(config, null);
+        out.println(file + ": valid, " + rules.size() + " rule" + (rules.size() == 1 ? "" : "s"));
+      } catch (ConfigException e) {
+        for (ConfigProblem problem : e.problems()) {
+          err.println(problem);
+        }
+        result = Math.max(result, INVALID);
+      }
+    }
+    return result;
+  }
+
+  private static int attach(String[] args, File agentJar, PrintStream out, PrintStream err) {
+    if (args.length == 0) {
+      err.println("tollgate attach: name the process id of the JVM (see `jps -l`)");
+      return USAGE;
+    }
+    String pid = args[0];
+    if (!pid.matches("[0-9]+")) {
+      err.println("tollgate attach: '" + pid + "' is not a process id");
+      return USAGE;
+    }
+    List<String> options = new ArrayList<>();
+    for (String option : Arrays.copyOfRange(args, 1, args.length)) {
+      int eq = option.indexOf('=');
+      if (eq <= 0) {
+        err.println("tollgate attach: options are key=value, got '" + option + "'");
+        return USAGE;
+      }
+      String key = option.substring(0, eq);
+      String value = option.substring(eq + 1);
+      if (key.equals("config") || key.equals("log-file")) {
+        // The target JVM has its own working directory: send an absolute path.
+        value = new File(value).getAbsolutePath();
+        if (key.equals("config") && !new File(value).isFile()) {
+          err.println("tollgate attach: no rules file at " + value);
+          return USAGE;
+        }
+      }
+      options.add(key + "=" + value);
+    }
+    try {
+      ByteBuddyAgent.attach(agentJar, pid, String.join(",", options));
+      out.println("attached Tollgate to JVM " + pid + "; it logs to that JVM's standard error");
+      return OK;
+    } catch (RuntimeException e) {
+      err.println("tollgate attach: could not attach to JVM " + pid + ": " + e.getMessage());
+      err.println("  Attach as the same user as the target JVM, to a JVM (not a JRE without"
+          + " jdk.attach), and check it was not started with -XX:+DisableAttachMechanism.");
+      return INVALID;
+    }
+  }
+}

@@ -1,0 +1,42 @@
+package io.tollgate.engine;
+
+import io.tollgate.bootstrap.InternalErrors;
+
+/**
+ * Re-reads the rules file every interval and applies it when its content changed.
+ *
+ * <p>Polling the content, not watching events: editors that write in place, {@code mv} over the
+ * file, and Kubernetes swapping a ConfigMap's symlink all change what the path reads, while each
+ * fires different (or no) file-system events on the path itself. A rules file is small; reading it
+ * once a second costs nothing measurable.
+ */
+public final class RulesFileWatcher implements Runnable {
+
+  private final RulesHolder holder;
+  private final long intervalMillis;
+
+  private RulesFileWatcher(RulesHolder holder, long intervalMillis) {
+    this.holder = holder;
+    this.intervalMillis = intervalMillis;
+  }
+
+  public static void start(RulesHolder holder, long intervalMillis) {
+    Thread thread = new Thread(new RulesFileWatcher(holder, intervalMillis), "tollgate-rules-watcher");
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  @Override
+  public void run() {
+    while (!Thread.currentThread().isInterrupted()) {
+      try {
+        Thread.sleep(intervalMillis);
+        holder.reloadIfChanged();
+      } catch (InterruptedException e) {
+        return;
+      } catch (Throwable t) {
+        InternalErrors.report("reloading the rules file", t);
+      }
+    }
+  }
+}

@@ -1,0 +1,92 @@
+package io.tollgate.instrumentation;
+
+import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
+import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
+
+import io.tollgate.diagnostics.AgentLog;
+import io.tollgate.instrumentation.servlet.ServletInstrumentation;
+import io.tollgate.instrumentation.servlet.ServletNamespace;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import net.bytebuddy.ByteBuddy;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.dynamic.scaffold.TypeValidation;
+import net.bytebuddy.utility.JavaModule;
+
+/**
+ * Installs every instrumentation with one Byte Buddy {@link AgentBuilder}.
+ *
+ * <p>Retransformation without class-format changes, so that {@code attach} can instrument classes
+ * the running application loaded long ago. One ignore matcher (a second {@code ignore} call would
+ * replace the first, not add to it), which keeps the JDK, Byte Buddy and Tollgate itself out.
+ */
+public final class AgentInstaller {
+
+  private static final List<Instrumentation> INSTRUMENTATIONS =
+      Arrays.asList(
+          new ServletInstrumentation(ServletNamespace.JAVAX),
+          new ServletInstrumentation(ServletNamespace.JAKARTA));
+
+  private AgentInstaller() {}
+
+  public static void install(
+      java.lang.instrument.Instrumentation inst, ClassLoader agentClassLoader, boolean atStartup) {
+    AgentBuilder.RedefinitionListenable.WithoutBatchStrategy retransforming =
+        new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
+            .disableClassFormatChanges()
+            .with(AgentBuilder.TypeStrategy.Default.DECORATE)
+            .with(new TransformLogger())
+            .ignore(
+                nameStartsWith("java.")
+                    .or(nameStartsWith("jdk."))
+                    .or(nameStartsWith("sun."))
+                    .or(nameStartsWith("com.sun."))
+                    .or(nameStartsWith("net.bytebuddy."))
+                    .or(nameStartsWith("io.tollgate."))
+                    .or(isSynthetic()))
+            .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);
+    // Attached to a running JVM: retransform in small batches so that no single pause is long.
+    AgentBuilder builder =
+        atStartup
+            ? retransforming
+            : retransforming.with(
+                AgentBuilder.RedefinitionStrategy.BatchAllocator.ForFixedSize.ofSize(100));
+    for (Instrumentation instrumentation : INSTRUMENTATIONS) {
+      builder = instrumentation.apply(builder, agentClassLoader);
+    }
+    builder.installOn(inst);
+  }
+
+  /** Logs each instrumented class once, and every failure to instrument one. */
+  private static final class TransformLogger extends AgentBuilder.Listener.Adapter {
+
+    private final Set<String> logged = ConcurrentHashMap.newKeySet();
+
+    @Override
+    public void onTransformation(
+        TypeDescription type,
+        ClassLoader classLoader,
+        JavaModule module,
+        boolean loaded,
+        DynamicType dynamicType) {
+      if (logged.add(type.getName() + "@" + System.identityHashCode(classLoader))) {
+        AgentLog.info("instrumented " + type.getName() + (loaded ? " (already loaded)" : ""));
+      }
+    }
+
+    @Override
+    public void onError(
+        String typeName,
+        ClassLoader classLoader,
+        JavaModule module,
+        boolean loaded,
+        Throwable throwable) {
+      AgentLog.warn("could not instrument " + typeName + "; requests through it pass unlimited: "
+          + throwable);
+    }
+  }
+}

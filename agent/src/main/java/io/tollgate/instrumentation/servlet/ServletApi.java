@@ -1,0 +1,116 @@
+package io.tollgate.instrumentation.servlet;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.Enumeration;
+
+/**
+ * The servlet methods the engine calls, resolved once per request class as method handles.
+ *
+ * <p>The agent's own class loader cannot see the application's servlet API (and must not: it
+ * would have to pick {@code javax} or {@code jakarta}, and one of possibly several copies). So the
+ * interfaces are looked up in the request's own class loader, and their methods bound as handles
+ * that take {@code Object}: after warm-up they cost about what a direct interface call does.
+ */
+final class ServletApi {
+
+  private static final ClassValue<ServletApi> BY_REQUEST_CLASS =
+      new ClassValue<ServletApi>() {
+        @Override
+        protected ServletApi computeValue(Class<?> requestClass) {
+          return resolve(requestClass);
+        }
+      };
+
+  /** The API for this request's class, or null when it is not an HTTP servlet request. */
+  static ServletApi of(Object request) {
+    return BY_REQUEST_CLASS.get(request.getClass());
+  }
+
+  final MethodHandle getMethod;
+  final MethodHandle getRequestUri;
+  final MethodHandle getRemoteAddr;
+  final MethodHandle getHeader;
+  final MethodHandle getHeaders;
+  final MethodHandle getUserPrincipal;
+  final MethodHandle getParameter;
+  final MethodHandle getCookies;
+  final MethodHandle cookieName;
+  final MethodHandle cookieValue;
+  final MethodHandle isAsyncStarted;
+  final MethodHandle setHeader;
+  final MethodHandle addHeader;
+  final MethodHandle getResponseHeader;
+  final MethodHandle isCommitted;
+  final MethodHandle reset;
+  final MethodHandle setStatus;
+  final MethodHandle setContentType;
+  final MethodHandle setContentLength;
+  final MethodHandle getOutputStream;
+  final MethodHandle flushBuffer;
+
+  private ServletApi(String ns, ClassLoader loader) throws ReflectiveOperationException {
+    Class<?> request = Class.forName(ns + ".http.HttpServletRequest", false, loader);
+    Class<?> response = Class.forName(ns + ".http.HttpServletResponse", false, loader);
+    Class<?> cookie = Class.forName(ns + ".http.Cookie", false, loader);
+    getMethod = handle(request, "getMethod", String.class);
+    getRequestUri = handle(request, "getRequestURI", String.class);
+    getRemoteAddr = handle(request, "getRemoteAddr", String.class);
+    getHeader = handle(request, "getHeader", String.class, String.class);
+    getHeaders = handle(request, "getHeaders", Enumeration.class, String.class);
+    getUserPrincipal = handle(request, "getUserPrincipal", java.security.Principal.class);
+    getParameter = handle(request, "getParameter", String.class, String.class);
+    getCookies =
+        MethodHandles.publicLookup()
+            .findVirtual(request, "getCookies", MethodType.methodType(java.lang.reflect.Array.newInstance(cookie, 0).getClass()))
+            .asType(MethodType.methodType(Object[].class, Object.class));
+    cookieName = handle(cookie, "getName", String.class);
+    cookieValue = handle(cookie, "getValue", String.class);
+    isAsyncStarted = handle(request, "isAsyncStarted", boolean.class);
+    setHeader = handle(response, "setHeader", void.class, String.class, String.class);
+    addHeader = handle(response, "addHeader", void.class, String.class, String.class);
+    getResponseHeader = handle(response, "getHeader", String.class, String.class);
+    isCommitted = handle(response, "isCommitted", boolean.class);
+    reset = handle(response, "reset", void.class);
+    setStatus = handle(response, "setStatus", void.class, int.class);
+    setContentType = handle(response, "setContentType", void.class, String.class);
+    setContentLength = handle(response, "setContentLength", void.class, int.class);
+    getOutputStream = handle(response, "getOutputStream", java.io.OutputStream.class);
+    flushBuffer = handle(response, "flushBuffer", void.class);
+  }
+
+  private static MethodHandle handle(
+      Class<?> owner, String name, Class<?> returnType, Class<?>... parameters)
+      throws ReflectiveOperationException {
+    Class<?> declaredReturn = returnType;
+    if (name.equals("getOutputStream")) {
+      declaredReturn = Class.forName(
+          owner.getPackageName().replace(".http", "") + ".ServletOutputStream",
+          false,
+          owner.getClassLoader());
+    }
+    MethodHandle handle =
+        MethodHandles.publicLookup()
+            .findVirtual(owner, name, MethodType.methodType(declaredReturn, parameters));
+    MethodType erased = MethodType.methodType(returnType, parameters).insertParameterTypes(0, Object.class);
+    return handle.asType(erased);
+  }
+
+  private static ServletApi resolve(Class<?> requestClass) {
+    ClassLoader loader = requestClass.getClassLoader();
+    for (String ns : new String[] {"jakarta.servlet", "javax.servlet"}) {
+      try {
+        Class<?> httpRequest = Class.forName(ns + ".http.HttpServletRequest", false, loader);
+        if (httpRequest.isAssignableFrom(requestClass)) {
+          return new ServletApi(ns, loader);
+        }
+      } catch (ClassNotFoundException | LinkageError absent) {
+        // Not this namespace.
+      } catch (ReflectiveOperationException e) {
+        throw new IllegalStateException("unexpected servlet API in " + loader, e);
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,139 @@
+package io.tollgate.keys;
+
+import io.tollgate.http.HttpExchange;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Turns a rule's {@code key:} (one part or a list of parts) into the string a request counts
+ * against.
+ *
+ * <p>Parts: {@code ip} (the client address, through the trusted proxies), {@code global} (one
+ * bucket for everyone), {@code header:NAME} and {@code cookie:NAME} (kept only as a hash: they are
+ * often secrets), {@code param:NAME}, {@code principal}, {@code route}. A request that lacks a part
+ * (no API key header, no user) gets no key: the rule does not apply to it, rather than putting
+ * every such request on one shared empty key.
+ */
+public final class RequestKeyResolver {
+
+  private final Part[] parts;
+
+  private RequestKeyResolver(Part[] parts) {
+    this.parts = parts;
+  }
+
+  public static RequestKeyResolver of(List<String> partNames, ClientAddressResolver clients) {
+    Part[] parts = new Part[partNames.size()];
+    for (int i = 0; i < parts.length; i++) {
+      parts[i] = Part.parse(partNames.get(i), clients);
+    }
+    return new RequestKeyResolver(parts);
+  }
+
+  /** The key, or null when the request lacks one of its parts. */
+  public String resolve(HttpExchange exchange) {
+    if (parts.length == 1) {
+      return parts[0].valueOf(exchange);
+    }
+    String[] values = new String[parts.length];
+    for (int i = 0; i < parts.length; i++) {
+      values[i] = parts[i].valueOf(exchange);
+      if (values[i] == null) {
+        return null;
+      }
+    }
+    return KeyParts.join(values);
+  }
+
+  /** True when a part needs the route template, which only framework entry points know. */
+  public boolean needsRoute() {
+    for (Part part : parts) {
+      if (part.kind == Kind.ROUTE) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private enum Kind {
+    IP,
+    GLOBAL,
+    HEADER,
+    COOKIE,
+    PARAM,
+    PRINCIPAL,
+    ROUTE
+  }
+
+  private static final class Part {
+    final Kind kind;
+    final String name;
+    final ClientAddressResolver clients;
+
+    Part(Kind kind, String name, ClientAddressResolver clients) {
+      this.kind = kind;
+      this.name = name;
+      this.clients = clients;
+    }
+
+    static Part parse(String text, ClientAddressResolver clients) {
+      int colon = text.indexOf(':');
+      String kind = (colon < 0 ? text : text.substring(0, colon)).trim().toLowerCase(Locale.ROOT);
+      String name = colon < 0 ? null : text.substring(colon + 1).trim();
+      switch (kind) {
+        case "ip":
+          return new Part(Kind.IP, null, clients);
+        case "global":
+          return new Part(Kind.GLOBAL, null, clients);
+        case "header":
+          return new Part(Kind.HEADER, name, clients);
+        case "cookie":
+          return new Part(Kind.COOKIE, name, clients);
+        case "param":
+          return new Part(Kind.PARAM, name, clients);
+        case "principal":
+          return new Part(Kind.PRINCIPAL, null, clients);
+        case "route":
+          return new Part(Kind.ROUTE, null, clients);
+        default:
+          throw new IllegalArgumentException("unknown key part: " + text);
+      }
+    }
+
+    String valueOf(HttpExchange exchange) {
+      switch (kind) {
+        case IP:
+          return clients.resolve(
+              exchange.remoteAddress(),
+              clients.readsForwardedHeaders()
+                  ? exchange.headerLines("X-Forwarded-For")
+                  : java.util.Collections.<String>emptyList(),
+              clients.readsForwardedHeaders()
+                  ? exchange.headerLines("Forwarded")
+                  : java.util.Collections.<String>emptyList());
+        case GLOBAL:
+          return "*";
+        case HEADER:
+          return hashed(exchange.header(name));
+        case COOKIE:
+          return hashed(exchange.cookie(name));
+        case PARAM:
+          return emptyToNull(exchange.parameter(name));
+        case PRINCIPAL:
+          return emptyToNull(exchange.principalName());
+        case ROUTE:
+          return exchange.route();
+        default:
+          throw new AssertionError(kind);
+      }
+    }
+
+    private static String hashed(String secret) {
+      return secret == null || secret.isEmpty() ? null : KeyHash.hash(secret);
+    }
+
+    private static String emptyToNull(String value) {
+      return value == null || value.isEmpty() ? null : value;
+    }
+  }
+}

@@ -1,0 +1,92 @@
+package io.tollgate.rules;
+
+import io.tollgate.config.CostConfig;
+import io.tollgate.http.HttpExchange;
+import io.tollgate.keys.RequestKeyResolver;
+import io.tollgate.limiters.QuotaPolicy;
+import io.tollgate.stores.LimiterStore;
+
+/** One rule of the rules file, ready to decide: what it matches, how it keys, where it counts. */
+public final class Rule {
+
+  private final String name;
+  private final RequestMatcher matcher;
+  private final RequestKeyResolver keyResolver;
+  private final CostConfig cost;
+  private final LimiterStore store;
+  private final QuotaPolicy policy;
+  private final boolean shadow;
+  private final boolean quotaHeaders;
+  private final String algorithmName;
+  private final String fingerprint;
+
+  Rule(
+      String name,
+      RequestMatcher matcher,
+      RequestKeyResolver keyResolver,
+      CostConfig cost,
+      LimiterStore store,
+      QuotaPolicy policy,
+      boolean shadow,
+      boolean quotaHeaders,
+      String algorithmName,
+      String fingerprint) {
+    this.name = name;
+    this.matcher = matcher;
+    this.keyResolver = keyResolver;
+    this.cost = cost;
+    this.store = store;
+    this.policy = policy;
+    this.shadow = shadow;
+    this.quotaHeaders = quotaHeaders;
+    this.algorithmName = algorithmName;
+    this.fingerprint = fingerprint;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public boolean matches(String method, String normalizedPath) {
+    return matcher.matches(method, normalizedPath);
+  }
+
+  /** The key this request counts against, or null when the request lacks it (no API key...). */
+  public String keyFor(HttpExchange exchange) {
+    return keyResolver.resolve(exchange);
+  }
+
+  public long costFor(String normalizedPath) {
+    return cost.costFor(normalizedPath);
+  }
+
+  public LimiterStore store() {
+    return store;
+  }
+
+  public QuotaPolicy policy() {
+    return policy;
+  }
+
+  /** Decides and counts, but never refuses: how operators try a new limit on live traffic. */
+  public boolean isShadow() {
+    return shadow;
+  }
+
+  /** Whether this rule's quota may be told to clients in RateLimit headers. */
+  public boolean showsQuotaHeaders() {
+    return quotaHeaders;
+  }
+
+  public String algorithmName() {
+    return algorithmName;
+  }
+
+  /**
+   * Everything that defines this rule's counting. A reload that keeps the fingerprint keeps the
+   * rule's state: a client does not get a fresh budget because an operator edited another rule.
+   */
+  String fingerprint() {
+    return fingerprint;
+  }
+}

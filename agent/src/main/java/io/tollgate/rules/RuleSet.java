@@ -1,0 +1,59 @@
+package io.tollgate.rules;
+
+import io.tollgate.config.HeadersMode;
+import java.util.Collections;
+import java.util.List;
+
+/** The rules in force, in file order. Immutable; a reload swaps in a new one. */
+public final class RuleSet {
+
+  public static final RuleSet EMPTY = new RuleSet(Collections.emptyList(), null, HeadersMode.DRAFT);
+
+  private final Rule[] rules;
+  private final List<Rule> ruleList;
+  private final String source;
+  private final HeadersMode headers;
+
+  RuleSet(List<Rule> rules, String source, HeadersMode headers) {
+    this.headers = headers;
+    this.rules = rules.toArray(new Rule[0]);
+    this.ruleList = Collections.unmodifiableList(rules);
+    this.source = source;
+  }
+
+  public boolean isEmpty() {
+    return rules.length == 0;
+  }
+
+  /** How many rules; with {@link #get}, a walk over them that allocates no iterator. */
+  public int size() {
+    return rules.length;
+  }
+
+  public Rule get(int index) {
+    return rules[index];
+  }
+
+  public List<Rule> rules() {
+    return ruleList;
+  }
+
+  public Rule find(String name) {
+    for (Rule rule : rules) {
+      if (rule.name().equals(name)) {
+        return rule;
+      }
+    }
+    return null;
+  }
+
+  /** Which quota headers responses carry. */
+  public HeadersMode headers() {
+    return headers;
+  }
+
+  /** The file these rules came from, or null. */
+  public String source() {
+    return source;
+  }
+}

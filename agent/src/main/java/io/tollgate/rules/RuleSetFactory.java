@@ -1,0 +1,158 @@
+package io.tollgate.rules;
+
+import io.tollgate.config.Backend;
+import io.tollgate.config.ConfigException;
+import io.tollgate.config.ConfigProblem;
+import io.tollgate.config.Mode;
+import io.tollgate.config.RuleConfig;
+import io.tollgate.config.RulesConfig;
+import io.tollgate.keys.ClientAddressResolver;
+import io.tollgate.keys.RequestKeyResolver;
+import io.tollgate.limiters.Algorithms;
+import io.tollgate.limiters.Clock;
+import io.tollgate.limiters.LimitSpec;
+import io.tollgate.limiters.RateLimitAlgorithm;
+import io.tollgate.stores.LimiterStore;
+import io.tollgate.stores.LocalLimiterStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * Builds the {@link RuleSet} of a parsed rules file: compiles matchers and keys, and gives each rule
+ * its store, keeping the store (and so every client's count) of each rule that did not change.
+ */
+public final class RuleSetFactory {
+
+  /**
+   * Paths whose rules hide their quota by default: telling an attacker on a login page how many
+   * tries remain helps only the attacker.
+   */
+  private static final Pattern LOGIN_STYLE =
+      Pattern.compile("login|log-in|signin|sign-in|otp|password|passwd|token|mfa|2fa", Pattern.CASE_INSENSITIVE);
+
+  private final Clock clock;
+
+  public RuleSetFactory(Clock clock) {
+    this.clock = clock;
+  }
+
+  /**
+   * The rules of {@code config}; rules whose fingerprint is in {@code previous} keep its state.
+   *
+   * @throws ConfigException naming each rule this version cannot apply, with its line
+   */
+  public RuleSet build(RulesConfig config, RuleSet previous) throws ConfigException {
+    List<ConfigProblem> problems = new ArrayList<>();
+    checkSupported(config, problems);
+    if (!problems.isEmpty()) {
+      throw new ConfigException(problems);
+    }
+    ClientAddressResolver clients = ClientAddresses.resolverFor(config.clientIp());
+    List<Rule> rules = new ArrayList<>();
+    for (RuleConfig ruleConfig : config.rules()) {
+      boolean shadow =
+          (ruleConfig.mode() != null ? ruleConfig.mode() : config.mode()) == Mode.SHADOW;
+      String fingerprint = fingerprint(ruleConfig, config);
+      Rule kept = previous == null ? null : previous.find(ruleConfig.name());
+      LimiterStore store;
+      RateLimitAlgorithm<?> algorithm = algorithmOf(ruleConfig);
+      if (kept != null && kept.fingerprint().equals(fingerprint)) {
+        store = kept.store();
+      } else {
+        store = new LocalLimiterStore<>(algorithm, clock, ruleConfig.maxKeys());
+      }
+      rules.add(
+          new Rule(
+              ruleConfig.name(),
+              new RequestMatcher(ruleConfig.paths(), ruleConfig.methods()),
+              RequestKeyResolver.of(ruleConfig.key(), clients),
+              ruleConfig.cost(),
+              store,
+              algorithm.policy(),
+              shadow,
+              quotaHeaders(ruleConfig),
+              ruleConfig.algorithm().yamlName(),
+              fingerprint));
+    }
+    return new RuleSet(rules, config.source(), config.headers());
+  }
+
+  private static RateLimitAlgorithm<?> algorithmOf(RuleConfig rule) {
+    LimitSpec spec = new LimitSpec(rule.limit(), rule.periodNanos(), rule.burst());
+    return Algorithms.create(rule.algorithm(), spec);
+  }
+
+  /** Default on, except on login-style paths where it defaults to off. */
+  static boolean quotaHeaders(RuleConfig rule) {
+    if (rule.quotaHeaders() != null) {
+      return rule.quotaHeaders();
+    }
+    for (String path : rule.paths()) {
+      if (LOGIN_STYLE.matcher(path).find()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Features the rules file may name that this version cannot yet apply: refused, never ignored. */
+  private static void checkSupported(RulesConfig config, List<ConfigProblem> problems) {
+    if (config.backend() == Backend.REDIS) {
+      problems.add(
+          new ConfigProblem(
+              config.source(),
+              config.lineOf("backend"),
+              1,
+              "backend: redis is not available in this version of Tollgate yet; use backend: local"));
+    }
+    for (RuleConfig rule : config.rules()) {
+      if (rule.route() != null) {
+        problems.add(
+            new ConfigProblem(
+                config.source(),
+                rule.lineOf("match"),
+                1,
+                "rule '" + rule.name() + "': match.route needs the Spring MVC or JAX-RS"
+                    + " instrumentation, which this version of Tollgate does not have yet;"
+                    + " match on path instead"));
+      }
+      for (String part : rule.key()) {
+        if (part.trim().toLowerCase(Locale.ROOT).equals("route")) {
+          problems.add(
+              new ConfigProblem(
+                  config.source(),
+                  rule.lineOf("key"),
+                  1,
+                  "rule '" + rule.name() + "': key part 'route' needs the Spring MVC or JAX-RS"
+                      + " instrumentation, which this version of Tollgate does not have yet"));
+        }
+      }
+      if (!Algorithms.isSupported(rule.algorithm())) {
+        problems.add(
+            new ConfigProblem(
+                config.source(),
+                rule.lineOf("algorithm"),
+                1,
+                "rule '" + rule.name() + "': algorithm " + rule.algorithm().yamlName()
+                    + " is not available in this version of Tollgate yet"));
+      }
+    }
+  }
+
+  private static String fingerprint(RuleConfig rule, RulesConfig config) {
+    return String.join(
+        "|",
+        rule.name(),
+        rule.algorithm().yamlName(),
+        Long.toString(rule.limit()),
+        Long.toString(rule.periodNanos()),
+        Long.toString(rule.burst()),
+        Long.toString(rule.maxKeys()),
+        rule.key().toString(),
+        String.valueOf(config.clientIp().trustedProxyHops()),
+        config.clientIp().trustedProxyCidrs().toString(),
+        String.valueOf(config.clientIp().ipv6Prefix()));
+  }
+}

@@ -1,0 +1,93 @@
+package io.tollgate.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code java -jar tollgate-agent.jar ...} as an operator runs it. */
+class CliIT {
+
+  @TempDir Path dir;
+
+  static final class Result {
+    final int exitCode;
+    final String out;
+    final String err;
+
+    Result(int exitCode, String out, String err) {
+      this.exitCode = exitCode;
+      this.out = out;
+      this.err = err;
+    }
+  }
+
+  static Result run(String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(Jdk.current().javaExecutable());
+    command.add("-jar");
+    command.add(TestPaths.agentJar().getAbsolutePath());
+    command.addAll(Arrays.asList(args));
+    Process process = new ProcessBuilder(command).start();
+    process.getOutputStream().close();
+    byte[] out = process.getInputStream().readAllBytes();
+    byte[] err = process.getErrorStream().readAllBytes();
+    assertTrue(process.waitFor(60, TimeUnit.SECONDS));
+    return new Result(process.exitValue(), new String(out, StandardCharsets.UTF_8),
+        new String(err, StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void versionAndHelp() throws Exception {
+    Result version = run("--version");
+    assertEquals(0, version.exitCode);
+    assertTrue(version.out.startsWith("Tollgate "), version.out);
+
+    Result help = run("--help");
+    assertEquals(0, help.exitCode);
+    assertTrue(help.out.contains("attach PID"), help.out);
+    assertTrue(help.out.contains("validate"), help.out);
+  }
+
+  @Test
+  void validateAcceptsAGoodFile() throws Exception {
+    Path rules = RulesFiles.helloPerIp(dir, 5);
+    Result result = run("validate", rules.toString());
+    assertEquals(0, result.exitCode, result.err);
+    assertTrue(result.out.contains("valid, 1 rule"), result.out);
+  }
+
+  @Test
+  void validateRejectsABadFileNamingTheFileAndLine() throws Exception {
+    Path rules =
+        RulesFiles.write(
+            dir,
+            "bad.yaml",
+            "rules:",
+            "  - name: hello",
+            "    match:",
+            "      path: /hello",
+            "    limit: 5",
+            "    perod: 1m");
+    Result result = run("validate", rules.toString());
+    assertEquals(1, result.exitCode);
+    assertTrue(result.err.contains(rules.toString()), result.err);
+    assertTrue(result.err.contains("line 6"), result.err);
+    assertTrue(result.err.contains("period"), "did-you-mean hint: " + result.err);
+  }
+
+  @Test
+  void unknownCommandIsAUsageError() throws Exception {
+    Result result = run("frobnicate");
+    assertEquals(2, result.exitCode);
+    assertTrue(result.err.contains("unknown command"), result.err);
+  }
+}
