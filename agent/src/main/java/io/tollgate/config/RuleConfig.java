@@ -1,0 +1,352 @@
+package io.tollgate.config;
+
+import io.tollgate.limiters.AlgorithmKind;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/** One validated entry of {@code rules}. Immutable. */
+public final class RuleConfig {
+  /** {@code max-keys} when not given. */
+  public static final long DEFAULT_MAX_KEYS = 100_000L;
+
+  private static final String[] LOGIN_STYLE_WORDS = {"login", "signin", "otp", "password", "token"};
+
+  private final String name;
+  private final int line;
+  private final Map<String, Integer> keyLines;
+  private final List<String> paths;
+  private final List<PathGlob> pathGlobs;
+  private final Set<String> methods;
+  private final String route;
+  private final List<String> key;
+  private final AlgorithmKind algorithm;
+  private final long limit;
+  private final long periodNanos;
+  private final long burst;
+  private final CostConfig cost;
+  private final OnFailure onFailure;
+  private final Mode mode;
+  private final Boolean quotaHeaders;
+  private final long maxKeys;
+
+  private RuleConfig(Builder b) {
+    this.name = Objects.requireNonNull(b.name, "name");
+    this.line = b.line;
+    this.keyLines = Collections.unmodifiableMap(new HashMap<>(b.keyLines));
+    this.paths = Collections.unmodifiableList(new ArrayList<>(b.paths));
+    List<PathGlob> globs = new ArrayList<>(b.paths.size());
+    for (String p : b.paths) {
+      globs.add(PathGlob.compile(p));
+    }
+    this.pathGlobs = Collections.unmodifiableList(globs);
+    Set<String> m = new LinkedHashSet<>();
+    for (String method : b.methods) {
+      m.add(method.toUpperCase(Locale.ROOT));
+    }
+    this.methods = Collections.unmodifiableSet(m);
+    this.route = b.route;
+    this.key =
+        Collections.unmodifiableList(
+            new ArrayList<>(b.key.isEmpty() ? Collections.singletonList("ip") : b.key));
+    this.algorithm = b.algorithm == null ? AlgorithmKind.TOKEN_BUCKET : b.algorithm;
+    if (b.limit <= 0) {
+      throw new IllegalArgumentException("limit must be positive: " + b.limit);
+    }
+    if (b.periodNanos <= 0) {
+      throw new IllegalArgumentException("period must be positive: " + b.periodNanos);
+    }
+    this.limit = b.limit;
+    this.periodNanos = b.periodNanos;
+    this.burst = b.burst > 0 ? b.burst : b.limit;
+    this.cost = b.cost == null ? CostConfig.ONE : b.cost;
+    this.onFailure = b.onFailure == null ? OnFailure.ALLOW : b.onFailure;
+    this.mode = b.mode;
+    this.quotaHeaders = b.quotaHeaders;
+    this.maxKeys = b.maxKeys > 0 ? b.maxKeys : DEFAULT_MAX_KEYS;
+  }
+
+  /** A builder for rules made in code (tests, defaults); the parser uses it too. */
+  public static Builder builder(String name) {
+    return new Builder(name);
+  }
+
+  /** The rule's unique name; shows in logs, headers, metrics and the 429 body. */
+  public String name() {
+    return name;
+  }
+
+  /** The line of the rule's list item in the rules file (0 when built in code). */
+  public int line() {
+    return line;
+  }
+
+  /**
+   * The line of a key in this rule, such as {@code "limit"} or {@code "match.path"}; {@link #line()}
+   * when the key was not written.
+   */
+  public int lineOf(String key) {
+    Integer l = keyLines.get(key);
+    return l == null ? line : l;
+  }
+
+  /** {@code match.path}: globs as written; empty = every path. */
+  public List<String> paths() {
+    return paths;
+  }
+
+  /** {@link #paths()} compiled, in the same order. */
+  public List<PathGlob> pathGlobs() {
+    return pathGlobs;
+  }
+
+  /** Whether any of the path globs matches (true when there are none). */
+  public boolean matchesPath(String normalizedPath) {
+    if (pathGlobs.isEmpty()) {
+      return true;
+    }
+    for (int i = 0; i < pathGlobs.size(); i++) {
+      if (pathGlobs.get(i).matches(normalizedPath)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** {@code match.methods}, upper-case; empty = any method. */
+  public Set<String> methods() {
+    return methods;
+  }
+
+  /** {@code match.route}: a route template such as {@code /api/orders/{id}}, or null. */
+  public String route() {
+    return route;
+  }
+
+  /**
+   * {@code key}: the parts of the rate-limit key, e.g. {@code ["ip"]}, {@code ["header:X-Api-Key"]}
+   * or {@code ["ip", "param:username"]}; default {@code ["ip"]}. The part type (before ':') is lower
+   * case; names are as written.
+   */
+  public List<String> key() {
+    return key;
+  }
+
+  /** {@code algorithm}; default token-bucket. */
+  public AlgorithmKind algorithm() {
+    return algorithm;
+  }
+
+  /** {@code limit}: requests (or cost units) per period; positive. */
+  public long limit() {
+    return limit;
+  }
+
+  /** {@code period} in nanoseconds; positive. */
+  public long periodNanos() {
+    return periodNanos;
+  }
+
+  /** {@code burst}: token bucket capacity; default = limit. */
+  public long burst() {
+    return burst;
+  }
+
+  /** {@code cost}: default 1 for every request. */
+  public CostConfig cost() {
+    return cost;
+  }
+
+  /** {@code on-failure}; default allow. */
+  public OnFailure onFailure() {
+    return onFailure;
+  }
+
+  /** {@code mode}; null = follow the global mode. */
+  public Mode mode() {
+    return mode;
+  }
+
+  /** This rule's mode, or the global one when the rule does not set it. */
+  public Mode effectiveMode(Mode global) {
+    return mode != null ? mode : global;
+  }
+
+  /** {@code quota-headers}; null = not set. */
+  public Boolean quotaHeaders() {
+    return quotaHeaders;
+  }
+
+  /**
+   * {@code quota-headers} with its documented default: true, except for rules whose paths or route
+   * look like login-style endpoints (login, signin, otp, password, token), where it is false.
+   */
+  public boolean quotaHeadersOrDefault() {
+    if (quotaHeaders != null) {
+      return quotaHeaders;
+    }
+    return !isLoginStyle();
+  }
+
+  private boolean isLoginStyle() {
+    List<String> all = new ArrayList<>(paths);
+    if (route != null) {
+      all.add(route);
+    }
+    for (String p : all) {
+      String lower = p.toLowerCase(Locale.ROOT).replace("-", "").replace("_", "");
+      for (String word : LOGIN_STYLE_WORDS) {
+        if (lower.contains(word)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** {@code max-keys}: how many keys this rule tracks locally; default 100000. */
+  public long maxKeys() {
+    return maxKeys;
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder("RuleConfig{name=").append(name);
+    if (!paths.isEmpty()) {
+      sb.append(", paths=").append(paths);
+    }
+    if (!methods.isEmpty()) {
+      sb.append(", methods=").append(methods);
+    }
+    if (route != null) {
+      sb.append(", route=").append(route);
+    }
+    sb.append(", key=").append(key);
+    sb.append(", algorithm=").append(algorithm.yamlName());
+    sb.append(", limit=").append(limit);
+    sb.append(", period=").append(Durations.format(periodNanos));
+    sb.append(", burst=").append(burst);
+    sb.append(", cost=").append(cost);
+    sb.append(", on-failure=").append(onFailure.yamlName());
+    if (mode != null) {
+      sb.append(", mode=").append(mode.yamlName());
+    }
+    if (quotaHeaders != null) {
+      sb.append(", quota-headers=").append(quotaHeaders);
+    }
+    sb.append(", max-keys=").append(maxKeys);
+    return sb.append('}').toString();
+  }
+
+  /** Builds a {@link RuleConfig}; unset values take their defaults. */
+  public static final class Builder {
+    private final String name;
+    private int line;
+    private final Map<String, Integer> keyLines = new HashMap<>();
+    private List<String> paths = Collections.emptyList();
+    private Set<String> methods = Collections.emptySet();
+    private String route;
+    private List<String> key = Collections.emptyList();
+    private AlgorithmKind algorithm;
+    private long limit;
+    private long periodNanos;
+    private long burst;
+    private CostConfig cost;
+    private OnFailure onFailure;
+    private Mode mode;
+    private Boolean quotaHeaders;
+    private long maxKeys;
+
+    private Builder(String name) {
+      this.name = name;
+    }
+
+    public Builder line(int line) {
+      this.line = line;
+      return this;
+    }
+
+    public Builder keyLine(String key, int line) {
+      keyLines.put(key, line);
+      return this;
+    }
+
+    public Builder paths(List<String> paths) {
+      this.paths = paths;
+      return this;
+    }
+
+    public Builder methods(Set<String> methods) {
+      this.methods = methods;
+      return this;
+    }
+
+    public Builder route(String route) {
+      this.route = route;
+      return this;
+    }
+
+    public Builder key(List<String> key) {
+      this.key = key;
+      return this;
+    }
+
+    public Builder algorithm(AlgorithmKind algorithm) {
+      this.algorithm = algorithm;
+      return this;
+    }
+
+    public Builder limit(long limit) {
+      this.limit = limit;
+      return this;
+    }
+
+    public Builder periodNanos(long periodNanos) {
+      this.periodNanos = periodNanos;
+      return this;
+    }
+
+    public Builder burst(long burst) {
+      this.burst = burst;
+      return this;
+    }
+
+    public Builder cost(CostConfig cost) {
+      this.cost = cost;
+      return this;
+    }
+
+    public Builder onFailure(OnFailure onFailure) {
+      this.onFailure = onFailure;
+      return this;
+    }
+
+    public Builder mode(Mode mode) {
+      this.mode = mode;
+      return this;
+    }
+
+    public Builder quotaHeaders(Boolean quotaHeaders) {
+      this.quotaHeaders = quotaHeaders;
+      return this;
+    }
+
+    public Builder maxKeys(long maxKeys) {
+      this.maxKeys = maxKeys;
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException when limit or period is not positive, or a path glob is bad
+     */
+    public RuleConfig build() {
+      return new RuleConfig(this);
+    }
+  }
+}

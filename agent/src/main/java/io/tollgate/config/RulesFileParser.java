@@ -1,0 +1,1246 @@
+package io.tollgate.config;
+
+import io.tollgate.limiters.AlgorithmKind;
+import java.io.IOException;
+import java.io.StringReader;
+import java.math.BigInteger;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+import org.yaml.snakeyaml.nodes.Tag;
+
+/**
+ * Reads a rules file (section 3 of the interfaces document) into an immutable {@link RulesConfig}.
+ *
+ * <p>Validation is strict and complete: every problem in the file is collected, each with the line and
+ * column of the offending node, and reported together in one {@link ConfigException}.
+ */
+public final class RulesFileParser {
+  /** Environment lookup used for {@code ${NAME}} in redis settings unless another one is passed. */
+  public static final Function<String, String> SYSTEM_ENV = System::getenv;
+
+  static final List<String> TOP_LEVEL_KEYS =
+      Arrays.asList("backend", "redis", "client-ip", "headers", "mode", "rules");
+  static final List<String> REDIS_KEYS = Arrays.asList("uri", "cluster", "timeout");
+  static final List<String> CLIENT_IP_KEYS = Arrays.asList("trusted-proxies", "ipv6-prefix");
+  static final List<String> RULE_KEYS =
+      Arrays.asList(
+          "name",
+          "match",
+          "key",
+          "algorithm",
+          "limit",
+          "period",
+          "burst",
+          "cost",
+          "on-failure",
+          "mode",
+          "quota-headers",
+          "max-keys");
+  static final List<String> MATCH_KEYS = Arrays.asList("path", "methods", "route");
+  static final List<String> KEY_PARTS_SIMPLE = Arrays.asList("ip", "global", "principal", "route");
+  static final List<String> KEY_PARTS_NAMED = Arrays.asList("header", "param", "cookie");
+  static final List<String> HTTP_METHODS =
+      Arrays.asList(
+          "GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT", "QUERY",
+          "PROPFIND", "PROPPATCH", "MKCOL", "COPY", "MOVE", "LOCK", "UNLOCK", "REPORT", "SEARCH");
+
+  private static final Pattern RULE_NAME = Pattern.compile("[A-Za-z0-9._-]+");
+  private static final Pattern INTEGER = Pattern.compile("[-+]?[0-9][0-9_]*");
+  private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+  private static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
+
+  private RulesFileParser() {}
+
+  /** Reads and validates a UTF-8 rules file; problems name the file by the path as given. */
+  public static RulesConfig parse(Path file) throws ConfigException {
+    return parse(file, SYSTEM_ENV);
+  }
+
+  /** As {@link #parse(Path)}, with {@code ${NAME}} looked up in {@code env}. */
+  public static RulesConfig parse(Path file, Function<String, String> env) throws ConfigException {
+    String source = file.toString();
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(file);
+    } catch (NoSuchFileException e) {
+      throw single(source, "the rules file does not exist");
+    } catch (IOException e) {
+      throw single(source, "the rules file cannot be read: " + e);
+    }
+    String text;
+    try {
+      text =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(bytes))
+              .toString();
+    } catch (CharacterCodingException e) {
+      throw single(source, "the rules file is not valid UTF-8 text");
+    }
+    return parse(text, source, env);
+  }
+
+  /** Validates rules given as text; {@code sourceName} names them in problems. */
+  public static RulesConfig parse(String yaml, String sourceName) throws ConfigException {
+    return parse(yaml, sourceName, SYSTEM_ENV);
+  }
+
+  /** As {@link #parse(String, String)}, with {@code ${NAME}} looked up in {@code env}. */
+  public static RulesConfig parse(String yaml, String sourceName, Function<String, String> env)
+      throws ConfigException {
+    Run run = new Run(sourceName, env);
+    RulesConfig config = run.parse(yaml == null ? "" : yaml);
+    if (!run.problems.isEmpty()) {
+      List<ConfigProblem> sorted = new ArrayList<>(run.problems);
+      sorted.sort(
+          Comparator.comparingInt(ConfigProblem::line).thenComparingInt(ConfigProblem::column));
+      throw new ConfigException(sorted);
+    }
+    return config;
+  }
+
+  private static ConfigException single(String source, String message) {
+    return new ConfigException(
+        Collections.singletonList(new ConfigProblem(source, 0, 0, message)));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Helpers shared with tests.
+
+  /** The closest of {@code candidates} to {@code word} within a small edit distance, or null. */
+  static String suggest(String word, List<String> candidates) {
+    String w = normalizeKey(word);
+    int allowed = w.length() <= 3 ? 1 : w.length() <= 8 ? 2 : 3;
+    String best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    for (String c : candidates) {
+      int d = editDistance(w, c.toLowerCase(Locale.ROOT));
+      if (d < bestDistance) {
+        bestDistance = d;
+        best = c;
+      }
+    }
+    return bestDistance <= allowed ? best : null;
+  }
+
+  /** lowerCamel, snake_case and UPPER spellings of a key, as kebab-case. */
+  private static String normalizeKey(String word) {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < word.length(); i++) {
+      char c = word.charAt(i);
+      if (Character.isUpperCase(c) && i > 0 && Character.isLowerCase(word.charAt(i - 1))) {
+        sb.append('-');
+      }
+      sb.append(c == '_' || c == ' ' ? '-' : Character.toLowerCase(c));
+    }
+    return sb.toString();
+  }
+
+  static int editDistance(String a, String b) {
+    int[] prev = new int[b.length() + 1];
+    int[] cur = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      prev[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      cur[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+      }
+      int[] t = prev;
+      prev = cur;
+      cur = t;
+    }
+    return prev[b.length()];
+  }
+
+  /** RFC 9110 token: one or more tchar. */
+  static boolean isToken(String s) {
+    if (s.isEmpty()) {
+      return false;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      boolean ok =
+          (c >= 'a' && c <= 'z')
+              || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9')
+              || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** An IPv4 or IPv6 address, optionally with a /prefix that fits it. */
+  static boolean isCidr(String s) {
+    int slash = s.indexOf('/');
+    String addr = slash < 0 ? s : s.substring(0, slash);
+    int max;
+    if (isIpv4(addr)) {
+      max = 32;
+    } else if (isIpv6(addr)) {
+      max = 128;
+    } else {
+      return false;
+    }
+    if (slash < 0) {
+      return true;
+    }
+    String prefix = s.substring(slash + 1);
+    if (prefix.isEmpty() || prefix.length() > 3 || !prefix.chars().allMatch(Character::isDigit)) {
+      return false;
+    }
+    return Integer.parseInt(prefix) <= max;
+  }
+
+  static boolean isIpv4(String s) {
+    String[] parts = s.split("\\.", -1);
+    if (parts.length != 4) {
+      return false;
+    }
+    for (String p : parts) {
+      if (p.isEmpty() || p.length() > 3 || !p.chars().allMatch(c -> c >= '0' && c <= '9')) {
+        return false;
+      }
+      if (Integer.parseInt(p) > 255) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  static boolean isIpv6(String s) {
+    if (s.isEmpty() || s.indexOf(':') < 0) {
+      return false;
+    }
+    String body = s;
+    if (s.indexOf('.') >= 0) {
+      int lastColon = s.lastIndexOf(':');
+      if (!isIpv4(s.substring(lastColon + 1))) {
+        return false;
+      }
+      body = s.substring(0, lastColon + 1) + "0:0"; // the IPv4 tail counts as two groups
+    }
+    int dbl = body.indexOf("::");
+    if (dbl >= 0 && body.indexOf("::", dbl + 1) >= 0) {
+      return false;
+    }
+    String[] sides =
+        dbl >= 0
+            ? new String[] {body.substring(0, dbl), body.substring(dbl + 2)}
+            : new String[] {body};
+    int groups = 0;
+    for (String side : sides) {
+      if (side.isEmpty()) {
+        continue;
+      }
+      for (String g : side.split(":", -1)) {
+        if (g.isEmpty() || g.length() > 4) {
+          return false;
+        }
+        for (int i = 0; i < g.length(); i++) {
+          if (Character.digit(g.charAt(i), 16) < 0) {
+            return false;
+          }
+        }
+        groups++;
+      }
+    }
+    return dbl >= 0 ? groups <= 7 : groups == 8;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  /** One parse: the source, the environment and the problems found so far. */
+  private static final class Run {
+    private final String source;
+    private final Function<String, String> env;
+    final List<ConfigProblem> problems = new ArrayList<>();
+
+    Run(String source, Function<String, String> env) {
+      this.source = source == null ? "<rules>" : source;
+      this.env = env == null ? SYSTEM_ENV : env;
+    }
+
+    RulesConfig parse(String text) {
+      Node root;
+      try {
+        LoaderOptions options = new LoaderOptions();
+        options.setAllowDuplicateKeys(true); // we report duplicates ourselves, with both lines
+        options.setMaxAliasesForCollections(50);
+        options.setAllowRecursiveKeys(false);
+        root = new Yaml(options).compose(new StringReader(text));
+      } catch (MarkedYAMLException e) {
+        syntaxProblem(e);
+        return null;
+      } catch (YAMLException e) {
+        problems.add(new ConfigProblem(source, 0, 0, "invalid YAML: " + e.getMessage()));
+        return null;
+      }
+      if (root == null || isNull(root)) {
+        return new RulesConfig(source, null, null, null, null, null, Collections.emptyList(), null);
+      }
+      if (!(root instanceof MappingNode)) {
+        problem(
+            root,
+            "the rules file must be a mapping of settings such as 'backend:' and 'rules:', got "
+                + describe(root));
+        return null;
+      }
+      Map<String, Integer> lines = new HashMap<>();
+      Map<String, NodeTuple> top = fields((MappingNode) root, TOP_LEVEL_KEYS, "at the top level", "");
+      recordLines(top, "", lines);
+
+      Backend backend = enumValue(top.get("backend"), "backend", Backend.values(), "");
+      HeadersMode headers = enumValue(top.get("headers"), "headers", HeadersMode.values(), "");
+      Mode mode = enumValue(top.get("mode"), "mode", Mode.values(), "");
+
+      RedisSettings redis = null;
+      NodeTuple redisTuple = top.get("redis");
+      NodeTuple backendTuple = top.get("backend");
+      if (redisTuple != null) {
+        if (backend != Backend.REDIS && !(backendTuple != null && backend == null)) {
+          problem(
+              redisTuple.getKeyNode(),
+              "a 'redis' section is given but backend is "
+                  + (backendTuple == null ? "not set (so local)" : "'local'")
+                  + "; add 'backend: redis' or remove the redis section");
+        }
+        redis = redis(redisTuple, backend == Backend.REDIS, lines);
+      } else if (backend == Backend.REDIS) {
+        problem(
+            backendTuple.getValueNode(),
+            "backend is 'redis' but there is no 'redis' section; add one with 'uri:' (or 'cluster:')");
+      }
+
+      ClientIpSettings clientIp = clientIp(top.get("client-ip"), lines);
+
+      List<RuleConfig> rules = rules(top.get("rules"));
+      return new RulesConfig(source, backend, redis, clientIp, headers, mode, rules, lines);
+    }
+
+    // --- sections ---------------------------------------------------------------------------
+
+    private RedisSettings redis(NodeTuple tuple, boolean required, Map<String, Integer> lines) {
+      Node node = tuple.getValueNode();
+      if (isNull(node)) {
+        if (required) {
+          problem(tuple.getKeyNode(), "redis needs 'uri:' (or 'cluster:'), but the section is empty");
+        }
+        return null;
+      }
+      if (!(node instanceof MappingNode)) {
+        problem(node, "redis must be a mapping with 'uri:' or 'cluster:', got " + describe(node));
+        return null;
+      }
+      Map<String, NodeTuple> f = fields((MappingNode) node, REDIS_KEYS, "in redis", "redis.");
+      recordLines(f, "redis.", lines);
+      boolean ok = true;
+      String uri = null;
+      NodeTuple uriTuple = f.get("uri");
+      if (uriTuple != null) {
+        String raw = string(uriTuple.getValueNode(), "redis.uri", "a Redis URI such as redis://127.0.0.1:6379", "");
+        if (raw == null) {
+          ok = false;
+        } else {
+          uri = expand(raw, uriTuple.getValueNode(), "redis.uri");
+          if (uri == null) {
+            ok = false;
+          } else if (!hasScheme(uri, "redis://", "rediss://", "redis-sentinel://")) {
+            problem(
+                uriTuple.getValueNode(),
+                "redis.uri must start with redis://, rediss:// or redis-sentinel://, got '"
+                    + RedisSettings.redact(uri)
+                    + "'");
+            ok = false;
+          }
+        }
+      }
+      List<String> cluster = new ArrayList<>();
+      NodeTuple clusterTuple = f.get("cluster");
+      if (clusterTuple != null) {
+        Node cn = clusterTuple.getValueNode();
+        if (isNull(cn)) {
+          // "cluster:" with nothing: the same as an empty list
+        } else if (!(cn instanceof SequenceNode)) {
+          problem(
+              cn,
+              "redis.cluster must be a list of seed node URIs such as [redis://10.0.0.1:6379], got "
+                  + describe(cn));
+          ok = false;
+        } else {
+          for (Node item : ((SequenceNode) cn).getValue()) {
+            String raw = string(item, "each entry of redis.cluster", "a seed node URI such as redis://10.0.0.1:6379", "");
+            String seed = raw == null ? null : expand(raw, item, "redis.cluster");
+            if (seed == null) {
+              ok = false;
+            } else if (!hasScheme(seed, "redis://", "rediss://")) {
+              problem(
+                  item,
+                  "each entry of redis.cluster must start with redis:// or rediss://, got '"
+                      + RedisSettings.redact(seed)
+                      + "'");
+              ok = false;
+            } else {
+              cluster.add(seed);
+            }
+          }
+        }
+      }
+      boolean hasUri = uriTuple != null;
+      boolean hasCluster = clusterTuple != null && clusterTuple.getValueNode() instanceof SequenceNode
+          && !((SequenceNode) clusterTuple.getValueNode()).getValue().isEmpty();
+      if (hasUri && hasCluster) {
+        problem(
+            clusterTuple.getKeyNode(),
+            "redis has both 'uri' and 'cluster'; give exactly one of them");
+        ok = false;
+      } else if (!hasUri && !hasCluster && clusterTuple == null) {
+        problem(tuple.getKeyNode(), "redis needs 'uri:' (or 'cluster:' with a list of seed nodes)");
+        ok = false;
+      } else if (!hasUri && !hasCluster) {
+        problem(
+            clusterTuple.getKeyNode(),
+            "redis.cluster is empty and there is no redis.uri; give one of them");
+        ok = false;
+      }
+      long timeout = RedisSettings.DEFAULT_TIMEOUT_NANOS;
+      NodeTuple timeoutTuple = f.get("timeout");
+      if (timeoutTuple != null) {
+        Long t = duration(timeoutTuple.getValueNode(), "redis.timeout", "");
+        if (t == null) {
+          ok = false;
+        } else {
+          timeout = t;
+        }
+      }
+      return ok ? new RedisSettings(uri, cluster, timeout) : null;
+    }
+
+    private ClientIpSettings clientIp(NodeTuple tuple, Map<String, Integer> lines) {
+      if (tuple == null || isNull(tuple.getValueNode())) {
+        return ClientIpSettings.DEFAULTS;
+      }
+      Node node = tuple.getValueNode();
+      if (!(node instanceof MappingNode)) {
+        problem(
+            node,
+            "client-ip must be a mapping with 'trusted-proxies:' and/or 'ipv6-prefix:', got "
+                + describe(node));
+        return ClientIpSettings.DEFAULTS;
+      }
+      Map<String, NodeTuple> f =
+          fields((MappingNode) node, CLIENT_IP_KEYS, "in client-ip", "client-ip.");
+      recordLines(f, "client-ip.", lines);
+      int hops = 0;
+      List<String> cidrs = new ArrayList<>();
+      NodeTuple proxies = f.get("trusted-proxies");
+      if (proxies != null) {
+        Node v = proxies.getValueNode();
+        String expected =
+            "a number of proxy hops (0 or more) or a list of proxy networks such as [10.0.0.0/8]";
+        if (v instanceof SequenceNode) {
+          for (Node item : ((SequenceNode) v).getValue()) {
+            String cidr =
+                string(item, "each entry of client-ip.trusted-proxies", "a CIDR such as 10.0.0.0/8", "");
+            if (cidr != null) {
+              if (isCidr(cidr.trim())) {
+                cidrs.add(cidr.trim());
+              } else {
+                problem(
+                    item,
+                    "client-ip.trusted-proxies: '"
+                        + cidr
+                        + "' is not an IP address or CIDR such as 10.0.0.0/8 or fd00::/8");
+              }
+            }
+          }
+        } else if (v instanceof ScalarNode && !isNull(v)) {
+          Long n = integer(v, "client-ip.trusted-proxies", expected, 0, Integer.MAX_VALUE, "");
+          hops = n == null ? 0 : n.intValue();
+        } else {
+          problem(v, "client-ip.trusted-proxies must be " + expected + ", got " + describe(v));
+        }
+      }
+      int ipv6Prefix = 64;
+      NodeTuple prefix = f.get("ipv6-prefix");
+      if (prefix != null) {
+        Long n =
+            integer(
+                prefix.getValueNode(),
+                "client-ip.ipv6-prefix",
+                "a prefix length from 1 to 128",
+                1,
+                128,
+                "");
+        ipv6Prefix = n == null ? 64 : n.intValue();
+      }
+      return new ClientIpSettings(hops, cidrs, ipv6Prefix);
+    }
+
+    private List<RuleConfig> rules(NodeTuple tuple) {
+      List<RuleConfig> rules = new ArrayList<>();
+      if (tuple == null || isNull(tuple.getValueNode())) {
+        return rules;
+      }
+      Node node = tuple.getValueNode();
+      if (!(node instanceof SequenceNode)) {
+        problem(
+            node,
+            "rules must be a list of rules, each starting with '- name: ...', got " + describe(node));
+        return rules;
+      }
+      Map<String, Node> names = new HashMap<>();
+      int index = 0;
+      for (Node item : ((SequenceNode) node).getValue()) {
+        index++;
+        RuleConfig rule = rule(item, index, names);
+        if (rule != null) {
+          rules.add(rule);
+        }
+      }
+      return rules;
+    }
+
+    private RuleConfig rule(Node item, int index, Map<String, Node> names) {
+      if (!(item instanceof MappingNode)) {
+        problem(
+            item,
+            "rule #" + index + " must be a mapping with name, match, limit, period and so on, got "
+                + describe(item));
+        return null;
+      }
+      int before = problems.size();
+      MappingNode map = (MappingNode) item;
+      // The name comes first so that every other message can say which rule it is about.
+      String name = null;
+      String ctx = "rule #" + index + ": ";
+      NodeTuple nameTuple = findKey(map, "name");
+      if (nameTuple != null) {
+        Node v = nameTuple.getValueNode();
+        String n = isNull(v) || !(v instanceof ScalarNode) ? null : ((ScalarNode) v).getValue();
+        if (n != null && RULE_NAME.matcher(n).matches()) {
+          name = n;
+          ctx = "rule '" + name + "': ";
+        }
+      }
+      Map<String, NodeTuple> f = fields(map, RULE_KEYS, "in " + ctx.substring(0, ctx.length() - 2), "");
+      Map<String, Integer> keyLines = new HashMap<>();
+      recordLines(f, "", keyLines);
+
+      if (nameTuple == null) {
+        problem(
+            item,
+            "rule #" + index + " has no name; every rule needs a unique 'name:' (letters, digits, '.', '_', '-')");
+      } else if (name == null) {
+        Node v = nameTuple.getValueNode();
+        if (isNull(v)) {
+          problem(v, ctx + "name is empty; give the rule a unique name (letters, digits, '.', '_', '-')");
+        } else {
+          problem(
+              v,
+              ctx + "name must use only letters, digits, '.', '_' and '-', got " + describe(v));
+        }
+      } else {
+        Node first = names.get(name);
+        if (first != null) {
+          problem(
+              nameTuple.getValueNode(),
+              "duplicate rule name '" + name + "': the rule on line " + line(first)
+                  + " already uses it; rule names must be unique");
+          name = null;
+        } else {
+          names.put(name, nameTuple.getValueNode());
+        }
+      }
+
+      // match
+      List<String> paths = new ArrayList<>();
+      Set<String> methods = new LinkedHashSet<>();
+      String route = null;
+      NodeTuple matchTuple = f.get("match");
+      if (matchTuple != null && !isNull(matchTuple.getValueNode())) {
+        Node m = matchTuple.getValueNode();
+        if (!(m instanceof MappingNode)) {
+          problem(m, ctx + "match must be a mapping with 'path:', 'methods:' and/or 'route:', got " + describe(m));
+        } else {
+          Map<String, NodeTuple> mf = fields((MappingNode) m, MATCH_KEYS, "in match of " + ctx.substring(0, ctx.length() - 2), "match.");
+          recordLines(mf, "match.", keyLines);
+          NodeTuple pt = mf.get("path");
+          if (pt != null) {
+            paths = paths(pt.getValueNode(), ctx);
+          }
+          NodeTuple mt = mf.get("methods");
+          if (mt != null) {
+            methods = methods(mt.getValueNode(), ctx);
+          }
+          NodeTuple rt = mf.get("route");
+          if (rt != null) {
+            route = string(rt.getValueNode(), "match.route", "a route template starting with '/', such as /api/orders/{id}", ctx);
+            if (route != null && !route.startsWith("/")) {
+              problem(rt.getValueNode(), ctx + "match.route must start with '/', got '" + route + "'");
+              route = null;
+            }
+          }
+        }
+      }
+
+      List<String> key = Collections.singletonList("ip");
+      NodeTuple keyTuple = f.get("key");
+      if (keyTuple != null) {
+        List<String> k = keyParts(keyTuple.getValueNode(), ctx);
+        if (k != null) {
+          key = k;
+        }
+      }
+
+      AlgorithmKind algorithm = AlgorithmKind.TOKEN_BUCKET;
+      NodeTuple algTuple = f.get("algorithm");
+      if (algTuple != null) {
+        AlgorithmKind a = algorithm(algTuple.getValueNode(), ctx);
+        if (a != null) {
+          algorithm = a;
+        }
+      }
+
+      Long limit = null;
+      NodeTuple limitTuple = f.get("limit");
+      if (limitTuple == null) {
+        problem(
+            item,
+            ctx + "limit is missing; give the number of requests allowed per period, for example 'limit: 100'");
+      } else {
+        limit = positive(limitTuple.getValueNode(), "limit", ctx);
+      }
+      Long period = null;
+      NodeTuple periodTuple = f.get("period");
+      if (periodTuple == null) {
+        problem(
+            item,
+            ctx + "period is missing; give the length of the limit's time window, for example 'period: 1m'");
+      } else {
+        period = duration(periodTuple.getValueNode(), "period", ctx);
+      }
+      Long burst = null;
+      NodeTuple burstTuple = f.get("burst");
+      if (burstTuple != null) {
+        burst = positive(burstTuple.getValueNode(), "burst", ctx);
+      }
+      CostConfig cost = CostConfig.ONE;
+      NodeTuple costTuple = f.get("cost");
+      if (costTuple != null) {
+        CostConfig c = cost(costTuple.getValueNode(), ctx);
+        if (c != null) {
+          cost = c;
+        }
+      }
+      OnFailure onFailure = enumValue(f.get("on-failure"), "on-failure", OnFailure.values(), ctx);
+      Mode mode = enumValue(f.get("mode"), "mode", Mode.values(), ctx);
+      Boolean quotaHeaders = null;
+      NodeTuple qh = f.get("quota-headers");
+      if (qh != null) {
+        quotaHeaders = bool(qh.getValueNode(), "quota-headers", ctx);
+      }
+      Long maxKeys = null;
+      NodeTuple mk = f.get("max-keys");
+      if (mk != null) {
+        maxKeys = positive(mk.getValueNode(), "max-keys", ctx);
+      }
+
+      // Cross-checks: a request that costs more than the bucket (or window) holds can never pass.
+      if (limit != null && algorithm != AlgorithmKind.CONCURRENCY) {
+        boolean bucket = algorithm == AlgorithmKind.TOKEN_BUCKET || algorithm == AlgorithmKind.GCRA;
+        long capacity = bucket && burst != null ? burst : limit;
+        String capacityName = bucket && burst != null ? "burst" : "limit";
+        if (costTuple != null && cost.maxCost() > capacity) {
+          problem(
+              costTuple.getValueNode(),
+              ctx + "a cost of " + cost.maxCost() + " is more than the rule's " + capacityName + " of "
+                  + capacity + ", so such requests would always be refused; lower the cost or raise the "
+                  + capacityName);
+        }
+      }
+
+      if (problems.size() > before || name == null || limit == null || period == null) {
+        return null;
+      }
+      RuleConfig.Builder b =
+          RuleConfig.builder(name)
+              .line(line(item))
+              .paths(paths)
+              .methods(methods)
+              .route(route)
+              .key(key)
+              .algorithm(algorithm)
+              .limit(limit)
+              .periodNanos(period)
+              .cost(cost)
+              .onFailure(onFailure)
+              .mode(mode)
+              .quotaHeaders(quotaHeaders);
+      if (burst != null) {
+        b.burst(burst);
+      }
+      if (maxKeys != null) {
+        b.maxKeys(maxKeys);
+      }
+      for (Map.Entry<String, Integer> e : keyLines.entrySet()) {
+        b.keyLine(e.getKey(), e.getValue());
+      }
+      return b.build();
+    }
+
+    private List<String> paths(Node node, String ctx) {
+      List<String> out = new ArrayList<>();
+      List<Node> items;
+      if (node instanceof SequenceNode) {
+        items = ((SequenceNode) node).getValue();
+        if (items.isEmpty()) {
+          problem(node, ctx + "match.path is an empty list; leave 'path' out to match every path");
+        }
+      } else {
+        items = Collections.singletonList(node);
+      }
+      for (Node item : items) {
+        String p = string(item, "match.path", "a path glob starting with '/', such as /api/** (or a list of them)", ctx);
+        if (p == null) {
+          continue;
+        }
+        if (!p.startsWith("/")) {
+          problem(item, ctx + "match.path '" + p + "' must start with '/', for example '/" + p + "'");
+        } else if (p.indexOf('?') >= 0 && p.indexOf('=') > p.indexOf('?')) {
+          problem(item, ctx + "match.path '" + p + "' looks like it has a query string; paths match without it");
+        } else {
+          out.add(p);
+        }
+      }
+      return out;
+    }
+
+    private Set<String> methods(Node node, String ctx) {
+      Set<String> out = new LinkedHashSet<>();
+      List<Node> items;
+      if (node instanceof SequenceNode) {
+        items = ((SequenceNode) node).getValue();
+      } else if (node instanceof ScalarNode && !isNull(node)) {
+        items = Collections.singletonList(node);
+      } else {
+        problem(node, ctx + "match.methods must be a list of HTTP methods such as [GET, POST], got " + describe(node));
+        return out;
+      }
+      for (Node item : items) {
+        String m = string(item, "each entry of match.methods", "an HTTP method such as GET", ctx);
+        if (m == null) {
+          continue;
+        }
+        String upper = m.toUpperCase(Locale.ROOT);
+        if (HTTP_METHODS.contains(upper)) {
+          out.add(upper);
+        } else {
+          String hint = suggest(upper.toLowerCase(Locale.ROOT), lower(HTTP_METHODS));
+          problem(
+              item,
+              ctx + "'" + m + "' is not an HTTP method"
+                  + (hint != null ? "; did you mean '" + hint.toUpperCase(Locale.ROOT) + "'?" : "")
+                  + " (allowed: " + String.join(", ", HTTP_METHODS) + ")");
+        }
+      }
+      return out;
+    }
+
+    private List<String> keyParts(Node node, String ctx) {
+      List<Node> items;
+      if (node instanceof SequenceNode) {
+        items = ((SequenceNode) node).getValue();
+        if (items.isEmpty()) {
+          problem(node, ctx + "key is an empty list; name at least one part such as ip, or leave 'key' out for ip");
+          return null;
+        }
+      } else {
+        items = Collections.singletonList(node);
+      }
+      List<String> out = new ArrayList<>();
+      boolean ok = true;
+      String allowed = "ip, global, principal, route, header:NAME, param:NAME, cookie:NAME";
+      for (Node item : items) {
+        String raw = string(item, "key", "one of " + allowed + " (or a list of them)", ctx);
+        if (raw == null) {
+          ok = false;
+          continue;
+        }
+        String part = raw.trim();
+        int colon = part.indexOf(':');
+        String type = (colon < 0 ? part : part.substring(0, colon)).trim().toLowerCase(Locale.ROOT);
+        String name = colon < 0 ? null : part.substring(colon + 1).trim();
+        String normalized = null;
+        if (KEY_PARTS_SIMPLE.contains(type)) {
+          if (name != null) {
+            problem(item, ctx + "key part '" + type + "' takes no name, got '" + raw + "'");
+          } else {
+            normalized = type;
+          }
+        } else if (KEY_PARTS_NAMED.contains(type)) {
+          if (name == null || name.isEmpty()) {
+            problem(
+                item,
+                ctx + "key part '" + raw + "' needs a name after the colon, for example '"
+                    + type + ":" + (type.equals("header") ? "X-Api-Key" : type.equals("param") ? "username" : "session") + "'");
+          } else if (!isToken(name)) {
+            problem(
+                item,
+                ctx + "key part '" + raw + "': '" + name
+                    + "' is not a valid " + type + " name (no spaces or separators such as ()<>@,;:\\\"/[]?={})");
+          } else {
+            normalized = type + ":" + name;
+          }
+        } else {
+          List<String> all = new ArrayList<>(KEY_PARTS_SIMPLE);
+          all.addAll(KEY_PARTS_NAMED);
+          String hint = suggest(type, all);
+          problem(
+              item,
+              ctx + "unknown key part '" + raw + "'"
+                  + (hint != null ? "; did you mean '" + (KEY_PARTS_NAMED.contains(hint) ? hint + ":NAME" : hint) + "'?" : "")
+                  + " (allowed: " + allowed + ")");
+        }
+        if (normalized == null) {
+          ok = false;
+        } else if (out.contains(normalized)) {
+          problem(item, ctx + "key part '" + normalized + "' is listed twice");
+          ok = false;
+        } else {
+          out.add(normalized);
+        }
+      }
+      if (ok && out.contains("global") && out.size() > 1) {
+        problem(node, ctx + "key part 'global' means one shared limit for everyone and cannot be combined with other parts");
+        ok = false;
+      }
+      return ok ? out : null;
+    }
+
+    private AlgorithmKind algorithm(Node node, String ctx) {
+      List<String> names = new ArrayList<>();
+      for (AlgorithmKind k : AlgorithmKind.values()) {
+        names.add(k.yamlName());
+      }
+      String v = node instanceof ScalarNode && !isNull(node) ? ((ScalarNode) node).getValue() : null;
+      AlgorithmKind kind = v == null ? null : AlgorithmKind.fromYamlName(v.trim());
+      if (kind == null) {
+        String hint = v == null ? null : suggest(v, names);
+        problem(
+            node,
+            ctx + "unknown algorithm " + describe(node)
+                + (hint != null ? "; did you mean '" + hint + "'?" : "")
+                + " (allowed: " + String.join(", ", names) + ")");
+      }
+      return kind;
+    }
+
+    private CostConfig cost(Node node, String ctx) {
+      String expected = "a positive integer, or a mapping such as { default: 1, /api/search: 5 }";
+      if (node instanceof ScalarNode && !isNull(node)) {
+        Long n = integer(node, "cost", expected, 1, Long.MAX_VALUE, ctx);
+        return n == null ? null : new CostConfig(n, Collections.<String, Long>emptyMap());
+      }
+      if (!(node instanceof MappingNode)) {
+        problem(node, ctx + "cost must be " + expected + ", got " + describe(node));
+        return null;
+      }
+      long def = 1;
+      Map<String, Long> byPath = new LinkedHashMap<>();
+      Map<String, Node> seen = new HashMap<>();
+      boolean ok = true;
+      for (NodeTuple t : ((MappingNode) node).getValue()) {
+        Node k = t.getKeyNode();
+        if (!(k instanceof ScalarNode)) {
+          problem(k, ctx + "cost keys must be 'default' or a path glob, got " + describe(k));
+          ok = false;
+          continue;
+        }
+        String glob = ((ScalarNode) k).getValue();
+        Node first = seen.get(glob);
+        if (first != null) {
+          problem(k, ctx + "duplicate key '" + glob + "' in cost (first given on line " + line(first) + ")");
+          ok = false;
+          continue;
+        }
+        seen.put(glob, k);
+        Long n = integer(t.getValueNode(), "cost for '" + glob + "'", "a positive integer", 1, Long.MAX_VALUE, ctx);
+        if (n == null) {
+          ok = false;
+        } else if (glob.equals("default")) {
+          def = n;
+        } else if (glob.startsWith("/")) {
+          byPath.put(glob, n);
+        } else {
+          problem(
+              k,
+              ctx + "cost keys must be 'default' or a path glob starting with '/', got '" + glob + "'");
+          ok = false;
+        }
+      }
+      return ok ? new CostConfig(def, byPath) : null;
+    }
+
+    // --- mappings ---------------------------------------------------------------------------
+
+    /** Finds a key without reporting anything (the first occurrence). */
+    private NodeTuple findKey(MappingNode map, String key) {
+      for (NodeTuple t : map.getValue()) {
+        if (t.getKeyNode() instanceof ScalarNode && key.equals(((ScalarNode) t.getKeyNode()).getValue())) {
+          return t;
+        }
+      }
+      return null;
+    }
+
+    /**
+     * The known keys of a mapping (first occurrence of each), reporting non-scalar, duplicate and
+     * unknown keys. Merge keys ({@code <<: *anchor}) supply keys not written explicitly.
+     */
+    private Map<String, NodeTuple> fields(MappingNode map, List<String> known, String where, String prefix) {
+      Map<String, NodeTuple> out = new LinkedHashMap<>();
+      List<NodeTuple> merged = new ArrayList<>();
+      for (NodeTuple t : map.getValue()) {
+        Node k = t.getKeyNode();
+        if (k.getTag().equals(Tag.MERGE)) {
+          collectMerge(t.getValueNode(), merged);
+          continue;
+        }
+        if (!(k instanceof ScalarNode) || isNull(k)) {
+          problem(k, "keys must be plain words such as 'limit', got " + describe(k) + " " + where);
+          continue;
+        }
+        String key = ((ScalarNode) k).getValue();
+        NodeTuple first = out.get(key);
+        if (first != null) {
+          problem(
+              k,
+              "duplicate key '" + prefix + key + "' " + where + " (first given on line "
+                  + line(first.getKeyNode()) + "); give each key once");
+          continue;
+        }
+        if (!known.contains(key)) {
+          if (out.containsKey("\0" + key)) {
+            continue; // the same unknown key again: reported once
+          }
+          out.put("\0" + key, t);
+          problem(k, unknownKey(key, known, where));
+          continue;
+        }
+        out.put(key, t);
+      }
+      for (NodeTuple t : merged) {
+        Node k = t.getKeyNode();
+        if (k instanceof ScalarNode && known.contains(((ScalarNode) k).getValue())) {
+          out.putIfAbsent(((ScalarNode) k).getValue(), t);
+        }
+      }
+      out.keySet().removeIf(s -> s.startsWith("\0"));
+      return out;
+    }
+
+    private void collectMerge(Node value, List<NodeTuple> into) {
+      if (value instanceof MappingNode) {
+        into.addAll(((MappingNode) value).getValue());
+      } else if (value instanceof SequenceNode) {
+        for (Node n : ((SequenceNode) value).getValue()) {
+          if (n instanceof MappingNode) {
+            into.addAll(((MappingNode) n).getValue());
+          } else {
+            problem(n, "'<<' merges mappings only, got " + describe(n));
+          }
+        }
+      } else {
+        problem(value, "'<<' merges mappings only, got " + describe(value));
+      }
+    }
+
+    private String unknownKey(String key, List<String> known, String where) {
+      StringBuilder sb = new StringBuilder("unknown key '").append(key).append("' ").append(where);
+      String hint = suggest(key, known);
+      if (hint != null) {
+        sb.append("; did you mean '").append(hint).append("'?");
+      } else if (known == TOP_LEVEL_KEYS && (RULE_KEYS.contains(key) || MATCH_KEYS.contains(key))) {
+        sb.append("; '").append(key).append("' belongs inside a rule, under 'rules:'");
+      } else if (known == RULE_KEYS && MATCH_KEYS.contains(key)) {
+        sb.append("; '").append(key).append("' belongs under 'match:'");
+      } else {
+        sb.append(" (allowed: ").append(String.join(", ", known)).append(")");
+      }
+      return sb.toString();
+    }
+
+    private void recordLines(Map<String, NodeTuple> fields, String prefix, Map<String, Integer> lines) {
+      for (Map.Entry<String, NodeTuple> e : fields.entrySet()) {
+        lines.put(prefix + e.getKey(), line(e.getValue().getKeyNode()));
+      }
+    }
+
+    // --- scalars ----------------------------------------------------------------------------
+
+    private String string(Node node, String what, String expected, String ctx) {
+      if (node instanceof ScalarNode && !isNull(node)) {
+        String v = ((ScalarNode) node).getValue();
+        if (!v.trim().isEmpty()) {
+          return v;
+        }
+      }
+      problem(node, ctx + what + " must be " + expected + ", got " + describe(node));
+      return null;
+    }
+
+    private Long positive(Node node, String what, String ctx) {
+      return integer(node, what, "a positive integer", 1, Long.MAX_VALUE, ctx);
+    }
+
+    private Long integer(Node node, String what, String expected, long min, long max, String ctx) {
+      if (!(node instanceof ScalarNode) || isNull(node)) {
+        problem(node, ctx + what + " must be " + expected + ", got " + describe(node));
+        return null;
+      }
+      String v = ((ScalarNode) node).getValue().trim();
+      if (!INTEGER.matcher(v).matches()) {
+        problem(node, ctx + what + " must be " + expected + ", got " + describe(node));
+        return null;
+      }
+      BigInteger n = new BigInteger(v.replace("_", "").replace("+", ""));
+      if (n.compareTo(BigInteger.valueOf(min)) < 0) {
+        problem(node, ctx + what + " must be " + expected + ", got " + describe(node));
+        return null;
+      }
+      if (n.compareTo(LONG_MAX) > 0 || n.longValue() > max) {
+        problem(node, ctx + what + " must be " + expected + ", got " + describe(node) + ", which is too large");
+        return null;
+      }
+      return n.longValue();
+    }
+
+    private Boolean bool(Node node, String what, String ctx) {
+      if (node instanceof ScalarNode && !isNull(node)) {
+        String v = ((ScalarNode) node).getValue().trim();
+        if (v.equalsIgnoreCase("true")) {
+          return Boolean.TRUE;
+        }
+        if (v.equalsIgnoreCase("false")) {
+          return Boolean.FALSE;
+        }
+      }
+      problem(node, ctx + what + " must be true or false, got " + describe(node));
+      return null;
+    }
+
+    private Long duration(Node node, String what, String ctx) {
+      if (node instanceof ScalarNode && !isNull(node)) {
+        String v = ((ScalarNode) node).getValue();
+        try {
+          long nanos = Durations.parseNanos(v);
+          if (nanos > 0) {
+            return nanos;
+          }
+          problem(node, ctx + what + " must be longer than zero, got '" + v + "'");
+          return null;
+        } catch (IllegalArgumentException e) {
+          String why = v.trim().chars().allMatch(Character::isDigit) ? " (the unit is missing)" : "";
+          problem(
+              node,
+              ctx + what + " must be a duration, got '" + v + "'" + why + "; write "
+                  + Durations.ACCEPTED_FORMS);
+          return null;
+        }
+      }
+      problem(node, ctx + what + " must be a duration such as 500ms, 10s, 1m, 1h or 1d, got " + describe(node));
+      return null;
+    }
+
+    private <E extends Enum<E>> E enumValue(NodeTuple tuple, String what, E[] values, String ctx) {
+      if (tuple == null) {
+        return null;
+      }
+      Node node = tuple.getValueNode();
+      List<String> names = new ArrayList<>();
+      for (E e : values) {
+        names.add(e.name().toLowerCase(Locale.ROOT));
+      }
+      if (node instanceof ScalarNode && !isNull(node)) {
+        String v = ((ScalarNode) node).getValue().trim().toLowerCase(Locale.ROOT);
+        for (E e : values) {
+          if (e.name().toLowerCase(Locale.ROOT).equals(v)) {
+            return e;
+          }
+        }
+        String hint = suggest(v, names);
+        problem(
+            node,
+            ctx + what + " must be one of " + String.join(", ", names) + ", got " + describe(node)
+                + (hint != null ? "; did you mean '" + hint + "'?" : ""));
+        return null;
+      }
+      problem(node, ctx + what + " must be one of " + String.join(", ", names) + ", got " + describe(node));
+      return null;
+    }
+
+    private String expand(String raw, Node node, String what) {
+      StringBuilder out = new StringBuilder();
+      int i = 0;
+      boolean ok = true;
+      while (i < raw.length()) {
+        int start = raw.indexOf("${", i);
+        if (start < 0) {
+          out.append(raw, i, raw.length());
+          break;
+        }
+        out.append(raw, i, start);
+        int end = raw.indexOf('}', start + 2);
+        if (end < 0) {
+          problem(node, what + ": '${' is not closed by '}'; write ${NAME} to use an environment variable");
+          return null;
+        }
+        String inner = raw.substring(start + 2, end);
+        String fallback = null;
+        int sep = inner.indexOf(":-");
+        String name = sep < 0 ? inner : inner.substring(0, sep);
+        if (sep >= 0) {
+          fallback = inner.substring(sep + 2);
+        }
+        if (!ENV_NAME.matcher(name).matches()) {
+          problem(node, what + ": '${" + inner + "}' is not a valid environment variable reference; write ${NAME} or ${NAME:-default}");
+          ok = false;
+        } else {
+          String value = env.apply(name);
+          if (value == null || (value.isEmpty() && fallback != null)) {
+            value = fallback;
+          }
+          if (value == null) {
+            problem(node, what + " uses environment variable " + name + ", which is not set");
+            ok = false;
+          } else {
+            out.append(value);
+          }
+        }
+        i = end + 1;
+      }
+      return ok ? out.toString() : null;
+    }
+
+    private static boolean hasScheme(String uri, String... schemes) {
+      String lower = uri.trim().toLowerCase(Locale.ROOT);
+      for (String s : schemes) {
+        if (lower.startsWith(s) && lower.length() > s.length()) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    // --- problems ---------------------------------------------------------------------------
+
+    private void syntaxProblem(MarkedYAMLException e) {
+      Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
+      StringBuilder sb = new StringBuilder("invalid YAML: ");
+      String problem = e.getProblem() == null ? "" : e.getProblem().trim();
+      sb.append(problem);
+      if (e.getContext() != null) {
+        sb.append(" (").append(e.getContext().trim());
+        if (e.getContextMark() != null && e.getProblemMark() != null
+            && e.getContextMark().getLine() != e.getProblemMark().getLine()) {
+          sb.append(" that starts on line ").append(e.getContextMark().getLine() + 1);
+        }
+        sb.append(")");
+      }
+      if (problem.contains("\\t") || problem.contains("\t")) {
+        sb.append("; YAML does not allow tabs for indentation: use spaces");
+      } else if (problem.contains("mapping values are not allowed")) {
+        sb.append("; check the indentation, and quote values that contain ': '");
+      } else if (problem.contains("expected <block end>")) {
+        sb.append("; check the indentation of this line against the lines above");
+      }
+      problems.add(
+          new ConfigProblem(
+              source,
+              mark == null ? 0 : mark.getLine() + 1,
+              mark == null ? 0 : mark.getColumn() + 1,
+              sb.toString()));
+    }
+
+    private void problem(Node node, String message) {
+      Mark m = node == null ? null : node.getStartMark();
+      problems.add(
+          new ConfigProblem(
+              source, m == null ? 0 : m.getLine() + 1, m == null ? 0 : m.getColumn() + 1, message));
+    }
+
+    private static int line(Node node) {
+      Mark m = node.getStartMark();
+      return m == null ? 0 : m.getLine() + 1;
+    }
+
+    private static boolean isNull(Node node) {
+      return node instanceof ScalarNode
+          && (node.getTag().equals(Tag.NULL)
+              && ((ScalarNode) node).getValue().trim().matches("|~|null|Null|NULL"));
+    }
+
+    private static String describe(Node node) {
+      if (node == null || isNull(node)) {
+        return "nothing";
+      }
+      if (node instanceof SequenceNode) {
+        return "a list";
+      }
+      if (node instanceof MappingNode) {
+        return "a mapping";
+      }
+      String v = ((ScalarNode) node).getValue();
+      if (v.trim().isEmpty()) {
+        return "an empty string";
+      }
+      if (v.length() > 60) {
+        v = v.substring(0, 57) + "...";
+      }
+      return "'" + v + "'";
+    }
+
+    private static List<String> lower(List<String> words) {
+      List<String> out = new ArrayList<>();
+      for (String w : words) {
+        out.add(w.toLowerCase(Locale.ROOT));
+      }
+      return out;
+    }
+  }
+}

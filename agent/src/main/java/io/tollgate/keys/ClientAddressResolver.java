@@ -1,0 +1,183 @@
+package io.tollgate.keys;
+
+import java.util.List;
+
+/**
+ * Finds the client address of a request, and its rate-limit key, from the socket peer address and
+ * the forwarding headers, according to {@link TrustedProxies}. Pure: it is given strings, never
+ * servlet objects, performs no DNS lookup, never throws on any header content, and is thread-safe.
+ *
+ * <h2>Which header</h2>
+ * By default ({@link HeaderSource#X_FORWARDED_FOR_THEN_FORWARDED}) {@code X-Forwarded-For} is used
+ * when it has at least one non-blank line; otherwise RFC 7239 {@code Forwarded} (its {@code for=}
+ * parameters). The two are never mixed: their relative order cannot be recovered. <b>Caveat:</b> if
+ * your proxies write only {@code Forwarded} they must remove an incoming {@code X-Forwarded-For}, or
+ * you must choose {@link HeaderSource#FORWARDED_ONLY}; otherwise a client-written
+ * {@code X-Forwarded-For} would take precedence. All lines of a header are read as one list, in
+ * order ({@code a, b} + {@code c} is {@code a, b, c}), from the right.
+ *
+ * <h2>Hop count {@code N}</h2>
+ * {@code N} trusted reverse proxies stand in front of the application; the socket peer is the last
+ * of them (the one nearest the application). Each appends the address it received the request from,
+ * so the rightmost {@code N} entries of the header were written by trusted proxies and the
+ * <b>client is the {@code N}-th entry from the right</b> (1-based). Examples with
+ * {@code X-Forwarded-For: 203.0.113.7, 198.51.100.7}: N=1 gives {@code 198.51.100.7}; N=2 gives
+ * {@code 203.0.113.7}. Everything left of the {@code N}-th entry is client-written and never read.
+ * <ul>
+ *   <li><b>N = 0</b>: the client is the socket peer; headers are ignored entirely.</li>
+ *   <li><b>Fewer than N valid entries</b> (the header is short, absent, or one of the rightmost N
+ *       entries is not an address): the client cannot be known from the header. The key is then
+ *       the <b>rightmost</b> entry, the address the trusted peer itself saw and wrote, or the peer
+ *       address when there is no valid rightmost entry. It is never the leftmost entry, which a
+ *       client that skipped a proxy could have written, and never anything left of an invalid
+ *       entry.</li>
+ * </ul>
+ *
+ * <h2>CIDR list</h2>
+ * When the peer is not inside a trusted CIDR, the client is the peer and headers are ignored.
+ * Otherwise the header is walked from the right, skipping addresses inside trusted CIDRs; the first
+ * untrusted address is the client. When the walk meets an entry that is not an address, or runs out
+ * of entries (all trusted), or reaches the entry cap, the client is the last trusted address
+ * reached (the leftmost trusted hop seen, or the peer): never anything beyond a bad entry.
+ *
+ * <h2>Bounds and garbage</h2>
+ * At most {@value #MAX_ENTRIES} entries and {@value #MAX_CHARS} characters (each line also costs one)
+ * are examined, from the right; an entry cut by the character budget counts as invalid. Entries are
+ * address literals only, optionally bracketed (IPv6) and with a port, which is dropped; host names,
+ * {@code unknown}, {@code _obfuscated} identifiers, empty entries and anything else are invalid and
+ * handled as above. A peer address that is not a literal (a Unix socket, say) gives the key
+ * {@value #UNKNOWN_KEY} whenever the peer would be the answer.
+ *
+ * <h2>Keys</h2>
+ * IPv4 (and IPv4-mapped IPv6) clients are keyed by the dotted quad; IPv6 clients by their
+ * {@code ipv6Prefix} network, e.g. {@code 2001:db8:1:2::/64} ({@link IpAddress#toKey(int)}).
+ */
+public final class ClientAddressResolver {
+
+    /** At most this many header entries are examined, from the right. */
+    public static final int MAX_ENTRIES = 32;
+    /** At most this many header characters are examined, from the right (each line costs one more). */
+    public static final int MAX_CHARS = 8 * 1024;
+    /** The key used when the answer is the peer and the peer string is not an IP literal. */
+    public static final String UNKNOWN_KEY = "unknown";
+    /** The default IPv6 prefix length used for keys. */
+    public static final int DEFAULT_IPV6_PREFIX = 64;
+
+    /** Which forwarding header(s) to read, when the trust settings say headers are read at all. */
+    public enum HeaderSource {
+        /** {@code X-Forwarded-For} when it has a non-blank line, else {@code Forwarded}. The default. */
+        X_FORWARDED_FOR_THEN_FORWARDED,
+        /** Only {@code X-Forwarded-For}; {@code Forwarded} is ignored. */
+        X_FORWARDED_FOR_ONLY,
+        /** Only {@code Forwarded}; {@code X-Forwarded-For} is ignored. */
+        FORWARDED_ONLY
+    }
+
+    private final TrustedProxies proxies;
+    private final int ipv6Prefix;
+    private final HeaderSource headerSource;
+
+    /** Resolver with the default IPv6 prefix (/64) and header source. */
+    public ClientAddressResolver(TrustedProxies proxies) {
+        this(proxies, DEFAULT_IPV6_PREFIX);
+    }
+
+    /**
+     * @param ipv6Prefix IPv6 clients are keyed by this prefix length, 1..128
+     * @throws IllegalArgumentException if {@code ipv6Prefix} is out of range
+     */
+    public ClientAddressResolver(TrustedProxies proxies, int ipv6Prefix) {
+        this(proxies, ipv6Prefix, HeaderSource.X_FORWARDED_FOR_THEN_FORWARDED);
+    }
+
+    public ClientAddressResolver(TrustedProxies proxies, int ipv6Prefix, HeaderSource headerSource) {
+        if (proxies == null || headerSource == null) {
+            throw new IllegalArgumentException("proxies and headerSource are required");
+        }
+        if (ipv6Prefix < 1 || ipv6Prefix > 128) {
+            throw new IllegalArgumentException("ipv6-prefix must be 1..128, was " + ipv6Prefix);
+        }
+        this.proxies = proxies;
+        this.ipv6Prefix = ipv6Prefix;
+        this.headerSource = headerSource;
+    }
+
+    /**
+     * The client's rate-limit key: a normalised IPv4 address, an IPv6 network
+     * ({@code 2001:db8:1:2::/64}), or {@value #UNKNOWN_KEY}. Never throws; any argument may be null.
+     *
+     * @param remoteAddr         the socket peer address, e.g. {@code ServletRequest.getRemoteAddr()}
+     * @param xForwardedForLines every {@code X-Forwarded-For} header line, in order of arrival
+     * @param forwardedLines     every {@code Forwarded} header line, in order of arrival
+     */
+    public String resolve(String remoteAddr, List<String> xForwardedForLines, List<String> forwardedLines) {
+        IpAddress a = resolveAddress(remoteAddr, xForwardedForLines, forwardedLines);
+        return a == null ? UNKNOWN_KEY : a.toKey(ipv6Prefix);
+    }
+
+    /**
+     * The client's full address (before prefix masking), or {@code null} when the answer is a peer
+     * that is not an IP literal. Never throws; any argument may be null.
+     */
+    public IpAddress resolveAddress(String remoteAddr, List<String> xForwardedForLines,
+                                    List<String> forwardedLines) {
+        IpAddress peer;
+        try {
+            peer = IpAddress.parseHostPort(remoteAddr);
+        } catch (RuntimeException e) {
+            peer = null; // defensive: the parser is not expected to throw
+        }
+        if (proxies.ignoresHeaders()) {
+            return peer;
+        }
+        if (!proxies.isHopCount() && !proxies.trusts(peer)) {
+            return peer;
+        }
+        ForwardingHeaders.Chain chain;
+        try {
+            chain = chain(xForwardedForLines, forwardedLines);
+        } catch (RuntimeException e) {
+            return peer; // defensive: the readers are not expected to throw
+        }
+        if (proxies.isHopCount()) {
+            int n = proxies.hopCount();
+            if (chain.valid >= n) {
+                return chain.hops[n - 1];
+            }
+            return chain.valid > 0 ? chain.hops[0] : peer;
+        }
+        IpAddress last = peer;
+        for (int i = 0; i < chain.valid; i++) {
+            IpAddress hop = chain.hops[i];
+            if (!proxies.trusts(hop)) {
+                return hop;
+            }
+            last = hop;
+        }
+        return last;
+    }
+
+    private ForwardingHeaders.Chain chain(List<String> xff, List<String> forwarded) {
+        switch (headerSource) {
+            case X_FORWARDED_FOR_ONLY:
+                return ForwardingHeaders.readXForwardedFor(xff);
+            case FORWARDED_ONLY:
+                return ForwardingHeaders.readForwarded(forwarded);
+            default:
+                ForwardingHeaders.Chain c = ForwardingHeaders.readXForwardedFor(xff);
+                return c.present ? c : ForwardingHeaders.readForwarded(forwarded);
+        }
+    }
+
+    public TrustedProxies trustedProxies() {
+        return proxies;
+    }
+
+    public int ipv6Prefix() {
+        return ipv6Prefix;
+    }
+
+    public HeaderSource headerSource() {
+        return headerSource;
+    }
+}

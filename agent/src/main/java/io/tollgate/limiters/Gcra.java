@@ -1,0 +1,199 @@
+package io.tollgate.limiters;
+
+/**
+ * The generic cell rate algorithm: one request (of cost 1) every emission interval {@code T =
+ * period/limit} on average, with a burst tolerance of {@code burst} requests, and optionally
+ * queueing ("pacing") instead of refusing: the {@code gcra} algorithm of the rules file.
+ *
+ * <p>State is one number, the theoretical arrival time {@code tat}: when the key's next request
+ * would be on schedule. A request of cost {@code c} at {@code now} moves it to {@code tat' =
+ * max(tat, now) + c*T}. How far {@code tat'} runs ahead of {@code now} decides:
+ *
+ * <ul>
+ *   <li>{@code tat' - now <= burst*T}: allowed at once ({@code remaining} is how many more units
+ *       fit now);
+ *   <li>otherwise, with {@code wait = tat' - now - burst*T}: if {@code wait <= maxDelay} the request
+ *       is allowed with {@link Verdict#delayNanos} {@code = wait}: the caller holds it that long
+ *       and then lets it through, so that requests leave evenly spaced (nginx {@code limit_req}
+ *       with {@code burst} and without {@code nodelay}). The slot is booked: {@code tat} moves.
+ *   <li>else refused, {@code tat} unchanged, with retry-after {@code wait - maxDelay}: the earliest
+ *       moment the same request would be let in (possibly itself delayed by up to maxDelay).
+ * </ul>
+ *
+ * <p>Reset (the quota whole again) is {@code tat' - now}: when the key is back on schedule.
+ * Without max-delay, the decisions are exactly those of {@link TokenBucket} with the same numbers
+ * (the two are the same algorithm seen from two sides); choose {@code gcra} for pacing with
+ * max-delay, or to read the limit as "one every T" rather than "a bucket of burst tokens". A cost
+ * larger than {@code burst + maxDelay/T} can never pass: it is refused with a retry-after of one
+ * period (a back-off, not a promise).
+ *
+ * <p>Exact arithmetic as in {@link TokenBucket}: {@code tat} in whole time units plus a fraction in
+ * {@code 1/limit} of a unit, the unit coarsened past the nanosecond only for huge numbers. The max
+ * delay is floored to whole units. The Redis script {@code gcra.lua} mirrors {@link #decide}.
+ */
+public final class Gcra implements RateLimitAlgorithm<Gcra.State> {
+
+  private static final long MAX_SCALED = 1L << 60;
+  private static final long[] UNITS = {1L, 1_000L, 1_000_000L, 1_000_000_000L};
+
+  /** Per-key state: the theoretical arrival time, {@code tat + tatFraction/limit} time units. */
+  public static final class State {
+    long tat;
+    long tatFraction;
+
+    public long tat() {
+      return tat;
+    }
+
+    public long tatFraction() {
+      return tatFraction;
+    }
+  }
+
+  private final LimitSpec spec;
+  private final long limit;
+  private final long unitNanos;
+  private final long periodUnits;
+  private final long intervalWhole;
+  private final long intervalRemainder;
+  /** {@code burst * T}, scaled by {@code limit}. */
+  private final long burstToleranceScaled;
+  /** {@code maxDelay} in whole units, scaled by {@code limit}. */
+  private final long maxDelayScaled;
+  /** The largest cost that can ever pass: {@code (burst*T + maxDelay) / T}. */
+  private final long maxCost;
+
+  public Gcra(LimitSpec spec) {
+    this(spec, 0);
+  }
+
+  /**
+   * @param maxDelayNanos the longest a request may be held back instead of refused; 0 to never
+   *     delay
+   */
+  public Gcra(LimitSpec spec, long maxDelayNanos) {
+    if (maxDelayNanos < 0) {
+      throw new IllegalArgumentException("max-delay must not be negative: " + maxDelayNanos);
+    }
+    this.spec = spec;
+    this.limit = spec.limit();
+    this.unitNanos = chooseUnit(spec, maxDelayNanos);
+    this.periodUnits = spec.periodNanos() / unitNanos;
+    this.intervalWhole = periodUnits / limit;
+    this.intervalRemainder = periodUnits % limit;
+    this.burstToleranceScaled = spec.burst() * periodUnits;
+    this.maxDelayScaled = (maxDelayNanos / unitNanos) * limit;
+    this.maxCost = (burstToleranceScaled + maxDelayScaled) / periodUnits;
+  }
+
+  /**
+   * The finest unit that divides the period and in which {@code (tat - now) * limit} cannot
+   * overflow: it is at most twice {@code burst*T + maxDelay}, scaled.
+   */
+  static long chooseUnit(LimitSpec spec, long maxDelayNanos) {
+    for (long unit : UNITS) {
+      if (unit != 1L && spec.periodNanos() % unit != 0) {
+        break;
+      }
+      long periodUnits = spec.periodNanos() / unit;
+      long maxDelayUnits = maxDelayNanos / unit;
+      if (fits(spec.burst(), periodUnits)
+          && fits(maxDelayUnits + 1, spec.limit())
+          && spec.burst() * periodUnits + (maxDelayUnits + 1) * spec.limit() <= MAX_SCALED / 4
+          && fits(spec.burst() + (maxDelayUnits * spec.limit()) / periodUnits + 1, spec.limit())) {
+        return unit;
+      }
+    }
+    throw new IllegalArgumentException(
+        "limit " + spec.limit() + ", burst " + spec.burst() + ", period and max-delay are too"
+            + " large to compute exactly; use a smaller burst, max-delay or period");
+  }
+
+  private static boolean fits(long a, long b) {
+    return a > 0 && b > 0 && a <= MAX_SCALED / b;
+  }
+
+  @Override
+  public State newState() {
+    return new State();
+  }
+
+  @Override
+  public void decide(State state, long nowNanos, long cost, Verdict verdict) {
+    long now = Math.floorDiv(nowNanos, unitNanos);
+
+    long base;
+    long baseFraction;
+    if (state.tat < now) {
+      base = now;
+      baseFraction = 0;
+    } else {
+      base = state.tat;
+      baseFraction = state.tatFraction;
+    }
+    long behindScaled = (base - now) * limit + baseFraction;
+
+    if (cost > maxCost) {
+      verdict.refuse(
+          remaining(behindScaled), spec.periodNanos(), ceilDiv(behindScaled, limit) * unitNanos);
+      return;
+    }
+
+    // tat' = base + cost * T, whole units plus a fraction over limit.
+    long fractionSum = baseFraction + cost * intervalRemainder;
+    long newTat = base + cost * intervalWhole + fractionSum / limit;
+    long newFraction = fractionSum % limit;
+
+    long aheadScaled = (newTat - now) * limit + newFraction;
+    long excessScaled = aheadScaled - burstToleranceScaled;
+    if (excessScaled <= 0) {
+      state.tat = newTat;
+      state.tatFraction = newFraction;
+      verdict.allow(-excessScaled / periodUnits, ceilDiv(aheadScaled, limit) * unitNanos);
+    } else if (excessScaled <= maxDelayScaled) {
+      state.tat = newTat;
+      state.tatFraction = newFraction;
+      verdict.allow(0, ceilDiv(aheadScaled, limit) * unitNanos);
+      verdict.delayNanos = ceilDiv(excessScaled, limit) * unitNanos;
+    } else {
+      verdict.refuse(
+          remaining(behindScaled),
+          ceilDiv(excessScaled - maxDelayScaled, limit) * unitNanos,
+          ceilDiv(behindScaled, limit) * unitNanos);
+    }
+  }
+
+  /** Whole units that would pass at once, with {@code tat} this far ahead of now (scaled). */
+  private long remaining(long behindScaled) {
+    return Math.max(0, (burstToleranceScaled - behindScaled) / periodUnits);
+  }
+
+  @Override
+  public long idleNanosUntilFresh() {
+    // tat runs at most burst*T + maxDelay ahead of the last request; one more unit for rounding.
+    return ceilDiv(burstToleranceScaled + maxDelayScaled, limit) * unitNanos + unitNanos;
+  }
+
+  @Override
+  public QuotaPolicy policy() {
+    return QuotaPolicy.of(limit, spec.periodNanos());
+  }
+
+  public LimitSpec spec() {
+    return spec;
+  }
+
+  /** The longest a request may be held back, in nanoseconds (whole time units). */
+  public long maxDelayNanos() {
+    return maxDelayScaled / limit * unitNanos;
+  }
+
+  /** Nanoseconds per time unit of the arithmetic (1 unless the numbers are huge). */
+  public long unitNanos() {
+    return unitNanos;
+  }
+
+  private static long ceilDiv(long a, long b) {
+    return -Math.floorDiv(-a, b);
+  }
+}
