@@ -103,12 +103,13 @@ public final class RequestKeyResolver {
     String valueOf(HttpExchange exchange) {
       switch (kind) {
         case IP:
+          boolean readsHeaders = !clients.trustedProxies().ignoresHeaders();
           return clients.resolve(
               exchange.remoteAddress(),
-              clients.readsForwardedHeaders()
+              readsHeaders
                   ? exchange.headerLines("X-Forwarded-For")
                   : java.util.Collections.<String>emptyList(),
-              clients.readsForwardedHeaders()
+              readsHeaders
                   ? exchange.headerLines("Forwarded")
                   : java.util.Collections.<String>emptyList());
         case GLOBAL:
