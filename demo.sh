@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Builds Tollgate and a plain servlet app, starts the app with the agent and
+# config-examples/quickstart.yaml, and sends 8 requests to GET /hello: the first 5 pass (200),
+# the rest are refused (429) with Retry-After and the RateLimit headers.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+PORT="${PORT:-18080}"
+APP=test-apps/servlet-jakarta/target/servlet-jakarta.jar
+AGENT=agent/target/tollgate-agent.jar
+RULES=config-examples/quickstart.yaml
+
+echo "== Building (mvn -B -q package -DskipTests; the first build downloads dependencies)"
+mvn -B -q package -DskipTests -pl agent,test-apps/servlet-jakarta -am
+
+echo "== Starting servlet-jakarta on port $PORT with the agent and $RULES"
+LOG=$(mktemp)
+PORT="$PORT" java -javaagent:"$AGENT"=config="$RULES" -jar "$APP" >"$LOG" 2>&1 &
+APP_PID=$!
+trap 'kill $APP_PID 2>/dev/null || true; rm -f "$LOG"' EXIT
+for _ in $(seq 1 120); do
+  grep -q "listening on port $PORT" "$LOG" && break
+  kill -0 $APP_PID 2>/dev/null || { cat "$LOG"; echo "the app did not start"; exit 1; }
+  sleep 0.25
+done
+echo "== What the agent logged"
+grep '^\[tollgate\]' "$LOG" || true
+
+echo "== 8 requests to GET /hello (limit: 5 a minute per client)"
+for i in $(seq 1 8); do
+  line=$(curl -s -o /dev/null -D - "http://127.0.0.1:$PORT/hello" | tr -d '\r' |
+    awk 'NR==1{status=$2} /^(RateLimit|Retry-After)/{extra=extra"  "$0} END{print status extra}')
+  echo "request $i: $line"
+done
+
+echo "== A refused request in full"
+curl -s -i "http://127.0.0.1:$PORT/hello"
+echo
