@@ -26,8 +26,17 @@ public interface RateLimitAlgorithm<S> {
   default void release(S state, long nowNanos, long cost) {}
 
   /**
+   * Whether this state holds something that a later {@link #release} gives back (the
+   * {@code concurrency} algorithm's permits). A store must not expire or evict a key while this is
+   * true, whatever {@link #idleNanosUntilFresh()} says: forgetting it would lose the permits.
+   */
+  default boolean holdsResources(S state) {
+    return false;
+  }
+
+  /**
    * How long a key may go unused before its state is indistinguishable from {@link #newState()}:
-   * a store may forget the key after that, and nothing is lost.
+   * a store may forget the key after that, and nothing is lost (unless {@link #holdsResources}).
    */
   long idleNanosUntilFresh();
 
