@@ -8,6 +8,7 @@ name=${1:?usage: smoke.sh NAME [JAVA]}
 java=${2:-java}
 case $name in
   jaxrs-jakarta) extras="async boom" ;;   # no servlet API, so no forward or include
+  jaxrs-javax) extras="async forward boom" ;;   # Jersey's ServletContainer does not serve includes
   *) extras="async forward include boom" ;;
 esac
 port=${PORT:-18080}
@@ -38,7 +39,7 @@ check() { # METHOD PATH STATUS BODY [extra curl args...]
   body=$(curl -s -o - -w '\n%{http_code}' -X "$method" "$@" "http://127.0.0.1:$port$path")
   status=${body##*$'\n'}; body=${body%$'\n'*}
   if [ "$status" = "$want_status" ] && { [ "$want_body" = "*" ] || [ "$body" = "$want_body" ]; }; then
-    pass=$((pass + 1)); echo "ok   $method $path -> $status $(printf %q "$body")"
+    pass=$((pass + 1)); echo "ok   $method $path -> $status $(printf %q "${body:0:80}")"
   else
     fail=$((fail + 1)); echo "FAIL $method $path -> $status $(printf %q "$body") (wanted $want_status $want_body)"
   fi
