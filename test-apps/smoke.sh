@@ -52,6 +52,8 @@ check GET  /api/orders/42 200 "order 42$nl"
 check GET  /api/search 200 "search results$nl"
 check GET  /api/export 200 "export$nl"
 check GET  /health 200 "ok$nl"
+check GET  /whoami 200 "anonymous$nl"
+check GET  /whoami 200 "user alice$nl" -H 'X-Test-User: alice'
 h=$(curl -s -D - -o /dev/null "http://127.0.0.1:$port/api/export?cost=7" | tr -d '\r' | grep -i '^X-Tollgate-Cost:')
 if [ "$h" = "X-Tollgate-Cost: 7" ] || [ "$h" = "x-tollgate-cost: 7" ]; then pass=$((pass + 1)); echo "ok   GET /api/export?cost=7 -> $h"
 else fail=$((fail + 1)); echo "FAIL GET /api/export?cost=7 -> header '$h'"; fi

@@ -8,7 +8,9 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.container.AsyncResponse;
 import jakarta.ws.rs.container.Suspended;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -70,6 +72,14 @@ public class Endpoints {
     @Path("health")
     public String health() {
         return "ok\n";
+    }
+
+    /** The user principal the application sees (see TestUserFilter). */
+    @GET
+    @Path("whoami")
+    public String whoami(@Context SecurityContext security) {
+        java.security.Principal user = security.getUserPrincipal();
+        return (user == null ? "anonymous" : "user " + user.getName()) + "\n";
     }
 
     /** Suspended, resumed from another thread. */

@@ -8,7 +8,9 @@ import javax.ws.rs.Produces;
 import javax.ws.rs.QueryParam;
 import javax.ws.rs.container.AsyncResponse;
 import javax.ws.rs.container.Suspended;
+import javax.ws.rs.core.Context;
 import javax.ws.rs.core.Response;
+import javax.ws.rs.core.SecurityContext;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -70,6 +72,14 @@ public class Endpoints {
     @Path("health")
     public String health() {
         return "ok\n";
+    }
+
+    /** The user principal the application sees (see TestUserFilter). */
+    @GET
+    @Path("whoami")
+    public String whoami(@Context SecurityContext security) {
+        java.security.Principal user = security.getUserPrincipal();
+        return (user == null ? "anonymous" : "user " + user.getName()) + "\n";
     }
 
     /** Suspended, resumed from another thread. */
