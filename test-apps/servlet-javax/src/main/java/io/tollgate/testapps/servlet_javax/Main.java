@@ -53,6 +53,7 @@ public final class Main {
         servlet(ctx, "search", new Servlets.Search(), false, "/api/search");
         servlet(ctx, "export", new Servlets.Export(), false, "/api/export");
         servlet(ctx, "health", new Servlets.Health(), false, "/health");
+        servlet(ctx, "whoami", new Servlets.WhoAmI(), false, "/whoami");
         servlet(ctx, "asyncHello", new Servlets.AsyncHello(), true, "/async/hello");
         servlet(ctx, "forwardHello", new Servlets.ForwardHello(), false, "/forward/hello");
         servlet(ctx, "includeHello", new Servlets.IncludeHello(), false, "/include/hello");

@@ -122,6 +122,17 @@ final class Servlets {
         }
     }
 
+    /** GET /whoami: the user principal the application sees (see TestUserFilter). */
+    static final class WhoAmI extends HttpServlet {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            java.security.Principal user = req.getUserPrincipal();
+            text(resp, user == null ? "anonymous" : "user " + user.getName());
+        }
+    }
+
     /** GET /async/hello: startAsync, completed from another thread. */
     static final class AsyncHello extends HttpServlet {
         private static final long serialVersionUID = 1L;

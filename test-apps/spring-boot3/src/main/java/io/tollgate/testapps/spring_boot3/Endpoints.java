@@ -72,6 +72,13 @@ public class Endpoints {
         return text("ok");
     }
 
+    /** The user principal the application sees (see TestUserFilter). */
+    @GetMapping("/whoami")
+    public ResponseEntity<String> whoami(HttpServletRequest req) {
+        java.security.Principal user = req.getUserPrincipal();
+        return text(user == null ? "anonymous" : "user " + user.getName());
+    }
+
     /** Async: a DeferredResult completed from another thread. */
     @GetMapping("/async/hello")
     public DeferredResult<ResponseEntity<String>> asyncHello() {
