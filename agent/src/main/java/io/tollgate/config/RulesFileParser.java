@@ -420,10 +420,16 @@ public final class RulesFileParser {
           }
         }
       }
+      boolean clusterMalformed =
+          clusterTuple != null
+              && !isNull(clusterTuple.getValueNode())
+              && !(clusterTuple.getValueNode() instanceof SequenceNode);
       boolean hasUri = uriTuple != null;
       boolean hasCluster = clusterTuple != null && clusterTuple.getValueNode() instanceof SequenceNode
           && !((SequenceNode) clusterTuple.getValueNode()).getValue().isEmpty();
-      if (hasUri && hasCluster) {
+      if (clusterMalformed) {
+        // already reported
+      } else if (hasUri && hasCluster) {
         problem(
             clusterTuple.getKeyNode(),
             "redis has both 'uri' and 'cluster'; give exactly one of them");
@@ -1173,6 +1179,15 @@ public final class RulesFileParser {
       Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
       StringBuilder sb = new StringBuilder("invalid YAML: ");
       String problem = e.getProblem() == null ? "" : e.getProblem().trim();
+      if (problem.contains("\\t") || problem.contains("\t")) {
+        problems.add(
+            new ConfigProblem(
+                source,
+                mark == null ? 0 : mark.getLine() + 1,
+                mark == null ? 0 : mark.getColumn() + 1,
+                "invalid YAML: a tab character here; YAML does not allow tabs for indentation, use spaces"));
+        return;
+      }
       sb.append(problem);
       if (e.getContext() != null) {
         sb.append(" (").append(e.getContext().trim());
@@ -1182,8 +1197,8 @@ public final class RulesFileParser {
         }
         sb.append(")");
       }
-      if (problem.contains("\\t") || problem.contains("\t")) {
-        sb.append("; YAML does not allow tabs for indentation: use spaces");
+      if (e.getContext() != null && e.getContext().contains("flow")) {
+        sb.append("; inside [ ] or { }, quote values that contain '?', ',', ':', '[', ']', '{' or '}'");
       } else if (problem.contains("mapping values are not allowed")) {
         sb.append("; check the indentation, and quote values that contain ': '");
       } else if (problem.contains("expected <block end>")) {
