@@ -110,6 +110,19 @@ public final class RulesFileParser {
     return parse(text, source, env);
   }
 
+  /**
+   * Checks a rules file, as {@code tollgate-agent.jar validate FILE} does: the problems found, in file
+   * order, each printable as {@code <file>: line N, column M: <message>}; empty when the file is valid.
+   */
+  public static List<ConfigProblem> validate(Path file, Function<String, String> env) {
+    try {
+      parse(file, env);
+      return Collections.emptyList();
+    } catch (ConfigException e) {
+      return e.problems();
+    }
+  }
+
   /** Validates rules given as text; {@code sourceName} names them in problems. */
   public static RulesConfig parse(String yaml, String sourceName) throws ConfigException {
     return parse(yaml, sourceName, SYSTEM_ENV);
@@ -924,9 +937,27 @@ public final class RulesFileParser {
 
     // --- mappings ---------------------------------------------------------------------------
 
-    /** Finds a key without reporting anything (the first occurrence). */
+    /** Finds a key without reporting anything: the first explicit occurrence, else a merged one. */
     private NodeTuple findKey(MappingNode map, String key) {
+      List<NodeTuple> merged = new ArrayList<>();
       for (NodeTuple t : map.getValue()) {
+        if (t.getKeyNode().getTag().equals(Tag.MERGE)) {
+          Node v = t.getValueNode();
+          if (v instanceof MappingNode) {
+            merged.addAll(((MappingNode) v).getValue());
+          } else if (v instanceof SequenceNode) {
+            for (Node n : ((SequenceNode) v).getValue()) {
+              if (n instanceof MappingNode) {
+                merged.addAll(((MappingNode) n).getValue());
+              }
+            }
+          }
+        } else if (t.getKeyNode() instanceof ScalarNode
+            && key.equals(((ScalarNode) t.getKeyNode()).getValue())) {
+          return t;
+        }
+      }
+      for (NodeTuple t : merged) {
         if (t.getKeyNode() instanceof ScalarNode && key.equals(((ScalarNode) t.getKeyNode()).getValue())) {
           return t;
         }
