@@ -1112,6 +1112,10 @@ public final class RulesFileParser {
           problem(node, ctx + what + " must be longer than zero, got '" + v + "'");
           return null;
         } catch (IllegalArgumentException e) {
+          if (e.getCause() instanceof ArithmeticException || e.getCause() instanceof NumberFormatException) {
+            problem(node, ctx + what + " '" + v.trim() + "' is too long; write a shorter duration such as 1d");
+            return null;
+          }
           String why = v.trim().chars().allMatch(Character::isDigit) ? " (the unit is missing)" : "";
           problem(
               node,
@@ -1210,6 +1214,15 @@ public final class RulesFileParser {
       Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
       StringBuilder sb = new StringBuilder("invalid YAML: ");
       String problem = e.getProblem() == null ? "" : e.getProblem().trim();
+      if (problem.startsWith("but found another document")) {
+        problems.add(
+            new ConfigProblem(
+                source,
+                mark == null ? 0 : mark.getLine() + 1,
+                mark == null ? 0 : mark.getColumn() + 1,
+                "invalid YAML: a second document starts here ('---'); a rules file holds one document"));
+        return;
+      }
       if (problem.contains("\\t") || problem.contains("\t")) {
         problems.add(
             new ConfigProblem(
