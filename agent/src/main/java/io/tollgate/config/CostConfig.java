@@ -61,6 +61,25 @@ public final class CostConfig {
   }
 
   @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof CostConfig)) {
+      return false;
+    }
+    CostConfig c = (CostConfig) o;
+    // file order matters (first match wins), so compare the entries in order
+    return defaultCost == c.defaultCost
+        && new java.util.ArrayList<>(byPath.entrySet()).equals(new java.util.ArrayList<>(c.byPath.entrySet()));
+  }
+
+  @Override
+  public int hashCode() {
+    return Long.hashCode(defaultCost) * 31 + byPath.hashCode();
+  }
+
+  @Override
   public String toString() {
     return byPath.isEmpty()
         ? String.valueOf(defaultCost)

@@ -215,6 +215,41 @@ public final class RuleConfig {
     return maxKeys;
   }
 
+  /**
+   * Two rules are equal when they would limit the same way: every setting is compared, where they were
+   * written (lines) is not. Lets a reload keep the state of rules that did not change.
+   */
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof RuleConfig)) {
+      return false;
+    }
+    RuleConfig r = (RuleConfig) o;
+    return limit == r.limit
+        && periodNanos == r.periodNanos
+        && burst == r.burst
+        && maxKeys == r.maxKeys
+        && name.equals(r.name)
+        && paths.equals(r.paths)
+        && methods.equals(r.methods)
+        && Objects.equals(route, r.route)
+        && key.equals(r.key)
+        && algorithm == r.algorithm
+        && cost.equals(r.cost)
+        && onFailure == r.onFailure
+        && mode == r.mode
+        && Objects.equals(quotaHeaders, r.quotaHeaders);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(name, paths, methods, route, key, algorithm, limit, periodNanos, burst, cost,
+        onFailure, mode, quotaHeaders, maxKeys);
+  }
+
   @Override
   public String toString() {
     StringBuilder sb = new StringBuilder("RuleConfig{name=").append(name);

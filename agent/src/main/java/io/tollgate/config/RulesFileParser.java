@@ -110,6 +110,19 @@ public final class RulesFileParser {
     return parse(text, source, env);
   }
 
+  /**
+   * Checks a rules file, as {@code tollgate-agent.jar validate FILE} does: the problems found, in file
+   * order, each printable as {@code <file>: line N, column M: <message>}; empty when the file is valid.
+   */
+  public static List<ConfigProblem> validate(Path file, Function<String, String> env) {
+    try {
+      parse(file, env);
+      return Collections.emptyList();
+    } catch (ConfigException e) {
+      return e.problems();
+    }
+  }
+
   /** Validates rules given as text; {@code sourceName} names them in problems. */
   public static RulesConfig parse(String yaml, String sourceName) throws ConfigException {
     return parse(yaml, sourceName, SYSTEM_ENV);
@@ -420,10 +433,16 @@ public final class RulesFileParser {
           }
         }
       }
+      boolean clusterMalformed =
+          clusterTuple != null
+              && !isNull(clusterTuple.getValueNode())
+              && !(clusterTuple.getValueNode() instanceof SequenceNode);
       boolean hasUri = uriTuple != null;
       boolean hasCluster = clusterTuple != null && clusterTuple.getValueNode() instanceof SequenceNode
           && !((SequenceNode) clusterTuple.getValueNode()).getValue().isEmpty();
-      if (hasUri && hasCluster) {
+      if (clusterMalformed) {
+        // already reported
+      } else if (hasUri && hasCluster) {
         problem(
             clusterTuple.getKeyNode(),
             "redis has both 'uri' and 'cluster'; give exactly one of them");
@@ -918,9 +937,27 @@ public final class RulesFileParser {
 
     // --- mappings ---------------------------------------------------------------------------
 
-    /** Finds a key without reporting anything (the first occurrence). */
+    /** Finds a key without reporting anything: the first explicit occurrence, else a merged one. */
     private NodeTuple findKey(MappingNode map, String key) {
+      List<NodeTuple> merged = new ArrayList<>();
       for (NodeTuple t : map.getValue()) {
+        if (t.getKeyNode().getTag().equals(Tag.MERGE)) {
+          Node v = t.getValueNode();
+          if (v instanceof MappingNode) {
+            merged.addAll(((MappingNode) v).getValue());
+          } else if (v instanceof SequenceNode) {
+            for (Node n : ((SequenceNode) v).getValue()) {
+              if (n instanceof MappingNode) {
+                merged.addAll(((MappingNode) n).getValue());
+              }
+            }
+          }
+        } else if (t.getKeyNode() instanceof ScalarNode
+            && key.equals(((ScalarNode) t.getKeyNode()).getValue())) {
+          return t;
+        }
+      }
+      for (NodeTuple t : merged) {
         if (t.getKeyNode() instanceof ScalarNode && key.equals(((ScalarNode) t.getKeyNode()).getValue())) {
           return t;
         }
@@ -1075,6 +1112,10 @@ public final class RulesFileParser {
           problem(node, ctx + what + " must be longer than zero, got '" + v + "'");
           return null;
         } catch (IllegalArgumentException e) {
+          if (e.getCause() instanceof ArithmeticException || e.getCause() instanceof NumberFormatException) {
+            problem(node, ctx + what + " '" + v.trim() + "' is too long; write a shorter duration such as 1d");
+            return null;
+          }
           String why = v.trim().chars().allMatch(Character::isDigit) ? " (the unit is missing)" : "";
           problem(
               node,
@@ -1173,6 +1214,24 @@ public final class RulesFileParser {
       Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
       StringBuilder sb = new StringBuilder("invalid YAML: ");
       String problem = e.getProblem() == null ? "" : e.getProblem().trim();
+      if (problem.startsWith("but found another document")) {
+        problems.add(
+            new ConfigProblem(
+                source,
+                mark == null ? 0 : mark.getLine() + 1,
+                mark == null ? 0 : mark.getColumn() + 1,
+                "invalid YAML: a second document starts here ('---'); a rules file holds one document"));
+        return;
+      }
+      if (problem.contains("\\t") || problem.contains("\t")) {
+        problems.add(
+            new ConfigProblem(
+                source,
+                mark == null ? 0 : mark.getLine() + 1,
+                mark == null ? 0 : mark.getColumn() + 1,
+                "invalid YAML: a tab character here; YAML does not allow tabs for indentation, use spaces"));
+        return;
+      }
       sb.append(problem);
       if (e.getContext() != null) {
         sb.append(" (").append(e.getContext().trim());
@@ -1182,8 +1241,8 @@ public final class RulesFileParser {
         }
         sb.append(")");
       }
-      if (problem.contains("\\t") || problem.contains("\t")) {
-        sb.append("; YAML does not allow tabs for indentation: use spaces");
+      if (e.getContext() != null && e.getContext().contains("flow")) {
+        sb.append("; inside [ ] or { }, quote values that contain '?', ',', ':', '[', ']', '{' or '}'");
       } else if (problem.contains("mapping values are not allowed")) {
         sb.append("; check the indentation, and quote values that contain ': '");
       } else if (problem.contains("expected <block end>")) {

@@ -2,6 +2,11 @@ package io.tollgate.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.lang.management.ManagementFactory;
+import org.junit.jupiter.api.Test;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -66,5 +71,36 @@ class PathGlobTest {
   @ValueSource(strings = {"", "api/**", "*.json"})
   void globsMustBeAbsolute(String glob) {
     assertThrows(IllegalArgumentException.class, () -> PathGlob.compile(glob));
+  }
+
+  @Test
+  void matchingAllocatesNothing() {
+    java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
+    assumeTrue(bean instanceof com.sun.management.ThreadMXBean, "needs HotSpot's allocation counter");
+    com.sun.management.ThreadMXBean hotspot = (com.sun.management.ThreadMXBean) bean;
+    assumeTrue(hotspot.isThreadAllocatedMemorySupported() && hotspot.isThreadAllocatedMemoryEnabled());
+    PathGlob[] globs = {
+      PathGlob.compile("/api/**"),
+      PathGlob.compile("/users/*/orders"),
+      PathGlob.compile("/**/*.json"),
+      PathGlob.compile("/v?/items"),
+      PathGlob.compile("/login"),
+    };
+    String[] paths = {"/api/x/y", "/users/7/orders", "/a/b/c.json", "/v1/items", "/login", "/nope/x"};
+    int hits = 0;
+    for (int warm = 0; warm < 20_000; warm++) {
+      hits += globs[warm % globs.length].matches(paths[warm % paths.length]) ? 1 : 0;
+    }
+    long tid = Thread.currentThread().getId();
+    long before = hotspot.getThreadAllocatedBytes(tid);
+    for (int i = 0; i < 100_000; i++) {
+      for (PathGlob g : globs) {
+        hits += g.matches(paths[i % paths.length]) ? 1 : 0;
+      }
+    }
+    long allocated = hotspot.getThreadAllocatedBytes(tid) - before;
+    assertTrue(hits > 0);
+    // 500 000 matches; a few hundred bytes of slack for the measurement itself
+    assertTrue(allocated < 4096, "matching allocated " + allocated + " bytes");
   }
 }

@@ -300,4 +300,20 @@ class RulesFileParserTest {
     assertEquals(Arrays.asList("/x/*"), paths);
     assertEquals(Collections.singleton("DELETE"), c.rules().get(0).methods());
   }
+
+  @Test
+  void rulesAreEqualWhenTheyLimitTheSameWayWhereverTheyAreWritten() throws ConfigException {
+    RuleConfig a =
+        RulesFileParser.parse(yaml("rules:", "  - name: r", "    limit: 5", "    period: 60s"), "t").rules().get(0);
+    RuleConfig b =
+        RulesFileParser.parse(
+                yaml("# moved down", "", "rules:", "  - {name: r, period: 1m, limit: 5, burst: 5, key: ip}"), "t")
+            .rules()
+            .get(0);
+    RuleConfig c =
+        RulesFileParser.parse(yaml("rules:", "  - name: r", "    limit: 6", "    period: 60s"), "t").rules().get(0);
+    assertEquals(a, b);
+    assertEquals(a.hashCode(), b.hashCode());
+    assertFalse(a.equals(c));
+  }
 }
