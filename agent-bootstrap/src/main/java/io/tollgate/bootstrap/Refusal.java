@@ -1,18 +1,34 @@
 package io.tollgate.bootstrap;
 
 /**
- * Returned by enter advice to skip the intercepted method: the request was refused and its 429
- * (or 503) is already written. Advice declares {@code skipOn = Refusal.class}; Byte Buddy skips
- * the method when the returned value is an instance of this class.
+ * Returned by enter advice to skip the intercepted method: the request was refused.
+ *
+ * <p>Advice declares {@code skipOn = Refusal.class}; Byte Buddy skips the method when the returned
+ * value is an instance of this class. For servlet and Spring entry points the response is already
+ * written ({@link #WRITTEN}). Frameworks that answer with a value of their own (a JAX-RS
+ * {@code Response}) get the status, headers and body here, and their exit advice builds it, so that
+ * the refusal goes through the framework's own response path.
  */
 public final class Refusal {
 
-  public static final Refusal INSTANCE = new Refusal();
+  /** The refusal was written to the response already. */
+  public static final Refusal WRITTEN = new Refusal(0, new String[0], null, new byte[0]);
 
-  private Refusal() {}
+  public final int status;
+  /** Header names and values, alternating. */
+  public final String[] headers;
+  public final String contentType;
+  public final byte[] body;
+
+  public Refusal(int status, String[] headers, String contentType, byte[] body) {
+    this.status = status;
+    this.headers = headers;
+    this.contentType = contentType;
+    this.body = body;
+  }
 
   @Override
   public String toString() {
-    return "Refusal";
+    return "Refusal " + status;
   }
 }

@@ -11,7 +11,7 @@ public interface RequestGate {
   /**
    * A servlet request reached its first Tollgate entry point.
    *
-   * @return null when there is nothing to do at the end; {@link Refusal#INSTANCE} when the request
+   * @return null when there is nothing to do at the end; {@link Refusal#WRITTEN} when the request
    *     was refused and its response written, so the entry point must be skipped; any other object
    *     is handed back to {@link #servletRequestEnded}.
    */
@@ -19,4 +19,22 @@ public interface RequestGate {
 
   /** The entry point that started this request has returned or thrown. */
   void servletRequestEnded(Object scope, Object request, Object response, Throwable thrown);
+
+  /**
+   * Spring MVC is about to call a handler: the route template is known. Returns null, or
+   * {@link Refusal#WRITTEN} to skip the handler.
+   */
+  Object springHandlerStarted(Object request, Object response);
+
+  /**
+   * Jersey is about to call a resource method. Returns null; a {@link Refusal} whose response the
+   * advice builds instead of calling the method; or a {@code String[]} of header names and values
+   * to add to the method's response.
+   */
+  Object jaxrsResourceStarted(Object containerRequest);
+
+  /** A server without the servlet API (Grizzly, the JDK's) starts or ends handling a request. */
+  void serverRequestStarted(String remoteAddress);
+
+  void serverRequestEnded();
 }

@@ -41,7 +41,7 @@ public final class TollgateBridge {
   public static void servletRequestEnded(
       Object scope, Object request, Object response, Throwable thrown) {
     RequestGate engine = gate;
-    if (engine == null || scope == null || scope == Refusal.INSTANCE) {
+    if (engine == null || scope == null || scope instanceof Refusal) {
       return;
     }
     try {
@@ -49,5 +49,60 @@ public final class TollgateBridge {
     } catch (Throwable t) {
       InternalErrors.report("ending a servlet request", t);
     }
+  }
+
+  public static Object springHandlerStarted(Object request, Object response) {
+    RequestGate engine = gate;
+    if (engine == null) {
+      return null;
+    }
+    try {
+      return engine.springHandlerStarted(request, response);
+    } catch (Throwable t) {
+      InternalErrors.report("deciding a Spring MVC request", t);
+      return null;
+    }
+  }
+
+  public static Object jaxrsResourceStarted(Object containerRequest) {
+    RequestGate engine = gate;
+    if (engine == null) {
+      return null;
+    }
+    try {
+      return engine.jaxrsResourceStarted(containerRequest);
+    } catch (Throwable t) {
+      InternalErrors.report("deciding a JAX-RS request", t);
+      return null;
+    }
+  }
+
+  public static void serverRequestStarted(String remoteAddress) {
+    RequestGate engine = gate;
+    if (engine == null) {
+      return;
+    }
+    try {
+      engine.serverRequestStarted(remoteAddress);
+    } catch (Throwable t) {
+      InternalErrors.report("noting a server request", t);
+    }
+  }
+
+  public static void serverRequestEnded() {
+    RequestGate engine = gate;
+    if (engine == null) {
+      return;
+    }
+    try {
+      engine.serverRequestEnded();
+    } catch (Throwable t) {
+      InternalErrors.report("ending a server request", t);
+    }
+  }
+
+  /** Logs a failure inside advice itself (Byte Buddy's suppression handler calls this). */
+  public static void adviceFailed(Throwable t) {
+    InternalErrors.report("running advice", t);
   }
 }

@@ -12,14 +12,23 @@ import io.tollgate.rules.RuleSet;
  */
 public final class RequestDecider {
 
-  /** The verdicts of the matching rules, or null when no rule applies to this request. */
-  public RuleVerdicts decide(HttpExchange exchange, RuleSet rules) {
+  /**
+   * Decides the rules taken at {@code point}, adding their verdicts to {@code earlier} (the
+   * verdicts of an earlier point of the same request, or null).
+   *
+   * @return the verdicts so far, or null when no rule applied at all
+   */
+  public RuleVerdicts decide(
+      HttpExchange exchange, RuleSet rules, DecisionPoint point, RuleVerdicts earlier) {
     String method = exchange.method();
     String path = PathNormalizer.normalize(exchange.rawPath());
-    RuleVerdicts verdicts = null;
+    String route = point == DecisionPoint.FIRST_ENTRY ? null : exchange.route();
+    RuleVerdicts verdicts = earlier;
     for (int i = 0, n = rules.size(); i < n; i++) {
       Rule rule = rules.get(i);
-      if (!rule.matches(method, path)) {
+      if (!point.decides(rule)
+          || !rule.matches(method, path)
+          || (rule.needsRoute() && !rule.matchesRoute(route))) {
         continue;
       }
       String key = rule.keyFor(exchange);

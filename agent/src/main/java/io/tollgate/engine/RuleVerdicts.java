@@ -46,6 +46,11 @@ public final class RuleVerdicts {
     return entries;
   }
 
+  /** How many rules have decided so far. */
+  public int size() {
+    return entries.size();
+  }
+
   public boolean refused() {
     return refusedBy != null;
   }

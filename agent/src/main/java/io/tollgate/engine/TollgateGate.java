@@ -7,14 +7,21 @@ import io.tollgate.diagnostics.RateLimitedLog;
 import io.tollgate.http.HttpExchange;
 import io.tollgate.http.RateLimitHeaders;
 import io.tollgate.http.RefusalResponse;
+import io.tollgate.instrumentation.jaxrs.JerseyExchange;
 import io.tollgate.instrumentation.servlet.ServletExchange;
+import io.tollgate.instrumentation.spring.SpringRoutes;
 import io.tollgate.rules.RuleSet;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The engine behind the bridge: finds the request's rules, decides, and either adds the quota
- * headers to the application's response or writes the refusal in its place.
+ * headers to the application's response or answers with the refusal in its place.
+ *
+ * <p>A request can pass several entry points: a servlet filter, then Spring's handler adapter or
+ * Jersey's dispatcher. Each rule is decided at one of them ({@link DecisionPoint}): rules on paths
+ * at the first servlet entry, rules on route templates where the framework knows the route, and
+ * every rule at Jersey's dispatcher when no servlet container stands in front of it.
  */
 public final class TollgateGate implements RequestGate {
 
@@ -23,6 +30,15 @@ public final class TollgateGate implements RequestGate {
    * request must still succeed.
    */
   static final String INJECT_FAILURE_PROPERTY = "tollgate.test.inject-failure";
+
+  /** The verdicts of the first entry point, for the route decision of the same request. */
+  static final String VERDICTS_ATTRIBUTE = "io.tollgate.verdicts";
+  static final String ROUTE_DECIDED_ATTRIBUTE = "io.tollgate.route-decided";
+
+  /** The servlet request this thread is serving, from its first entry point until it returns. */
+  private static final ThreadLocal<ServletPhase> SERVLET_PHASE = new ThreadLocal<>();
+  /** The client address a server without the servlet API noted for this thread. */
+  private static final ThreadLocal<String> SERVER_REMOTE_ADDRESS = new ThreadLocal<>();
 
   private final RulesHolder rules;
   private final RequestDecider decider = new RequestDecider();
@@ -33,47 +49,164 @@ public final class TollgateGate implements RequestGate {
     this.rules = rules;
   }
 
+  /** The scope of a servlet request, handed back at its end. */
+  static final class ServletPhase {
+    final ServletExchange exchange;
+    final RuleVerdicts verdicts;
+
+    ServletPhase(ServletExchange exchange, RuleVerdicts verdicts) {
+      this.exchange = exchange;
+      this.verdicts = verdicts;
+    }
+  }
+
   @Override
   public Object servletRequestStarted(Object request, Object response) {
     RuleSet ruleSet = rules.current();
     if (ruleSet.isEmpty()) {
       return null;
     }
-    if (injectFailure) {
-      throw new IllegalStateException(
-          "failure injected for testing (-D" + INJECT_FAILURE_PROPERTY + "=true)");
-    }
+    failIfInjected();
     ServletExchange exchange = ServletExchange.of(request, response);
     if (exchange == null) {
       return null;
     }
-    return decideAndRespond(exchange, ruleSet);
+    RuleVerdicts verdicts = decider.decide(exchange, ruleSet, DecisionPoint.FIRST_ENTRY, null);
+    if (verdicts != null) {
+      List<String[]> headers = headersFor(verdicts, ruleSet);
+      if (verdicts.refused()) {
+        writeRefusal(exchange, verdicts, headers);
+        return Refusal.WRITTEN;
+      }
+      setHeaders(exchange, headers);
+      if (ruleSet.hasRouteRules()) {
+        exchange.setAttribute(VERDICTS_ATTRIBUTE, verdicts);
+      }
+    }
+    ServletPhase phase = new ServletPhase(exchange, verdicts);
+    SERVLET_PHASE.set(phase);
+    return phase;
   }
 
-  /** Decides; returns {@link Refusal#INSTANCE} when the refusal was written, else null. */
-  Object decideAndRespond(HttpExchange exchange, RuleSet ruleSet) {
-    RuleVerdicts verdicts = decider.decide(exchange, ruleSet);
-    if (verdicts == null) {
+  @Override
+  public void servletRequestEnded(Object scope, Object request, Object response, Throwable thrown) {
+    if (scope instanceof ServletPhase) {
+      SERVLET_PHASE.remove();
+    }
+  }
+
+  @Override
+  public Object springHandlerStarted(Object request, Object response) {
+    RuleSet ruleSet = rules.current();
+    if (!ruleSet.hasRouteRules()) {
       return null;
     }
+    failIfInjected();
+    ServletExchange exchange = ServletExchange.of(request, response);
+    if (exchange == null
+        || !exchange.isRequestDispatch()
+        || exchange.attribute(ROUTE_DECIDED_ATTRIBUTE) != null) {
+      return null;
+    }
+    exchange.setAttribute(ROUTE_DECIDED_ATTRIBUTE, Boolean.TRUE);
+    exchange.setRoute(SpringRoutes.routeOf(exchange));
+    RuleVerdicts earlier = (RuleVerdicts) exchange.attribute(VERDICTS_ATTRIBUTE);
+    int before = earlier == null ? 0 : earlier.size();
+    RuleVerdicts verdicts = decider.decide(exchange, ruleSet, DecisionPoint.ROUTE, earlier);
+    if (verdicts == null || verdicts.size() == before) {
+      return null;
+    }
+    List<String[]> headers = headersFor(verdicts, ruleSet);
+    if (verdicts.refused()) {
+      writeRefusal(exchange, verdicts, headers);
+      return Refusal.WRITTEN;
+    }
+    setHeaders(exchange, headers);
+    return null;
+  }
+
+  @Override
+  public Object jaxrsResourceStarted(Object containerRequest) {
+    RuleSet ruleSet = rules.current();
+    if (ruleSet.isEmpty()) {
+      return null;
+    }
+    failIfInjected();
+    ServletPhase servlet = SERVLET_PHASE.get();
+    DecisionPoint point = servlet == null ? DecisionPoint.ONLY_ENTRY : DecisionPoint.ROUTE;
+    if (point == DecisionPoint.ROUTE && !ruleSet.hasRouteRules()) {
+      return null;
+    }
+    JerseyExchange exchange =
+        JerseyExchange.of(
+            containerRequest,
+            servlet != null ? servlet.exchange.remoteAddress() : SERVER_REMOTE_ADDRESS.get());
+    if (exchange.property(ROUTE_DECIDED_ATTRIBUTE) != null) {
+      return null;
+    }
+    exchange.setProperty(ROUTE_DECIDED_ATTRIBUTE, Boolean.TRUE);
+    RuleVerdicts earlier = servlet == null ? null : servlet.verdicts;
+    int before = earlier == null ? 0 : earlier.size();
+    RuleVerdicts verdicts = decider.decide(exchange, ruleSet, point, earlier);
+    if (verdicts == null || verdicts.size() == before) {
+      return null;
+    }
+    List<String[]> headers = headersFor(verdicts, ruleSet);
+    if (verdicts.refused()) {
+      RuleVerdicts.Entry refusedBy = verdicts.refusedBy();
+      long retryAfter = RefusalResponse.retryAfterSeconds(refusedBy.verdict.retryAfterNanos);
+      RefusalResponse.addHeaders(headers, refusedBy.rule.name(), retryAfter);
+      logRefusal(exchange, refusedBy, retryAfter);
+      return new Refusal(
+          429,
+          flatten(headers),
+          RefusalResponse.CONTENT_TYPE,
+          RefusalResponse.body(429, refusedBy.rule.name(), retryAfter));
+    }
+    if (servlet != null) {
+      setHeaders(servlet.exchange, headers);
+      return null;
+    }
+    return headers.isEmpty() ? null : flatten(headers);
+  }
+
+  @Override
+  public void serverRequestStarted(String remoteAddress) {
+    SERVER_REMOTE_ADDRESS.set(remoteAddress);
+  }
+
+  @Override
+  public void serverRequestEnded() {
+    SERVER_REMOTE_ADDRESS.remove();
+  }
+
+  private void failIfInjected() {
+    if (injectFailure) {
+      throw new IllegalStateException(
+          "failure injected for testing (-D" + INJECT_FAILURE_PROPERTY + "=true)");
+    }
+  }
+
+  private List<String[]> headersFor(RuleVerdicts verdicts, RuleSet ruleSet) {
     RuleVerdicts.Entry shadow = verdicts.wouldRefuse();
     if (shadow != null) {
       shadowLog.log(shadow.rule.name(), () -> "shadow: rule '" + shadow.rule.name()
-          + "' would refuse key " + KeyDisplay.of(shadow.key) + " (" + exchange.method() + " "
-          + exchange.rawPath() + ")");
+          + "' would refuse key " + KeyDisplay.of(shadow.key));
     }
     List<String[]> headers = new ArrayList<>(6);
     RateLimitHeaders.addTo(headers, verdicts, ruleSet.headers());
-    RuleVerdicts.Entry refusedBy = verdicts.refusedBy();
-    if (refusedBy == null) {
-      for (String[] header : headers) {
-        exchange.setResponseHeader(header[0], header[1]);
-      }
-      if (AgentLog.isDebug()) {
-        AgentLog.debug("allowed " + exchange.method() + " " + exchange.rawPath());
-      }
-      return null;
+    return headers;
+  }
+
+  private static void setHeaders(HttpExchange exchange, List<String[]> headers) {
+    for (String[] header : headers) {
+      exchange.setResponseHeader(header[0], header[1]);
     }
+  }
+
+  private static void writeRefusal(
+      HttpExchange exchange, RuleVerdicts verdicts, List<String[]> headers) {
+    RuleVerdicts.Entry refusedBy = verdicts.refusedBy();
     long retryAfter = RefusalResponse.retryAfterSeconds(refusedBy.verdict.retryAfterNanos);
     RefusalResponse.addHeaders(headers, refusedBy.rule.name(), retryAfter);
     exchange.writeResponse(
@@ -81,16 +214,24 @@ public final class TollgateGate implements RequestGate {
         headers,
         RefusalResponse.CONTENT_TYPE,
         RefusalResponse.body(429, refusedBy.rule.name(), retryAfter));
+    logRefusal(exchange, refusedBy, retryAfter);
+  }
+
+  private static void logRefusal(
+      HttpExchange exchange, RuleVerdicts.Entry refusedBy, long retryAfter) {
     if (AgentLog.isDebug()) {
       AgentLog.debug("refused " + exchange.method() + " " + exchange.rawPath() + " by rule '"
           + refusedBy.rule.name() + "' (" + refusedBy.rule.algorithmName() + ") key "
           + KeyDisplay.of(refusedBy.key) + "; retry after " + retryAfter + "s");
     }
-    return Refusal.INSTANCE;
   }
 
-  @Override
-  public void servletRequestEnded(Object scope, Object request, Object response, Throwable thrown) {
-    // Nothing is held across a request yet (concurrency limits and cost correction will be).
+  private static String[] flatten(List<String[]> headers) {
+    String[] flat = new String[headers.size() * 2];
+    for (int i = 0; i < headers.size(); i++) {
+      flat[2 * i] = headers.get(i)[0];
+      flat[2 * i + 1] = headers.get(i)[1];
+    }
+    return flat;
   }
 }

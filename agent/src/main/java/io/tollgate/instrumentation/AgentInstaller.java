@@ -4,8 +4,11 @@ import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
 import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 
 import io.tollgate.diagnostics.AgentLog;
+import io.tollgate.instrumentation.jaxrs.GrizzlyContainerInstrumentation;
+import io.tollgate.instrumentation.jaxrs.JerseyInstrumentation;
 import io.tollgate.instrumentation.servlet.ServletInstrumentation;
 import io.tollgate.instrumentation.servlet.ServletNamespace;
+import io.tollgate.instrumentation.spring.SpringMvcInstrumentation;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -29,7 +32,10 @@ public final class AgentInstaller {
   private static final List<Instrumentation> INSTRUMENTATIONS =
       Arrays.asList(
           new ServletInstrumentation(ServletNamespace.JAVAX),
-          new ServletInstrumentation(ServletNamespace.JAKARTA));
+          new ServletInstrumentation(ServletNamespace.JAKARTA),
+          new SpringMvcInstrumentation(),
+          new JerseyInstrumentation(),
+          new GrizzlyContainerInstrumentation());
 
   private AgentInstaller() {}
 

@@ -103,6 +103,9 @@ public final class RequestKeyResolver {
     String valueOf(HttpExchange exchange) {
       switch (kind) {
         case IP:
+          if (exchange.remoteAddress() == null) {
+            return null;
+          }
           boolean readsHeaders = !clients.trustedProxies().ignoresHeaders();
           return clients.resolve(
               exchange.remoteAddress(),

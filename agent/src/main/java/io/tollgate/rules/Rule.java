@@ -19,6 +19,8 @@ public final class Rule {
   private final boolean quotaHeaders;
   private final String algorithmName;
   private final String fingerprint;
+  private final String route;
+  private final boolean needsRoute;
 
   Rule(
       String name,
@@ -30,7 +32,8 @@ public final class Rule {
       boolean shadow,
       boolean quotaHeaders,
       String algorithmName,
-      String fingerprint) {
+      String fingerprint,
+      String route) {
     this.name = name;
     this.matcher = matcher;
     this.keyResolver = keyResolver;
@@ -41,6 +44,8 @@ public final class Rule {
     this.quotaHeaders = quotaHeaders;
     this.algorithmName = algorithmName;
     this.fingerprint = fingerprint;
+    this.route = route;
+    this.needsRoute = route != null || keyResolver.needsRoute();
   }
 
   public String name() {
@@ -49,6 +54,19 @@ public final class Rule {
 
   public boolean matches(String method, String normalizedPath) {
     return matcher.matches(method, normalizedPath);
+  }
+
+  /**
+   * Whether this rule can only be decided where the framework knows the route template (it
+   * matches a route, or keys by it).
+   */
+  public boolean needsRoute() {
+    return needsRoute;
+  }
+
+  /** {@code routeTemplate} is canonical ({@link RouteTemplates}), or null where none is known. */
+  public boolean matchesRoute(String routeTemplate) {
+    return route == null || route.equals(routeTemplate);
   }
 
   /** The key this request counts against, or null when the request lacks it (no API key...). */

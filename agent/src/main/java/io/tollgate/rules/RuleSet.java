@@ -13,12 +13,23 @@ public final class RuleSet {
   private final List<Rule> ruleList;
   private final String source;
   private final HeadersMode headers;
+  private final boolean hasRouteRules;
 
   RuleSet(List<Rule> rules, String source, HeadersMode headers) {
     this.headers = headers;
     this.rules = rules.toArray(new Rule[0]);
     this.ruleList = Collections.unmodifiableList(rules);
     this.source = source;
+    boolean route = false;
+    for (Rule rule : this.rules) {
+      route |= rule.needsRoute();
+    }
+    this.hasRouteRules = route;
+  }
+
+  /** Whether some rule waits for a framework's route template (Spring MVC, JAX-RS). */
+  public boolean hasRouteRules() {
+    return hasRouteRules;
   }
 
   public boolean isEmpty() {

@@ -16,7 +16,6 @@ import io.tollgate.stores.LimiterStore;
 import io.tollgate.stores.LocalLimiterStore;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
@@ -74,7 +73,8 @@ public final class RuleSetFactory {
               shadow,
               quotaHeaders(ruleConfig),
               ruleConfig.algorithm().yamlName(),
-              fingerprint));
+              fingerprint,
+              RouteTemplates.normalize(ruleConfig.route())));
     }
     return new RuleSet(rules, config.source(), config.headers());
   }
@@ -108,27 +108,6 @@ public final class RuleSetFactory {
               "backend: redis is not available in this version of Tollgate yet; use backend: local"));
     }
     for (RuleConfig rule : config.rules()) {
-      if (rule.route() != null) {
-        problems.add(
-            new ConfigProblem(
-                config.source(),
-                rule.lineOf("match"),
-                1,
-                "rule '" + rule.name() + "': match.route needs the Spring MVC or JAX-RS"
-                    + " instrumentation, which this version of Tollgate does not have yet;"
-                    + " match on path instead"));
-      }
-      for (String part : rule.key()) {
-        if (part.trim().toLowerCase(Locale.ROOT).equals("route")) {
-          problems.add(
-              new ConfigProblem(
-                  config.source(),
-                  rule.lineOf("key"),
-                  1,
-                  "rule '" + rule.name() + "': key part 'route' needs the Spring MVC or JAX-RS"
-                      + " instrumentation, which this version of Tollgate does not have yet"));
-        }
-      }
       if (!Algorithms.isSupported(rule.algorithm())) {
         problems.add(
             new ConfigProblem(

@@ -39,6 +39,10 @@ final class ServletApi {
   final MethodHandle cookieName;
   final MethodHandle cookieValue;
   final MethodHandle isAsyncStarted;
+  final MethodHandle getDispatcherType;
+  final MethodHandle getAttribute;
+  final MethodHandle setAttribute;
+  final MethodHandle getContextPath;
   final MethodHandle setHeader;
   final MethodHandle addHeader;
   final MethodHandle getResponseHeader;
@@ -68,6 +72,13 @@ final class ServletApi {
     cookieName = handle(cookie, "getName", String.class);
     cookieValue = handle(cookie, "getValue", String.class);
     isAsyncStarted = handle(request, "isAsyncStarted", boolean.class);
+    getDispatcherType =
+        MethodHandles.publicLookup()
+            .unreflect(request.getMethod("getDispatcherType"))
+            .asType(MethodType.methodType(Object.class, Object.class));
+    getAttribute = handle(request, "getAttribute", Object.class, String.class);
+    setAttribute = handle(request, "setAttribute", void.class, String.class, Object.class);
+    getContextPath = handle(request, "getContextPath", String.class);
     setHeader = handle(response, "setHeader", void.class, String.class, String.class);
     addHeader = handle(response, "addHeader", void.class, String.class, String.class);
     getResponseHeader = handle(response, "getHeader", String.class, String.class);

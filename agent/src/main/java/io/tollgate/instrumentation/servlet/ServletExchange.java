@@ -14,6 +14,7 @@ public final class ServletExchange implements HttpExchange {
   private final ServletApi api;
   private final Object request;
   private final Object response;
+  private String route;
 
   private ServletExchange(ServletApi api, Object request, Object response) {
     this.api = api;
@@ -119,7 +120,46 @@ public final class ServletExchange implements HttpExchange {
 
   @Override
   public String route() {
-    return null;
+    return route;
+  }
+
+  /** Set by a framework entry point that knows the matched route template. */
+  public void setRoute(String routeTemplate) {
+    this.route = routeTemplate;
+  }
+
+  /** Whether this is the original dispatch of the request (not a forward, error or async one). */
+  public boolean isRequestDispatch() {
+    try {
+      Object type = api.getDispatcherType.invokeExact(request);
+      return type != null && "REQUEST".equals(type.toString());
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  public Object attribute(String name) {
+    try {
+      return api.getAttribute.invokeExact(request, name);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  public void setAttribute(String name, Object value) {
+    try {
+      api.setAttribute.invokeExact(request, name, value);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  public String contextPath() {
+    try {
+      return (String) api.getContextPath.invokeExact(request);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   @Override

@@ -1,0 +1,36 @@
+package io.tollgate.engine;
+
+import io.tollgate.rules.Rule;
+
+/**
+ * Where in a request's path a decision is taken, and so which rules it takes. Each rule is decided
+ * at exactly one point, so no rule counts a request twice.
+ */
+public enum DecisionPoint {
+
+  /** The first servlet entry point: rules that need no route template. */
+  FIRST_ENTRY {
+    @Override
+    boolean decides(Rule rule) {
+      return !rule.needsRoute();
+    }
+  },
+
+  /** A framework's handler, after a servlet entry point: the rules that need the route. */
+  ROUTE {
+    @Override
+    boolean decides(Rule rule) {
+      return rule.needsRoute();
+    }
+  },
+
+  /** A framework with no servlet entry point before it (Jersey on Grizzly): every rule. */
+  ONLY_ENTRY {
+    @Override
+    boolean decides(Rule rule) {
+      return true;
+    }
+  };
+
+  abstract boolean decides(Rule rule);
+}
