@@ -52,6 +52,9 @@ check GET  /api/orders/42 200 "order 42$nl"
 check GET  /api/search 200 "search results$nl"
 check GET  /api/export 200 "export$nl"
 check GET  /health 200 "ok$nl"
+check GET  /login 405 "*"
+check DELETE /hello 405 "*"
+check GET  /no/such/path 404 "*"
 check GET  /whoami 200 "anonymous$nl"
 check GET  /whoami 200 "user alice$nl" -H 'X-Test-User: alice'
 h=$(curl -s -D - -o /dev/null "http://127.0.0.1:$port/api/export?cost=7" | tr -d '\r' | grep -i '^X-Tollgate-Cost:')

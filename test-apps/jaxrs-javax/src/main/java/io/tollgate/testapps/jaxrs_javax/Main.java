@@ -115,6 +115,10 @@ public final class Main {
             logger.setLevel(Level.WARNING);
             LOGGERS.add(logger);
         }
+        // "Creation of SecureRandom instance for session ID generation ... took [N] milliseconds": on a busy machine.
+        Logger sessionIds = Logger.getLogger("org.apache.catalina.util.SessionIdGeneratorBase");
+        sessionIds.setLevel(Level.SEVERE);
+        LOGGERS.add(sessionIds);
         // "javax.activation.DataSource ... not found. The provider is not available.": true and harmless.
         Logger providers = Logger.getLogger("org.glassfish.jersey.message.internal");
         providers.setLevel(Level.SEVERE);

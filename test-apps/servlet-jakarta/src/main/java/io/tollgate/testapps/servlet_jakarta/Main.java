@@ -117,6 +117,10 @@ public final class Main {
             logger.setLevel(Level.WARNING);
             LOGGERS.add(logger);
         }
+        // "Creation of SecureRandom instance for session ID generation ... took [N] milliseconds": on a busy machine.
+        Logger sessionIds = Logger.getLogger("org.apache.catalina.util.SessionIdGeneratorBase");
+        sessionIds.setLevel(Level.SEVERE);
+        LOGGERS.add(sessionIds);
         for (Handler handler : Logger.getLogger("").getHandlers()) {
             handler.setFilter(record -> !Servlets.isBoom(record.getThrown()));
         }
