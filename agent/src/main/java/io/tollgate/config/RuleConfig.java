@@ -16,7 +16,7 @@ public final class RuleConfig {
   /** {@code max-keys} when not given. */
   public static final long DEFAULT_MAX_KEYS = 100_000L;
 
-  private static final String[] LOGIN_STYLE_WORDS = {"login", "signin", "otp", "password", "token"};
+  private static final String[] LOGIN_STYLE_WORDS = {"login", "log-in", "signin", "sign-in", "otp", "password", "passwd", "token", "mfa", "2fa"};
 
   private final String name;
   private final int line;

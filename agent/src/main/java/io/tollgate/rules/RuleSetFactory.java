@@ -16,20 +16,12 @@ import io.tollgate.stores.LimiterStore;
 import io.tollgate.stores.LocalLimiterStore;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * Builds the {@link RuleSet} of a parsed rules file: compiles matchers and keys, and gives each rule
  * its store, keeping the store (and so every client's count) of each rule that did not change.
  */
 public final class RuleSetFactory {
-
-  /**
-   * Paths whose rules hide their quota by default: telling an attacker on a login page how many
-   * tries remain helps only the attacker.
-   */
-  private static final Pattern LOGIN_STYLE =
-      Pattern.compile("login|log-in|signin|sign-in|otp|password|passwd|token|mfa|2fa", Pattern.CASE_INSENSITIVE);
 
   private final Clock clock;
 
@@ -51,8 +43,7 @@ public final class RuleSetFactory {
     ClientAddressResolver clients = ClientAddresses.resolverFor(config.clientIp());
     List<Rule> rules = new ArrayList<>();
     for (RuleConfig ruleConfig : config.rules()) {
-      boolean shadow =
-          (ruleConfig.mode() != null ? ruleConfig.mode() : config.mode()) == Mode.SHADOW;
+      boolean shadow = ruleConfig.effectiveMode(config.mode()) == Mode.SHADOW;
       String fingerprint = fingerprint(ruleConfig, config);
       Rule kept = previous == null ? null : previous.find(ruleConfig.name());
       LimiterStore store;
@@ -71,7 +62,7 @@ public final class RuleSetFactory {
               store,
               algorithm.policy(),
               shadow,
-              quotaHeaders(ruleConfig),
+              ruleConfig.quotaHeadersOrDefault(),
               ruleConfig.algorithm().yamlName(),
               fingerprint,
               RouteTemplates.normalize(ruleConfig.route())));
@@ -82,19 +73,6 @@ public final class RuleSetFactory {
   private static RateLimitAlgorithm<?> algorithmOf(RuleConfig rule) {
     LimitSpec spec = new LimitSpec(rule.limit(), rule.periodNanos(), rule.burst());
     return Algorithms.create(rule.algorithm(), spec);
-  }
-
-  /** Default on, except on login-style paths where it defaults to off. */
-  static boolean quotaHeaders(RuleConfig rule) {
-    if (rule.quotaHeaders() != null) {
-      return rule.quotaHeaders();
-    }
-    for (String path : rule.paths()) {
-      if (LOGIN_STYLE.matcher(path).find()) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /** Features the rules file may name that this version cannot yet apply: refused, never ignored. */
