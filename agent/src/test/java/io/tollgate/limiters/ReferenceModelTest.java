@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 class ReferenceModelTest {
 
   private static final long SEED = Long.getLong("tollgate.seed", System.nanoTime());
-  private static final int ROUNDS = 150;
-  private static final int REQUESTS = 400;
+  private static final int ROUNDS = 100;
+  private static final int REQUESTS = 300;
 
   /** What the algorithm should have said, computed long-hand. */
   interface Model {
