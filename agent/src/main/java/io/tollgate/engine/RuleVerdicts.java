@@ -29,6 +29,7 @@ public final class RuleVerdicts {
   private final List<Entry> entries = new ArrayList<>(2);
   private Entry refusedBy;
   private Entry wouldRefuse;
+  private boolean released;
 
   void add(Rule rule, String key, long cost, Verdict verdict) {
     Entry entry = new Entry(rule, key, cost, verdict);
@@ -49,6 +50,35 @@ public final class RuleVerdicts {
   /** How many rules have decided so far. */
   public int size() {
     return entries.size();
+  }
+
+  /**
+   * Gives back what the allowed requests of concurrency rules hold: at the end, or at once when the
+   * request is refused. Only the first call gives anything back.
+   */
+  public synchronized void releaseHeld() {
+    if (released) {
+      return;
+    }
+    released = true;
+    for (Entry entry : entries) {
+      if (entry.verdict.allowed && entry.rule.releasesAtEnd()) {
+        entry.rule.store().release(entry.key, entry.cost);
+      }
+    }
+  }
+
+  /** Whether {@link #releaseHeld} has anything to give back. */
+  public synchronized boolean holdsAnything() {
+    if (released) {
+      return false;
+    }
+    for (Entry entry : entries) {
+      if (entry.verdict.allowed && entry.rule.releasesAtEnd()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   public boolean refused() {

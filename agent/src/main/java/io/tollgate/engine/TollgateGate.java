@@ -31,14 +31,14 @@ public final class TollgateGate implements RequestGate {
    */
   static final String INJECT_FAILURE_PROPERTY = "tollgate.test.inject-failure";
 
-  /** The verdicts of the first entry point, for the route decision of the same request. */
-  static final String VERDICTS_ATTRIBUTE = "io.tollgate.verdicts";
   static final String ROUTE_DECIDED_ATTRIBUTE = "io.tollgate.route-decided";
 
   /** The servlet request this thread is serving, from its first entry point until it returns. */
   private static final ThreadLocal<ServletPhase> SERVLET_PHASE = new ThreadLocal<>();
   /** The client address a server without the servlet API noted for this thread. */
   private static final ThreadLocal<String> SERVER_REMOTE_ADDRESS = new ThreadLocal<>();
+  /** What a request on such a server holds until it ends (concurrency permits). */
+  private static final ThreadLocal<RuleVerdicts> SERVER_HELD = new ThreadLocal<>();
 
   private final RulesHolder rules;
   private final RequestDecider decider = new RequestDecider();
@@ -49,10 +49,13 @@ public final class TollgateGate implements RequestGate {
     this.rules = rules;
   }
 
-  /** The scope of a servlet request, handed back at its end. */
+  /**
+   * A servlet request from its first entry point to its end: the verdicts of every decision point
+   * it passed, so that later points report all of them and the end gives back what they hold.
+   */
   static final class ServletPhase {
     final ServletExchange exchange;
-    final RuleVerdicts verdicts;
+    RuleVerdicts verdicts;
 
     ServletPhase(ServletExchange exchange, RuleVerdicts verdicts) {
       this.exchange = exchange;
@@ -75,13 +78,11 @@ public final class TollgateGate implements RequestGate {
     if (verdicts != null) {
       List<String[]> headers = headersFor(verdicts, ruleSet);
       if (verdicts.refused()) {
+        verdicts.releaseHeld();
         writeRefusal(exchange, verdicts, headers);
         return Refusal.WRITTEN;
       }
       setHeaders(exchange, headers);
-      if (ruleSet.hasRouteRules()) {
-        exchange.setAttribute(VERDICTS_ATTRIBUTE, verdicts);
-      }
     }
     ServletPhase phase = new ServletPhase(exchange, verdicts);
     SERVLET_PHASE.set(phase);
@@ -92,6 +93,10 @@ public final class TollgateGate implements RequestGate {
   public void servletRequestEnded(Object scope, Object request, Object response, Throwable thrown) {
     if (scope instanceof ServletPhase) {
       SERVLET_PHASE.remove();
+      RuleVerdicts verdicts = ((ServletPhase) scope).verdicts;
+      if (verdicts != null && verdicts.holdsAnything()) {
+        ((ServletPhase) scope).exchange.whenComplete(verdicts::releaseHeld);
+      }
     }
   }
 
@@ -110,14 +115,19 @@ public final class TollgateGate implements RequestGate {
     }
     exchange.setAttribute(ROUTE_DECIDED_ATTRIBUTE, Boolean.TRUE);
     exchange.setRoute(SpringRoutes.routeOf(exchange));
-    RuleVerdicts earlier = (RuleVerdicts) exchange.attribute(VERDICTS_ATTRIBUTE);
+    ServletPhase phase = SERVLET_PHASE.get();
+    RuleVerdicts earlier = phase == null ? null : phase.verdicts;
     int before = earlier == null ? 0 : earlier.size();
     RuleVerdicts verdicts = decider.decide(exchange, ruleSet, DecisionPoint.ROUTE, earlier);
     if (verdicts == null || verdicts.size() == before) {
       return null;
     }
+    if (phase != null) {
+      phase.verdicts = verdicts;
+    }
     List<String[]> headers = headersFor(verdicts, ruleSet);
     if (verdicts.refused()) {
+      verdicts.releaseHeld();
       writeRefusal(exchange, verdicts, headers);
       return Refusal.WRITTEN;
     }
@@ -151,8 +161,15 @@ public final class TollgateGate implements RequestGate {
     if (verdicts == null || verdicts.size() == before) {
       return null;
     }
+    if (servlet != null) {
+      servlet.verdicts = verdicts;
+    } else if (verdicts.holdsAnything()) {
+      SERVER_HELD.set(verdicts);
+    }
     List<String[]> headers = headersFor(verdicts, ruleSet);
     if (verdicts.refused()) {
+      verdicts.releaseHeld();
+      SERVER_HELD.remove();
       RuleVerdicts.Entry refusedBy = verdicts.refusedBy();
       long retryAfter = RefusalResponse.retryAfterSeconds(refusedBy.verdict.retryAfterNanos);
       RefusalResponse.addHeaders(headers, refusedBy.rule.name(), retryAfter);
@@ -178,6 +195,12 @@ public final class TollgateGate implements RequestGate {
   @Override
   public void serverRequestEnded() {
     SERVER_REMOTE_ADDRESS.remove();
+    RuleVerdicts held = SERVER_HELD.get();
+    if (held != null) {
+      // Jersey on Grizzly: asynchronous resources give back when the container call returns.
+      SERVER_HELD.remove();
+      held.releaseHeld();
+    }
   }
 
   private void failIfInjected() {

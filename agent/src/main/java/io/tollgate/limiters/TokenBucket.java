@@ -9,6 +9,17 @@ package io.tollgate.limiters;
  * back; it is allowed when the bucket would not go below empty, that is when {@code tat - now <=
  * burst*T}. Tokens left are {@code (now + burst*T - tat) / T}.
  *
+ * <p>A refused request takes nothing. Its retry-after is exact: the time until enough tokens are
+ * back for the same cost ({@code tat' - now - burst*T}). Reset is when the bucket is full again
+ * ({@code tat - now}). A cost larger than {@code burst} can never pass: it is refused with a
+ * retry-after of one period (a back-off, not a promise), and the bucket is left alone.
+ *
+ * <p>Choose it (the default, {@code token-bucket}) for rates: "5 a minute" that tolerates a short
+ * burst of {@code burst} after a quiet spell, with no window boundaries and two longs of state per
+ * key. Over a long time at most {@code burst + elapsed * limit / period} units pass; a client that
+ * keeps a full bucket can spend {@code burst} and then {@code limit} per period, so stack a short
+ * rule under a long one when both matter. See {@link Gcra} for the same bucket with pacing.
+ *
  * <p>Exact arithmetic, no floating point: {@code T} is rarely a whole number of nanoseconds
  * (a minute over 7 is 8,571,428,571.43 ns), so {@code tat} is held as whole time units plus a
  * fraction in {@code 1/limit} of a unit. Over any run of requests no fraction of a token is lost or
@@ -111,7 +122,8 @@ public final class TokenBucket implements RateLimitAlgorithm<TokenBucket.State> 
     }
 
     if (cost > burst) {
-      // More than the bucket can ever hold: never allowed, so say when the bucket is full again.
+      // More than the bucket can ever hold: never allowed. Retry-after is a back-off of one
+      // period; reset still says when the bucket is full again.
       long resetUnits = ceilDiv((base - now) * limit + baseFraction, limit);
       verdict.refuse(
           tokensLeft(now, base, baseFraction), spec.periodNanos(), resetUnits * unitNanos);

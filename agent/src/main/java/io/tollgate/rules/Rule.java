@@ -96,6 +96,11 @@ public final class Rule {
     return quotaHeaders;
   }
 
+  /** Whether an allowed request holds what it took until it ends (the concurrency algorithm). */
+  public boolean releasesAtEnd() {
+    return algorithmName.equals(io.tollgate.limiters.AlgorithmKind.CONCURRENCY.yamlName());
+  }
+
   public String algorithmName() {
     return algorithmName;
   }

@@ -37,6 +37,18 @@ public final class RuleSetFactory {
   public RuleSet build(RulesConfig config, RuleSet previous) throws ConfigException {
     List<ConfigProblem> problems = new ArrayList<>();
     checkSupported(config, problems);
+    for (RuleConfig ruleConfig : config.rules()) {
+      try {
+        algorithmOf(ruleConfig);
+      } catch (IllegalArgumentException e) {
+        problems.add(
+            new ConfigProblem(
+                config.source(),
+                ruleConfig.lineOf("limit"),
+                1,
+                "rule '" + ruleConfig.name() + "': " + e.getMessage()));
+      }
+    }
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
@@ -84,17 +96,6 @@ public final class RuleSetFactory {
               config.lineOf("backend"),
               1,
               "backend: redis is not available in this version of Tollgate yet; use backend: local"));
-    }
-    for (RuleConfig rule : config.rules()) {
-      if (!Algorithms.isSupported(rule.algorithm())) {
-        problems.add(
-            new ConfigProblem(
-                config.source(),
-                rule.lineOf("algorithm"),
-                1,
-                "rule '" + rule.name() + "': algorithm " + rule.algorithm().yamlName()
-                    + " is not available in this version of Tollgate yet"));
-      }
     }
   }
 

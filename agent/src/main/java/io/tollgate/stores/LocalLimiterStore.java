@@ -2,6 +2,7 @@ package io.tollgate.stores;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Ticker;
 import io.tollgate.limiters.Clock;
 import io.tollgate.limiters.RateLimitAlgorithm;
 import io.tollgate.limiters.Verdict;
@@ -28,12 +29,22 @@ public final class LocalLimiterStore<S> implements LimiterStore {
   private final Function<String, S> newState;
 
   public LocalLimiterStore(RateLimitAlgorithm<S> algorithm, Clock clock, long maxKeys) {
+    this(algorithm, clock, maxKeys, Ticker.systemTicker());
+  }
+
+  /**
+   * With the time source of key expiry given: for tests, a ticker that moves with the test's
+   * {@link io.tollgate.limiters.ManualClock}.
+   */
+  public LocalLimiterStore(
+      RateLimitAlgorithm<S> algorithm, Clock clock, long maxKeys, Ticker expiryTicker) {
     this.algorithm = algorithm;
     this.clock = clock;
     this.states =
         Caffeine.newBuilder()
             .maximumSize(maxKeys)
             .expireAfterAccess(Duration.ofNanos(algorithm.idleNanosUntilFresh()))
+            .ticker(expiryTicker)
             .build();
     this.newState = ignored -> algorithm.newState();
   }

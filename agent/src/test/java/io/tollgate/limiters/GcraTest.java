@@ -89,6 +89,20 @@ class GcraTest {
   }
 
   @Test
+  void hugeNumbersCoarsenTheUnitAndTooHugeAreRejected() {
+    long day = 86_400L * S;
+    Gcra gcra = new Gcra(new LimitSpec(10_000_000, day, 10_000_000), day);
+    assertEquals(1_000_000L, gcra.unitNanos());
+    assertEquals(day, gcra.maxDelayNanos());
+    assertEquals(1L, new Gcra(new LimitSpec(5, S, 10), 10 * S).unitNanos());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new Gcra(new LimitSpec(1L << 40, 365 * day, 1L << 40)));
+    assertThrows(
+        IllegalArgumentException.class, () -> new Gcra(new LimitSpec(1L << 40, S, 1), Long.MAX_VALUE));
+  }
+
+  @Test
   void maxDelayMustNotBeNegative() {
     assertThrows(IllegalArgumentException.class, () -> new Gcra(LimitSpec.of(1, S), -1));
   }

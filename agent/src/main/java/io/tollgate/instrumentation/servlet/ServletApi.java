@@ -54,7 +54,11 @@ final class ServletApi {
   final MethodHandle getOutputStream;
   final MethodHandle flushBuffer;
 
+  /** {@code javax.servlet} or {@code jakarta.servlet}. */
+  final String namespace;
+
   private ServletApi(String ns, ClassLoader loader) throws ReflectiveOperationException {
+    this.namespace = ns;
     Class<?> request = Class.forName(ns + ".http.HttpServletRequest", false, loader);
     Class<?> response = Class.forName(ns + ".http.HttpServletResponse", false, loader);
     Class<?> cookie = Class.forName(ns + ".http.Cookie", false, loader);

@@ -205,6 +205,26 @@ public final class ServletExchange implements HttpExchange {
     }
   }
 
+  /**
+   * Runs {@code action} once when this request is over: now, or, for an asynchronous request, when
+   * it completes, fails or times out.
+   */
+  public void whenComplete(Runnable action) {
+    boolean async = false;
+    try {
+      async = isAsyncStarted();
+      if (async) {
+        AsyncCompletion.register(request, api.namespace, action);
+      }
+    } catch (Exception e) {
+      // Better to give back early than never: the permit must not leak.
+      async = false;
+    }
+    if (!async) {
+      action.run();
+    }
+  }
+
   public boolean isAsyncStarted() {
     try {
       return (boolean) api.isAsyncStarted.invokeExact(request);

@@ -1,0 +1,152 @@
+package io.tollgate.stores;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tollgate.limiters.Concurrency;
+import io.tollgate.limiters.FixedWindow;
+import io.tollgate.limiters.LimitSpec;
+import io.tollgate.limiters.ManualClock;
+import io.tollgate.limiters.SlidingLog;
+import io.tollgate.limiters.TokenBucket;
+import io.tollgate.limiters.Verdict;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class LocalLimiterStoreTest {
+
+  private static final long S = TimeUnit.SECONDS.toNanos(1);
+  private static final int THREADS = 8;
+
+  private final ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+  private final ManualClock clock = ManualClock.atEpochMillis(1_700_000_040_000L);
+
+  @AfterEach
+  void stopPool() throws InterruptedException {
+    pool.shutdownNow();
+    pool.awaitTermination(10, TimeUnit.SECONDS);
+  }
+
+  /** THREADS callers released at once on one key, each asking for one unit; counts the allowed. */
+  private int race(LimiterStore store, String key) throws Exception {
+    CyclicBarrier start = new CyclicBarrier(THREADS);
+    AtomicInteger allowed = new AtomicInteger();
+    List<Future<?>> done = new ArrayList<>();
+    for (int t = 0; t < THREADS; t++) {
+      done.add(
+          pool.submit(
+              () -> {
+                Verdict verdict = new Verdict();
+                start.await();
+                store.decide(key, 1, verdict);
+                if (verdict.allowed) {
+                  allowed.incrementAndGet();
+                }
+                return null;
+              }));
+    }
+    for (Future<?> f : done) {
+      f.get(30, TimeUnit.SECONDS);
+    }
+    return allowed.get();
+  }
+
+  @Test
+  void theLastTokenGoesToExactlyOneOfManyConcurrentCallers() throws Exception {
+    LocalLimiterStore<?> store =
+        new LocalLimiterStore<>(new TokenBucket(new LimitSpec(1, 3600 * S, 1)), clock, 10_000);
+    for (int round = 0; round < 300; round++) {
+      assertEquals(1, race(store, "key-" + round), "round " + round);
+    }
+  }
+
+  @Test
+  void concurrentCallersNeverOvershootAnyAlgorithm() throws Exception {
+    LocalLimiterStore<?> window =
+        new LocalLimiterStore<>(new FixedWindow(LimitSpec.of(3, 3600 * S)), clock, 10_000);
+    LocalLimiterStore<?> log =
+        new LocalLimiterStore<>(new SlidingLog(LimitSpec.of(3, 3600 * S)), clock, 10_000);
+    LocalLimiterStore<?> bulkhead =
+        new LocalLimiterStore<>(new Concurrency(LimitSpec.of(3, S)), clock, 10_000);
+    for (int round = 0; round < 100; round++) {
+      assertEquals(3, race(window, "key-" + round), "fixed-window round " + round);
+      assertEquals(3, race(log, "key-" + round), "sliding-log round " + round);
+      assertEquals(3, race(bulkhead, "key-" + round), "concurrency round " + round);
+    }
+  }
+
+  @Test
+  void releaseGivesPermitsBack() {
+    LocalLimiterStore<?> store =
+        new LocalLimiterStore<>(new Concurrency(LimitSpec.of(1, S)), clock, 100);
+    Verdict verdict = new Verdict();
+    store.decide("k", 1, verdict);
+    assertTrue(verdict.allowed);
+    store.decide("k", 1, verdict);
+    assertEquals(false, verdict.allowed);
+    store.release("k", 1);
+    store.decide("k", 1, verdict);
+    assertTrue(verdict.allowed);
+    // releasing an unknown key is harmless
+    store.release("never-seen", 1);
+  }
+
+  @Test
+  void keysAreBoundedByMaxKeys() {
+    LocalLimiterStore<?> store =
+        new LocalLimiterStore<>(new TokenBucket(LimitSpec.of(5, S)), clock, 100);
+    Verdict verdict = new Verdict();
+    for (int i = 0; i < 5_000; i++) {
+      store.decide("key-" + i, 1, verdict);
+      assertTrue(verdict.allowed);
+    }
+    store.cleanUp();
+    assertTrue(store.estimatedKeys() <= 100, "keys: " + store.estimatedKeys());
+  }
+
+  @Test
+  void keysExpireOnceIdleForIdleNanosUntilFresh() {
+    TokenBucket bucket = new TokenBucket(LimitSpec.of(5, S));
+    long idle = bucket.idleNanosUntilFresh();
+    // Caffeine's ticker and the limiter's clock move together
+    LocalLimiterStore<?> store = new LocalLimiterStore<>(bucket, clock, 100, clock::nowNanos);
+    Verdict verdict = new Verdict();
+    store.decide("k", 5, verdict);
+    assertTrue(verdict.allowed);
+    assertEquals(1, store.estimatedKeys());
+
+    clock.advanceNanos(idle - 1);
+    store.cleanUp();
+    assertEquals(1, store.estimatedKeys(), "still within its idle time");
+
+    clock.advanceNanos(2);
+    store.cleanUp();
+    assertEquals(0, store.estimatedKeys(), "forgotten once idle for idleNanosUntilFresh");
+
+    // and forgetting lost nothing: the key decides as a full bucket, as it would have anyway
+    store.decide("k", 5, verdict);
+    assertTrue(verdict.allowed);
+    assertEquals(0, verdict.remaining);
+  }
+
+  @Test
+  void aDecisionIsAnAccessThatKeepsTheKey() {
+    FixedWindow window = new FixedWindow(LimitSpec.of(5, 10 * S));
+    LocalLimiterStore<?> store = new LocalLimiterStore<>(window, clock, 100, clock::nowNanos);
+    Verdict verdict = new Verdict();
+    for (int i = 0; i < 10; i++) {
+      store.decide("k", 1, verdict);
+      clock.advanceNanos(window.idleNanosUntilFresh() / 2);
+      store.cleanUp();
+      assertEquals(1, store.estimatedKeys(), "access " + i);
+    }
+  }
+}
