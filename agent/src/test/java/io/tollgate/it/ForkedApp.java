@@ -32,7 +32,10 @@ public final class ForkedApp implements AutoCloseable {
   private final int port;
   private final List<String> output = new CopyOnWriteArrayList<>();
   private final HttpClient http =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .build();
 
   private ForkedApp(String name, Process process, int port) {
     this.name = name;
