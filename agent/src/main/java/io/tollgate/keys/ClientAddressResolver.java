@@ -9,8 +9,9 @@ import java.util.List;
  *
  * <h2>Which header</h2>
  * By default ({@link HeaderSource#X_FORWARDED_FOR_THEN_FORWARDED}) {@code X-Forwarded-For} is used
- * when it has at least one non-blank line; otherwise RFC 7239 {@code Forwarded} (its {@code for=}
- * parameters). The two are never mixed: their relative order cannot be recovered. <b>Caveat:</b> if
+ * when it has at least one non-blank line (or is too large to examine within the budget below);
+ * otherwise RFC 7239 {@code Forwarded} (its {@code for=} parameters). A present but unusable
+ * {@code X-Forwarded-For} does not fall through to {@code Forwarded}. The two are never mixed: their relative order cannot be recovered. <b>Caveat:</b> if
  * your proxies write only {@code Forwarded} they must remove an incoming {@code X-Forwarded-For}, or
  * you must choose {@link HeaderSource#FORWARDED_ONLY}; otherwise a client-written
  * {@code X-Forwarded-For} would take precedence. All lines of a header are read as one list, in

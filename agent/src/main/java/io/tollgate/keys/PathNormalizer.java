@@ -20,7 +20,8 @@ package io.tollgate.keys;
  *       escape stays encoded with its hex in upper case: {@code %2F} (an encoded {@code /}) stays
  *       {@code %2F} inside its segment and can never create a segment boundary, nor can {@code %5C}
  *       or {@code %3B}; {@code %252e} stays {@code %252e} (no double decoding). A {@code '%'} not
- *       followed by two hex digits is kept literally.</li>
+ *       followed by two hex digits is kept literally, and an escape of a hex digit right after such a
+ *       literal {@code '%'} stays encoded, so that normalising twice gives the same result.</li>
  *   <li>Empty segments (doubled slashes) and {@code .} are dropped; {@code ..} removes the previous
  *       segment and never climbs above the root.</li>
  *   <li>The result is {@code "/"} followed by the segments joined with {@code '/'}: no trailing slash
@@ -120,15 +121,19 @@ public final class PathNormalizer {
 
     private static void decodeUnreserved(String s, int from, int to, StringBuilder seg) {
         seg.setLength(0);
+        int literalPercent = -10; // index in seg of the last '%' kept literally
         int i = from;
         while (i < to) {
             char c = s.charAt(i);
-            if (c == '%' && i + 2 < to) {
-                int h1 = hex(s.charAt(i + 1));
-                int h2 = hex(s.charAt(i + 2));
+            if (c == '%') {
+                int h1 = i + 2 < to ? hex(s.charAt(i + 1)) : -1;
+                int h2 = i + 2 < to ? hex(s.charAt(i + 2)) : -1;
                 if (h1 >= 0 && h2 >= 0) {
                     char d = (char) ((h1 << 4) | h2);
-                    if (isUnreserved(d)) {
+                    int distance = seg.length() - literalPercent;
+                    // never let a decoded hex digit complete an escape after a literal '%'
+                    // ("%%3741" must not become "%741"): that keeps normalisation idempotent
+                    if (isUnreserved(d) && !(hex(d) >= 0 && (distance == 1 || distance == 2))) {
                         seg.append(d);
                     } else {
                         seg.append('%').append(HEX[h1]).append(HEX[h2]);
@@ -136,6 +141,7 @@ public final class PathNormalizer {
                     i += 3;
                     continue;
                 }
+                literalPercent = seg.length();
             }
             seg.append(c);
             i++;

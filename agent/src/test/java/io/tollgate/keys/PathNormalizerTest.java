@@ -55,7 +55,10 @@ class PathNormalizerTest {
         "\\login                              | /login",
         "/%                                   | /%",              // malformed escapes kept literally
         "/%4                                  | /%4",
-        "/%zz/%4g/%%41                        | /%zz/%4g/%A",
+        "/%zz/%4g/%%7E                        | /%zz/%4g/%~",
+        "/%%41                                | /%%41",           // no escape completed after a literal %
+        "/%%3741                              | /%%3741",
+        "/%4%31                               | /%4%31",
         "/100%                                | /100%",
         "''                                   | /",               // empty
         "NULL                                 | /",
@@ -85,7 +88,7 @@ class PathNormalizerTest {
     @Test
     void isIdempotent() {
         Random rnd = new Random(11);
-        String alphabet = "/\\.;%2eEfF5cC?#aZ~-_ \u00e9\u0000";
+        String alphabet = "/\\.;%%2eEfF5cC3471?#aZ~-_ \u00e9\u0000";
         for (int n = 0; n < 50000; n++) {
             StringBuilder sb = new StringBuilder();
             int len = rnd.nextInt(24);
