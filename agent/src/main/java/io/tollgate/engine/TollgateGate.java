@@ -3,6 +3,7 @@ package io.tollgate.engine;
 import io.tollgate.bootstrap.Refusal;
 import io.tollgate.bootstrap.RequestGate;
 import io.tollgate.diagnostics.AgentLog;
+import io.tollgate.diagnostics.ProxySetupAdvisor;
 import io.tollgate.diagnostics.RateLimitedLog;
 import io.tollgate.http.HttpExchange;
 import io.tollgate.http.RateLimitHeaders;
@@ -43,6 +44,7 @@ public final class TollgateGate implements RequestGate {
   private final RulesHolder rules;
   private final RequestDecider decider = new RequestDecider();
   private final RateLimitedLog shadowLog = new RateLimitedLog(1_000);
+  private final ProxySetupAdvisor proxyAdvisor = new ProxySetupAdvisor();
   private final boolean injectFailure = Boolean.getBoolean(INJECT_FAILURE_PROPERTY);
 
   public TollgateGate(RulesHolder rules) {
@@ -73,6 +75,11 @@ public final class TollgateGate implements RequestGate {
     ServletExchange exchange = ServletExchange.of(request, response);
     if (exchange == null) {
       return null;
+    }
+    if (ruleSet.trustsNoProxy() && proxyAdvisor.wantsSample()) {
+      proxyAdvisor.observe(
+          exchange.remoteAddress(),
+          exchange.header("X-Forwarded-For") != null || exchange.header("Forwarded") != null);
     }
     RuleVerdicts verdicts = decider.decide(exchange, ruleSet, DecisionPoint.FIRST_ENTRY, null);
     if (verdicts != null) {

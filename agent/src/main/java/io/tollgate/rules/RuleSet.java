@@ -7,7 +7,7 @@ import java.util.List;
 /** The rules in force, in file order. Immutable; a reload swaps in a new one. */
 public final class RuleSet {
 
-  public static final RuleSet EMPTY = new RuleSet(Collections.emptyList(), null, HeadersMode.DRAFT);
+  public static final RuleSet EMPTY = new RuleSet(Collections.emptyList(), null, HeadersMode.DRAFT, false);
 
   private final Rule[] rules;
   private final List<Rule> ruleList;
@@ -15,7 +15,10 @@ public final class RuleSet {
   private final HeadersMode headers;
   private final boolean hasRouteRules;
 
-  RuleSet(List<Rule> rules, String source, HeadersMode headers) {
+  private final boolean trustsNoProxy;
+
+  RuleSet(List<Rule> rules, String source, HeadersMode headers, boolean trustsNoProxy) {
+    this.trustsNoProxy = trustsNoProxy;
     this.headers = headers;
     this.rules = rules.toArray(new Rule[0]);
     this.ruleList = Collections.unmodifiableList(rules);
@@ -25,6 +28,14 @@ public final class RuleSet {
       route |= rule.needsRoute();
     }
     this.hasRouteRules = route;
+  }
+
+  /**
+   * Whether client addresses are the socket peer's because no proxy is trusted: then a forwarding
+   * header in a request hints at a misconfiguration.
+   */
+  public boolean trustsNoProxy() {
+    return trustsNoProxy;
   }
 
   /** Whether some rule waits for a framework's route template (Spring MVC, JAX-RS). */

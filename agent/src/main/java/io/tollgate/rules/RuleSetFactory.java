@@ -6,6 +6,7 @@ import io.tollgate.config.ConfigProblem;
 import io.tollgate.config.Mode;
 import io.tollgate.config.RuleConfig;
 import io.tollgate.config.RulesConfig;
+import io.tollgate.diagnostics.ProxySetupAdvisor;
 import io.tollgate.keys.ClientAddressResolver;
 import io.tollgate.keys.RequestKeyResolver;
 import io.tollgate.limiters.Algorithms;
@@ -53,6 +54,7 @@ public final class RuleSetFactory {
       throw new ConfigException(problems);
     }
     ClientAddressResolver clients = ClientAddresses.resolverFor(config.clientIp());
+    ProxySetupAdvisor.checkSettings(clients.trustedProxies(), config.source());
     List<Rule> rules = new ArrayList<>();
     for (RuleConfig ruleConfig : config.rules()) {
       boolean shadow = ruleConfig.effectiveMode(config.mode()) == Mode.SHADOW;
@@ -79,7 +81,8 @@ public final class RuleSetFactory {
               fingerprint,
               RouteTemplates.normalize(ruleConfig.route())));
     }
-    return new RuleSet(rules, config.source(), config.headers());
+    return new RuleSet(
+        rules, config.source(), config.headers(), clients.trustedProxies().ignoresHeaders());
   }
 
   private static RateLimitAlgorithm<?> algorithmOf(RuleConfig rule) {
