@@ -24,16 +24,19 @@ import org.junit.jupiter.api.Test;
  *       runs it in regression mode (its seed inputs only); {@code JAZZER_FUZZ=1 mvn test
  *       -Dtest=HeaderParsersFuzzTest} runs coverage-guided fuzzing.</li>
  *   <li>{@link #seededMutationFuzz()} runs in every build: {@code ITERATIONS} structure-aware random
- *       and mutated inputs (default 100 000) from a fixed seed, through the same checks.</li>
+ *       and mutated inputs (default 50 000) from a fixed seed, through the same checks.</li>
  *   <li>{@link #hostileCorpusThroughTheByteEntryPoint()} replays resources/keys/hostile-headers.txt
  *       through the byte decoder used by the Jazzer entry point.</li>
+ *   <li>{@link #jazzerCorpusReplays()} replays resources/keys/fuzz-corpus.b64, the corpus a
+ *       coverage-guided Jazzer run produced, through the Jazzer entry point. (Jazzer's own regression
+ *       inputs directory would live outside resources/keys/, so the corpus is kept there instead.)</li>
  * </ul>
  * Time per input is not asserted.
  */
 class HeaderParsersFuzzTest {
 
     /** Inputs per build; override with {@code -Dtollgate.fuzz.iterations=N} (e.g. millions, locally). */
-    static final int ITERATIONS = Integer.getInteger("tollgate.fuzz.iterations", 100_000);
+    static final int ITERATIONS = Integer.getInteger("tollgate.fuzz.iterations", 50_000);
     static final long SEED = 0x70116A7E5EEDL;
 
     /** Jazzer entry point: the bytes are decoded into a peer, header lines and a free string. */
@@ -53,6 +56,30 @@ class HeaderParsersFuzzTest {
                 throw new AssertionError("iteration " + n + " input " + in, e);
             }
         }
+    }
+
+    @Test
+    void jazzerCorpusReplays() throws IOException {
+        int n = 0;
+        try (java.io.InputStream in = HeaderParsersFuzzTest.class.getResourceAsStream("/keys/fuzz-corpus.b64")) {
+            assertNotNull(in, "keys/fuzz-corpus.b64 on the test class path");
+            java.io.BufferedReader r = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(in, StandardCharsets.US_ASCII));
+            String line;
+            while ((line = r.readLine()) != null) {
+                if (line.startsWith("#") || line.isEmpty()) {
+                    continue;
+                }
+                byte[] data = java.util.Base64.getDecoder().decode(line);
+                try {
+                    fuzzHeaders(data);
+                } catch (AssertionError | RuntimeException e) {
+                    throw new AssertionError("corpus entry " + line, e);
+                }
+                n++;
+            }
+        }
+        assertTrue(n > 100, "corpus entries: " + n);
     }
 
     @Test
