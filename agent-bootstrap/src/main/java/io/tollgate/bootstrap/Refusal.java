@@ -5,9 +5,9 @@ package io.tollgate.bootstrap;
  *
  * <p>Advice declares {@code skipOn = Refusal.class}; Byte Buddy skips the method when the returned
  * value is an instance of this class. For servlet and Spring entry points the response is already
- * written ({@link #WRITTEN}). Frameworks that answer with a value of their own (a JAX-RS
- * {@code Response}) get the status, headers and body here, and their exit advice builds it, so that
- * the refusal goes through the framework's own response path.
+ * written ({@link #WRITTEN}). Frameworks that answer with a value of their own (Jersey's
+ * {@code ContainerResponse}) get it in {@link #frameworkResponse}, and their exit advice returns it,
+ * so that the refusal goes through the framework's own response path.
  */
 public final class Refusal {
 
@@ -19,12 +19,20 @@ public final class Refusal {
   public final String[] headers;
   public final String contentType;
   public final byte[] body;
+  /** The refusal as the framework's own response object, where the framework returns one. */
+  public final Object frameworkResponse;
 
   public Refusal(int status, String[] headers, String contentType, byte[] body) {
+    this(status, headers, contentType, body, null);
+  }
+
+  public Refusal(
+      int status, String[] headers, String contentType, byte[] body, Object frameworkResponse) {
     this.status = status;
     this.headers = headers;
     this.contentType = contentType;
     this.body = body;
+    this.frameworkResponse = frameworkResponse;
   }
 
   @Override

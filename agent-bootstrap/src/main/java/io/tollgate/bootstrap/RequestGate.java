@@ -27,11 +27,15 @@ public interface RequestGate {
   Object springHandlerStarted(Object request, Object response);
 
   /**
-   * Jersey is about to call a resource method. Returns null; a {@link Refusal} whose response the
-   * advice builds instead of calling the method; or a {@code String[]} of header names and values
-   * to add to the method's response.
+   * Jersey is about to invoke a resource method (its {@code RequestProcessingContext} is given):
+   * the route template is known. Returns null; a {@link Refusal} whose framework response the
+   * advice returns instead of invoking the method; or anything else, handed to
+   * {@link #jaxrsResourceEnded} with the method's response.
    */
-  Object jaxrsResourceStarted(Object containerRequest);
+  Object jaxrsResourceStarted(Object processingContext) throws Exception;
+
+  /** Jersey's resource method returned {@code response}; {@code decision} is what started gave. */
+  void jaxrsResourceEnded(Object decision, Object response) throws Exception;
 
   /** A server without the servlet API (Grizzly, the JDK's) starts or ends handling a request. */
   void serverRequestStarted(String remoteAddress);

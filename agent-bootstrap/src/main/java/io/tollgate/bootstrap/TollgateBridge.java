@@ -64,17 +64,35 @@ public final class TollgateBridge {
     }
   }
 
-  public static Object jaxrsResourceStarted(Object containerRequest) {
+  public static Object jaxrsResourceStarted(Object processingContext) {
     RequestGate engine = gate;
     if (engine == null) {
       return null;
     }
     try {
-      return engine.jaxrsResourceStarted(containerRequest);
+      return engine.jaxrsResourceStarted(processingContext);
     } catch (Throwable t) {
       InternalErrors.report("deciding a JAX-RS request", t);
       return null;
     }
+  }
+
+  /** Returns the response to use: the refusal's, or {@code response} (with headers added). */
+  public static Object jaxrsResourceEnded(Object decision, Object response) {
+    if (decision instanceof Refusal) {
+      Object refusal = ((Refusal) decision).frameworkResponse;
+      return refusal != null ? refusal : response;
+    }
+    RequestGate engine = gate;
+    if (engine == null || decision == null || response == null) {
+      return response;
+    }
+    try {
+      engine.jaxrsResourceEnded(decision, response);
+    } catch (Throwable t) {
+      InternalErrors.report("adding headers to a JAX-RS response", t);
+    }
+    return response;
   }
 
   public static void serverRequestStarted(String remoteAddress) {

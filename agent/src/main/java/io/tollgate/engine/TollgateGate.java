@@ -9,6 +9,7 @@ import io.tollgate.http.HttpExchange;
 import io.tollgate.http.RateLimitHeaders;
 import io.tollgate.http.RefusalResponse;
 import io.tollgate.instrumentation.jaxrs.JerseyExchange;
+import io.tollgate.instrumentation.jaxrs.JerseyResponses;
 import io.tollgate.instrumentation.servlet.ServletExchange;
 import io.tollgate.instrumentation.spring.SpringRoutes;
 import io.tollgate.rules.RuleSet;
@@ -143,7 +144,7 @@ public final class TollgateGate implements RequestGate {
   }
 
   @Override
-  public Object jaxrsResourceStarted(Object containerRequest) {
+  public Object jaxrsResourceStarted(Object processingContext) throws ReflectiveOperationException {
     RuleSet ruleSet = rules.current();
     if (ruleSet.isEmpty()) {
       return null;
@@ -154,6 +155,7 @@ public final class TollgateGate implements RequestGate {
     if (point == DecisionPoint.ROUTE && !ruleSet.hasRouteRules()) {
       return null;
     }
+    Object containerRequest = JerseyResponses.requestOf(processingContext);
     JerseyExchange exchange =
         JerseyExchange.of(
             containerRequest,
@@ -181,17 +183,29 @@ public final class TollgateGate implements RequestGate {
       long retryAfter = RefusalResponse.retryAfterSeconds(refusedBy.verdict.retryAfterNanos);
       RefusalResponse.addHeaders(headers, refusedBy.rule.name(), retryAfter);
       logRefusal(exchange, refusedBy, retryAfter);
+      String[] flat = flatten(headers);
+      byte[] body = RefusalResponse.body(429, refusedBy.rule.name(), retryAfter);
       return new Refusal(
           429,
-          flatten(headers),
+          flat,
           RefusalResponse.CONTENT_TYPE,
-          RefusalResponse.body(429, refusedBy.rule.name(), retryAfter));
+          body,
+          JerseyResponses.containerResponse(
+              containerRequest, 429, flat, RefusalResponse.CONTENT_TYPE, body));
     }
     if (servlet != null) {
       setHeaders(servlet.exchange, headers);
       return null;
     }
     return headers.isEmpty() ? null : flatten(headers);
+  }
+
+  @Override
+  public void jaxrsResourceEnded(Object decision, Object response)
+      throws ReflectiveOperationException {
+    if (decision instanceof String[]) {
+      JerseyResponses.setHeaders(response, (String[]) decision);
+    }
   }
 
   @Override

@@ -52,7 +52,8 @@ public final class AgentInstaller {
                     .or(nameStartsWith("sun."))
                     .or(nameStartsWith("com.sun."))
                     .or(nameStartsWith("net.bytebuddy."))
-                    .or(nameStartsWith("io.tollgate."))
+                    .or(nameStartsWith("io.tollgate.bootstrap."))
+                    .or(nameStartsWith("io.tollgate.shaded."))
                     .or(isSynthetic()))
             .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);
     // Attached to a running JVM: retransform in small batches so that no single pause is long.

@@ -1,20 +1,19 @@
 package io.tollgate.instrumentation.jaxrs;
 
 import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.returns;
+import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import io.tollgate.instrumentation.Instrumentation;
 import net.bytebuddy.agent.builder.AgentBuilder;
 
 /**
- * Jersey's resource method dispatcher: Jersey 2 ({@code javax.ws.rs}) and Jersey 3 and later
- * ({@code jakarta.ws.rs}) share the class name and differ in the {@code Response} they return.
+ * Jersey's resource method invoker: the same class in Jersey 2 ({@code javax.ws.rs}) and Jersey 3
+ * and later ({@code jakarta.ws.rs}).
  */
 public final class JerseyInstrumentation implements Instrumentation {
 
-  private static final String DISPATCHER =
-      "org.glassfish.jersey.server.model.internal.AbstractJavaResourceMethodDispatcher";
+  private static final String INVOKER = "org.glassfish.jersey.server.model.ResourceMethodInvoker";
 
   @Override
   public String name() {
@@ -23,25 +22,25 @@ public final class JerseyInstrumentation implements Instrumentation {
 
   @Override
   public String markerClass() {
-    return DISPATCHER;
+    return INVOKER;
   }
 
   @Override
   public AgentBuilder apply(AgentBuilder builder, ClassLoader agentClassLoader) {
     return builder
-        .type(named(DISPATCHER))
+        .type(named(INVOKER))
         .transform(
             new AgentBuilder.Transformer.ForAdvice()
                 .include(agentClassLoader)
                 .advice(
-                    named("dispatch")
-                        .and(takesArguments(2))
-                        .and(returns(named("jakarta.ws.rs.core.Response"))),
-                    JakartaResourceDispatchAdvice.class.getName())
-                .advice(
-                    named("dispatch")
-                        .and(takesArguments(2))
-                        .and(returns(named("javax.ws.rs.core.Response"))),
-                    JavaxResourceDispatchAdvice.class.getName()));
+                    named("apply")
+                        .and(takesArguments(1))
+                        .and(
+                            takesArgument(
+                                0,
+                                named(
+                                    "org.glassfish.jersey.server.internal.process"
+                                        + ".RequestProcessingContext"))),
+                    ResourceMethodInvokerAdvice.class.getName()));
   }
 }
