@@ -324,10 +324,6 @@ public final class RedisBackend implements AutoCloseable {
     }
     closed = true;
     scheduler.shutdownNow();
-    StatefulConnection<String, String> conn = connection;
-    if (conn != null) {
-      conn.closeAsync();
-    }
     try {
       client.shutdown(0, 2, TimeUnit.SECONDS);
     } catch (RuntimeException ignored) {

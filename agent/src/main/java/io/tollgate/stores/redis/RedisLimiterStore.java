@@ -64,6 +64,10 @@ public final class RedisLimiterStore implements LimiterStore {
     long toleranceFraction = toleranceScaled % limit;
     checkLuaBounds(ruleName, spec, toleranceWhole);
     long ttlMillis = ceilDiv(bucket.idleNanosUntilFresh(), 1_000_000L);
+    if (timeOverride != null) {
+      // Test time and real time differ: keys must not expire in real time before test time says.
+      ttlMillis = Math.max(ttlMillis, 3_600_000L);
+    }
     this.argvTemplate =
         new String[] {
           Long.toString(limit),
