@@ -19,8 +19,6 @@ import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
-import io.netty.util.internal.logging.InternalLoggerFactory;
-import io.netty.util.internal.logging.JdkLoggerFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,8 +65,8 @@ public final class RedisBackend implements AutoCloseable {
   private int connectAttempts;
 
   private RedisBackend(RedisConnectionSettings settings) {
-    // Our (relocated) Netty logs through java.util.logging, never through whatever the app has.
-    InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
+    // Our (relocated) Lettuce and Netty log as Tollgate does, never through whatever the app has.
+    RedisClientLogging.install();
     this.settings = settings;
     this.timeoutNanos = settings.timeout().toNanos();
     this.breaker =
