@@ -101,6 +101,9 @@ public final class RedisLimiterStore implements LimiterStore {
 
   @Override
   public void decide(String key, long cost, Verdict verdict) {
+    if (cost < 0) {
+      throw new IllegalArgumentException("cost must not be negative: " + cost);
+    }
     String[] argv = argvTemplate.clone();
     argv[2] = Long.toString(cost);
     if (timeOverride != null) {
@@ -128,10 +131,10 @@ public final class RedisLimiterStore implements LimiterStore {
     return (Long) reply.get(index);
   }
 
-  /** Redis does not count keys per rule cheaply; the keys expire on their own. */
+  /** Not counted: Redis holds the keys, and they expire on their own. Always 0. */
   @Override
   public long estimatedKeys() {
-    return -1;
+    return 0;
   }
 
   public String ruleName() {
