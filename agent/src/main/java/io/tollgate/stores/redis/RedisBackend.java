@@ -154,7 +154,10 @@ public final class RedisBackend implements AutoCloseable {
     CompletionStage<? extends StatefulConnection<String, String>> future;
     try {
       if (client instanceof RedisClusterClient) {
-        future = ((RedisClusterClient) client).connectAsync(StringCodec.UTF8);
+        RedisClusterClient cluster = (RedisClusterClient) client;
+        // The first topology must be loaded before connecting; later changes refresh on their own.
+        future =
+            cluster.refreshPartitionsAsync().thenCompose(ignored -> cluster.connectAsync(StringCodec.UTF8));
       } else {
         future = ((RedisClient) client).connectAsync(StringCodec.UTF8, redisUri(settings.uri()));
       }
@@ -341,8 +344,20 @@ public final class RedisBackend implements AutoCloseable {
     if (failure instanceof TimeoutRuntimeException) {
       return "timed out";
     }
-    String message = failure.getMessage();
-    return failure.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+    StringBuilder out = new StringBuilder();
+    Throwable current = failure;
+    for (int depth = 0; current != null && depth < 4; depth++) {
+      if (depth > 0) {
+        out.append("; caused by ");
+      }
+      String message = current.getMessage();
+      out.append(current.getClass().getSimpleName()).append(message == null ? "" : ": " + message);
+      if (current.getCause() == current) {
+        break;
+      }
+      current = current.getCause();
+    }
+    return out.toString();
   }
 
   static void log(String message) {

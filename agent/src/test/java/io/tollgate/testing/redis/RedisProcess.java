@@ -22,19 +22,34 @@ public final class RedisProcess implements RedisServer, AutoCloseable {
   private final Path binary;
   private final int port;
   private final Path dir;
+  private final List<String> extraArgs;
   private volatile Process process;
 
-  private RedisProcess(Path binary, int port, Path dir) {
+  private RedisProcess(Path binary, int port, Path dir, List<String> extraArgs) {
     this.binary = binary;
     this.port = port;
     this.dir = dir;
+    this.extraArgs = extraArgs;
   }
 
   /** Starts {@code binary} on a free port and waits until it answers PING. */
   public static RedisProcess start(Path binary) {
     try {
+      return start(binary, freePort());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Starts {@code binary} on {@code port} with more options (such as {@code --cluster-enabled yes})
+   * and waits until it answers PING.
+   */
+  public static RedisProcess start(Path binary, int port, String... extraArgs) {
+    try {
       Path dir = Files.createTempDirectory("tollgate-redis-");
-      RedisProcess server = new RedisProcess(binary, freePort(), dir);
+      RedisProcess server =
+          new RedisProcess(binary, port, dir, java.util.Arrays.asList(extraArgs));
       server.launch();
       return server;
     } catch (IOException e) {
@@ -64,6 +79,7 @@ public final class RedisProcess implements RedisServer, AutoCloseable {
     command.add("no");
     command.add("--dir");
     command.add(dir.toString());
+    command.addAll(extraArgs);
     File log = dir.resolve("redis.log").toFile();
     try {
       process =
