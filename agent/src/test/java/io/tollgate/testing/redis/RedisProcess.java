@@ -23,6 +23,7 @@ public final class RedisProcess implements RedisServer, AutoCloseable {
   private final int port;
   private final Path dir;
   private final List<String> extraArgs;
+  private final List<String> leadingArgs = new ArrayList<>();
   private volatile Process process;
 
   private RedisProcess(Path binary, int port, Path dir, List<String> extraArgs) {
@@ -30,6 +31,30 @@ public final class RedisProcess implements RedisServer, AutoCloseable {
     this.port = port;
     this.dir = dir;
     this.extraArgs = extraArgs;
+  }
+
+  /**
+   * Starts a Sentinel on a free port that monitors the master at 127.0.0.1:{@code masterPort} as
+   * {@code masterName} (quorum 1, down after 1 s), and waits until it answers PING.
+   */
+  public static RedisProcess startSentinel(Path binary, String masterName, int masterPort) {
+    try {
+      Path dir = Files.createTempDirectory("tollgate-sentinel-");
+      Path config = dir.resolve("sentinel.conf");
+      String text =
+          "sentinel monitor " + masterName + " 127.0.0.1 " + masterPort + " 1\n"
+              + "sentinel down-after-milliseconds " + masterName + " 1000\n"
+              + "sentinel failover-timeout " + masterName + " 5000\n";
+      Files.write(config, text.getBytes(StandardCharsets.UTF_8));
+      RedisProcess server =
+          new RedisProcess(binary, freePort(), dir, java.util.Collections.<String>emptyList());
+      server.leadingArgs.add(config.toString());
+      server.leadingArgs.add("--sentinel");
+      server.launch();
+      return server;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** Starts {@code binary} on a free port and waits until it answers PING. */
@@ -67,6 +92,7 @@ public final class RedisProcess implements RedisServer, AutoCloseable {
   private void launch() {
     List<String> command = new ArrayList<>();
     command.add(binary.toString());
+    command.addAll(leadingArgs);
     command.add("--port");
     command.add(Integer.toString(port));
     command.add("--bind");
