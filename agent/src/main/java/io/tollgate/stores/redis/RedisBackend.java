@@ -56,6 +56,8 @@ public final class RedisBackend implements AutoCloseable {
   private final CircuitBreaker breaker;
   private final ClientResources resources;
   private final AbstractRedisClient client;
+  /** The single server or Sentinel URI, parsed up front; null for a cluster. */
+  private final RedisURI singleUri;
   private final ScheduledExecutorService scheduler;
 
   private volatile StatefulConnection<String, String> connection;
@@ -69,6 +71,14 @@ public final class RedisBackend implements AutoCloseable {
     RedisClientLogging.install();
     this.settings = settings;
     this.timeoutNanos = settings.timeout().toNanos();
+    // Invalid URIs fail here, before any thread is started.
+    if (settings.isCluster()) {
+      for (String seed : settings.clusterSeeds()) {
+        redisUri(seed);
+      }
+    } else {
+      redisUri(settings.uri());
+    }
     this.breaker =
         new CircuitBreaker(settings.failureThreshold(), settings.openDuration().toNanos());
     this.resources =
@@ -87,6 +97,7 @@ public final class RedisBackend implements AutoCloseable {
       for (String seed : settings.clusterSeeds()) {
         seeds.add(redisUri(seed));
       }
+      this.singleUri = null;
       RedisClusterClient cluster = RedisClusterClient.create(resources, seeds);
       cluster.setOptions(
           ClusterClientOptions.builder()
@@ -103,6 +114,7 @@ public final class RedisBackend implements AutoCloseable {
               .build());
       this.client = cluster;
     } else {
+      this.singleUri = redisUri(settings.uri());
       RedisClient single = RedisClient.create(resources);
       single.setOptions(
           ClientOptions.builder()
@@ -159,7 +171,7 @@ public final class RedisBackend implements AutoCloseable {
         future =
             cluster.refreshPartitionsAsync().thenCompose(ignored -> cluster.connectAsync(StringCodec.UTF8));
       } else {
-        future = ((RedisClient) client).connectAsync(StringCodec.UTF8, redisUri(settings.uri()));
+        future = ((RedisClient) client).connectAsync(StringCodec.UTF8, singleUri);
       }
     } catch (RuntimeException e) {
       onConnectFailure(e);

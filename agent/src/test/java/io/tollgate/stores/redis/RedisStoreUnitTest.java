@@ -88,6 +88,22 @@ class RedisStoreUnitTest {
   }
 
   @Test
+  void invalidUrisFailAtOnceAndTlsUrisAreAccepted() {
+    IllegalArgumentException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class,
+            () -> RedisBackend.connect(RedisConnectionSettings.uri("http://user:pw@nowhere")));
+    assertFalse(e.getMessage().contains("pw"), e.getMessage());
+    // Parsed and accepted; the connection is attempted in the background and never blocks here.
+    try (RedisBackend backend =
+        RedisBackend.connect(
+            RedisConnectionSettings.uri("rediss://user:secret@127.0.0.1:1/0")
+                .withConnectTimeout(Duration.ofMillis(100)))) {
+      assertFalse(backend.isConnected());
+    }
+  }
+
+  @Test
   void onFailureNames() {
     assertEquals(OnFailure.LOCAL, OnFailure.fromYamlName("local"));
     assertEquals(OnFailure.DENY, OnFailure.fromYamlName("DENY"));
