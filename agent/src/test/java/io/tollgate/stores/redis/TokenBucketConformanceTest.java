@@ -69,7 +69,10 @@ class TokenBucketConformanceTest {
         Arguments.of(999_983L, 10 * s + 7, 12_345L, 1L),
         Arguments.of(1_000_000L, day, 1_000_000L, 1_000L),
         Arguments.of(50_000_000L, day, 50_000_000L, 1_000_000L),
-        Arguments.of(90_000_000L, 10_000 * day, 90_000_000L, 1_000_000_000L));
+        Arguments.of(90_000_000L, 10_000 * day, 90_000_000L, 1_000_000_000L),
+        // Near the Lua bound on time spans: a refill of 4e15 ns (~46 days) in nanosecond units.
+        Arguments.of(1L, 4_000_000_000_000_000L, 1L, 1L),
+        Arguments.of(3L, 4_000_000_000_000_001L, 3L, 1L));
   }
 
   @ParameterizedTest(name = "{0} per {1} ns, burst {2}")
@@ -227,6 +230,25 @@ class TokenBucketConformanceTest {
         "tat is an hour ahead of Redis TIME: " + ahead);
     Object ttl = server.call("PTTL", RedisKeys.bucketKey(rule, "k"));
     assertTrue((Long) ttl > 0 && (Long) ttl <= TimeUnit.HOURS.toMillis(1) + 1, "ttl " + ttl);
+  }
+
+  @Test
+  void redisClockSteppingBackCountsAsAnEmptyBucketNotAFarFuture() {
+    // Redis TIME is the wall clock of whichever node answers: it can step back (NTP, failover).
+    LimitSpec spec = LimitSpec.of(5, TimeUnit.MINUTES.toNanos(1));
+    ManualClock clock = new ManualClock(1_764_000_000_000_000_000L);
+    RedisLimiterStore redis =
+        new RedisLimiterStore(backend, RedisTestSupport.uniqueRule("back"), new TokenBucket(spec),
+            clock);
+    Verdict verdict = new Verdict();
+    redis.decide("k", 1, verdict);
+    assertTrue(verdict.allowed);
+    clock.advanceNanos(-TimeUnit.DAYS.toNanos(10));
+    redis.decide("k", 1, verdict);
+    assertFalse(verdict.allowed, "no tokens minted by going back: " + verdict);
+    assertEquals(TimeUnit.SECONDS.toNanos(12), verdict.retryAfterNanos, "one interval, not 10 days");
+    assertEquals(TimeUnit.MINUTES.toNanos(1), verdict.resetNanos, "full again after burst * T");
+    assertEquals(0, verdict.remaining);
   }
 
   @Test
