@@ -1,0 +1,159 @@
+package io.tollgate.stores.redis;
+
+import io.tollgate.limiters.Clock;
+import io.tollgate.limiters.LimitSpec;
+import io.tollgate.limiters.TokenBucket;
+import io.tollgate.limiters.Verdict;
+import io.tollgate.stores.LimiterStore;
+import io.tollgate.stores.LocalLimiterStore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntSupplier;
+
+/**
+ * A token-bucket rule on Redis with its {@code on-failure} policy: decides on Redis, and when Redis
+ * cannot answer ({@link BackendUnavailableException}) applies the policy instead.
+ *
+ * <ul>
+ *   <li>{@code allow}: the request is allowed ({@link DecisionSource#FAIL_OPEN}; remaining and reset
+ *       are 0, unknown: the engine should not send quota headers for it).
+ *   <li>{@code deny}: the request is refused ({@link DecisionSource#FAIL_CLOSED}, which the engine
+ *       answers with 503), with a Retry-After of the breaker's cool-down left, at least 1 s.
+ *   <li>{@code local}: a {@link LocalLimiterStore} decides, with limit and burst divided by the number
+ *       of live instances ({@link InstanceRegistry}; at least 1 each), so that N instances together
+ *       stay near the shared limit. Its buckets start full when the outage starts, and are rebuilt
+ *       when the instance count changes.
+ * </ul>
+ *
+ * <p>{@link #decide} writes the verdict only; {@link #decideWithSource} also says who decided.
+ */
+public final class FailurePolicyStore implements LimiterStore {
+
+  private static final long MIN_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  private final RedisLimiterStore primary;
+  private final OnFailure policy;
+  private final IntSupplier liveInstances;
+  private final Clock clock;
+  private final long maxLocalKeys;
+
+  private final LongAdder backendDecisions = new LongAdder();
+  private final LongAdder failOpen = new LongAdder();
+  private final LongAdder failClosed = new LongAdder();
+  private final LongAdder degradedLocal = new LongAdder();
+
+  private volatile LocalShare local;
+
+  private static final class LocalShare {
+    final int instances;
+    final LocalLimiterStore<TokenBucket.State> store;
+
+    LocalShare(int instances, LocalLimiterStore<TokenBucket.State> store) {
+      this.instances = instances;
+      this.store = store;
+    }
+  }
+
+  /**
+   * @param liveInstances the number of instances sharing the limit (an {@link InstanceRegistry}'s
+   *     {@code liveInstances}, or a fixed count); used by {@code local} only
+   */
+  public FailurePolicyStore(
+      RedisLimiterStore primary,
+      OnFailure policy,
+      IntSupplier liveInstances,
+      Clock clock,
+      long maxLocalKeys) {
+    this.primary = primary;
+    this.policy = policy;
+    this.liveInstances = liveInstances;
+    this.clock = clock;
+    this.maxLocalKeys = maxLocalKeys;
+  }
+
+  @Override
+  public void decide(String key, long cost, Verdict verdict) {
+    decideWithSource(key, cost, verdict);
+  }
+
+  public DecisionSource decideWithSource(String key, long cost, Verdict verdict) {
+    BackendUnavailableException failure;
+    try {
+      primary.decide(key, cost, verdict);
+      backendDecisions.increment();
+      return DecisionSource.BACKEND;
+    } catch (BackendUnavailableException e) {
+      failure = e;
+    }
+    switch (policy) {
+      case DENY:
+        failClosed.increment();
+        verdict.refuse(0, Math.max(MIN_RETRY_NANOS, failure.retryAfterNanos()), 0);
+        return DecisionSource.FAIL_CLOSED;
+      case LOCAL:
+        degradedLocal.increment();
+        localStore().decide(key, cost, verdict);
+        return DecisionSource.DEGRADED_LOCAL;
+      case ALLOW:
+      default:
+        failOpen.increment();
+        verdict.allow(0, 0);
+        return DecisionSource.FAIL_OPEN;
+    }
+  }
+
+  /** The in-process fallback for the current instance count. */
+  LocalLimiterStore<TokenBucket.State> localStore() {
+    int instances = Math.max(1, liveInstances.getAsInt());
+    LocalShare share = local;
+    if (share == null || share.instances != instances) {
+      synchronized (this) {
+        share = local;
+        if (share == null || share.instances != instances) {
+          LimitSpec spec = primary.bucket().spec();
+          LimitSpec divided =
+              new LimitSpec(
+                  Math.max(1, spec.limit() / instances),
+                  spec.periodNanos(),
+                  Math.max(1, spec.burst() / instances));
+          share =
+              new LocalShare(
+                  instances,
+                  new LocalLimiterStore<>(new TokenBucket(divided), clock, maxLocalKeys));
+          local = share;
+        }
+      }
+    }
+    return share.store;
+  }
+
+  @Override
+  public long estimatedKeys() {
+    LocalShare share = local;
+    return share == null ? primary.estimatedKeys() : share.store.estimatedKeys();
+  }
+
+  public OnFailure policy() {
+    return policy;
+  }
+
+  public RedisLimiterStore primary() {
+    return primary;
+  }
+
+  public long backendDecisions() {
+    return backendDecisions.sum();
+  }
+
+  public long failOpenDecisions() {
+    return failOpen.sum();
+  }
+
+  public long failClosedDecisions() {
+    return failClosed.sum();
+  }
+
+  public long degradedLocalDecisions() {
+    return degradedLocal.sum();
+  }
+}

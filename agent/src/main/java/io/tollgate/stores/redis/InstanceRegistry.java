@@ -1,0 +1,72 @@
+package io.tollgate.stores.redis;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * How many agents share the Redis: each announces itself every {@code heartbeat} in a sorted set
+ * ({@code instances.lua}, scored with Redis TIME), and counts the members heard from within three
+ * heartbeats. The last count holds while Redis is down, which is when {@code on-failure: local}
+ * needs it to divide the limit.
+ */
+public final class InstanceRegistry implements AutoCloseable {
+
+  private final RedisBackend backend;
+  private final String key;
+  private final String instanceId;
+  private final long ttlMillis;
+  private final ScheduledFuture<?> task;
+  private volatile int liveInstances;
+
+  public InstanceRegistry(RedisBackend backend) {
+    this.backend = backend;
+    RedisConnectionSettings settings = backend.settings();
+    this.key = RedisKeys.instancesKey(settings.instanceGroup());
+    this.instanceId = UUID.randomUUID().toString();
+    Duration heartbeat = settings.heartbeat();
+    this.ttlMillis = Math.max(1, heartbeat.toMillis() * 3);
+    this.liveInstances = settings.fallbackInstances();
+    this.task =
+        backend
+            .scheduler()
+            .scheduleWithFixedDelay(
+                this::beat, 0, Math.max(1, heartbeat.toMillis()), TimeUnit.MILLISECONDS);
+  }
+
+  /** Announces this instance now; returns the count (unchanged when Redis does not answer). */
+  public int beat() {
+    return call("0");
+  }
+
+  private int call(String leaving) {
+    try {
+      List<Object> reply =
+          backend.eval(RedisScript.INSTANCES, key, instanceId, Long.toString(ttlMillis), leaving);
+      Object count = reply.isEmpty() ? null : reply.get(0);
+      if (count instanceof Long && (Long) count >= 1 && "0".equals(leaving)) {
+        liveInstances = (int) Math.min(Integer.MAX_VALUE, (Long) count);
+      }
+    } catch (RuntimeException e) {
+      // Redis down: the last count holds.
+    }
+    return liveInstances;
+  }
+
+  /** The last count of live instances, this one included; at least 1. */
+  public int liveInstances() {
+    return liveInstances;
+  }
+
+  public String instanceId() {
+    return instanceId;
+  }
+
+  @Override
+  public void close() {
+    task.cancel(false);
+    call("1");
+  }
+}

@@ -1,0 +1,210 @@
+package io.tollgate.stores.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * How to reach Redis, from the rules file's {@code redis:} section: one URI ({@code redis://},
+ * {@code rediss://} with TLS, {@code user:password@}, or {@code redis-sentinel://}) or a list of
+ * Redis Cluster seed URIs; and how long a decision may take.
+ *
+ * <p>Immutable; the {@code with...} methods return copies. {@link #toString()} never shows a
+ * password.
+ */
+public final class RedisConnectionSettings {
+
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(50);
+  public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(1);
+  public static final int DEFAULT_FAILURE_THRESHOLD = 3;
+  public static final Duration DEFAULT_OPEN_DURATION = Duration.ofSeconds(1);
+  public static final int DEFAULT_REQUEST_QUEUE_SIZE = 1024;
+  public static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(5);
+
+  private final String uri;
+  private final List<String> clusterSeeds;
+  private final Duration timeout;
+  private final Duration connectTimeout;
+  private final int failureThreshold;
+  private final Duration openDuration;
+  private final int requestQueueSize;
+  private final String instanceGroup;
+  private final Duration heartbeat;
+  private final int fallbackInstances;
+
+  private RedisConnectionSettings(
+      String uri,
+      List<String> clusterSeeds,
+      Duration timeout,
+      Duration connectTimeout,
+      int failureThreshold,
+      Duration openDuration,
+      int requestQueueSize,
+      String instanceGroup,
+      Duration heartbeat,
+      int fallbackInstances) {
+    this.uri = uri;
+    this.clusterSeeds = clusterSeeds;
+    this.timeout = positive(timeout, "timeout");
+    this.connectTimeout = positive(connectTimeout, "connect timeout");
+    if (failureThreshold < 1) {
+      throw new IllegalArgumentException("failure threshold must be at least 1: " + failureThreshold);
+    }
+    this.failureThreshold = failureThreshold;
+    this.openDuration = positive(openDuration, "open duration");
+    if (requestQueueSize < 1) {
+      throw new IllegalArgumentException("request queue size must be at least 1: " + requestQueueSize);
+    }
+    this.requestQueueSize = requestQueueSize;
+    this.instanceGroup = Objects.requireNonNull(instanceGroup, "instanceGroup");
+    this.heartbeat = positive(heartbeat, "heartbeat");
+    if (fallbackInstances < 1) {
+      throw new IllegalArgumentException("instances must be at least 1: " + fallbackInstances);
+    }
+    this.fallbackInstances = fallbackInstances;
+  }
+
+  /** A single server, or a Sentinel group ({@code redis-sentinel://host:26379/0#mymaster}). */
+  public static RedisConnectionSettings uri(String uri) {
+    Objects.requireNonNull(uri, "uri");
+    if (uri.trim().isEmpty()) {
+      throw new IllegalArgumentException("redis uri is empty");
+    }
+    return new RedisConnectionSettings(
+        uri.trim(), Collections.<String>emptyList(), DEFAULT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT,
+        DEFAULT_FAILURE_THRESHOLD, DEFAULT_OPEN_DURATION, DEFAULT_REQUEST_QUEUE_SIZE, "default",
+        DEFAULT_HEARTBEAT, 1);
+  }
+
+  /** A Redis Cluster, from one or more seed node URIs. */
+  public static RedisConnectionSettings cluster(List<String> seeds) {
+    if (seeds == null || seeds.isEmpty()) {
+      throw new IllegalArgumentException("redis cluster needs at least one seed URI");
+    }
+    List<String> copy = new ArrayList<>();
+    for (String seed : seeds) {
+      if (seed == null || seed.trim().isEmpty()) {
+        throw new IllegalArgumentException("redis cluster seed URI is empty");
+      }
+      copy.add(seed.trim());
+    }
+    return new RedisConnectionSettings(
+        null, Collections.unmodifiableList(copy), DEFAULT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT,
+        DEFAULT_FAILURE_THRESHOLD, DEFAULT_OPEN_DURATION, DEFAULT_REQUEST_QUEUE_SIZE, "default",
+        DEFAULT_HEARTBEAT, 1);
+  }
+
+  /** Per decision; past it the rule's on-failure policy applies. Default 50 ms. */
+  public RedisConnectionSettings withTimeout(Duration value) {
+    return new RedisConnectionSettings(uri, clusterSeeds, value, connectTimeout, failureThreshold,
+        openDuration, requestQueueSize, instanceGroup, heartbeat, fallbackInstances);
+  }
+
+  public RedisConnectionSettings withConnectTimeout(Duration value) {
+    return new RedisConnectionSettings(uri, clusterSeeds, timeout, value, failureThreshold,
+        openDuration, requestQueueSize, instanceGroup, heartbeat, fallbackInstances);
+  }
+
+  /** Consecutive failures that open the circuit breaker, and how long it stays open. */
+  public RedisConnectionSettings withBreaker(int threshold, Duration open) {
+    return new RedisConnectionSettings(uri, clusterSeeds, timeout, connectTimeout, threshold, open,
+        requestQueueSize, instanceGroup, heartbeat, fallbackInstances);
+  }
+
+  public RedisConnectionSettings withRequestQueueSize(int value) {
+    return new RedisConnectionSettings(uri, clusterSeeds, timeout, connectTimeout,
+        failureThreshold, openDuration, value, instanceGroup, heartbeat, fallbackInstances);
+  }
+
+  /**
+   * Instances of one deployment announce themselves under this group name every {@code heartbeat};
+   * until the first count arrives, {@code fallbackInstances} is assumed.
+   */
+  public RedisConnectionSettings withInstances(String group, Duration heartbeatEvery,
+      int assumedInstances) {
+    return new RedisConnectionSettings(uri, clusterSeeds, timeout, connectTimeout,
+        failureThreshold, openDuration, requestQueueSize, group, heartbeatEvery, assumedInstances);
+  }
+
+  /** The single-server or Sentinel URI; null for a cluster. */
+  public String uri() {
+    return uri;
+  }
+
+  /** Cluster seed URIs; empty unless this is a cluster. */
+  public List<String> clusterSeeds() {
+    return clusterSeeds;
+  }
+
+  public boolean isCluster() {
+    return uri == null;
+  }
+
+  public Duration timeout() {
+    return timeout;
+  }
+
+  public Duration connectTimeout() {
+    return connectTimeout;
+  }
+
+  public int failureThreshold() {
+    return failureThreshold;
+  }
+
+  public Duration openDuration() {
+    return openDuration;
+  }
+
+  public int requestQueueSize() {
+    return requestQueueSize;
+  }
+
+  public String instanceGroup() {
+    return instanceGroup;
+  }
+
+  public Duration heartbeat() {
+    return heartbeat;
+  }
+
+  public int fallbackInstances() {
+    return fallbackInstances;
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder out = new StringBuilder("redis ");
+    if (uri != null) {
+      out.append(redact(uri));
+    } else {
+      out.append("cluster [");
+      for (int i = 0; i < clusterSeeds.size(); i++) {
+        out.append(i == 0 ? "" : ", ").append(redact(clusterSeeds.get(i)));
+      }
+      out.append(']');
+    }
+    return out.append(" timeout ").append(timeout.toMillis()).append("ms").toString();
+  }
+
+  /** The URI with any {@code user:password@} part replaced by {@code ***@}. */
+  static String redact(String uri) {
+    int scheme = uri.indexOf("://");
+    int start = scheme < 0 ? 0 : scheme + 3;
+    int at = uri.lastIndexOf('@');
+    if (at < start) {
+      return uri;
+    }
+    return uri.substring(0, start) + "***" + uri.substring(at);
+  }
+
+  private static Duration positive(Duration value, String what) {
+    Objects.requireNonNull(value, what);
+    if (value.isZero() || value.isNegative()) {
+      throw new IllegalArgumentException(what + " must be positive: " + value);
+    }
+    return value;
+  }
+}

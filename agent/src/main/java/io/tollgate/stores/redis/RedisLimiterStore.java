@@ -1,0 +1,155 @@
+package io.tollgate.stores.redis;
+
+import io.tollgate.limiters.Clock;
+import io.tollgate.limiters.LimitSpec;
+import io.tollgate.limiters.TokenBucket;
+import io.tollgate.limiters.Verdict;
+import io.tollgate.stores.LimiterStore;
+import java.util.List;
+
+/**
+ * A token-bucket rule's keys on Redis: each decision is one {@code EVALSHA} of
+ * {@code token-bucket.lua}, which runs {@link TokenBucket#decide} with the same state (a hash with
+ * {@code tat} and {@code tatFraction}), the same units and the same integer arithmetic, on Redis
+ * {@code TIME}. So a rule gives the same decisions on {@code backend: local} and {@code backend:
+ * redis}, and every agent sharing the Redis shares the bucket.
+ *
+ * <p>Each write sets the key to expire after {@link TokenBucket#idleNanosUntilFresh()}, when the
+ * bucket would be full again anyway. When Redis cannot answer, {@link #decide} throws {@link
+ * BackendUnavailableException} within the timeout (at once while the breaker is open); wrap the
+ * store in a {@link FailurePolicyStore} to apply the rule's {@code on-failure}.
+ *
+ * <p>Lua numbers are doubles. The script keeps every intermediate value below 2^53 (see its header);
+ * the two bounds it needs are checked here, and a rule that could pass them is refused at
+ * construction: {@code 2 * ceil(burst * periodUnits / limit) + burst + 1 + 3e9 <= 2^53} (time spans
+ * in units: with nanosecond units, a bucket that takes at most ~52 days to refill) and {@code (burst +
+ * 2) * limit <= 2^53}.
+ */
+public final class RedisLimiterStore implements LimiterStore {
+
+  /** Integers up to this are exact in a double. */
+  static final long LUA_EXACT = 1L << 53;
+
+  private final RedisBackend backend;
+  private final String ruleName;
+  private final TokenBucket bucket;
+  private final long unitNanos;
+  private final long burst;
+  private final long periodNanos;
+  /** ARGV with the cost at index 2 and the optional time override at 9. */
+  private final String[] argvTemplate;
+  /** Tests only: a clock whose reading is sent as "now" instead of Redis TIME. */
+  private final Clock timeOverride;
+
+  public RedisLimiterStore(RedisBackend backend, String ruleName, TokenBucket bucket) {
+    this(backend, ruleName, bucket, null);
+  }
+
+  RedisLimiterStore(RedisBackend backend, String ruleName, TokenBucket bucket, Clock timeOverride) {
+    this.backend = backend;
+    this.ruleName = ruleName;
+    this.bucket = bucket;
+    this.timeOverride = timeOverride;
+    LimitSpec spec = bucket.spec();
+    long limit = spec.limit();
+    this.burst = spec.burst();
+    this.periodNanos = spec.periodNanos();
+    this.unitNanos = bucket.unitNanos();
+    // The same derivation as TokenBucket's constructor.
+    long periodUnits = spec.periodNanos() / unitNanos;
+    long intervalWhole = periodUnits / limit;
+    long intervalRemainder = periodUnits % limit;
+    long toleranceScaled = burst * periodUnits; // < 2^60, as TokenBucket guarantees
+    long toleranceWhole = toleranceScaled / limit;
+    long toleranceFraction = toleranceScaled % limit;
+    checkLuaBounds(ruleName, spec, toleranceWhole);
+    long ttlMillis = ceilDiv(bucket.idleNanosUntilFresh(), 1_000_000L);
+    if (timeOverride != null) {
+      // Test time and real time differ: keys must not expire in real time before test time says.
+      ttlMillis = Math.max(ttlMillis, 3_600_000L);
+    }
+    this.argvTemplate =
+        new String[] {
+          Long.toString(limit),
+          Long.toString(burst),
+          "1",
+          Long.toString(unitNanos),
+          Long.toString(intervalWhole),
+          Long.toString(intervalRemainder),
+          Long.toString(toleranceWhole),
+          Long.toString(toleranceFraction),
+          Long.toString(Math.max(1, ttlMillis)),
+          ""
+        };
+  }
+
+  static void checkLuaBounds(String ruleName, LimitSpec spec, long toleranceWhole) {
+    long limit = spec.limit();
+    long burst = spec.burst();
+    boolean spanFits =
+        toleranceWhole < (LUA_EXACT - burst - 3_000_000_002L) / 2 - 1;
+    boolean fractionsFit = burst + 2 <= LUA_EXACT / limit;
+    if (!spanFits || !fractionsFit) {
+      throw new IllegalArgumentException(
+          "rule '" + ruleName + "': limit " + limit + ", burst " + burst + " per "
+              + spec.periodNanos() + "ns cannot be computed exactly on redis (Lua numbers are"
+              + " exact only up to 2^53): "
+              + (spanFits ? "limit * burst is too large" : "the bucket takes too long to refill")
+              + "; use a smaller burst, a larger limit per period or backend: local");
+    }
+  }
+
+  @Override
+  public void decide(String key, long cost, Verdict verdict) {
+    if (cost < 0) {
+      throw new IllegalArgumentException("cost must not be negative: " + cost);
+    }
+    String[] argv = argvTemplate.clone();
+    argv[2] = Long.toString(cost);
+    if (timeOverride != null) {
+      argv[9] = Long.toString(timeOverride.nowNanos());
+    }
+    List<Object> reply = backend.eval(RedisScript.TOKEN_BUCKET, RedisKeys.bucketKey(ruleName, key), argv);
+    long allowed = number(reply, 0);
+    long remaining = number(reply, 1);
+    long retryUnits = number(reply, 2);
+    long resetUnits = number(reply, 3);
+    if (allowed == 1) {
+      verdict.allow(remaining, resetUnits * unitNanos);
+    } else if (retryUnits < 0) {
+      verdict.refuse(remaining, periodNanos, resetUnits * unitNanos);
+    } else {
+      verdict.refuse(remaining, retryUnits * unitNanos, resetUnits * unitNanos);
+    }
+  }
+
+  private static long number(List<Object> reply, int index) {
+    if (reply == null || reply.size() <= index || !(reply.get(index) instanceof Long)) {
+      throw new BackendUnavailableException(
+          "unexpected reply from token-bucket.lua: " + reply, null, 0);
+    }
+    return (Long) reply.get(index);
+  }
+
+  /** Not counted: Redis holds the keys, and they expire on their own. Always 0. */
+  @Override
+  public long estimatedKeys() {
+    return 0;
+  }
+
+  public String ruleName() {
+    return ruleName;
+  }
+
+  public TokenBucket bucket() {
+    return bucket;
+  }
+
+  public RedisBackend backend() {
+    return backend;
+  }
+
+  static long ceilDiv(long a, long b) {
+    return -Math.floorDiv(-a, b);
+  }
+}

@@ -1,0 +1,70 @@
+package io.tollgate.stores.redis;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+
+/** A Lua script shipped with the agent, with its SHA-1 for {@code EVALSHA}. */
+public final class RedisScript {
+
+  public static final RedisScript TOKEN_BUCKET = load("token-bucket.lua");
+  public static final RedisScript INSTANCES = load("instances.lua");
+
+  private final String name;
+  private final String body;
+  private final String sha1;
+
+  RedisScript(String name, String body) {
+    this.name = name;
+    this.body = body;
+    this.sha1 = sha1Hex(body);
+  }
+
+  /** Loads {@code io/tollgate/stores/redis/NAME} from the agent's resources. */
+  static RedisScript load(String name) {
+    try (InputStream in = RedisScript.class.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalStateException("missing resource io/tollgate/stores/redis/" + name);
+      }
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      byte[] buffer = new byte[8192];
+      for (int n; (n = in.read(buffer)) > 0; ) {
+        out.write(buffer, 0, n);
+      }
+      return new RedisScript(name, new String(out.toByteArray(), StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read io/tollgate/stores/redis/" + name, e);
+    }
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public String body() {
+    return body;
+  }
+
+  /** Lower-case hex SHA-1 of the body, as Redis names the script. */
+  public String sha1() {
+    return sha1;
+  }
+
+  private static String sha1Hex(String text) {
+    try {
+      byte[] digest =
+          MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8));
+      StringBuilder hex = new StringBuilder(40);
+      for (byte b : digest) {
+        hex.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
+      }
+      return hex.toString();
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-1 is not available", e);
+    }
+  }
+}

@@ -1,0 +1,187 @@
+package io.tollgate.stores.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tollgate.limiters.Clock;
+import io.tollgate.limiters.LimitSpec;
+import io.tollgate.limiters.TokenBucket;
+import io.tollgate.limiters.Verdict;
+import io.tollgate.testing.redis.PrivateRedis;
+import io.tollgate.testing.redis.RedisServer;
+import io.tollgate.testing.redis.RedisServerExtension;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Redis going away and coming back, on servers of the tests' own (ended by process id): decisions
+ * fail within the timeout, then at once while the breaker is open; the on-failure policies apply;
+ * decisions succeed again soon after Redis returns. No assertion on speed except generous bounds on
+ * waits.
+ */
+@ExtendWith(RedisServerExtension.class)
+class RedisFailureTest {
+
+  private static final long TEN_DAYS = TimeUnit.DAYS.toNanos(10);
+
+  @Test
+  void hungRedisTimesOutThenBreakerRefusesAtOnceThenRecovers(@PrivateRedis RedisServer server) {
+    Duration timeout = Duration.ofMillis(300);
+    RedisConnectionSettings settings =
+        RedisConnectionSettings.uri(server.uri())
+            .withTimeout(timeout)
+            .withBreaker(3, Duration.ofMillis(500));
+    try (RedisBackend backend = RedisBackend.connect(settings)) {
+      assertTrue(backend.awaitConnected(Duration.ofSeconds(20)));
+      RedisLimiterStore store =
+          new RedisLimiterStore(backend, "hang", new TokenBucket(LimitSpec.of(100, TEN_DAYS)));
+      Verdict verdict = new Verdict();
+      store.decide("k", 1, verdict);
+      assertTrue(verdict.allowed);
+
+      server.pause(); // SIGSTOP: the connection stays up, nothing answers
+      try {
+        for (int i = 0; i < 3; i++) {
+          BackendUnavailableException e =
+              assertThrows(BackendUnavailableException.class, () -> store.decide("k", 1, verdict));
+          assertTrue(e.getMessage().contains("timed out"), e.getMessage());
+        }
+        assertEquals(CircuitBreaker.State.OPEN, backend.breaker().state());
+        long start = System.nanoTime();
+        for (int i = 0; i < 50; i++) {
+          BackendUnavailableException e =
+              assertThrows(BackendUnavailableException.class, () -> store.decide("k", 1, verdict));
+          assertTrue(e.getMessage().contains("circuit open"), e.getMessage());
+        }
+        long elapsed = System.nanoTime() - start;
+        // 50 decisions that each waited the timeout would take 15 s: these did not wait at all.
+        assertTrue(elapsed < timeout.toNanos() * 10, "breaker answers without waiting: " + elapsed);
+      } finally {
+        server.resume();
+      }
+      awaitTrue(() -> decides(store, verdict), "decisions succeed again after the pause");
+      assertEquals(CircuitBreaker.State.CLOSED, backend.breaker().state());
+    }
+  }
+
+  @Test
+  void killedRedisAppliesPoliciesAndRestartRecovers(@PrivateRedis RedisServer server) {
+    RedisConnectionSettings settings =
+        RedisConnectionSettings.uri(server.uri())
+            .withTimeout(Duration.ofMillis(500))
+            .withBreaker(3, Duration.ofMillis(300))
+            .withInstances("failure-test", Duration.ofMillis(200), 1);
+    try (RedisBackend backend = RedisBackend.connect(settings);
+        RedisBackend otherInstance = RedisBackend.connect(settings)) {
+      assertTrue(backend.awaitConnected(Duration.ofSeconds(20)));
+      assertTrue(otherInstance.awaitConnected(Duration.ofSeconds(20)));
+      try (InstanceRegistry registry = new InstanceRegistry(backend);
+          InstanceRegistry otherRegistry = new InstanceRegistry(otherInstance)) {
+        awaitTrue(() -> registry.beat() == 2, "both instances counted");
+
+        TokenBucket bucket = new TokenBucket(LimitSpec.of(10, TEN_DAYS));
+        FailurePolicyStore allow = policyStore(backend, "allow", bucket, OnFailure.ALLOW, registry);
+        FailurePolicyStore deny = policyStore(backend, "deny", bucket, OnFailure.DENY, registry);
+        FailurePolicyStore local = policyStore(backend, "local", bucket, OnFailure.LOCAL, registry);
+        Verdict verdict = new Verdict();
+        assertEquals(DecisionSource.BACKEND, allow.decideWithSource("k", 1, verdict));
+        assertEquals(DecisionSource.BACKEND, deny.decideWithSource("k", 1, verdict));
+        assertEquals(DecisionSource.BACKEND, local.decideWithSource("k", 1, verdict));
+
+        long pid = server.pid();
+        server.kill();
+        assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "killed");
+
+        for (int i = 0; i < 20; i++) {
+          assertEquals(DecisionSource.FAIL_OPEN, allow.decideWithSource("k", 1, verdict));
+          assertTrue(verdict.allowed);
+
+          assertEquals(DecisionSource.FAIL_CLOSED, deny.decideWithSource("k", 1, verdict));
+          assertFalse(verdict.allowed);
+          assertTrue(verdict.retryAfterNanos >= TimeUnit.SECONDS.toNanos(1), verdict.toString());
+        }
+        assertEquals(2, registry.liveInstances(), "the last count holds while Redis is down");
+        int allowedLocally = 0;
+        for (int i = 0; i < 20; i++) {
+          assertEquals(DecisionSource.DEGRADED_LOCAL, local.decideWithSource("x", 1, verdict));
+          if (verdict.allowed) {
+            allowedLocally++;
+          }
+        }
+        assertEquals(5, allowedLocally, "limit 10 over 2 live instances");
+        assertTrue(allow.failOpenDecisions() >= 20);
+        assertTrue(deny.failClosedDecisions() >= 20);
+        assertEquals(20, local.degradedLocalDecisions());
+
+        server.restart();
+        awaitTrue(
+            () -> allow.decideWithSource("k", 1, verdict) == DecisionSource.BACKEND,
+            "decisions on redis again after the restart");
+        awaitTrue(
+            () -> deny.decideWithSource("k", 1, verdict) == DecisionSource.BACKEND, "deny store");
+        // The restarted server is empty: the bucket starts full again.
+        assertTrue(verdict.allowed);
+        awaitTrue(() -> registry.beat() == 2, "both instances announce themselves again");
+      }
+    }
+  }
+
+  @Test
+  void noServerAtAllFailsFastAndNeverBlocks() throws Exception {
+    int port;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    RedisConnectionSettings settings =
+        RedisConnectionSettings.uri("redis://127.0.0.1:" + port).withTimeout(Duration.ofSeconds(5));
+    try (RedisBackend backend = RedisBackend.connect(settings)) {
+      RedisLimiterStore store =
+          new RedisLimiterStore(backend, "none", new TokenBucket(LimitSpec.of(1, TEN_DAYS)));
+      long start = System.nanoTime();
+      for (int i = 0; i < 20; i++) {
+        assertThrows(BackendUnavailableException.class, () -> store.decide("k", 1, new Verdict()));
+      }
+      assertTrue(
+          System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5),
+          "never waits for the 5 s timeout when nothing is connected");
+    }
+  }
+
+  private static FailurePolicyStore policyStore(
+      RedisBackend backend, String name, TokenBucket bucket, OnFailure policy,
+      InstanceRegistry registry) {
+    RedisLimiterStore redis =
+        new RedisLimiterStore(backend, RedisTestSupport.uniqueRule(name), bucket);
+    return new FailurePolicyStore(redis, policy, registry::liveInstances, Clock.system(), 1_000);
+  }
+
+  private static boolean decides(RedisLimiterStore store, Verdict verdict) {
+    try {
+      store.decide("k", 1, verdict);
+      return true;
+    } catch (BackendUnavailableException e) {
+      return false;
+    }
+  }
+
+  /** Polls {@code condition} for up to 30 s. */
+  private static void awaitTrue(BooleanSupplier condition, String what) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new AssertionError("not within 30 s: " + what);
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+    }
+  }
+}

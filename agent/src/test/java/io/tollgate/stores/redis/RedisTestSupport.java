@@ -1,0 +1,36 @@
+package io.tollgate.stores.redis;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tollgate.testing.redis.RedisServer;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** Shared helpers for the Redis store tests. */
+final class RedisTestSupport {
+
+  private static final AtomicInteger RULES = new AtomicInteger();
+
+  private RedisTestSupport() {}
+
+  /** A backend on {@code server}, connected, with a generous timeout unless told otherwise. */
+  static RedisBackend connect(RedisServer server, Duration timeout) {
+    RedisBackend backend =
+        RedisBackend.connect(RedisConnectionSettings.uri(server.uri()).withTimeout(timeout));
+    assertTrue(backend.awaitConnected(Duration.ofSeconds(20)), "no connection to " + server);
+    return backend;
+  }
+
+  static RedisBackend connect(RedisServer server) {
+    return connect(server, Duration.ofSeconds(5));
+  }
+
+  /** A rule name no other test (or earlier run against the same REDIS_URL) uses. */
+  static String uniqueRule(String base) {
+    return base + "-" + Long.toString(System.nanoTime(), 36) + "-" + RULES.incrementAndGet();
+  }
+
+  static long days(long n) {
+    return Duration.ofDays(n).toNanos();
+  }
+}
