@@ -184,14 +184,15 @@ public final class TollgateGate implements RequestGate {
       RefusalResponse.addHeaders(headers, refusedBy.rule.name(), retryAfter);
       logRefusal(exchange, refusedBy, retryAfter);
       String[] flat = flatten(headers);
-      byte[] body = RefusalResponse.body(429, refusedBy.rule.name(), retryAfter);
+      int status = statusOf(refusedBy);
+      byte[] body = RefusalResponse.body(status, refusedBy.rule.name(), retryAfter);
       return new Refusal(
-          429,
+          status,
           flat,
           RefusalResponse.CONTENT_TYPE,
           body,
           JerseyResponses.containerResponse(
-              containerRequest, 429, flat, RefusalResponse.CONTENT_TYPE, body));
+              containerRequest, status, flat, RefusalResponse.CONTENT_TYPE, body));
     }
     if (servlet != null) {
       setHeaders(servlet.exchange, headers);
@@ -252,12 +253,13 @@ public final class TollgateGate implements RequestGate {
       HttpExchange exchange, RuleVerdicts verdicts, List<String[]> headers) {
     RuleVerdicts.Entry refusedBy = verdicts.refusedBy();
     long retryAfter = RefusalResponse.retryAfterSeconds(refusedBy.verdict.retryAfterNanos);
+    int status = statusOf(refusedBy);
     RefusalResponse.addHeaders(headers, refusedBy.rule.name(), retryAfter);
     exchange.writeResponse(
-        429,
+        status,
         headers,
         RefusalResponse.CONTENT_TYPE,
-        RefusalResponse.body(429, refusedBy.rule.name(), retryAfter));
+        RefusalResponse.body(status, refusedBy.rule.name(), retryAfter));
     logRefusal(exchange, refusedBy, retryAfter);
   }
 
@@ -268,6 +270,11 @@ public final class TollgateGate implements RequestGate {
           + refusedBy.rule.name() + "' (" + refusedBy.rule.algorithmName() + ") key "
           + KeyDisplay.of(refusedBy.key) + "; retry after " + retryAfter + "s");
     }
+  }
+
+  /** 429 over the limit; 503 when the shared store is down and the rule says deny. */
+  private static int statusOf(RuleVerdicts.Entry refusedBy) {
+    return refusedBy.verdict.backendUnavailable ? 503 : 429;
   }
 
   private static String[] flatten(List<String[]> headers) {

@@ -26,7 +26,7 @@ public final class RateLimitHeaders {
     StringBuilder policies = new StringBuilder();
     RuleVerdicts.Entry tightest = null;
     for (RuleVerdicts.Entry entry : verdicts.entries()) {
-      if (!entry.rule.showsQuotaHeaders()) {
+      if (!entry.rule.showsQuotaHeaders() || entry.verdict.backendUnavailable) {
         continue;
       }
       QuotaPolicy policy = entry.rule.policy();
@@ -40,7 +40,9 @@ public final class RateLimitHeaders {
       }
     }
     RuleVerdicts.Entry refusedBy = verdicts.refusedBy();
-    if (refusedBy != null && refusedBy.rule.showsQuotaHeaders()) {
+    if (refusedBy != null
+        && refusedBy.rule.showsQuotaHeaders()
+        && !refusedBy.verdict.backendUnavailable) {
       tightest = refusedBy;
     }
     if (tightest == null) {

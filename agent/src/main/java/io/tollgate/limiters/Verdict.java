@@ -26,12 +26,20 @@ public final class Verdict {
    */
   public long delayNanos;
 
+  /**
+   * Set by a shared store that could not answer, when a fallback policy decided instead: the
+   * numbers are not the real quota's. A refusal then means "backend down" (503), not "over the
+   * limit" (429), and no quota headers are sent.
+   */
+  public boolean backendUnavailable;
+
   public Verdict allow(long remaining, long resetNanos) {
     this.allowed = true;
     this.remaining = Math.max(0, remaining);
     this.retryAfterNanos = 0;
     this.resetNanos = Math.max(0, resetNanos);
     this.delayNanos = 0;
+    this.backendUnavailable = false;
     return this;
   }
 
@@ -41,6 +49,7 @@ public final class Verdict {
     this.retryAfterNanos = Math.max(1, retryAfterNanos);
     this.resetNanos = Math.max(0, resetNanos);
     this.delayNanos = 0;
+    this.backendUnavailable = false;
     return this;
   }
 
@@ -50,6 +59,7 @@ public final class Verdict {
     retryAfterNanos = other.retryAfterNanos;
     resetNanos = other.resetNanos;
     delayNanos = other.delayNanos;
+    backendUnavailable = other.backendUnavailable;
   }
 
   @Override

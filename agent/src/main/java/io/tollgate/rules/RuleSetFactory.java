@@ -9,12 +9,12 @@ import io.tollgate.config.RulesConfig;
 import io.tollgate.diagnostics.ProxySetupAdvisor;
 import io.tollgate.keys.ClientAddressResolver;
 import io.tollgate.keys.RequestKeyResolver;
+import io.tollgate.limiters.AlgorithmKind;
 import io.tollgate.limiters.Algorithms;
 import io.tollgate.limiters.Clock;
 import io.tollgate.limiters.LimitSpec;
 import io.tollgate.limiters.RateLimitAlgorithm;
 import io.tollgate.stores.LimiterStore;
-import io.tollgate.stores.LocalLimiterStore;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,10 +24,10 @@ import java.util.List;
  */
 public final class RuleSetFactory {
 
-  private final Clock clock;
+  private final StoreProvider stores;
 
   public RuleSetFactory(Clock clock) {
-    this.clock = clock;
+    this.stores = new StoreProvider(clock);
   }
 
   /**
@@ -53,19 +53,20 @@ public final class RuleSetFactory {
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
+    stores.useBackendOf(config);
     ClientAddressResolver clients = ClientAddresses.resolverFor(config.clientIp());
     ProxySetupAdvisor.checkSettings(clients.trustedProxies(), config.source());
     List<Rule> rules = new ArrayList<>();
     for (RuleConfig ruleConfig : config.rules()) {
       boolean shadow = ruleConfig.effectiveMode(config.mode()) == Mode.SHADOW;
-      String fingerprint = fingerprint(ruleConfig, config);
+      String fingerprint = fingerprint(ruleConfig, config) + "|" + stores.backendFingerprint(config);
       Rule kept = previous == null ? null : previous.find(ruleConfig.name());
       LimiterStore store;
       RateLimitAlgorithm<?> algorithm = algorithmOf(ruleConfig);
       if (kept != null && kept.fingerprint().equals(fingerprint)) {
         store = kept.store();
       } else {
-        store = new LocalLimiterStore<>(algorithm, clock, ruleConfig.maxKeys());
+        store = stores.storeFor(config, ruleConfig, algorithm);
       }
       rules.add(
           new Rule(
@@ -92,13 +93,20 @@ public final class RuleSetFactory {
 
   /** Features the rules file may name that this version cannot yet apply: refused, never ignored. */
   private static void checkSupported(RulesConfig config, List<ConfigProblem> problems) {
-    if (config.backend() == Backend.REDIS) {
-      problems.add(
-          new ConfigProblem(
-              config.source(),
-              config.lineOf("backend"),
-              1,
-              "backend: redis is not available in this version of Tollgate yet; use backend: local"));
+    if (config.backend() != Backend.REDIS) {
+      return;
+    }
+    for (RuleConfig rule : config.rules()) {
+      if (rule.algorithm() != AlgorithmKind.TOKEN_BUCKET) {
+        problems.add(
+            new ConfigProblem(
+                config.source(),
+                rule.lineOf("algorithm"),
+                1,
+                "rule '" + rule.name() + "': algorithm " + rule.algorithm().yamlName()
+                    + " is not available with backend: redis yet; use token-bucket there, or"
+                    + " backend: local"));
+      }
     }
   }
 

@@ -73,7 +73,9 @@ public final class FailurePolicyStore implements LimiterStore {
 
   @Override
   public void decide(String key, long cost, Verdict verdict) {
-    decideWithSource(key, cost, verdict);
+    DecisionSource source = decideWithSource(key, cost, verdict);
+    verdict.backendUnavailable =
+        source == DecisionSource.FAIL_CLOSED || source == DecisionSource.FAIL_OPEN;
   }
 
   public DecisionSource decideWithSource(String key, long cost, Verdict verdict) {

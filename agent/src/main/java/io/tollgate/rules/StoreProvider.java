@@ -1,0 +1,92 @@
+package io.tollgate.rules;
+
+import io.tollgate.config.Backend;
+import io.tollgate.config.RedisSettings;
+import io.tollgate.config.RuleConfig;
+import io.tollgate.config.RulesConfig;
+import io.tollgate.diagnostics.AgentLog;
+import io.tollgate.limiters.Clock;
+import io.tollgate.limiters.RateLimitAlgorithm;
+import io.tollgate.limiters.TokenBucket;
+import io.tollgate.stores.LimiterStore;
+import io.tollgate.stores.LocalLimiterStore;
+import io.tollgate.stores.redis.FailurePolicyStore;
+import io.tollgate.stores.redis.InstanceRegistry;
+import io.tollgate.stores.redis.OnFailure;
+import io.tollgate.stores.redis.RedisBackend;
+import io.tollgate.stores.redis.RedisConnectionSettings;
+import io.tollgate.stores.redis.RedisLimiterStore;
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * Gives each rule its store: in this process, or on Redis behind the rule's on-failure policy.
+ *
+ * <p>Owns the one Redis connection (and the instance heartbeat that the {@code local} policy
+ * divides by) for as long as the rules file names the same server; a reload that changes the
+ * server connects anew and closes the old connection.
+ */
+public final class StoreProvider {
+
+  private final Clock clock;
+  private RedisSettings connectedTo;
+  private RedisBackend backend;
+  private InstanceRegistry instances;
+
+  public StoreProvider(Clock clock) {
+    this.clock = clock;
+  }
+
+  /** Prepares the backend the rules file names. */
+  synchronized void useBackendOf(RulesConfig config) {
+    if (config.backend() != Backend.REDIS) {
+      return;
+    }
+    RedisSettings wanted = config.redis();
+    if (backend != null && sameServer(connectedTo, wanted)) {
+      return;
+    }
+    RedisBackend previous = backend;
+    InstanceRegistry previousInstances = instances;
+    RedisConnectionSettings settings =
+        (wanted.cluster().isEmpty()
+                ? RedisConnectionSettings.uri(wanted.uri())
+                : RedisConnectionSettings.cluster(wanted.cluster()))
+            .withTimeout(Duration.ofNanos(wanted.timeoutNanos()));
+    backend = RedisBackend.connect(settings);
+    instances = new InstanceRegistry(backend);
+    connectedTo = wanted;
+    AgentLog.info("backend redis: " + settings);
+    if (previous != null) {
+      previousInstances.close();
+      previous.close();
+    }
+  }
+
+  LimiterStore storeFor(RulesConfig config, RuleConfig rule, RateLimitAlgorithm<?> algorithm) {
+    if (config.backend() != Backend.REDIS) {
+      return new LocalLimiterStore<>(algorithm, clock, rule.maxKeys());
+    }
+    RedisLimiterStore shared = new RedisLimiterStore(backend, rule.name(), (TokenBucket) algorithm);
+    InstanceRegistry registry = instances;
+    return new FailurePolicyStore(
+        shared,
+        OnFailure.fromYamlName(rule.onFailure().name().toLowerCase(Locale.ROOT)),
+        registry::liveInstances,
+        clock,
+        rule.maxKeys());
+  }
+
+  /** What, besides the rule itself, defines where its counts live. */
+  String backendFingerprint(RulesConfig config) {
+    return config.backend() == Backend.REDIS ? "redis " + config.redis() : "local";
+  }
+
+  private static boolean sameServer(RedisSettings a, RedisSettings b) {
+    return a != null
+        && b != null
+        && String.valueOf(a.uri()).equals(String.valueOf(b.uri()))
+        && a.cluster().equals(b.cluster())
+        && a.timeoutNanos() == b.timeoutNanos();
+  }
+}

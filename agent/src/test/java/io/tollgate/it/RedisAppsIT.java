@@ -1,0 +1,191 @@
+package io.tollgate.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tollgate.testing.redis.PrivateRedis;
+import io.tollgate.testing.redis.RedisServer;
+import io.tollgate.testing.redis.RedisServerExtension;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Several app instances on one Redis: one limit for all of them, not one each; and a Redis outage
+ * handled per rule, without hanging a request, until Redis is back.
+ */
+@ExtendWith(RedisServerExtension.class)
+class RedisAppsIT {
+
+  private static final String APP = "servlet-jakarta";
+
+  @TempDir Path dir;
+
+  private Path rules(RedisServer redis, String name, int limit) throws Exception {
+    return RulesFiles.write(
+        dir,
+        name + ".yaml",
+        "backend: redis",
+        "redis:",
+        "  uri: " + redis.uri(),
+        "  timeout: 100ms",
+        "rules:",
+        "  - name: " + name,
+        "    match:",
+        "      path: /hello",
+        "      methods: [GET]",
+        "    key: global",
+        "    limit: " + limit,
+        "    period: 1h",
+        "    on-failure: allow",
+        "  - name: " + name + "-deny",
+        "    match:",
+        "      path: /api/search",
+        "    key: global",
+        "    limit: 1000",
+        "    period: 1h",
+        "    on-failure: deny");
+  }
+
+  private List<ForkedApp> startThree(Path rules) throws Exception {
+    ExecutorService starter = Executors.newFixedThreadPool(3);
+    try {
+      List<Future<ForkedApp>> starts = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        starts.add(starter.submit(
+            () -> ForkedApp.app(APP).withAgent("config=" + rules).start()));
+      }
+      List<ForkedApp> apps = new ArrayList<>();
+      for (Future<ForkedApp> start : starts) {
+        apps.add(start.get(180, TimeUnit.SECONDS));
+      }
+      return apps;
+    } finally {
+      starter.shutdown();
+    }
+  }
+
+  private static void closeAll(List<ForkedApp> apps) throws InterruptedException {
+    for (ForkedApp app : apps) {
+      app.close();
+    }
+  }
+
+  @Test
+  void threeInstancesRoundRobinShareOneLimitOfFive(RedisServer redis) throws Exception {
+    String rule = "shared-" + UUID.randomUUID().toString().substring(0, 8);
+    List<ForkedApp> apps = startThree(rules(redis, rule, 5));
+    try {
+      int allowed = 0;
+      for (int i = 0; i < 12; i++) {
+        int status = apps.get(i % 3).get("/hello").statusCode();
+        assertTrue(status == 200 || status == 429, "status " + status);
+        allowed += status == 200 ? 1 : 0;
+      }
+      assertEquals(5, allowed, "5 in total across 3 instances, not 5 each");
+      for (ForkedApp app : apps) {
+        ServletAppsIT.assertAgentLogClean(app);
+      }
+    } finally {
+      closeAll(apps);
+    }
+  }
+
+  @Test
+  void concurrentRequestsOverThreeInstancesGetExactlyTheLimit(RedisServer redis)
+      throws Exception {
+    String rule = "race-" + UUID.randomUUID().toString().substring(0, 8);
+    List<ForkedApp> apps = startThree(rules(redis, rule, 25));
+    ExecutorService clients = Executors.newFixedThreadPool(12);
+    try {
+      List<Callable<Integer>> requests = new ArrayList<>();
+      for (int i = 0; i < 90; i++) {
+        ForkedApp app = apps.get(i % 3);
+        requests.add(() -> app.get("/hello").statusCode());
+      }
+      int allowed = 0;
+      for (Future<Integer> status : clients.invokeAll(requests)) {
+        allowed += status.get() == 200 ? 1 : 0;
+      }
+      assertEquals(25, allowed, "90 concurrent requests over 3 instances, limit 25");
+    } finally {
+      clients.shutdown();
+      closeAll(apps);
+    }
+  }
+
+  @Test
+  void redisDownAllowRulesPassDenyRulesAnswer503ThenLimitsReturn(@PrivateRedis RedisServer redis)
+      throws Exception {
+    String rule = "outage-" + UUID.randomUUID().toString().substring(0, 8);
+    try (ForkedApp app = ForkedApp.app(APP).withAgent("config=" + rules(redis, rule, 1000))
+        .start()) {
+      HttpResponse<String> before = app.get("/api/search");
+      assertEquals(200, before.statusCode());
+      assertTrue(before.headers().firstValue("RateLimit").isPresent(), "Redis decided");
+
+      redis.kill();
+      for (int i = 0; i < 20; i++) {
+        // The client's own timeout bounds every request: none may hang on the dead server.
+        assertEquals(200, app.get("/hello").statusCode(), "on-failure: allow passes");
+        HttpResponse<String> denied = app.get("/api/search");
+        assertEquals(503, denied.statusCode(), "on-failure: deny refuses with 503");
+        assertTrue(Long.parseLong(denied.headers().firstValue("Retry-After").orElse("0")) >= 1);
+        assertTrue(denied.body().contains("\"status\":503"), denied.body());
+        assertTrue(denied.headers().firstValue("RateLimit").isEmpty(),
+            "no quota headers when the quota is unknown");
+      }
+
+      redis.restart();
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      int status = 0;
+      while (System.nanoTime() < deadline) {
+        status = app.get("/api/search").statusCode();
+        if (status == 200) {
+          break;
+        }
+        Thread.sleep(200);
+      }
+      assertEquals(200, status, "decisions succeed again once Redis is back");
+      assertTrue(app.get("/api/search").headers().firstValue("RateLimit").isPresent());
+      assertTrue(app.agentLog().stream().noneMatch(l -> l.contains("internal error")),
+          String.join("\n", app.agentLog()));
+    }
+  }
+
+  @Test
+  void theSameRuleGivesTheSameDecisionsLocallyAndOnRedis(RedisServer redis) throws Exception {
+    String rule = "same-" + UUID.randomUUID().toString().substring(0, 8);
+    Path onRedis = rules(redis, rule, 4);
+    Path local = RulesFiles.write(dir, "local.yaml",
+        "rules:",
+        "  - name: " + rule,
+        "    match:",
+        "      path: /hello",
+        "      methods: [GET]",
+        "    key: global",
+        "    limit: 4",
+        "    period: 1h");
+    List<Integer> redisStatuses = new ArrayList<>();
+    List<Integer> localStatuses = new ArrayList<>();
+    try (ForkedApp a = ForkedApp.app(APP).withAgent("config=" + onRedis).start();
+        ForkedApp b = ForkedApp.app(APP).withAgent("config=" + local).start()) {
+      for (int i = 0; i < 7; i++) {
+        redisStatuses.add(a.get("/hello").statusCode());
+        localStatuses.add(b.get("/hello").statusCode());
+      }
+    }
+    assertEquals(List.of(200, 200, 200, 200, 429, 429, 429), localStatuses);
+    assertEquals(localStatuses, redisStatuses);
+  }
+}
