@@ -31,14 +31,22 @@ class RedisAppsIT {
 
   @TempDir Path dir;
 
+  /**
+   * A generous timeout: these tests count exact decisions on a machine that may be busy, where a
+   * slow answer would (correctly) fall back to the on-failure policy.
+   */
   private Path rules(RedisServer redis, String name, int limit) throws Exception {
+    return rules(redis, name, limit, "2s");
+  }
+
+  private Path rules(RedisServer redis, String name, int limit, String timeout) throws Exception {
     return RulesFiles.write(
         dir,
         name + ".yaml",
         "backend: redis",
         "redis:",
         "  uri: " + redis.uri(),
-        "  timeout: 100ms",
+        "  timeout: " + timeout,
         "rules:",
         "  - name: " + name,
         "    match:",
@@ -128,7 +136,7 @@ class RedisAppsIT {
   void redisDownAllowRulesPassDenyRulesAnswer503ThenLimitsReturn(@PrivateRedis RedisServer redis)
       throws Exception {
     String rule = "outage-" + UUID.randomUUID().toString().substring(0, 8);
-    try (ForkedApp app = ForkedApp.app(APP).withAgent("config=" + rules(redis, rule, 1000))
+    try (ForkedApp app = ForkedApp.app(APP).withAgent("config=" + rules(redis, rule, 1000, "100ms"))
         .start()) {
       HttpResponse<String> before = app.get("/api/search");
       assertEquals(200, before.statusCode());
