@@ -4,6 +4,7 @@ import io.tollgate.bootstrap.Refusal;
 import io.tollgate.bootstrap.RequestGate;
 import io.tollgate.diagnostics.AgentLog;
 import io.tollgate.diagnostics.RateLimitedLog;
+import io.tollgate.diagnostics.metrics.TollgateMetrics;
 import io.tollgate.http.HttpExchange;
 import io.tollgate.http.RateLimitHeaders;
 import io.tollgate.http.RefusalResponse;
@@ -71,7 +72,7 @@ public final class TollgateGate implements RequestGate {
     if (exchange == null) {
       return null;
     }
-    RuleVerdicts verdicts = decider.decide(exchange, ruleSet, DecisionPoint.FIRST_ENTRY, null);
+    RuleVerdicts verdicts = decide(exchange, ruleSet, DecisionPoint.FIRST_ENTRY, null);
     if (verdicts != null) {
       List<String[]> headers = headersFor(verdicts, ruleSet);
       if (verdicts.refused()) {
@@ -112,7 +113,7 @@ public final class TollgateGate implements RequestGate {
     exchange.setRoute(SpringRoutes.routeOf(exchange));
     RuleVerdicts earlier = (RuleVerdicts) exchange.attribute(VERDICTS_ATTRIBUTE);
     int before = earlier == null ? 0 : earlier.size();
-    RuleVerdicts verdicts = decider.decide(exchange, ruleSet, DecisionPoint.ROUTE, earlier);
+    RuleVerdicts verdicts = decide(exchange, ruleSet, DecisionPoint.ROUTE, earlier);
     if (verdicts == null || verdicts.size() == before) {
       return null;
     }
@@ -147,7 +148,7 @@ public final class TollgateGate implements RequestGate {
     exchange.setProperty(ROUTE_DECIDED_ATTRIBUTE, Boolean.TRUE);
     RuleVerdicts earlier = servlet == null ? null : servlet.verdicts;
     int before = earlier == null ? 0 : earlier.size();
-    RuleVerdicts verdicts = decider.decide(exchange, ruleSet, point, earlier);
+    RuleVerdicts verdicts = decide(exchange, ruleSet, point, earlier);
     if (verdicts == null || verdicts.size() == before) {
       return null;
     }
@@ -178,6 +179,16 @@ public final class TollgateGate implements RequestGate {
   @Override
   public void serverRequestEnded() {
     SERVER_REMOTE_ADDRESS.remove();
+  }
+
+  /** Decides at one entry point and counts this decision's verdicts in the rule metrics. */
+  private RuleVerdicts decide(
+      HttpExchange exchange, RuleSet ruleSet, DecisionPoint point, RuleVerdicts earlier) {
+    int before = earlier == null ? 0 : earlier.size();
+    long start = System.nanoTime();
+    RuleVerdicts verdicts = decider.decide(exchange, ruleSet, point, earlier);
+    TollgateMetrics.record(verdicts, before, System.nanoTime() - start);
+    return verdicts;
   }
 
   private void failIfInjected() {
