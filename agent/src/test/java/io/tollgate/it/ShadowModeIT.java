@@ -71,6 +71,42 @@ class ShadowModeIT {
     }
   }
 
+  @Test
+  void removingShadowModeEnforcesTheRuleWithItsCountsKept() throws Exception {
+    Path rules = RulesFiles.write(
+        dir,
+        "rules.yaml",
+        "rules:",
+        "  - name: hello-trial",
+        "    match:",
+        "      path: /hello",
+        "    key: ip",
+        "    limit: 2",
+        "    period: 1h",
+        "    mode: shadow");
+    try (ForkedApp app = ForkedApp.app("servlet-jakarta").withAgent("config=" + rules).start()) {
+      ItSupport.assertAllowedThenRefused(app, "/hello", 4, 0);
+      assertWouldRefuseLogged(app, "hello-trial");
+
+      // The operator's next step: drop 'mode: shadow' (an in-place edit, picked up by the watcher).
+      RulesFiles.write(
+          dir,
+          "rules.yaml",
+          "rules:",
+          "  - name: hello-trial",
+          "    match:",
+          "      path: /hello",
+          "    key: ip",
+          "    limit: 2",
+          "    period: 1h");
+      ItSupport.awaitCount(app, "rule 'hello-trial' is now enforced", 1, ItSupport.RELOAD_TIMEOUT);
+      assertEquals(0, ItSupport.count(app, "counts start afresh"), "same counting: counts kept");
+      // The two tokens were spent in shadow mode: the very next request is refused.
+      ItSupport.assertAllowedThenRefused(app, "/hello", 0, 2);
+      ServletAppsIT.assertAgentLogClean(app);
+    }
+  }
+
   private static void assertWouldRefuseLogged(ForkedApp app, String rule) throws Exception {
     String line = ItSupport.awaitCount(app, "rule '" + rule + "' would refuse key", 1,
         Duration.ofSeconds(10));
