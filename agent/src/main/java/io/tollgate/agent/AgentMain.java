@@ -2,7 +2,9 @@ package io.tollgate.agent;
 
 import io.tollgate.bootstrap.TollgateBridge;
 import io.tollgate.diagnostics.AgentLog;
+import io.tollgate.diagnostics.EntryPoints;
 import io.tollgate.diagnostics.Version;
+import io.tollgate.diagnostics.metrics.PrometheusExporter;
 import io.tollgate.engine.RulesFileWatcher;
 import io.tollgate.engine.RulesHolder;
 import io.tollgate.engine.TollgateGate;
@@ -50,6 +52,9 @@ public final class AgentMain {
     TollgateBridge.install(new TollgateGate(rules));
     AgentInstaller.install(inst, AgentMain.class.getClassLoader(), atStartup);
     RulesFileWatcher.start(rules, RELOAD_INTERVAL_MILLIS);
+    PrometheusExporter.startIfConfigured(
+        arguments.get("metrics-port"), arguments.get("metrics-host"));
+    EntryPoints.warnIfNoneSeen(arguments.get("entry-point-warning-after"));
     AgentLog.info("ready; watching " + (config == null ? "no rules file" : config)
         + " for changes");
   }

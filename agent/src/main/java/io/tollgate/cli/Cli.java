@@ -6,7 +6,6 @@ import io.tollgate.config.RulesConfig;
 import io.tollgate.config.RulesFileParser;
 import io.tollgate.diagnostics.Version;
 import io.tollgate.limiters.Clock;
-import io.tollgate.rules.RuleSet;
 import io.tollgate.rules.RuleSetFactory;
 import java.io.File;
 import java.io.PrintStream;
@@ -92,8 +91,12 @@ public final class Cli {
       }
       try {
         RulesConfig config = RulesFileParser.parse(path);
-        RuleSet rules = new RuleSetFactory(Clock.system()).build(config, null);
-        out.println(file + ": valid, " + rules.size() + " rule" + (rules.size() == 1 ? "" : "s"));
+        List<ConfigProblem> problems = new RuleSetFactory(Clock.system()).check(config);
+        if (!problems.isEmpty()) {
+          throw new ConfigException(problems);
+        }
+        int rules = config.rules().size();
+        out.println(file + ": valid, " + rules + " rule" + (rules == 1 ? "" : "s"));
       } catch (ConfigException e) {
         for (ConfigProblem problem : e.problems()) {
           err.println(problem);

@@ -125,6 +125,10 @@ public final class RulesHolder {
       } else if (before.store() != rule.store()) {
         AgentLog.info("rule '" + rule.name() + "' changed; its counts start afresh");
       }
+      if (before != null && before.isShadow() != rule.isShadow()) {
+        AgentLog.info("rule '" + rule.name() + "' is now "
+            + (rule.isShadow() ? "in shadow mode: it no longer refuses" : "enforced: it refuses"));
+      }
     }
     for (Rule rule : previous.rules()) {
       if (next.find(rule.name()) == null) {

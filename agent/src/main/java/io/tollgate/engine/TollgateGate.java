@@ -5,6 +5,7 @@ import io.tollgate.bootstrap.RequestGate;
 import io.tollgate.diagnostics.AgentLog;
 import io.tollgate.diagnostics.ProxySetupAdvisor;
 import io.tollgate.diagnostics.RateLimitedLog;
+import io.tollgate.diagnostics.metrics.TollgateMetrics;
 import io.tollgate.http.HttpExchange;
 import io.tollgate.http.RateLimitHeaders;
 import io.tollgate.http.RefusalResponse;
@@ -82,7 +83,7 @@ public final class TollgateGate implements RequestGate {
           exchange.remoteAddress(),
           exchange.header("X-Forwarded-For") != null || exchange.header("Forwarded") != null);
     }
-    RuleVerdicts verdicts = decider.decide(exchange, ruleSet, DecisionPoint.FIRST_ENTRY, null);
+    RuleVerdicts verdicts = decide(exchange, ruleSet, DecisionPoint.FIRST_ENTRY, null);
     if (verdicts != null) {
       List<String[]> headers = headersFor(verdicts, ruleSet);
       if (verdicts.refused()) {
@@ -126,7 +127,7 @@ public final class TollgateGate implements RequestGate {
     ServletPhase phase = SERVLET_PHASE.get();
     RuleVerdicts earlier = phase == null ? null : phase.verdicts;
     int before = earlier == null ? 0 : earlier.size();
-    RuleVerdicts verdicts = decider.decide(exchange, ruleSet, DecisionPoint.ROUTE, earlier);
+    RuleVerdicts verdicts = decide(exchange, ruleSet, DecisionPoint.ROUTE, earlier);
     if (verdicts == null || verdicts.size() == before) {
       return null;
     }
@@ -166,7 +167,7 @@ public final class TollgateGate implements RequestGate {
     exchange.setProperty(ROUTE_DECIDED_ATTRIBUTE, Boolean.TRUE);
     RuleVerdicts earlier = servlet == null ? null : servlet.verdicts;
     int before = earlier == null ? 0 : earlier.size();
-    RuleVerdicts verdicts = decider.decide(exchange, ruleSet, point, earlier);
+    RuleVerdicts verdicts = decide(exchange, ruleSet, point, earlier);
     if (verdicts == null || verdicts.size() == before) {
       return null;
     }
@@ -223,6 +224,16 @@ public final class TollgateGate implements RequestGate {
       SERVER_HELD.remove();
       held.releaseHeld();
     }
+  }
+
+  /** Decides at one entry point and counts this decision's verdicts in the rule metrics. */
+  private RuleVerdicts decide(
+      HttpExchange exchange, RuleSet ruleSet, DecisionPoint point, RuleVerdicts earlier) {
+    int before = earlier == null ? 0 : earlier.size();
+    long start = System.nanoTime();
+    RuleVerdicts verdicts = decider.decide(exchange, ruleSet, point, earlier);
+    TollgateMetrics.record(verdicts, before, System.nanoTime() - start);
+    return verdicts;
   }
 
   private void failIfInjected() {

@@ -4,6 +4,7 @@ import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
 import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 
 import io.tollgate.diagnostics.AgentLog;
+import io.tollgate.diagnostics.EntryPoints;
 import io.tollgate.instrumentation.jaxrs.GrizzlyContainerInstrumentation;
 import io.tollgate.instrumentation.jaxrs.JerseyInstrumentation;
 import io.tollgate.instrumentation.servlet.ServletInstrumentation;
@@ -82,6 +83,7 @@ public final class AgentInstaller {
         DynamicType dynamicType) {
       if (logged.add(type.getName() + "@" + System.identityHashCode(classLoader))) {
         AgentLog.info("instrumented " + type.getName() + (loaded ? " (already loaded)" : ""));
+        EntryPoints.instrumented(type);
       }
     }
 

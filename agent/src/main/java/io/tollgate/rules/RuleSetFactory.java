@@ -36,20 +36,7 @@ public final class RuleSetFactory {
    * @throws ConfigException naming each rule this version cannot apply, with its line
    */
   public RuleSet build(RulesConfig config, RuleSet previous) throws ConfigException {
-    List<ConfigProblem> problems = new ArrayList<>();
-    checkSupported(config, problems);
-    for (RuleConfig ruleConfig : config.rules()) {
-      try {
-        algorithmOf(ruleConfig);
-      } catch (IllegalArgumentException e) {
-        problems.add(
-            new ConfigProblem(
-                config.source(),
-                ruleConfig.lineOf("limit"),
-                1,
-                "rule '" + ruleConfig.name() + "': " + e.getMessage()));
-      }
-    }
+    List<ConfigProblem> problems = check(config);
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
@@ -89,6 +76,28 @@ public final class RuleSetFactory {
   private static RateLimitAlgorithm<?> algorithmOf(RuleConfig rule) {
     LimitSpec spec = new LimitSpec(rule.limit(), rule.periodNanos(), rule.burst());
     return Algorithms.create(rule.algorithm(), spec);
+  }
+
+  /**
+   * The problems that keep {@code config} from being applied, beyond what the parser checks;
+   * empty when it can be. Connects to nothing: {@code validate} uses it too.
+   */
+  public List<ConfigProblem> check(RulesConfig config) {
+    List<ConfigProblem> problems = new ArrayList<>();
+    checkSupported(config, problems);
+    for (RuleConfig ruleConfig : config.rules()) {
+      try {
+        algorithmOf(ruleConfig);
+      } catch (IllegalArgumentException e) {
+        problems.add(
+            new ConfigProblem(
+                config.source(),
+                ruleConfig.lineOf("limit"),
+                1,
+                "rule '" + ruleConfig.name() + "': " + e.getMessage()));
+      }
+    }
+    return problems;
   }
 
   /** Features the rules file may name that this version cannot yet apply: refused, never ignored. */

@@ -1,0 +1,92 @@
+package io.tollgate.diagnostics.metrics;
+
+import io.tollgate.diagnostics.AgentLog;
+import java.lang.management.ManagementFactory;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
+/**
+ * Registers each rule's MBean as {@code io.tollgate:type=Rule,name=RULE} on the platform MBean
+ * server, from a daemon thread, when the rule first decides.
+ *
+ * <p>Never in {@code premain}: the first call to {@link ManagementFactory#getPlatformMBeanServer}
+ * fixes the MBean server, and application servers (JBoss/WildFly, for one) that install their own
+ * builder through {@code javax.management.builder.initial} fail to start when an agent got there
+ * first. By the first decision the application is serving requests, so its setup is done.
+ */
+public final class JmxExporter {
+
+  public static final String DOMAIN = "io.tollgate";
+
+  private static final BlockingQueue<RuleMetrics> PENDING = new LinkedBlockingQueue<>();
+  private static volatile boolean started;
+  private static volatile boolean disabled = Boolean.getBoolean("tollgate.jmx.disabled");
+
+  private JmxExporter() {}
+
+  /** The MBean name of a rule's counters. */
+  public static String objectName(String rule) {
+    return DOMAIN + ":type=Rule,name=" + (needsQuoting(rule) ? ObjectName.quote(rule) : rule);
+  }
+
+  static void registerLater(RuleMetrics metrics) {
+    if (disabled) {
+      return;
+    }
+    PENDING.add(metrics);
+    if (!started) {
+      startThread();
+    }
+  }
+
+  private static synchronized void startThread() {
+    if (started) {
+      return;
+    }
+    started = true;
+    Thread thread = new Thread(JmxExporter::run, "tollgate-jmx");
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  private static void run() {
+    MBeanServer server;
+    try {
+      server = ManagementFactory.getPlatformMBeanServer();
+    } catch (Throwable t) {
+      disabled = true;
+      PENDING.clear();
+      AgentLog.warn("no JMX MBean server; rule metrics are not exported over JMX: " + t);
+      return;
+    }
+    while (true) {
+      RuleMetrics metrics;
+      try {
+        metrics = PENDING.take();
+      } catch (InterruptedException e) {
+        return;
+      }
+      String name = objectName(metrics.getRule());
+      try {
+        ObjectName objectName = new ObjectName(name);
+        if (!server.isRegistered(objectName)) {
+          server.registerMBean(metrics, objectName);
+        }
+      } catch (Throwable t) {
+        AgentLog.warn("cannot register the MBean " + name + ": " + t);
+      }
+    }
+  }
+
+  private static boolean needsQuoting(String rule) {
+    for (int i = 0; i < rule.length(); i++) {
+      char c = rule.charAt(i);
+      if (c == ',' || c == '=' || c == ':' || c == '"' || c == '*' || c == '?' || c == '\n') {
+        return true;
+      }
+    }
+    return rule.isEmpty();
+  }
+}

@@ -1,0 +1,187 @@
+package io.tollgate.diagnostics.metrics;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.tollgate.diagnostics.AgentLog;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The Prometheus text format (version 0.0.4) at {@code http://HOST:PORT/metrics}, on its own port
+ * with the JDK's {@code com.sun.net.httpserver}: no dependency, and nothing shared with the
+ * application's web server.
+ *
+ * <p>Enabled by the {@code metrics-port} setting ({@code -javaagent:...=metrics-port=9464},
+ * {@code -Dtollgate.metrics-port}, {@code TOLLGATE_METRICS_PORT}); it binds {@code metrics-host},
+ * 127.0.0.1 unless set, so that the counts (and the heaviest keys) are not published to the
+ * network by accident. Every thread it runs is a daemon: it never keeps the JVM alive.
+ */
+public final class PrometheusExporter {
+
+  public static final String DEFAULT_HOST = "127.0.0.1";
+  static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+  private static volatile HttpServer server;
+
+  private PrometheusExporter() {}
+
+  /**
+   * Starts the endpoint when {@code port} is set; logs and carries on when it cannot. Returns at
+   * once: the server starts on a daemon thread (so that the JDK's dispatcher thread, which
+   * inherits the daemon flag from its creator, is a daemon too).
+   */
+  public static synchronized void startIfConfigured(String port, String host) {
+    if (port == null || port.trim().isEmpty() || server != null) {
+      return;
+    }
+    int number;
+    try {
+      number = Integer.parseInt(port.trim());
+      if (number < 0 || number > 65535) {
+        throw new NumberFormatException();
+      }
+    } catch (NumberFormatException e) {
+      AgentLog.warn("metrics-port must be a port number (0-65535), got '" + port
+          + "'; the Prometheus endpoint is off");
+      return;
+    }
+    String bindHost = host == null || host.trim().isEmpty() ? DEFAULT_HOST : host.trim();
+    Thread starter = new Thread(() -> start(bindHost, number), "tollgate-metrics-start");
+    starter.setDaemon(true);
+    starter.start();
+  }
+
+  private static void start(String host, int port) {
+    try {
+      HttpServer http = HttpServer.create(new InetSocketAddress(host, port), 16);
+      ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "tollgate-metrics");
+        t.setDaemon(true);
+        return t;
+      });
+      http.setExecutor(executor);
+      http.createContext("/metrics", PrometheusExporter::handle);
+      http.start();
+      server = http;
+      AgentLog.info("Prometheus metrics at http://" + host + ":" + http.getAddress().getPort()
+          + "/metrics");
+    } catch (Throwable t) {
+      AgentLog.warn("cannot serve Prometheus metrics on " + host + ":" + port + ": " + t);
+    }
+  }
+
+  private static void handle(HttpExchange exchange) throws IOException {
+    try {
+      if (!"GET".equals(exchange.getRequestMethod()) && !"HEAD".equals(exchange.getRequestMethod())) {
+        exchange.getResponseHeaders().set("Allow", "GET, HEAD");
+        exchange.sendResponseHeaders(405, -1);
+        return;
+      }
+      byte[] body = render(TollgateMetrics.all()).getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().set("Content-Type", CONTENT_TYPE);
+      if ("HEAD".equals(exchange.getRequestMethod())) {
+        exchange.sendResponseHeaders(200, -1);
+        return;
+      }
+      exchange.sendResponseHeaders(200, body.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(body);
+      }
+    } finally {
+      exchange.close();
+    }
+  }
+
+  /** The exposition text for these rules. */
+  static String render(List<RuleMetrics> rules) {
+    StringBuilder out = new StringBuilder(1024);
+    counter(out, rules, "tollgate_rule_allowed_total", "Requests the rule let through.", 0);
+    counter(out, rules, "tollgate_rule_refused_total", "Requests the rule refused with 429.", 1);
+    counter(out, rules, "tollgate_rule_would_refuse_total",
+        "Requests a shadow-mode rule would have refused (they passed).", 2);
+    counter(out, rules, "tollgate_rule_backend_errors_total",
+        "Decisions the backend could not make; the rule's on-failure applied.", 3);
+
+    out.append("# HELP tollgate_rule_decision_seconds Time to decide the requests the rule took part in.\n");
+    out.append("# TYPE tollgate_rule_decision_seconds summary\n");
+    for (RuleMetrics rule : rules) {
+      String label = "{rule=\"" + escape(rule.getRule()) + "\"}";
+      out.append("tollgate_rule_decision_seconds_count").append(label).append(' ')
+          .append(rule.getDecisions()).append('\n');
+      out.append("tollgate_rule_decision_seconds_sum").append(label).append(' ')
+          .append(seconds(rule.getDecisionNanosTotal())).append('\n');
+    }
+    out.append("# HELP tollgate_rule_decision_seconds_max The longest decision since start.\n");
+    out.append("# TYPE tollgate_rule_decision_seconds_max gauge\n");
+    for (RuleMetrics rule : rules) {
+      out.append("tollgate_rule_decision_seconds_max{rule=\"").append(escape(rule.getRule()))
+          .append("\"} ").append(seconds(rule.getDecisionNanosMax())).append('\n');
+    }
+
+    out.append("# HELP tollgate_rule_refused_key_requests The keys refused (or would-refuse) most")
+        .append(" often per rule, at most ").append(RuleMetrics.TOP_KEYS)
+        .append(" (Space-Saving estimate; keys truncated, secrets already hashed).\n");
+    out.append("# TYPE tollgate_rule_refused_key_requests gauge\n");
+    for (RuleMetrics rule : rules) {
+      List<HeavyKeys.Entry> top = rule.topRefusedKeys();
+      for (int i = 0; i < top.size(); i++) {
+        HeavyKeys.Entry entry = top.get(i);
+        out.append("tollgate_rule_refused_key_requests{rule=\"").append(escape(rule.getRule()))
+            .append("\",rank=\"").append(i + 1)
+            .append("\",key=\"").append(escape(entry.key)).append("\"} ")
+            .append(entry.count).append('\n');
+      }
+    }
+    return out.toString();
+  }
+
+  private static void counter(
+      StringBuilder out, List<RuleMetrics> rules, String name, String help, int which) {
+    out.append("# HELP ").append(name).append(' ').append(help).append('\n');
+    out.append("# TYPE ").append(name).append(" counter\n");
+    for (RuleMetrics rule : rules) {
+      long value;
+      switch (which) {
+        case 0:
+          value = rule.getAllowed();
+          break;
+        case 1:
+          value = rule.getRefused();
+          break;
+        case 2:
+          value = rule.getWouldRefuse();
+          break;
+        default:
+          value = rule.getBackendErrors();
+          break;
+      }
+      out.append(name).append("{rule=\"").append(escape(rule.getRule())).append("\"} ")
+          .append(value).append('\n');
+    }
+  }
+
+  private static String seconds(long nanos) {
+    return String.format(Locale.ROOT, "%.9f", nanos / 1e9);
+  }
+
+  static String escape(String value) {
+    StringBuilder out = new StringBuilder(value.length());
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c == '\\' || c == '"') {
+        out.append('\\').append(c);
+      } else if (c == '\n') {
+        out.append("\\n");
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
+  }
+}

@@ -1,0 +1,113 @@
+package io.tollgate.diagnostics.metrics;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/** One rule's counters: cheap enough to bump on every decision (LongAdder, one CAS for the max). */
+public final class RuleMetrics implements RuleMetricsMBean {
+
+  static final int TOP_KEYS = 10;
+
+  private final String rule;
+  private final LongAdder allowed = new LongAdder();
+  private final LongAdder refused = new LongAdder();
+  private final LongAdder wouldRefuse = new LongAdder();
+  private final LongAdder backendErrors = new LongAdder();
+  private final LongAdder decisions = new LongAdder();
+  private final LongAdder decisionNanos = new LongAdder();
+  private final AtomicLong decisionNanosMax = new AtomicLong();
+  private final HeavyKeys refusedKeys = new HeavyKeys(TOP_KEYS);
+
+  RuleMetrics(String rule) {
+    this.rule = rule;
+  }
+
+  void allowed() {
+    allowed.increment();
+  }
+
+  void refused(String key) {
+    refused.increment();
+    refusedKeys.add(key);
+  }
+
+  void wouldRefuse(String key) {
+    wouldRefuse.increment();
+    refusedKeys.add(key);
+  }
+
+  void backendError() {
+    backendErrors.increment();
+  }
+
+  void decisionTook(long nanos) {
+    decisions.increment();
+    decisionNanos.add(nanos);
+    long max = decisionNanosMax.get();
+    while (nanos > max && !decisionNanosMax.compareAndSet(max, nanos)) {
+      max = decisionNanosMax.get();
+    }
+  }
+
+  @Override
+  public String getRule() {
+    return rule;
+  }
+
+  @Override
+  public long getAllowed() {
+    return allowed.sum();
+  }
+
+  @Override
+  public long getRefused() {
+    return refused.sum();
+  }
+
+  @Override
+  public long getWouldRefuse() {
+    return wouldRefuse.sum();
+  }
+
+  @Override
+  public long getBackendErrors() {
+    return backendErrors.sum();
+  }
+
+  @Override
+  public long getDecisions() {
+    return decisions.sum();
+  }
+
+  @Override
+  public long getDecisionNanosTotal() {
+    return decisionNanos.sum();
+  }
+
+  @Override
+  public long getDecisionNanosMax() {
+    return decisionNanosMax.get();
+  }
+
+  @Override
+  public long getDecisionNanosMean() {
+    long n = decisions.sum();
+    return n == 0 ? 0 : decisionNanos.sum() / n;
+  }
+
+  @Override
+  public String[] getTopRefusedKeys() {
+    List<HeavyKeys.Entry> top = refusedKeys.top();
+    String[] out = new String[top.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = top.get(i).toString();
+    }
+    return out;
+  }
+
+  /** The refused (and would-refuse) keys, heaviest first. */
+  public List<HeavyKeys.Entry> topRefusedKeys() {
+    return refusedKeys.top();
+  }
+}

@@ -1,0 +1,37 @@
+package io.tollgate.diagnostics.metrics;
+
+/**
+ * One rule's counters over JMX, as {@code io.tollgate:type=Rule,name=RULE}. Counts are since the
+ * agent started and survive reloads that keep the rule's name.
+ */
+public interface RuleMetricsMBean {
+
+  String getRule();
+
+  /** Requests this rule let through. */
+  long getAllowed();
+
+  /** Requests this rule refused (in enforce mode). */
+  long getRefused();
+
+  /** Requests this rule would have refused in shadow mode (they passed). */
+  long getWouldRefuse();
+
+  /** Decisions the backend could not make (the rule's on-failure applied). */
+  long getBackendErrors();
+
+  /** Decisions this rule took part in. */
+  long getDecisions();
+
+  /** Total time of those decisions, in nanoseconds. */
+  long getDecisionNanosTotal();
+
+  /** The longest of those decisions, in nanoseconds. */
+  long getDecisionNanosMax();
+
+  /** The mean decision time, in nanoseconds (0 before the first decision). */
+  long getDecisionNanosMean();
+
+  /** The keys refused most often, heaviest first, as "key=count". */
+  String[] getTopRefusedKeys();
+}

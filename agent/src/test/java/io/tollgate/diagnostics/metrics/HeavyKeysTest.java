@@ -1,0 +1,61 @@
+package io.tollgate.diagnostics.metrics;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class HeavyKeysTest {
+
+  @Test
+  void exactWhileThereIsRoom() {
+    HeavyKeys keys = new HeavyKeys(3);
+    for (int i = 0; i < 5; i++) {
+      keys.add("a");
+    }
+    keys.add("b");
+    keys.add("b");
+    keys.add("c");
+    List<HeavyKeys.Entry> top = keys.top();
+    assertEquals(3, top.size());
+    assertEquals("a", top.get(0).key);
+    assertEquals(5, top.get(0).count);
+    assertEquals("b", top.get(1).key);
+    assertEquals(2, top.get(1).count);
+    assertEquals(0, top.get(1).error);
+    assertEquals("c", top.get(2).key);
+  }
+
+  @Test
+  void aHeavyHitterSurvivesAFloodOfOneOffKeys() {
+    HeavyKeys keys = new HeavyKeys(10);
+    for (int i = 0; i < 10_000; i++) {
+      keys.add("one-off-" + i);
+      if (i % 3 == 0) {
+        keys.add("attacker");
+      }
+    }
+    List<HeavyKeys.Entry> top = keys.top();
+    assertEquals(10, top.size(), "bounded");
+    assertEquals("attacker", top.get(0).key);
+    assertTrue(top.get(0).count >= 3334, top.toString());
+  }
+
+  @Test
+  void keysAreShortenedAndCleaned() {
+    HeavyKeys keys = new HeavyKeys(2);
+    StringBuilder longKey = new StringBuilder();
+    for (int i = 0; i < 100; i++) {
+      longKey.append('k');
+    }
+    keys.add(longKey.toString());
+    keys.add("evil\"\n\\key");
+    for (HeavyKeys.Entry entry : keys.top()) {
+      assertTrue(entry.key.length() <= HeavyKeys.MAX_KEY_CHARS, entry.key);
+      assertTrue(entry.key.chars().allMatch(c -> c >= 0x20 && c < 0x7f && c != '"' && c != '\\'),
+          entry.key);
+    }
+    assertEquals("-", HeavyKeys.display(null));
+  }
+}

@@ -1,0 +1,84 @@
+package io.tollgate.diagnostics.metrics;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.ManagementFactory;
+import java.util.Arrays;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class TollgateMetricsTest {
+
+  @AfterEach
+  void reset() {
+    TollgateMetrics.reset();
+  }
+
+  @Test
+  void countersAndLatency() {
+    RuleMetrics rule = TollgateMetrics.forRule("unit-counters");
+    rule.allowed();
+    rule.allowed();
+    rule.refused("10.0.0.1");
+    rule.wouldRefuse("10.0.0.2");
+    rule.backendError();
+    rule.decisionTook(100);
+    rule.decisionTook(300);
+    assertEquals(2, rule.getAllowed());
+    assertEquals(1, rule.getRefused());
+    assertEquals(1, rule.getWouldRefuse());
+    assertEquals(1, rule.getBackendErrors());
+    assertEquals(2, rule.getDecisions());
+    assertEquals(400, rule.getDecisionNanosTotal());
+    assertEquals(300, rule.getDecisionNanosMax());
+    assertEquals(200, rule.getDecisionNanosMean());
+    assertTrue(TollgateMetrics.forRule("unit-counters") == rule, "one per rule name");
+  }
+
+  @Test
+  void registeredOverJmxOnFirstUse() throws Exception {
+    RuleMetrics rule = TollgateMetrics.forRule("unit-jmx");
+    rule.refused("10.0.0.9");
+    rule.refused("10.0.0.9");
+    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    ObjectName name = new ObjectName("io.tollgate:type=Rule,name=unit-jmx");
+    assertEquals(name.toString(), JmxExporter.objectName("unit-jmx"));
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (!server.isRegistered(name) && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertEquals(2L, server.getAttribute(name, "Refused"));
+    assertEquals(Arrays.asList("10.0.0.9=2"),
+        Arrays.asList((String[]) server.getAttribute(name, "TopRefusedKeys")));
+  }
+
+  @Test
+  void oddRuleNamesAreQuoted() throws Exception {
+    new ObjectName(JmxExporter.objectName("a,b=c"));
+    assertEquals("io.tollgate:type=Rule,name=login-per-ip.v2",
+        JmxExporter.objectName("login-per-ip.v2"));
+  }
+
+  @Test
+  void prometheusText() {
+    RuleMetrics rule = TollgateMetrics.forRule("unit-prom");
+    rule.allowed();
+    rule.refused("1.2.3.4");
+    rule.decisionTook(1_500_000);
+    String text = PrometheusExporter.render(TollgateMetrics.all());
+    assertTrue(text.contains("# TYPE tollgate_rule_allowed_total counter\n"), text);
+    assertTrue(text.contains("tollgate_rule_allowed_total{rule=\"unit-prom\"} 1\n"), text);
+    assertTrue(text.contains("tollgate_rule_refused_total{rule=\"unit-prom\"} 1\n"), text);
+    assertTrue(text.contains("tollgate_rule_would_refuse_total{rule=\"unit-prom\"} 0\n"), text);
+    assertTrue(text.contains("tollgate_rule_decision_seconds_count{rule=\"unit-prom\"} 1\n"), text);
+    assertTrue(text.contains("tollgate_rule_decision_seconds_sum{rule=\"unit-prom\"} 0.001500000\n"),
+        text);
+    assertTrue(text.contains(
+        "tollgate_rule_refused_key_requests{rule=\"unit-prom\",rank=\"1\",key=\"1.2.3.4\"} 1\n"),
+        text);
+    assertEquals("a\\\"b\\\\c\\n", PrometheusExporter.escape("a\"b\\c\n"));
+  }
+}
