@@ -83,6 +83,7 @@ public final class TollgateGate implements RequestGate {
         return Refusal.WRITTEN;
       }
       setHeaders(exchange, headers);
+      RequestPacing.hold(verdicts.takeDelayNanos());
     }
     ServletPhase phase = new ServletPhase(exchange, verdicts);
     SERVLET_PHASE.set(phase);
@@ -94,8 +95,9 @@ public final class TollgateGate implements RequestGate {
     if (scope instanceof ServletPhase) {
       SERVLET_PHASE.remove();
       RuleVerdicts verdicts = ((ServletPhase) scope).verdicts;
-      if (verdicts != null && verdicts.holdsAnything()) {
-        ((ServletPhase) scope).exchange.whenComplete(verdicts::releaseHeld);
+      if (verdicts != null && verdicts.hasWorkAtEnd()) {
+        ServletExchange exchange = ((ServletPhase) scope).exchange;
+        exchange.whenComplete(() -> verdicts.requestEnded(exchange::responseHeader));
       }
     }
   }
@@ -132,6 +134,7 @@ public final class TollgateGate implements RequestGate {
       return Refusal.WRITTEN;
     }
     setHeaders(exchange, headers);
+    RequestPacing.hold(verdicts.takeDelayNanos());
     return null;
   }
 
@@ -180,6 +183,7 @@ public final class TollgateGate implements RequestGate {
           RefusalResponse.CONTENT_TYPE,
           RefusalResponse.body(429, refusedBy.rule.name(), retryAfter));
     }
+    RequestPacing.hold(verdicts.takeDelayNanos());
     if (servlet != null) {
       setHeaders(servlet.exchange, headers);
       return null;
