@@ -768,18 +768,22 @@ public final class RulesFileParser {
         }
       } else {
         if (limitTuple == null) {
-          problem(
-              item,
-              ctx + "limit is missing; give the number of requests allowed per period, for example 'limit: 100'");
+          if (!misspelt(map, RULE_KEYS, "limits", "plans")) {
+            problem(
+                item,
+                ctx + "limit is missing; give the number of requests allowed per period, for example 'limit: 100'");
+          }
         } else {
           limit = positive(limitTuple.getValueNode(), "limit", ctx);
         }
         if (calendarTuple != null) {
           period = calendar == null ? null : 1L; // set by the calendar unit below
         } else if (periodTuple == null) {
-          problem(
-              item,
-              ctx + "period is missing; give the length of the limit's time window, for example 'period: 1m'");
+          if (!misspelt(map, RULE_KEYS, "limits", "plans", "calendar")) {
+            problem(
+                item,
+                ctx + "period is missing; give the length of the limit's time window, for example 'period: 1m'");
+          }
         } else {
           period = duration(periodTuple.getValueNode(), "period", ctx);
         }
@@ -972,12 +976,16 @@ public final class RulesFileParser {
         Long p = null;
         Long b = null;
         if (lf.get("limit") == null) {
-          problem(itemNode, ctx + "an entry of " + what + " has no limit; write {limit: N, period: D}");
+          if (!misspelt((MappingNode) itemNode, LIMIT_KEYS, "limit")) {
+            problem(itemNode, ctx + "an entry of " + what + " has no limit; write {limit: N, period: D}");
+          }
         } else {
           l = positive(lf.get("limit").getValueNode(), what + " limit", ctx);
         }
         if (lf.get("period") == null) {
-          problem(itemNode, ctx + "an entry of " + what + " has no period; write {limit: N, period: D}");
+          if (!misspelt((MappingNode) itemNode, LIMIT_KEYS, "period")) {
+            problem(itemNode, ctx + "an entry of " + what + " has no period; write {limit: N, period: D}");
+          }
         } else {
           p = duration(lf.get("period").getValueNode(), what + " period", ctx);
         }
@@ -1012,7 +1020,9 @@ public final class RulesFileParser {
       boolean ok = true;
       String header = null;
       if (pf.get("header") == null) {
-        problem(node, ctx + "plans needs 'header:', the request header that names the plan, such as X-Plan");
+        if (!misspelt((MappingNode) node, PLANS_KEYS, "header")) {
+          problem(node, ctx + "plans needs 'header:', the request header that names the plan, such as X-Plan");
+        }
         ok = false;
       } else {
         header = string(pf.get("header").getValueNode(), "plans.header", "a request header name such as X-Plan", ctx);
@@ -1153,7 +1163,7 @@ public final class RulesFileParser {
       Long within = null;
       Long boxFor = null;
       for (String k : PENALTY_KEYS) {
-        if (pf.get(k) == null) {
+        if (pf.get(k) == null && !misspelt((MappingNode) node, PENALTY_KEYS, k)) {
           problem(node, ctx + "penalty needs '" + k + "'; write " + example);
         }
       }
@@ -1169,6 +1179,22 @@ public final class RulesFileParser {
       return after == null || within == null || boxFor == null
           ? null
           : new PenaltyConfig(after.intValue(), within, boxFor);
+    }
+
+    /**
+     * Whether the mapping has an unknown key that the hints take for one of {@code targets}: the
+     * unknown key is reported already, and "X is missing" would only repeat it.
+     */
+    private boolean misspelt(MappingNode map, List<String> known, String... targets) {
+      for (NodeTuple t : map.getValue()) {
+        if (t.getKeyNode() instanceof ScalarNode) {
+          String k = ((ScalarNode) t.getKeyNode()).getValue();
+          if (!known.contains(k) && Arrays.asList(targets).contains(suggest(k, known))) {
+            return true;
+          }
+        }
+      }
+      return false;
     }
 
     private List<String> paths(Node node, String ctx) {
