@@ -24,7 +24,7 @@ class LocalLimiterStoreBoundsTest {
     LocalLimiterStore<?> store =
         new LocalLimiterStore<>(new TokenBucket(LimitSpec.of(5, 3600 * S)), clock, 1_000);
     Verdict verdict = new Verdict();
-    // a store already full of ordinary clients
+    // a store already full of ordinary clients (Caffeine counts frequencies from half full on)
     for (int i = 0; i < 1_000; i++) {
       store.decide("client-" + i, 1, verdict);
     }
