@@ -1,6 +1,9 @@
 package io.tollgate.config;
 
 import io.tollgate.limiters.AlgorithmKind;
+import io.tollgate.limiters.CalendarQuota;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -15,6 +18,9 @@ import java.util.Set;
 public final class RuleConfig {
   /** {@code max-keys} when not given. */
   public static final long DEFAULT_MAX_KEYS = 100_000L;
+
+  /** Nominal days of each {@link CalendarQuota.Unit}, in declaration order. */
+  private static final long[] CALENDAR_NOMINAL_DAYS = {1, 7, 30, 365};
 
   private static final String[] LOGIN_STYLE_WORDS = {"login", "log-in", "signin", "sign-in", "otp", "password", "passwd", "token", "mfa", "2fa"};
 
@@ -35,8 +41,26 @@ public final class RuleConfig {
   private final Mode mode;
   private final Boolean quotaHeaders;
   private final long maxKeys;
+  private final List<LimitConfig> limits;
+  private final long maxDelayNanos;
+  private final CalendarQuota.Unit calendar;
+  private final ZoneId timeZone;
+  private final String costHeader;
+  private final PlansConfig plans;
+  private final AllowConfig allow;
+  private final PenaltyConfig penalty;
 
   private RuleConfig(Builder b) {
+    if (b.plans != null) {
+      LimitConfig first = b.plans.limits().get(b.plans.defaultPlan()).get(0);
+      b.limit = first.limit();
+      b.periodNanos = first.periodNanos();
+      b.burst = first.burst();
+    } else if (b.limits != null && !b.limits.isEmpty()) {
+      b.limit = b.limits.get(0).limit();
+      b.periodNanos = b.limits.get(0).periodNanos();
+      b.burst = b.limits.get(0).burst();
+    }
     this.name = Objects.requireNonNull(b.name, "name");
     this.line = b.line;
     this.keyLines = Collections.unmodifiableMap(new HashMap<>(b.keyLines));
@@ -70,6 +94,61 @@ public final class RuleConfig {
     this.mode = b.mode;
     this.quotaHeaders = b.quotaHeaders;
     this.maxKeys = b.maxKeys > 0 ? b.maxKeys : DEFAULT_MAX_KEYS;
+    this.limits =
+        Collections.unmodifiableList(
+            b.plans == null && b.limits != null && !b.limits.isEmpty()
+                ? new ArrayList<>(b.limits)
+                : Collections.singletonList(new LimitConfig(limit, periodNanos, burst)));
+    this.maxDelayNanos = b.maxDelayNanos;
+    this.calendar = b.calendar;
+    this.timeZone = b.calendar == null ? null : b.timeZone == null ? ZoneOffset.UTC : b.timeZone;
+    this.costHeader = b.costHeader;
+    this.plans = b.plans;
+    this.allow = b.allow == null ? AllowConfig.NONE : b.allow;
+    this.penalty = b.penalty;
+  }
+
+  /**
+   * The rule's limits: {@code limits}, or the one {@code limit}/{@code period}/{@code burst}. With
+   * {@link #plans()}, the default plan's limits are in the plans instead, and this is its first.
+   */
+  public List<LimitConfig> limits() {
+    return limits;
+  }
+
+  /** {@code max-delay} of the gcra algorithm; 0 = refuse rather than delay. */
+  public long maxDelayNanos() {
+    return maxDelayNanos;
+  }
+
+  /** {@code calendar}: the calendar unit of a calendar quota, or null. */
+  public CalendarQuota.Unit calendar() {
+    return calendar;
+  }
+
+  /** {@code time-zone} of a calendar quota (UTC when not given); null without a calendar. */
+  public ZoneId timeZone() {
+    return timeZone;
+  }
+
+  /** {@code cost-header}: the response header that corrects the cost, or null. */
+  public String costHeader() {
+    return costHeader;
+  }
+
+  /** {@code plans}, or null. */
+  public PlansConfig plans() {
+    return plans;
+  }
+
+  /** {@code allow} (with the top-level allowlist merged in); never null. */
+  public AllowConfig allow() {
+    return allow;
+  }
+
+  /** {@code penalty}, or null. */
+  public PenaltyConfig penalty() {
+    return penalty;
   }
 
   /** A builder for rules made in code (tests, defaults); the parser uses it too. */
@@ -241,13 +320,22 @@ public final class RuleConfig {
         && cost.equals(r.cost)
         && onFailure == r.onFailure
         && mode == r.mode
-        && Objects.equals(quotaHeaders, r.quotaHeaders);
+        && Objects.equals(quotaHeaders, r.quotaHeaders)
+        && limits.equals(r.limits)
+        && maxDelayNanos == r.maxDelayNanos
+        && calendar == r.calendar
+        && Objects.equals(timeZone, r.timeZone)
+        && Objects.equals(costHeader, r.costHeader)
+        && Objects.equals(plans, r.plans)
+        && allow.equals(r.allow)
+        && Objects.equals(penalty, r.penalty);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(name, paths, methods, route, key, algorithm, limit, periodNanos, burst, cost,
-        onFailure, mode, quotaHeaders, maxKeys);
+        onFailure, mode, quotaHeaders, maxKeys, limits, maxDelayNanos, calendar, timeZone,
+        costHeader, plans, allow, penalty);
   }
 
   @Override
@@ -276,6 +364,28 @@ public final class RuleConfig {
       sb.append(", quota-headers=").append(quotaHeaders);
     }
     sb.append(", max-keys=").append(maxKeys);
+    if (limits.size() > 1) {
+      sb.append(", limits=").append(limits);
+    }
+    if (maxDelayNanos > 0) {
+      sb.append(", max-delay=").append(Durations.format(maxDelayNanos));
+    }
+    if (calendar != null) {
+      sb.append(", calendar=").append(calendar.name().toLowerCase(Locale.ROOT));
+      sb.append(", time-zone=").append(timeZone);
+    }
+    if (costHeader != null) {
+      sb.append(", cost-header=").append(costHeader);
+    }
+    if (plans != null) {
+      sb.append(", plans=").append(plans);
+    }
+    if (!allow.isEmpty()) {
+      sb.append(", allow=").append(allow);
+    }
+    if (penalty != null) {
+      sb.append(", penalty=").append(penalty);
+    }
     return sb.append('}').toString();
   }
 
@@ -297,6 +407,14 @@ public final class RuleConfig {
     private Mode mode;
     private Boolean quotaHeaders;
     private long maxKeys;
+    private List<LimitConfig> limits;
+    private long maxDelayNanos;
+    private CalendarQuota.Unit calendar;
+    private ZoneId timeZone;
+    private String costHeader;
+    private PlansConfig plans;
+    private AllowConfig allow;
+    private PenaltyConfig penalty;
 
     private Builder(String name) {
       this.name = name;
@@ -374,6 +492,47 @@ public final class RuleConfig {
 
     public Builder maxKeys(long maxKeys) {
       this.maxKeys = maxKeys;
+      return this;
+    }
+
+    /** Several limits at once; the first also stands as limit/period/burst. */
+    public Builder limits(List<LimitConfig> limits) {
+      this.limits = limits;
+      return this;
+    }
+
+    public Builder maxDelayNanos(long maxDelayNanos) {
+      this.maxDelayNanos = maxDelayNanos;
+      return this;
+    }
+
+    /** A calendar quota: the period is the calendar unit, in {@code zone} (null: UTC). */
+    public Builder calendar(CalendarQuota.Unit calendar, ZoneId zone) {
+      this.calendar = calendar;
+      this.timeZone = zone;
+      if (calendar != null && this.periodNanos <= 0) {
+        this.periodNanos = CALENDAR_NOMINAL_DAYS[calendar.ordinal()] * 86_400_000_000_000L;
+      }
+      return this;
+    }
+
+    public Builder costHeader(String costHeader) {
+      this.costHeader = costHeader;
+      return this;
+    }
+
+    public Builder plans(PlansConfig plans) {
+      this.plans = plans;
+      return this;
+    }
+
+    public Builder allow(AllowConfig allow) {
+      this.allow = allow;
+      return this;
+    }
+
+    public Builder penalty(PenaltyConfig penalty) {
+      this.penalty = penalty;
       return this;
     }
 

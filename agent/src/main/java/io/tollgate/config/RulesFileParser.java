@@ -1,6 +1,7 @@
 package io.tollgate.config;
 
 import io.tollgate.limiters.AlgorithmKind;
+import io.tollgate.limiters.CalendarQuota;
 import java.io.IOException;
 import java.io.StringReader;
 import java.math.BigInteger;
@@ -47,7 +48,7 @@ public final class RulesFileParser {
   public static final Function<String, String> SYSTEM_ENV = System::getenv;
 
   static final List<String> TOP_LEVEL_KEYS =
-      Arrays.asList("backend", "redis", "client-ip", "headers", "mode", "rules");
+      Arrays.asList("backend", "redis", "client-ip", "headers", "mode", "allow", "rules");
   static final List<String> REDIS_KEYS = Arrays.asList("uri", "cluster", "timeout");
   static final List<String> CLIENT_IP_KEYS = Arrays.asList("trusted-proxies", "ipv6-prefix");
   static final List<String> RULE_KEYS =
@@ -63,7 +64,22 @@ public final class RulesFileParser {
           "on-failure",
           "mode",
           "quota-headers",
-          "max-keys");
+          "max-keys",
+          "limits",
+          "max-delay",
+          "calendar",
+          "time-zone",
+          "cost-header",
+          "plans",
+          "allow",
+          "penalty");
+  static final List<String> LIMIT_KEYS = Arrays.asList("limit", "period", "burst");
+  static final List<String> PLANS_KEYS = Arrays.asList("header", "default", "limits");
+  static final List<String> ALLOW_KEYS = Arrays.asList("cidrs", "keys");
+  static final List<String> PENALTY_KEYS = Arrays.asList("after", "within", "box-for");
+  static final List<String> CALENDAR_UNITS = Arrays.asList("day", "week", "month", "year");
+  /** The longest a gcra rule may hold a request: longer would tie up the server's threads. */
+  static final long MAX_DELAY_CAP_NANOS = 10_000_000_000L;
   static final List<String> MATCH_KEYS = Arrays.asList("path", "methods", "route");
   static final List<String> KEY_PARTS_SIMPLE = Arrays.asList("ip", "global", "principal", "route");
   static final List<String> KEY_PARTS_NAMED = Arrays.asList("header", "param", "cookie");
@@ -361,7 +377,15 @@ public final class RulesFileParser {
 
       ClientIpSettings clientIp = clientIp(top.get("client-ip"), lines);
 
-      List<RuleConfig> rules = rules(top.get("rules"));
+      AllowConfig topAllow = AllowConfig.NONE;
+      NodeTuple topAllowTuple = top.get("allow");
+      if (topAllowTuple != null) {
+        AllowConfig a = allow(topAllowTuple.getValueNode(), "", false);
+        if (a != null) {
+          topAllow = a;
+        }
+      }
+      List<RuleConfig> rules = rules(top.get("rules"), topAllow);
       return new RulesConfig(source, backend, redis, clientIp, headers, mode, rules, lines);
     }
 
@@ -530,7 +554,7 @@ public final class RulesFileParser {
       return new ClientIpSettings(hops, cidrs, ipv6Prefix);
     }
 
-    private List<RuleConfig> rules(NodeTuple tuple) {
+    private List<RuleConfig> rules(NodeTuple tuple, AllowConfig topAllow) {
       List<RuleConfig> rules = new ArrayList<>();
       if (tuple == null || isNull(tuple.getValueNode())) {
         return rules;
@@ -546,7 +570,7 @@ public final class RulesFileParser {
       int index = 0;
       for (Node item : ((SequenceNode) node).getValue()) {
         index++;
-        RuleConfig rule = rule(item, index, names);
+        RuleConfig rule = rule(item, index, names, topAllow);
         if (rule != null) {
           rules.add(rule);
         }
@@ -554,7 +578,7 @@ public final class RulesFileParser {
       return rules;
     }
 
-    private RuleConfig rule(Node item, int index, Map<String, Node> names) {
+    private RuleConfig rule(Node item, int index, Map<String, Node> names, AllowConfig topAllow) {
       if (!(item instanceof MappingNode)) {
         problem(
             item,
@@ -655,28 +679,120 @@ public final class RulesFileParser {
         }
       }
 
-      Long limit = null;
       NodeTuple limitTuple = f.get("limit");
-      if (limitTuple == null) {
-        problem(
-            item,
-            ctx + "limit is missing; give the number of requests allowed per period, for example 'limit: 100'");
-      } else {
-        limit = positive(limitTuple.getValueNode(), "limit", ctx);
-      }
-      Long period = null;
       NodeTuple periodTuple = f.get("period");
-      if (periodTuple == null) {
-        problem(
-            item,
-            ctx + "period is missing; give the length of the limit's time window, for example 'period: 1m'");
-      } else {
-        period = duration(periodTuple.getValueNode(), "period", ctx);
-      }
-      Long burst = null;
       NodeTuple burstTuple = f.get("burst");
-      if (burstTuple != null) {
-        burst = positive(burstTuple.getValueNode(), "burst", ctx);
+      NodeTuple limitsTuple = f.get("limits");
+      NodeTuple plansTuple = f.get("plans");
+      NodeTuple calendarTuple = f.get("calendar");
+
+      // calendar quotas: the calendar sets the window
+      CalendarQuota.Unit calendar = null;
+      java.time.ZoneId zone = null;
+      if (calendarTuple != null) {
+        String unit = string(calendarTuple.getValueNode(), "calendar", "one of " + String.join(", ", CALENDAR_UNITS), ctx);
+        if (unit != null) {
+          String u = unit.trim().toLowerCase(Locale.ROOT);
+          if (CALENDAR_UNITS.contains(u)) {
+            calendar = CalendarQuota.Unit.valueOf(u.toUpperCase(Locale.ROOT));
+          } else {
+            String hint = suggest(u, CALENDAR_UNITS);
+            problem(
+                calendarTuple.getValueNode(),
+                ctx + "calendar must be one of " + String.join(", ", CALENDAR_UNITS) + ", got "
+                    + describe(calendarTuple.getValueNode())
+                    + (hint != null ? "; did you mean '" + hint + "'?" : ""));
+          }
+        }
+        if (algTuple != null && algorithm != AlgorithmKind.FIXED_WINDOW) {
+          problem(
+              algTuple.getValueNode(),
+              ctx + "a calendar quota is a fixed window on calendar boundaries; write 'algorithm: fixed-window' or leave algorithm out");
+        }
+        algorithm = AlgorithmKind.FIXED_WINDOW;
+        if (periodTuple != null) {
+          problem(
+              periodTuple.getKeyNode(),
+              ctx + "with 'calendar' the window is the calendar " + (calendar == null ? "unit" : unit.trim())
+                  + "; leave 'period' out");
+        }
+        if (burstTuple != null) {
+          problem(burstTuple.getKeyNode(), ctx + "burst applies to token-bucket and gcra only, not to a calendar quota");
+        }
+        if (limitsTuple != null || plansTuple != null) {
+          problem(
+              (limitsTuple != null ? limitsTuple : plansTuple).getKeyNode(),
+              ctx + "a calendar quota takes one 'limit'; '" + (limitsTuple != null ? "limits" : "plans")
+                  + "' cannot be combined with 'calendar'");
+        }
+      }
+      NodeTuple zoneTuple = f.get("time-zone");
+      if (zoneTuple != null) {
+        String z = string(zoneTuple.getValueNode(), "time-zone", "a time zone such as Europe/Paris or UTC", ctx);
+        if (calendarTuple == null) {
+          problem(zoneTuple.getKeyNode(), ctx + "time-zone applies to calendar quotas only; add 'calendar: day' (or week, month, year) or remove it");
+        } else if (z != null) {
+          try {
+            zone = java.time.ZoneId.of(z.trim());
+          } catch (java.time.DateTimeException e) {
+            problem(
+                zoneTuple.getValueNode(),
+                ctx + "time-zone '" + z.trim() + "' is not a time zone; write a region such as Europe/Paris, America/New_York, or UTC");
+          }
+        }
+      }
+
+      Long limit = null;
+      Long period = null;
+      Long burst = null;
+      List<LimitConfig> limits = null;
+      PlansConfig plans = null;
+      if (plansTuple != null || limitsTuple != null) {
+        NodeTuple other = limitTuple != null ? limitTuple : periodTuple != null ? periodTuple : burstTuple;
+        String which = plansTuple != null ? "plans" : "limits";
+        if (plansTuple != null && limitsTuple != null) {
+          problem(limitsTuple.getKeyNode(), ctx + "give either 'limits' or 'plans' (each plan has its own limits), not both");
+        } else if (other != null && calendarTuple == null) {
+          problem(
+              other.getKeyNode(),
+              ctx + "give either '" + which + "' or limit/period/burst, not both; move '"
+                  + ((ScalarNode) other.getKeyNode()).getValue() + "' into " + which);
+        }
+        if (plansTuple != null) {
+          plans = plans(plansTuple.getValueNode(), ctx);
+        } else {
+          limits = limitList(limitsTuple.getValueNode(), "limits", ctx);
+          if (limits != null && algorithm == AlgorithmKind.CONCURRENCY && limits.size() > 1) {
+            problem(limitsTuple.getKeyNode(), ctx + "the concurrency algorithm takes one limit (requests in progress at once); use 'limit'");
+          }
+        }
+      } else {
+        if (limitTuple == null) {
+          if (!misspelt(map, RULE_KEYS, "limits", "plans")) {
+            problem(
+                item,
+                ctx + "limit is missing; give the number of requests allowed per period, for example 'limit: 100'");
+          }
+        } else {
+          limit = positive(limitTuple.getValueNode(), "limit", ctx);
+        }
+        if (calendarTuple != null) {
+          period = calendar == null ? null : 1L; // set by the calendar unit below
+        } else if (periodTuple == null) {
+          if (!misspelt(map, RULE_KEYS, "limits", "plans", "calendar")) {
+            problem(
+                item,
+                ctx + "period is missing; give the length of the limit's time window, for example 'period: 1m'");
+          }
+        } else {
+          period = duration(periodTuple.getValueNode(), "period", ctx);
+        }
+        if (burstTuple != null) {
+          burst = positive(burstTuple.getValueNode(), "burst", ctx);
+        }
+        if (limit != null && period != null) {
+          limits = Collections.singletonList(new LimitConfig(limit, period, burst == null ? 0 : burst));
+        }
       }
       CostConfig cost = CostConfig.ONE;
       NodeTuple costTuple = f.get("cost");
@@ -698,19 +814,96 @@ public final class RulesFileParser {
       if (mk != null) {
         maxKeys = positive(mk.getValueNode(), "max-keys", ctx);
       }
+      long maxDelay = 0;
+      NodeTuple md = f.get("max-delay");
+      if (md != null) {
+        Long d = duration(md.getValueNode(), "max-delay", ctx);
+        if (algorithm != AlgorithmKind.GCRA) {
+          problem(
+              md.getKeyNode(),
+              ctx + "max-delay applies to the gcra algorithm only (it holds requests to pace them); add 'algorithm: gcra' or remove it");
+        } else if (d != null && d > MAX_DELAY_CAP_NANOS) {
+          problem(
+              md.getValueNode(),
+              ctx + "max-delay must be at most 10s: a held request keeps a server thread busy, so longer waits should be refused with Retry-After instead");
+        } else if (d != null) {
+          maxDelay = d;
+        }
+      }
+      String costHeader = null;
+      NodeTuple ch = f.get("cost-header");
+      if (ch != null) {
+        costHeader = string(ch.getValueNode(), "cost-header", "a response header name such as X-Tollgate-Cost", ctx);
+        if (costHeader != null && !isToken(costHeader.trim())) {
+          problem(ch.getValueNode(), ctx + "cost-header '" + costHeader + "' is not a valid header name");
+          costHeader = null;
+        } else if (costHeader != null && algorithm == AlgorithmKind.CONCURRENCY) {
+          problem(ch.getKeyNode(), ctx + "cost-header does not apply to the concurrency algorithm, whose units are given back when the request ends");
+          costHeader = null;
+        } else if (costHeader != null) {
+          costHeader = costHeader.trim();
+        }
+      }
+      AllowConfig allow = AllowConfig.NONE;
+      NodeTuple allowTuple = f.get("allow");
+      if (allowTuple != null) {
+        AllowConfig a = allow(allowTuple.getValueNode(), ctx, true);
+        if (a != null) {
+          allow = a;
+          if (!a.keys().isEmpty()) {
+            boolean oneNamedPart =
+                key.size() == 1
+                    && (key.get(0).startsWith("header:") || key.get(0).startsWith("cookie:")
+                        || key.get(0).startsWith("param:") || key.get(0).equals("principal"));
+            if (!oneNamedPart) {
+              problem(
+                  allowTuple.getValueNode(),
+                  ctx + "allow.keys needs a rule keyed by one header:, cookie:, param: or principal part (the rule's key is "
+                      + key + "); allow client addresses with allow.cidrs");
+            }
+          }
+        }
+      }
+      allow = allow.plus(topAllow);
+      PenaltyConfig penalty = null;
+      NodeTuple penaltyTuple = f.get("penalty");
+      if (penaltyTuple != null) {
+        penalty = penalty(penaltyTuple.getValueNode(), ctx);
+        if (algorithm == AlgorithmKind.CONCURRENCY && penalty != null) {
+          problem(penaltyTuple.getKeyNode(), ctx + "penalty does not apply to the concurrency algorithm");
+          penalty = null;
+        }
+      }
 
       // Cross-checks: a request that costs more than the bucket (or window) holds can never pass.
-      if (limit != null && algorithm != AlgorithmKind.CONCURRENCY) {
-        boolean bucket = algorithm == AlgorithmKind.TOKEN_BUCKET || algorithm == AlgorithmKind.GCRA;
-        long capacity = bucket && burst != null ? burst : limit;
-        String capacityName = bucket && burst != null ? "burst" : "limit";
-        if (costTuple != null && cost.maxCost() > capacity) {
-          problem(
-              costTuple.getValueNode(),
-              ctx + "a cost of " + cost.maxCost() + " is more than the rule's " + capacityName + " of "
-                  + capacity + ", so such requests would always be refused; lower the cost or raise the "
-                  + capacityName);
+      List<LimitConfig> allLimits = new ArrayList<>();
+      if (limits != null) {
+        allLimits.addAll(limits);
+      }
+      if (plans != null) {
+        for (List<LimitConfig> l : plans.limits().values()) {
+          allLimits.addAll(l);
         }
+      }
+      if (algorithm != AlgorithmKind.CONCURRENCY && costTuple != null) {
+        boolean bucket = algorithm == AlgorithmKind.TOKEN_BUCKET || algorithm == AlgorithmKind.GCRA;
+        for (LimitConfig l : allLimits) {
+          boolean burstGiven = l.burst() != l.limit();
+          long capacity = bucket && burstGiven ? l.burst() : l.limit();
+          String capacityName = bucket && burstGiven ? "burst" : "limit";
+          if (cost.maxCost() > capacity) {
+            problem(
+                costTuple.getValueNode(),
+                ctx + "a cost of " + cost.maxCost() + " is more than the rule's " + capacityName + " of "
+                    + capacity + ", so such requests would always be refused; lower the cost or raise the "
+                    + capacityName);
+            break;
+          }
+        }
+      }
+      if (limits != null || plans != null) {
+        limit = limit == null ? 1L : limit;
+        period = period == null ? 1L : period;
       }
 
       if (problems.size() > before || name == null || limit == null || period == null) {
@@ -729,7 +922,19 @@ public final class RulesFileParser {
               .cost(cost)
               .onFailure(onFailure)
               .mode(mode)
-              .quotaHeaders(quotaHeaders);
+              .quotaHeaders(quotaHeaders)
+              .maxDelayNanos(maxDelay)
+              .costHeader(costHeader)
+              .allow(allow)
+              .penalty(penalty);
+      if (calendar != null) {
+        b.periodNanos(0).calendar(calendar, zone);
+      }
+      if (plans != null) {
+        b.plans(plans);
+      } else if (limitsTuple != null) {
+        b.limits(limits);
+      }
       if (burst != null) {
         b.burst(burst);
       }
@@ -740,6 +945,256 @@ public final class RulesFileParser {
         b.keyLine(e.getKey(), e.getValue());
       }
       return b.build();
+    }
+
+    /** A limit ({@code {limit: 10, period: 1s}}) or a list of them. */
+    private List<LimitConfig> limitList(Node node, String what, String ctx) {
+      List<Node> items;
+      if (node instanceof SequenceNode) {
+        items = ((SequenceNode) node).getValue();
+        if (items.isEmpty()) {
+          problem(node, ctx + what + " is an empty list; give at least one {limit: N, period: D}");
+          return null;
+        }
+      } else if (node instanceof MappingNode) {
+        items = Collections.singletonList(node);
+      } else {
+        problem(node, ctx + what + " must be a list of limits such as [{limit: 10, period: 1s}, {limit: 1000, period: 1h}], got " + describe(node));
+        return null;
+      }
+      List<LimitConfig> out = new ArrayList<>();
+      Map<Long, Node> periods = new HashMap<>();
+      boolean ok = true;
+      for (Node itemNode : items) {
+        if (!(itemNode instanceof MappingNode)) {
+          problem(itemNode, ctx + "each entry of " + what + " must be a mapping such as {limit: 10, period: 1s}, got " + describe(itemNode));
+          ok = false;
+          continue;
+        }
+        Map<String, NodeTuple> lf = fields((MappingNode) itemNode, LIMIT_KEYS, "in " + what + " of " + ctx.substring(0, ctx.length() - 2), what + ".");
+        Long l = null;
+        Long p = null;
+        Long b = null;
+        if (lf.get("limit") == null) {
+          if (!misspelt((MappingNode) itemNode, LIMIT_KEYS, "limit")) {
+            problem(itemNode, ctx + "an entry of " + what + " has no limit; write {limit: N, period: D}");
+          }
+        } else {
+          l = positive(lf.get("limit").getValueNode(), what + " limit", ctx);
+        }
+        if (lf.get("period") == null) {
+          if (!misspelt((MappingNode) itemNode, LIMIT_KEYS, "period")) {
+            problem(itemNode, ctx + "an entry of " + what + " has no period; write {limit: N, period: D}");
+          }
+        } else {
+          p = duration(lf.get("period").getValueNode(), what + " period", ctx);
+        }
+        if (lf.get("burst") != null) {
+          b = positive(lf.get("burst").getValueNode(), what + " burst", ctx);
+        }
+        if (l == null || p == null) {
+          ok = false;
+          continue;
+        }
+        Node first = periods.put(p, itemNode);
+        if (first != null) {
+          problem(
+              itemNode,
+              ctx + "two entries of " + what + " have the period " + Durations.format(p)
+                  + " (the first on line " + line(first) + "); keep one limit per period");
+          ok = false;
+          continue;
+        }
+        out.add(new LimitConfig(l, p, b == null ? 0 : b));
+      }
+      return ok ? out : null;
+    }
+
+    private PlansConfig plans(Node node, String ctx) {
+      String example = "a mapping such as { header: X-Plan, default: free, limits: { free: {limit: 10, period: 1m}, pro: {limit: 1000, period: 1m} } }";
+      if (!(node instanceof MappingNode)) {
+        problem(node, ctx + "plans must be " + example + ", got " + describe(node));
+        return null;
+      }
+      Map<String, NodeTuple> pf = fields((MappingNode) node, PLANS_KEYS, "in plans of " + ctx.substring(0, ctx.length() - 2), "plans.");
+      boolean ok = true;
+      String header = null;
+      if (pf.get("header") == null) {
+        if (!misspelt((MappingNode) node, PLANS_KEYS, "header")) {
+          problem(node, ctx + "plans needs 'header:', the request header that names the plan, such as X-Plan");
+        }
+        ok = false;
+      } else {
+        header = string(pf.get("header").getValueNode(), "plans.header", "a request header name such as X-Plan", ctx);
+        if (header != null && !isToken(header.trim())) {
+          problem(pf.get("header").getValueNode(), ctx + "plans.header '" + header + "' is not a valid header name");
+          header = null;
+        }
+        ok &= header != null;
+      }
+      Map<String, List<LimitConfig>> byPlan = new LinkedHashMap<>();
+      NodeTuple lt = pf.get("limits");
+      if (lt == null) {
+        problem(node, ctx + "plans needs 'limits:', the limits of each plan, such as { free: {limit: 10, period: 1m} }");
+        ok = false;
+      } else if (!(lt.getValueNode() instanceof MappingNode)) {
+        problem(lt.getValueNode(), ctx + "plans.limits must map each plan name to its limits, such as { free: {limit: 10, period: 1m} }, got " + describe(lt.getValueNode()));
+        ok = false;
+      } else {
+        for (NodeTuple t : ((MappingNode) lt.getValueNode()).getValue()) {
+          Node k = t.getKeyNode();
+          String plan = k instanceof ScalarNode ? ((ScalarNode) k).getValue().trim() : null;
+          if (plan == null || !RULE_NAME.matcher(plan).matches()) {
+            problem(k, ctx + "plan names use only letters, digits, '.', '_' and '-', got " + describe(k));
+            ok = false;
+            continue;
+          }
+          boolean duplicate = false;
+          for (String p : byPlan.keySet()) {
+            duplicate |= p.equalsIgnoreCase(plan);
+          }
+          if (duplicate) {
+            problem(k, ctx + "plan '" + plan + "' is given twice (plan names are matched in any case)");
+            ok = false;
+            continue;
+          }
+          List<LimitConfig> l = limitList(t.getValueNode(), "plan '" + plan + "'", ctx);
+          if (l == null) {
+            ok = false;
+          } else {
+            byPlan.put(plan, l);
+          }
+        }
+        if (byPlan.isEmpty() && ok) {
+          problem(lt.getValueNode(), ctx + "plans.limits names no plan");
+          ok = false;
+        }
+      }
+      String def = null;
+      if (pf.get("default") == null) {
+        problem(node, ctx + "plans needs 'default:', the plan of requests whose header names no plan");
+        ok = false;
+      } else {
+        def = string(pf.get("default").getValueNode(), "plans.default", "the name of a plan", ctx);
+        if (def != null && ok) {
+          String found = null;
+          for (String p : byPlan.keySet()) {
+            if (p.equalsIgnoreCase(def.trim())) {
+              found = p;
+            }
+          }
+          if (found == null) {
+            String hint = suggest(def.trim(), new ArrayList<>(byPlan.keySet()));
+            problem(
+                pf.get("default").getValueNode(),
+                ctx + "plans.default '" + def.trim() + "' is not one of the plans (" + String.join(", ", byPlan.keySet()) + ")"
+                    + (hint != null ? "; did you mean '" + hint + "'?" : ""));
+            ok = false;
+          }
+          def = found;
+        }
+        ok &= def != null;
+      }
+      return ok ? new PlansConfig(header.trim(), def, byPlan) : null;
+    }
+
+    private AllowConfig allow(Node node, String ctx, boolean keysAllowed) {
+      String where = ctx.isEmpty() ? "allow" : "allow of " + ctx.substring(0, ctx.length() - 2);
+      if (!(node instanceof MappingNode)) {
+        problem(node, ctx + "allow must be a mapping such as { cidrs: [10.0.0.0/8] }, got " + describe(node));
+        return null;
+      }
+      Map<String, NodeTuple> af = fields((MappingNode) node, ALLOW_KEYS, "in " + where, "allow.");
+      List<String> cidrs = new ArrayList<>();
+      List<String> keys = new ArrayList<>();
+      boolean ok = true;
+      NodeTuple ct = af.get("cidrs");
+      if (ct != null) {
+        for (Node itemNode : listItems(ct.getValueNode(), "allow.cidrs", "a list of networks such as [10.0.0.0/8, 2001:db8::/32]", ctx)) {
+          String c = string(itemNode, "each entry of allow.cidrs", "a CIDR such as 10.0.0.0/8", ctx);
+          if (c == null) {
+            ok = false;
+          } else if (!isCidr(c.trim())) {
+            problem(itemNode, ctx + "allow.cidrs: '" + c + "' is not an IP address or CIDR such as 10.0.0.0/8 or fd00::/8");
+            ok = false;
+          } else {
+            cidrs.add(c.trim());
+          }
+        }
+      }
+      NodeTuple kt = af.get("keys");
+      if (kt != null) {
+        if (!keysAllowed) {
+          problem(kt.getKeyNode(), "allow.keys at the top level would apply to every rule's key; give it in a rule's 'allow:' instead");
+          ok = false;
+        } else {
+          for (Node itemNode : listItems(kt.getValueNode(), "allow.keys", "a list of key values such as [partner-key-1]", ctx)) {
+            String k = string(itemNode, "each entry of allow.keys", "a key value", ctx);
+            if (k == null) {
+              ok = false;
+            } else {
+              keys.add(k);
+            }
+          }
+        }
+      }
+      return ok ? new AllowConfig(cidrs, keys) : null;
+    }
+
+    private List<Node> listItems(Node node, String what, String expected, String ctx) {
+      if (node instanceof SequenceNode) {
+        return ((SequenceNode) node).getValue();
+      }
+      if (node instanceof ScalarNode && !isNull(node)) {
+        return Collections.singletonList(node);
+      }
+      problem(node, ctx + what + " must be " + expected + ", got " + describe(node));
+      return Collections.emptyList();
+    }
+
+    private PenaltyConfig penalty(Node node, String ctx) {
+      String example = "a mapping such as { after: 5, within: 1m, box-for: 15m }";
+      if (!(node instanceof MappingNode)) {
+        problem(node, ctx + "penalty must be " + example + ", got " + describe(node));
+        return null;
+      }
+      Map<String, NodeTuple> pf = fields((MappingNode) node, PENALTY_KEYS, "in penalty of " + ctx.substring(0, ctx.length() - 2), "penalty.");
+      Long after = null;
+      Long within = null;
+      Long boxFor = null;
+      for (String k : PENALTY_KEYS) {
+        if (pf.get(k) == null && !misspelt((MappingNode) node, PENALTY_KEYS, k)) {
+          problem(node, ctx + "penalty needs '" + k + "'; write " + example);
+        }
+      }
+      if (pf.get("after") != null) {
+        after = integer(pf.get("after").getValueNode(), "penalty.after", "a number of refusals from 1 to " + io.tollgate.limiters.PenaltyBox.MAX_REFUSALS, 1, io.tollgate.limiters.PenaltyBox.MAX_REFUSALS, ctx);
+      }
+      if (pf.get("within") != null) {
+        within = duration(pf.get("within").getValueNode(), "penalty.within", ctx);
+      }
+      if (pf.get("box-for") != null) {
+        boxFor = duration(pf.get("box-for").getValueNode(), "penalty.box-for", ctx);
+      }
+      return after == null || within == null || boxFor == null
+          ? null
+          : new PenaltyConfig(after.intValue(), within, boxFor);
+    }
+
+    /**
+     * Whether the mapping has an unknown key that the hints take for one of {@code targets}: the
+     * unknown key is reported already, and "X is missing" would only repeat it.
+     */
+    private boolean misspelt(MappingNode map, List<String> known, String... targets) {
+      for (NodeTuple t : map.getValue()) {
+        if (t.getKeyNode() instanceof ScalarNode) {
+          String k = ((ScalarNode) t.getKeyNode()).getValue();
+          if (!known.contains(k) && Arrays.asList(targets).contains(suggest(k, known))) {
+            return true;
+          }
+        }
+      }
+      return false;
     }
 
     private List<String> paths(Node node, String ctx) {

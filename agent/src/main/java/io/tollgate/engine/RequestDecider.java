@@ -3,12 +3,19 @@ package io.tollgate.engine;
 import io.tollgate.http.HttpExchange;
 import io.tollgate.keys.PathNormalizer;
 import io.tollgate.limiters.Verdict;
+import io.tollgate.rules.PenaltyTracker;
 import io.tollgate.rules.Rule;
 import io.tollgate.rules.RuleSet;
 
 /**
  * Applies every matching rule to a request. Each rule counts the request against its own key; the
  * request is refused when any enforcing rule refuses it.
+ *
+ * <p>Within one rule: a request its {@code allow} list exempts is not counted at all; a key in the
+ * rule's penalty box is refused without being counted; otherwise the request is decided on each of
+ * the rule's budgets (its limits, or its plan's), and when one of them refuses, what the others
+ * took is given back, so that a refused request costs nothing on the rule's other limits. Refusals
+ * are then counted towards the penalty box.
  */
 public final class RequestDecider {
 
@@ -32,17 +39,60 @@ public final class RequestDecider {
         continue;
       }
       String key = rule.keyFor(exchange);
-      if (key == null) {
+      if (key == null || rule.isAllowlisted(exchange, key)) {
         continue;
       }
-      long cost = rule.costFor(path);
-      Verdict verdict = new Verdict();
-      rule.store().decide(key, cost, verdict);
       if (verdicts == null) {
         verdicts = new RuleVerdicts();
       }
-      verdicts.add(rule, key, cost, verdict);
+      decideRule(rule, exchange, key, rule.costFor(path), verdicts);
     }
     return verdicts;
+  }
+
+  private static void decideRule(
+      Rule rule, HttpExchange exchange, String key, long cost, RuleVerdicts verdicts) {
+    Rule[] budgets = rule.budgetsFor(exchange);
+    PenaltyTracker penalty = rule.penalty();
+    if (penalty != null) {
+      Verdict boxed = new Verdict();
+      if (penalty.check(key, boxed)) {
+        verdicts.add(budgets[0], key, cost, boxed, false);
+        return;
+      }
+    }
+    if (budgets.length == 1) {
+      Verdict verdict = new Verdict();
+      budgets[0].store().decide(key, cost, verdict);
+      if (penalty != null) {
+        penalty.record(key, verdict);
+      }
+      verdicts.add(budgets[0], key, cost, verdict, verdict.allowed);
+      return;
+    }
+    Verdict[] each = new Verdict[budgets.length];
+    Verdict longestRefusal = null;
+    for (int b = 0; b < budgets.length; b++) {
+      each[b] = new Verdict();
+      budgets[b].store().decide(key, cost, each[b]);
+      if (!each[b].allowed
+          && (longestRefusal == null || each[b].retryAfterNanos > longestRefusal.retryAfterNanos)) {
+        longestRefusal = each[b];
+      }
+    }
+    boolean refused = longestRefusal != null;
+    if (refused) {
+      for (int b = 0; b < budgets.length; b++) {
+        if (each[b].allowed && !budgets[b].releasesAtEnd()) {
+          budgets[b].store().adjust(key, -cost);
+        }
+      }
+      if (penalty != null) {
+        penalty.record(key, longestRefusal);
+      }
+    }
+    for (int b = 0; b < budgets.length; b++) {
+      verdicts.add(budgets[b], key, cost, each[b], each[b].allowed && !refused);
+    }
   }
 }

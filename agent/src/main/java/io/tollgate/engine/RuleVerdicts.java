@@ -11,18 +11,26 @@ import java.util.List;
  */
 public final class RuleVerdicts {
 
-  /** One rule's verdict on the request, with the key and cost it was charged. */
+  /**
+   * One budget's verdict on the request, with the key and cost it was charged. {@link #rule} is the
+   * budget ({@link Rule#owner()} is the rule of the file).
+   */
   public static final class Entry {
     public final Rule rule;
     public final String key;
     public final long cost;
     public final Verdict verdict;
+    /** Whether {@link #cost} stays charged: allowed, and not given back because a sibling refused. */
+    final boolean charged;
+    /** Whether the request has been held for this entry's delay already. */
+    boolean paced;
 
-    Entry(Rule rule, String key, long cost, Verdict verdict) {
+    Entry(Rule rule, String key, long cost, Verdict verdict, boolean charged) {
       this.rule = rule;
       this.key = key;
       this.cost = cost;
       this.verdict = verdict;
+      this.charged = charged;
     }
   }
 
@@ -30,9 +38,14 @@ public final class RuleVerdicts {
   private Entry refusedBy;
   private Entry wouldRefuse;
   private boolean released;
+  private boolean corrected;
 
   void add(Rule rule, String key, long cost, Verdict verdict) {
-    Entry entry = new Entry(rule, key, cost, verdict);
+    add(rule, key, cost, verdict, verdict.allowed);
+  }
+
+  void add(Rule rule, String key, long cost, Verdict verdict, boolean charged) {
+    Entry entry = new Entry(rule, key, cost, verdict, charged);
     entries.add(entry);
     if (!verdict.allowed) {
       if (rule.isShadow()) {
@@ -79,6 +92,96 @@ public final class RuleVerdicts {
       }
     }
     return false;
+  }
+
+  /**
+   * How long to hold the request before it proceeds (GCRA {@code max-delay}): the longest delay
+   * among enforcing budgets that have not been waited for yet; 0 when refused. Each entry's delay is
+   * handed out once, so a later decision point of the same request does not wait for it again.
+   */
+  public long takeDelayNanos() {
+    if (refusedBy != null) {
+      return 0;
+    }
+    long delay = 0;
+    for (Entry entry : entries) {
+      if (!entry.paced && entry.charged && !entry.rule.isShadow()) {
+        delay = Math.max(delay, entry.verdict.delayNanos);
+      }
+      entry.paced = true;
+    }
+    return delay;
+  }
+
+  /** Whether something is left to do when the request ends: permits to give back, costs to correct. */
+  public synchronized boolean hasWorkAtEnd() {
+    if (holdsAnything()) {
+      return true;
+    }
+    if (corrected) {
+      return false;
+    }
+    for (Entry entry : entries) {
+      if (entry.charged && entry.rule.costHeader() != null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The request is over: corrects the costs of rules with a {@code cost-header} from the response
+   * header (when the application set it), then gives back what the request holds.
+   *
+   * @param responseHeader the response's header of a name, or null
+   */
+  public void requestEnded(java.util.function.Function<String, String> responseHeader) {
+    try {
+      correctCosts(responseHeader);
+    } finally {
+      releaseHeld();
+    }
+  }
+
+  /**
+   * Charges or refunds, once, the difference between what each {@code cost-header} rule charged up
+   * front and the cost the application reported. A missing or malformed header changes nothing.
+   */
+  synchronized void correctCosts(java.util.function.Function<String, String> responseHeader) {
+    if (corrected || refusedBy != null) {
+      return;
+    }
+    corrected = true;
+    for (Entry entry : entries) {
+      String header = entry.rule.costHeader();
+      if (!entry.charged || header == null) {
+        continue;
+      }
+      long actual = parseCost(responseHeader.apply(header));
+      if (actual >= 0 && actual != entry.cost) {
+        entry.rule.store().adjust(entry.key, actual - entry.cost);
+      }
+    }
+  }
+
+  /** A non-negative decimal cost, or -1 when absent or not one. */
+  static long parseCost(String value) {
+    if (value == null) {
+      return -1;
+    }
+    String v = value.trim();
+    if (v.isEmpty() || v.length() > 18) {
+      return -1;
+    }
+    long n = 0;
+    for (int i = 0; i < v.length(); i++) {
+      char c = v.charAt(i);
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+      n = n * 10 + (c - '0');
+    }
+    return n;
   }
 
   public boolean refused() {

@@ -92,6 +92,7 @@ public final class TollgateGate implements RequestGate {
         return Refusal.WRITTEN;
       }
       setHeaders(exchange, headers);
+      RequestPacing.hold(verdicts.takeDelayNanos());
     }
     ServletPhase phase = new ServletPhase(exchange, verdicts);
     SERVLET_PHASE.set(phase);
@@ -103,8 +104,9 @@ public final class TollgateGate implements RequestGate {
     if (scope instanceof ServletPhase) {
       SERVLET_PHASE.remove();
       RuleVerdicts verdicts = ((ServletPhase) scope).verdicts;
-      if (verdicts != null && verdicts.holdsAnything()) {
-        ((ServletPhase) scope).exchange.whenComplete(verdicts::releaseHeld);
+      if (verdicts != null && verdicts.hasWorkAtEnd()) {
+        ServletExchange exchange = ((ServletPhase) scope).exchange;
+        exchange.whenComplete(() -> verdicts.requestEnded(exchange::responseHeader));
       }
     }
   }
@@ -141,6 +143,7 @@ public final class TollgateGate implements RequestGate {
       return Refusal.WRITTEN;
     }
     setHeaders(exchange, headers);
+    RequestPacing.hold(verdicts.takeDelayNanos());
     return null;
   }
 
@@ -195,6 +198,7 @@ public final class TollgateGate implements RequestGate {
           JerseyResponses.containerResponse(
               containerRequest, status, flat, RefusalResponse.CONTENT_TYPE, body));
     }
+    RequestPacing.hold(verdicts.takeDelayNanos());
     if (servlet != null) {
       setHeaders(servlet.exchange, headers);
       return null;

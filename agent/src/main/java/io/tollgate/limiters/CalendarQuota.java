@@ -114,6 +114,22 @@ public final class CalendarQuota implements RateLimitAlgorithm<CalendarQuota.Sta
     }
   }
 
+  /**
+   * Adds {@code delta} to the count of the calendar window now running, kept between 0 and the
+   * limit; a request that began in an earlier window is not corrected.
+   */
+  @Override
+  public void adjust(State state, long nowNanos, long delta) {
+    Window window = cached;
+    if (window == null || nowNanos < window.start || nowNanos >= window.end) {
+      window = windowAt(nowNanos);
+      cached = window;
+    }
+    if (state.windowStart == window.start) {
+      state.count = Math.max(0, Math.min(limit, state.count + delta));
+    }
+  }
+
   /** The calendar window containing this instant. */
   Window windowAt(long nowNanos) {
     Instant instant =

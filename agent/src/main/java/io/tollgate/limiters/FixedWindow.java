@@ -67,6 +67,17 @@ public final class FixedWindow implements RateLimitAlgorithm<FixedWindow.State> 
     }
   }
 
+  /**
+   * Adds {@code delta} to the current window's count, kept between 0 and the limit. A request that
+   * began in an earlier window is not corrected: that window is over.
+   */
+  @Override
+  public void adjust(State state, long nowNanos, long delta) {
+    if (state.window == Math.floorDiv(nowNanos, period)) {
+      state.count = Math.max(0, Math.min(limit, state.count + delta));
+    }
+  }
+
   @Override
   public long idleNanosUntilFresh() {
     // A key idle for a whole period is in a later window: its count starts from zero.

@@ -168,6 +168,11 @@ public final class PenaltyBox {
     }
 
     @Override
+    public void adjust(State<S> state, long nowNanos, long delta) {
+      limiter.adjust(state.limiter, nowNanos, delta);
+    }
+
+    @Override
     public boolean holdsResources(State<S> state) {
       return limiter.holdsResources(state.limiter);
     }

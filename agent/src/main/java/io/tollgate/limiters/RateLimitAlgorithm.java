@@ -26,6 +26,16 @@ public interface RateLimitAlgorithm<S> {
   default void release(S state, long nowNanos, long cost) {}
 
   /**
+   * Corrects what a request was charged once it is known what it really cost ({@code cost-header}),
+   * or takes back a charge that another limit of the same rule refused: {@code delta > 0} charges
+   * that many more units, {@code delta < 0} gives units back. Never refuses and never fills beyond
+   * full nor empties below empty: an extra charge can use up the quota, a refund can make it whole,
+   * no more. Pure like {@link #decide}. The default does nothing (the {@code concurrency}
+   * algorithm, whose units are given back by {@link #release}).
+   */
+  default void adjust(S state, long nowNanos, long delta) {}
+
+  /**
    * Whether this state holds something that a later {@link #release} gives back (the
    * {@code concurrency} algorithm's permits). A store must not expire or evict a key while this is
    * true, whatever {@link #idleNanosUntilFresh()} says: forgetting it would lose the permits.

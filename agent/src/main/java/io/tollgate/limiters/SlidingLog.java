@@ -113,6 +113,32 @@ public final class SlidingLog implements RateLimitAlgorithm<SlidingLog.State> {
     state.head = 0;
   }
 
+  /**
+   * A refund forgets the newest {@code -delta} entries; an extra charge logs {@code delta} more at
+   * {@code now}, up to the limit.
+   */
+  @Override
+  public void adjust(State state, long nowNanos, long delta) {
+    if (delta < 0) {
+      state.size = (int) Math.max(0, state.size + delta);
+      return;
+    }
+    while (state.size > 0 && nowNanos - state.times[state.head] >= period) {
+      state.head = (state.head + 1) % state.times.length;
+      state.size--;
+    }
+    int n = (int) Math.min(delta, limit - state.size);
+    if (n <= 0) {
+      return;
+    }
+    ensureCapacity(state, state.size + n);
+    int length = state.times.length;
+    for (int i = 0; i < n; i++) {
+      state.times[(state.head + state.size) % length] = nowNanos;
+      state.size++;
+    }
+  }
+
   @Override
   public long idleNanosUntilFresh() {
     // Idle for a period, every entry is a period old: the log is empty.

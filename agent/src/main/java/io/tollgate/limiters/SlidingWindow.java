@@ -161,6 +161,18 @@ public final class SlidingWindow implements RateLimitAlgorithm<SlidingWindow.Sta
     return (now + units) * unitNanos - nowNanos;
   }
 
+  /**
+   * Adds {@code delta} to the current window's counter, kept between 0 and the limit. A request
+   * that began in an earlier window is not corrected: its units have moved to the weighted
+   * previous counter.
+   */
+  @Override
+  public void adjust(State state, long nowNanos, long delta) {
+    if (state.window == Math.floorDiv(Math.floorDiv(nowNanos, unitNanos), period)) {
+      state.current = Math.max(0, Math.min(limit, state.current + delta));
+    }
+  }
+
   @Override
   public long idleNanosUntilFresh() {
     // Idle for two periods, the key is at least two windows on: both counts start from zero.

@@ -157,6 +157,27 @@ public final class TokenBucket implements RateLimitAlgorithm<TokenBucket.State> 
     return Math.max(0, leftScaled / periodUnits);
   }
 
+  /**
+   * Moves {@code tat} by {@code delta * T}: forward for an extra charge (at most until the bucket
+   * is empty), back for a refund (never before now: the bucket is never fuller than full).
+   */
+  @Override
+  public void adjust(State state, long nowNanos, long delta) {
+    if (delta == 0) {
+      return;
+    }
+    long now = Math.floorDiv(nowNanos, unitNanos);
+    long cap = burstToleranceScaled;
+    long ahead = state.tat < now ? 0 : (state.tat - now) * limit + state.tatFraction;
+    long units = Math.min(Math.abs(delta), cap / periodUnits + 1);
+    long next = delta > 0 ? Math.min(cap, ahead + units * periodUnits) : Math.max(0, ahead - units * periodUnits);
+    if (delta > 0 && next <= ahead) {
+      return; // already empty: nothing more to take
+    }
+    state.tat = now + next / limit;
+    state.tatFraction = next % limit;
+  }
+
   @Override
   public long idleNanosUntilFresh() {
     // From empty to full takes burst * T; one more unit covers the rounding.

@@ -5,55 +5,157 @@ import io.tollgate.http.HttpExchange;
 import io.tollgate.keys.RequestKeyResolver;
 import io.tollgate.limiters.QuotaPolicy;
 import io.tollgate.stores.LimiterStore;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
 
-/** One rule of the rules file, ready to decide: what it matches, how it keys, where it counts. */
+/**
+ * One rule of the rules file, ready to decide: what it matches, how it keys, where it counts.
+ *
+ * <p>A rule counts against one or more budgets, each a limit with its own store: the rule itself
+ * when it has one {@code limit}; {@code name/period} (such as {@code api/1s}, {@code api/1h}) for
+ * each of several {@code limits}; with {@code plans}, the limits of the plan a request header
+ * names. Every budget is a {@code Rule} too, sharing the rule's matching, key and settings, so that
+ * verdicts, headers and logs treat them alike; {@link #owner()} is the rule of the file.
+ */
 public final class Rule {
 
-  private final String name;
-  private final RequestMatcher matcher;
-  private final RequestKeyResolver keyResolver;
-  private final CostConfig cost;
-  private final LimiterStore store;
-  private final QuotaPolicy policy;
-  private final boolean shadow;
-  private final boolean quotaHeaders;
-  private final String algorithmName;
-  private final String fingerprint;
-  private final String route;
-  private final boolean needsRoute;
+  /** What a rule and all of its budgets share. */
+  static final class Shared {
+    final String name;
+    final RequestMatcher matcher;
+    final RequestKeyResolver keyResolver;
+    final CostConfig cost;
+    final boolean shadow;
+    final boolean quotaHeaders;
+    final String algorithmName;
+    final String route;
+    final boolean needsRoute;
+    final Allowlist allowlist;
+    final PenaltyTracker penalty;
+    final String costHeader;
 
-  Rule(
-      String name,
-      RequestMatcher matcher,
-      RequestKeyResolver keyResolver,
-      CostConfig cost,
-      LimiterStore store,
-      QuotaPolicy policy,
-      boolean shadow,
-      boolean quotaHeaders,
-      String algorithmName,
-      String fingerprint,
-      String route) {
-    this.name = name;
-    this.matcher = matcher;
-    this.keyResolver = keyResolver;
-    this.cost = cost;
-    this.store = store;
-    this.policy = policy;
-    this.shadow = shadow;
-    this.quotaHeaders = quotaHeaders;
-    this.algorithmName = algorithmName;
-    this.fingerprint = fingerprint;
-    this.route = route;
-    this.needsRoute = route != null || keyResolver.needsRoute();
+    Shared(
+        String name,
+        RequestMatcher matcher,
+        RequestKeyResolver keyResolver,
+        CostConfig cost,
+        boolean shadow,
+        boolean quotaHeaders,
+        String algorithmName,
+        String route,
+        Allowlist allowlist,
+        PenaltyTracker penalty,
+        String costHeader) {
+      this.name = name;
+      this.matcher = matcher;
+      this.keyResolver = keyResolver;
+      this.cost = cost;
+      this.shadow = shadow;
+      this.quotaHeaders = quotaHeaders;
+      this.algorithmName = algorithmName;
+      this.route = route;
+      this.needsRoute = route != null || keyResolver.needsRoute();
+      this.allowlist = allowlist;
+      this.penalty = penalty;
+      this.costHeader = costHeader;
+    }
   }
 
+  private final Shared shared;
+  private final String name;
+  private final String budgetId;
+  private final LimiterStore store;
+  private final QuotaPolicy policy;
+  private final String fingerprint;
+  private Rule owner;
+  /** Set on the owner: its budgets when it has no plans. */
+  private Rule[] budgets;
+  /** Set on the owner: the request header that picks the plan, or null. */
+  private String planHeader;
+  private io.tollgate.config.PlansConfig plans;
+  private Map<String, Rule[]> planBudgets;
+  private List<Rule> allBudgets;
+
+  private Rule(
+      Shared shared,
+      String name,
+      String budgetId,
+      LimiterStore store,
+      QuotaPolicy policy,
+      String fingerprint) {
+    this.shared = shared;
+    this.name = name;
+    this.budgetId = budgetId;
+    this.store = store;
+    this.policy = policy;
+    this.fingerprint = fingerprint;
+  }
+
+  /** A budget of a rule: one limit with its own store. */
+  static Rule budget(
+      Shared shared,
+      String name,
+      String budgetId,
+      LimiterStore store,
+      QuotaPolicy policy,
+      String fingerprint) {
+    return new Rule(shared, name, budgetId, store, policy, fingerprint);
+  }
+
+  /** A rule that counts against {@code budgets} (a rule of one limit is its own only budget). */
+  static Rule of(Shared shared, Rule[] budgets) {
+    Rule first = budgets[0];
+    Rule owner =
+        budgets.length == 1 && first.name.equals(shared.name)
+            ? first
+            : new Rule(shared, shared.name, "", first.store, first.policy, first.fingerprint);
+    owner.budgets = budgets;
+    owner.allBudgets = Collections.unmodifiableList(java.util.Arrays.asList(budgets));
+    for (Rule b : budgets) {
+      b.owner = owner;
+    }
+    owner.owner = owner;
+    return owner;
+  }
+
+  /** A rule whose budgets are chosen by plan. */
+  static Rule withPlans(
+      Shared shared, io.tollgate.config.PlansConfig plans, Map<String, Rule[]> planBudgets) {
+    Rule first = planBudgets.get(plans.defaultPlan())[0];
+    Rule owner = new Rule(shared, shared.name, "", first.store, first.policy, first.fingerprint);
+    owner.plans = plans;
+    owner.planHeader = plans.header();
+    owner.planBudgets = planBudgets;
+    owner.budgets = planBudgets.get(plans.defaultPlan());
+    List<Rule> all = new ArrayList<>();
+    for (Rule[] rs : planBudgets.values()) {
+      for (Rule b : rs) {
+        b.owner = owner;
+        all.add(b);
+      }
+    }
+    owner.allBudgets = Collections.unmodifiableList(all);
+    owner.owner = owner;
+    return owner;
+  }
+
+  /**
+   * The name shown in headers, logs and the 429 body: the rule's name, or {@code name/period} for
+   * one of several limits.
+   */
   public String name() {
     return name;
   }
 
+  /** The rule of the rules file this budget belongs to (itself for a rule of one limit). */
+  public Rule owner() {
+    return owner;
+  }
+
   public boolean matches(String method, String normalizedPath) {
-    return matcher.matches(method, normalizedPath);
+    return shared.matcher.matches(method, normalizedPath);
   }
 
   /**
@@ -61,21 +163,49 @@ public final class Rule {
    * matches a route, or keys by it).
    */
   public boolean needsRoute() {
-    return needsRoute;
+    return shared.needsRoute;
   }
 
   /** {@code routeTemplate} is canonical ({@link RouteTemplates}), or null where none is known. */
   public boolean matchesRoute(String routeTemplate) {
-    return route == null || route.equals(routeTemplate);
+    return shared.route == null || shared.route.equals(routeTemplate);
   }
 
   /** The key this request counts against, or null when the request lacks it (no API key...). */
   public String keyFor(HttpExchange exchange) {
-    return keyResolver.resolve(exchange);
+    return shared.keyResolver.resolve(exchange);
+  }
+
+  /** Whether the rule's {@code allow} exempts this request, counted against {@code key}. */
+  public boolean isAllowlisted(HttpExchange exchange, String key) {
+    return shared.allowlist != Allowlist.NONE && shared.allowlist.allows(exchange, key);
+  }
+
+  /** The budgets this request counts against: the rule's limits, or its plan's. */
+  public Rule[] budgetsFor(HttpExchange exchange) {
+    if (planBudgets == null) {
+      return budgets;
+    }
+    return planBudgets.get(plans.planFor(exchange.header(planHeader)));
+  }
+
+  /** All budgets of this rule, of every plan. */
+  public List<Rule> allBudgets() {
+    return allBudgets;
+  }
+
+  /** The rule's penalty box, or null. */
+  public PenaltyTracker penalty() {
+    return shared.penalty;
+  }
+
+  /** {@code cost-header}: the response header that corrects the cost, or null. */
+  public String costHeader() {
+    return shared.costHeader;
   }
 
   public long costFor(String normalizedPath) {
-    return cost.costFor(normalizedPath);
+    return shared.cost.costFor(normalizedPath);
   }
 
   public LimiterStore store() {
@@ -88,28 +218,43 @@ public final class Rule {
 
   /** Decides and counts, but never refuses: how operators try a new limit on live traffic. */
   public boolean isShadow() {
-    return shadow;
+    return shared.shadow;
   }
 
   /** Whether this rule's quota may be told to clients in RateLimit headers. */
   public boolean showsQuotaHeaders() {
-    return quotaHeaders;
+    return shared.quotaHeaders;
   }
 
   /** Whether an allowed request holds what it took until it ends (the concurrency algorithm). */
   public boolean releasesAtEnd() {
-    return algorithmName.equals(io.tollgate.limiters.AlgorithmKind.CONCURRENCY.yamlName());
+    return shared.algorithmName.equals(io.tollgate.limiters.AlgorithmKind.CONCURRENCY.yamlName());
   }
 
   public String algorithmName() {
-    return algorithmName;
+    return shared.algorithmName;
+  }
+
+  /** Identifies this budget within its rule, across reloads. */
+  String budgetId() {
+    return budgetId;
   }
 
   /**
-   * Everything that defines this rule's counting. A reload that keeps the fingerprint keeps the
-   * rule's state: a client does not get a fresh budget because an operator edited another rule.
+   * Everything that defines this budget's counting. A reload that keeps the fingerprint keeps the
+   * budget's state: a client does not get a fresh budget because an operator edited another rule.
    */
   String fingerprint() {
     return fingerprint;
+  }
+
+  /** This rule's budget of that id whose counting is defined by {@code fingerprint}, or null. */
+  Rule budgetMatching(String id, String fingerprint) {
+    for (Rule b : allBudgets) {
+      if (b.budgetId.equals(id) && b.fingerprint.equals(fingerprint)) {
+        return b;
+      }
+    }
+    return null;
   }
 }

@@ -3,7 +3,11 @@ package io.tollgate.rules;
 import io.tollgate.config.Backend;
 import io.tollgate.config.ConfigException;
 import io.tollgate.config.ConfigProblem;
+import io.tollgate.config.Durations;
+import io.tollgate.config.LimitConfig;
 import io.tollgate.config.Mode;
+import io.tollgate.config.PenaltyConfig;
+import io.tollgate.config.PlansConfig;
 import io.tollgate.config.RuleConfig;
 import io.tollgate.config.RulesConfig;
 import io.tollgate.diagnostics.ProxySetupAdvisor;
@@ -13,10 +17,13 @@ import io.tollgate.limiters.AlgorithmKind;
 import io.tollgate.limiters.Algorithms;
 import io.tollgate.limiters.Clock;
 import io.tollgate.limiters.LimitSpec;
+import io.tollgate.limiters.PenaltyBox;
 import io.tollgate.limiters.RateLimitAlgorithm;
 import io.tollgate.stores.LimiterStore;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Builds the {@link RuleSet} of a parsed rules file: compiles matchers and keys, and gives each rule
@@ -24,9 +31,11 @@ import java.util.List;
  */
 public final class RuleSetFactory {
 
+  private final Clock clock;
   private final StoreProvider stores;
 
   public RuleSetFactory(Clock clock) {
+    this.clock = clock;
     this.stores = new StoreProvider(clock);
   }
 
@@ -46,38 +55,121 @@ public final class RuleSetFactory {
     List<Rule> rules = new ArrayList<>();
     for (RuleConfig ruleConfig : config.rules()) {
       boolean shadow = ruleConfig.effectiveMode(config.mode()) == Mode.SHADOW;
-      String fingerprint = fingerprint(ruleConfig, config) + "|" + stores.backendFingerprint(config);
       Rule kept = previous == null ? null : previous.find(ruleConfig.name());
-      LimiterStore store;
-      RateLimitAlgorithm<?> algorithm = algorithmOf(ruleConfig);
-      if (kept != null && kept.fingerprint().equals(fingerprint)) {
-        store = kept.store();
-      } else {
-        store = stores.storeFor(config, ruleConfig, algorithm);
+      String keyFingerprint = keyFingerprint(ruleConfig, config);
+      PenaltyTracker penalty = null;
+      PenaltyConfig p = ruleConfig.penalty();
+      if (p != null) {
+        String fp = keyFingerprint + "|penalty|" + p.after() + "|" + p.withinNanos() + "|" + p.boxForNanos();
+        penalty =
+            kept != null && kept.penalty() != null && kept.penalty().fingerprint().equals(fp)
+                ? kept.penalty()
+                : new PenaltyTracker(
+                    new PenaltyBox(p.after(), p.withinNanos(), p.boxForNanos()),
+                    clock,
+                    ruleConfig.maxKeys(),
+                    fp);
       }
-      rules.add(
-          new Rule(
+      Rule.Shared shared =
+          new Rule.Shared(
               ruleConfig.name(),
               new RequestMatcher(ruleConfig.paths(), ruleConfig.methods()),
               RequestKeyResolver.of(ruleConfig.key(), clients),
               ruleConfig.cost(),
-              store,
-              algorithm.policy(),
               shadow,
               ruleConfig.quotaHeadersOrDefault(),
               ruleConfig.algorithm().yamlName(),
-              fingerprint,
-              RouteTemplates.normalize(ruleConfig.route())));
+              RouteTemplates.normalize(ruleConfig.route()),
+              Allowlist.of(ruleConfig.allow(), ruleConfig.key(), clients),
+              penalty,
+              ruleConfig.costHeader());
+      PlansConfig plans = ruleConfig.plans();
+      if (plans == null) {
+        rules.add(
+            Rule.of(
+                shared,
+                budgets(config, ruleConfig, shared, "", ruleConfig.limits(), keyFingerprint, kept)));
+      } else {
+        Map<String, Rule[]> byPlan = new LinkedHashMap<>();
+        for (Map.Entry<String, List<LimitConfig>> e : plans.limits().entrySet()) {
+          byPlan.put(
+              e.getKey(),
+              budgets(config, ruleConfig, shared, e.getKey(), e.getValue(), keyFingerprint, kept));
+        }
+        rules.add(Rule.withPlans(shared, plans, byPlan));
+      }
     }
     return new RuleSet(
         rules, config.source(), config.headers(), clients.trustedProxies().ignoresHeaders());
   }
 
-  private static RateLimitAlgorithm<?> algorithmOf(RuleConfig rule) {
-    LimitSpec spec = new LimitSpec(rule.limit(), rule.periodNanos(), rule.burst());
-    return Algorithms.create(rule.algorithm(), spec);
+  /**
+   * The budgets of one set of limits (the rule's, or a plan's): one store each, kept from the
+   * previous rules when its counting did not change.
+   */
+  private Rule[] budgets(
+      RulesConfig config,
+      RuleConfig ruleConfig,
+      Rule.Shared shared,
+      String plan,
+      List<LimitConfig> limits,
+      String keyFingerprint,
+      Rule kept) {
+    Rule[] out = new Rule[limits.size()];
+    for (int i = 0; i < out.length; i++) {
+      LimitConfig limit = limits.get(i);
+      String suffix = limits.size() == 1 ? "" : "/" + Durations.format(limit.periodNanos());
+      String id = plan + suffix;
+      RateLimitAlgorithm<?> algorithm = algorithmOf(ruleConfig, limit);
+      String fingerprint =
+          String.join(
+              "|",
+              keyFingerprint,
+              id,
+              ruleConfig.algorithm().yamlName(),
+              Long.toString(limit.limit()),
+              Long.toString(limit.periodNanos()),
+              Long.toString(limit.burst()),
+              Long.toString(ruleConfig.maxDelayNanos()),
+              String.valueOf(ruleConfig.calendar()),
+              String.valueOf(ruleConfig.timeZone()),
+              stores.backendFingerprint(ruleConfig, config));
+      Rule previousBudget = kept == null ? null : kept.budgetMatching(id, fingerprint);
+      LimiterStore store =
+          previousBudget != null
+              ? previousBudget.store()
+              : stores.storeFor(config, ruleConfig, ruleConfig.name() + suffix, algorithm);
+      out[i] =
+          Rule.budget(
+              shared, ruleConfig.name() + suffix, id, store, algorithm.policy(), fingerprint);
+    }
+    return out;
   }
 
+  private static RateLimitAlgorithm<?> algorithmOf(RuleConfig rule, LimitConfig limit) {
+    if (rule.calendar() != null) {
+      return Algorithms.calendar(limit.limit(), rule.calendar(), rule.timeZone());
+    }
+    LimitSpec spec = new LimitSpec(limit.limit(), limit.periodNanos(), limit.burst());
+    return Algorithms.create(
+        rule.algorithm(),
+        spec,
+        Algorithms.Options.DEFAULTS.withMaxDelayNanos(rule.maxDelayNanos()));
+  }
+
+  /** Every limit of the rule, of every plan. */
+  private static List<LimitConfig> allLimits(RuleConfig rule) {
+    if (rule.plans() == null) {
+      return rule.limits();
+    }
+    List<LimitConfig> all = new ArrayList<>();
+    for (List<LimitConfig> l : rule.plans().limits().values()) {
+      all.addAll(l);
+    }
+    return all;
+  }
+
+  /** Features the rules file may name that this version cannot yet apply: refused, never ignored. */
   /**
    * The problems that keep {@code config} from being applied, beyond what the parser checks;
    * empty when it can be. Connects to nothing: {@code validate} uses it too.
@@ -87,7 +179,9 @@ public final class RuleSetFactory {
     checkSupported(config, problems);
     for (RuleConfig ruleConfig : config.rules()) {
       try {
-        algorithmOf(ruleConfig);
+        for (LimitConfig limit : allLimits(ruleConfig)) {
+          algorithmOf(ruleConfig, limit);
+        }
       } catch (IllegalArgumentException e) {
         problems.add(
             new ConfigProblem(
@@ -106,27 +200,27 @@ public final class RuleSetFactory {
       return;
     }
     for (RuleConfig rule : config.rules()) {
-      if (rule.algorithm() != AlgorithmKind.TOKEN_BUCKET) {
+      if (rule.algorithm() != AlgorithmKind.TOKEN_BUCKET || rule.calendar() != null) {
         problems.add(
             new ConfigProblem(
                 config.source(),
-                rule.lineOf("algorithm"),
+                rule.lineOf(rule.calendar() != null ? "calendar" : "algorithm"),
                 1,
-                "rule '" + rule.name() + "': algorithm " + rule.algorithm().yamlName()
-                    + " is not available with backend: redis yet; use token-bucket there, or"
+                "rule '" + rule.name() + "': "
+                    + (rule.calendar() != null
+                        ? "calendar quotas are"
+                        : "algorithm " + rule.algorithm().yamlName() + " is")
+                    + " not available with backend: redis yet; use token-bucket there, or"
                     + " backend: local"));
       }
     }
   }
 
-  private static String fingerprint(RuleConfig rule, RulesConfig config) {
+  /** What decides which key a request counts against, and how much memory the rule may use. */
+  private static String keyFingerprint(RuleConfig rule, RulesConfig config) {
     return String.join(
         "|",
         rule.name(),
-        rule.algorithm().yamlName(),
-        Long.toString(rule.limit()),
-        Long.toString(rule.periodNanos()),
-        Long.toString(rule.burst()),
         Long.toString(rule.maxKeys()),
         rule.key().toString(),
         String.valueOf(config.clientIp().trustedProxyHops()),

@@ -63,11 +63,13 @@ public final class StoreProvider {
     }
   }
 
-  LimiterStore storeFor(RulesConfig config, RuleConfig rule, RateLimitAlgorithm<?> algorithm) {
+  /** The store of one budget of a rule ({@code budgetName}: the rule's name, or name/period). */
+  LimiterStore storeFor(
+      RulesConfig config, RuleConfig rule, String budgetName, RateLimitAlgorithm<?> algorithm) {
     if (config.backend() != Backend.REDIS) {
       return new LocalLimiterStore<>(algorithm, clock, rule.maxKeys());
     }
-    RedisLimiterStore shared = new RedisLimiterStore(backend, rule.name(), (TokenBucket) algorithm);
+    RedisLimiterStore shared = new RedisLimiterStore(backend, budgetName, (TokenBucket) algorithm);
     InstanceRegistry registry = instances;
     return new FailurePolicyStore(
         shared,
@@ -78,8 +80,10 @@ public final class StoreProvider {
   }
 
   /** What, besides the rule itself, defines where its counts live. */
-  String backendFingerprint(RulesConfig config) {
-    return config.backend() == Backend.REDIS ? "redis " + config.redis() : "local";
+  String backendFingerprint(RuleConfig rule, RulesConfig config) {
+    return config.backend() == Backend.REDIS
+        ? "redis " + config.redis() + " on-failure " + rule.onFailure()
+        : "local";
   }
 
   private static boolean sameServer(RedisSettings a, RedisSettings b) {

@@ -18,6 +18,14 @@ public interface LimiterStore {
   /** Gives back what a finished request held (the concurrency algorithm only). */
   default void release(String key, long cost) {}
 
+  /**
+   * Charges {@code delta} more units to {@code key} ({@code delta > 0}) or gives that many back
+   * ({@code delta < 0}), without deciding anything: the correction of a request's cost once it is
+   * known ({@code cost-header}), or the refund of a charge that another limit of the same rule
+   * refused. See {@link io.tollgate.limiters.RateLimitAlgorithm#adjust}.
+   */
+  default void adjust(String key, long delta) {}
+
   /** The number of keys this store holds now (approximate). */
   long estimatedKeys();
 }
