@@ -46,6 +46,7 @@ public final class RuleConfig {
   private final CalendarQuota.Unit calendar;
   private final ZoneId timeZone;
   private final String costHeader;
+  private final List<String> keyFallback;
   private final PlansConfig plans;
   private final AllowConfig allow;
   private final PenaltyConfig penalty;
@@ -103,6 +104,7 @@ public final class RuleConfig {
     this.calendar = b.calendar;
     this.timeZone = b.calendar == null ? null : b.timeZone == null ? ZoneOffset.UTC : b.timeZone;
     this.costHeader = b.costHeader;
+    this.keyFallback = b.keyFallback == null ? null : Collections.unmodifiableList(new ArrayList<>(b.keyFallback));
     this.plans = b.plans;
     this.allow = b.allow == null ? AllowConfig.NONE : b.allow;
     this.penalty = b.penalty;
@@ -134,6 +136,14 @@ public final class RuleConfig {
   /** {@code cost-header}: the response header that corrects the cost, or null. */
   public String costHeader() {
     return costHeader;
+  }
+
+  /**
+   * The key for requests that lack {@link #key()} (for example {@code ip} when there is no API key
+   * header), or null: such requests are then not counted by this rule.
+   */
+  public List<String> keyFallback() {
+    return keyFallback;
   }
 
   /** {@code plans}, or null. */
@@ -326,6 +336,7 @@ public final class RuleConfig {
         && calendar == r.calendar
         && Objects.equals(timeZone, r.timeZone)
         && Objects.equals(costHeader, r.costHeader)
+        && Objects.equals(keyFallback, r.keyFallback)
         && Objects.equals(plans, r.plans)
         && allow.equals(r.allow)
         && Objects.equals(penalty, r.penalty);
@@ -412,6 +423,7 @@ public final class RuleConfig {
     private CalendarQuota.Unit calendar;
     private ZoneId timeZone;
     private String costHeader;
+    private List<String> keyFallback;
     private PlansConfig plans;
     private AllowConfig allow;
     private PenaltyConfig penalty;
@@ -447,6 +459,11 @@ public final class RuleConfig {
 
     public Builder key(List<String> key) {
       this.key = key;
+      return this;
+    }
+
+    public Builder keyFallback(List<String> keyFallback) {
+      this.keyFallback = keyFallback;
       return this;
     }
 

@@ -56,6 +56,7 @@ public final class RulesFileParser {
           "name",
           "match",
           "key",
+          "key-fallback",
           "algorithm",
           "limit",
           "period",
@@ -669,6 +670,16 @@ public final class RulesFileParser {
           key = k;
         }
       }
+      List<String> keyFallback = null;
+      NodeTuple fallbackTuple = f.get("key-fallback");
+      if (fallbackTuple != null) {
+        keyFallback = keyParts(fallbackTuple.getValueNode(), ctx);
+        if (keyFallback != null && keyTuple == null) {
+          problem(fallbackTuple.getKeyNode(), ctx + "key-fallback needs a key to fall back from;"
+              + " add key: (for example key: header:X-Api-Key)");
+          keyFallback = null;
+        }
+      }
 
       AlgorithmKind algorithm = AlgorithmKind.TOKEN_BUCKET;
       NodeTuple algTuple = f.get("algorithm");
@@ -916,6 +927,7 @@ public final class RulesFileParser {
               .methods(methods)
               .route(route)
               .key(key)
+              .keyFallback(keyFallback)
               .algorithm(algorithm)
               .limit(limit)
               .periodNanos(period)

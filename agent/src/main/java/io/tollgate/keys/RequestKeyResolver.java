@@ -16,10 +16,17 @@ import java.util.Locale;
  */
 public final class RequestKeyResolver {
 
-  private final Part[] parts;
+  /** Marks keys taken from the fallback, so they never share a budget with a primary key. */
+  private static final String FALLBACK_MARK = "fallback";
 
-  private RequestKeyResolver(Part[] parts) {
+  private final Part[] parts;
+  private final RequestKeyResolver fallback;
+  private final String description;
+
+  private RequestKeyResolver(Part[] parts, RequestKeyResolver fallback, String description) {
     this.parts = parts;
+    this.fallback = fallback;
+    this.description = description;
   }
 
   public static RequestKeyResolver of(List<String> partNames, ClientAddressResolver clients) {
@@ -27,11 +34,41 @@ public final class RequestKeyResolver {
     for (int i = 0; i < parts.length; i++) {
       parts[i] = Part.parse(partNames.get(i), clients);
     }
-    return new RequestKeyResolver(parts);
+    return new RequestKeyResolver(parts, null, String.join(", ", partNames));
   }
 
-  /** The key, or null when the request lacks one of its parts. */
+  /**
+   * This key, and for requests that lack it the key {@code fallbackParts} describes (for example
+   * {@code ip} for requests without an API key); null for no fallback.
+   */
+  public RequestKeyResolver withFallback(
+      List<String> fallbackParts, ClientAddressResolver clients) {
+    if (fallbackParts == null || fallbackParts.isEmpty()) {
+      return this;
+    }
+    return new RequestKeyResolver(parts, of(fallbackParts, clients), description);
+  }
+
+  /** The key as the rules file spells it, for the log: {@code header:X-Api-Key}. */
+  public String description() {
+    return description;
+  }
+
+  /**
+   * The key, or the fallback's when the request lacks a part of it; null when it lacks both (or
+   * there is no fallback).
+   */
   public String resolve(HttpExchange exchange) {
+    String key = resolvePrimary(exchange);
+    if (key != null || fallback == null) {
+      return key;
+    }
+    String other = fallback.resolvePrimary(exchange);
+    return other == null ? null : KeyParts.join(FALLBACK_MARK, other);
+  }
+
+  /** The key without the fallback: null when the request lacks one of its parts. */
+  public String resolvePrimary(HttpExchange exchange) {
     if (parts.length == 1) {
       return parts[0].valueOf(exchange);
     }
@@ -52,7 +89,12 @@ public final class RequestKeyResolver {
         return true;
       }
     }
-    return false;
+    return fallback != null && fallback.needsRoute();
+  }
+
+  /** Whether the fallback key stands in for requests that lack this one. */
+  public boolean hasFallback() {
+    return fallback != null;
   }
 
   private enum Kind {

@@ -35,6 +35,7 @@ public final class Rule {
     final Allowlist allowlist;
     final PenaltyTracker penalty;
     final String costHeader;
+    final io.tollgate.diagnostics.MissingKeyAdvisor missingKeys;
 
     Shared(
         String name,
@@ -60,6 +61,9 @@ public final class Rule {
       this.allowlist = allowlist;
       this.penalty = penalty;
       this.costHeader = costHeader;
+      this.missingKeys =
+          new io.tollgate.diagnostics.MissingKeyAdvisor(
+              name, keyResolver.description(), keyResolver.hasFallback());
     }
   }
 
@@ -173,7 +177,11 @@ public final class Rule {
 
   /** The key this request counts against, or null when the request lacks it (no API key...). */
   public String keyFor(HttpExchange exchange) {
-    return shared.keyResolver.resolve(exchange);
+    String primary = shared.keyResolver.resolvePrimary(exchange);
+    shared.missingKeys.observe(primary != null);
+    return primary != null || !shared.keyResolver.hasFallback()
+        ? primary
+        : shared.keyResolver.resolve(exchange);
   }
 
   /** Whether the rule's {@code allow} exempts this request, counted against {@code key}. */

@@ -74,7 +74,8 @@ public final class RuleSetFactory {
           new Rule.Shared(
               ruleConfig.name(),
               new RequestMatcher(ruleConfig.paths(), ruleConfig.methods()),
-              RequestKeyResolver.of(ruleConfig.key(), clients),
+              RequestKeyResolver.of(ruleConfig.key(), clients)
+                  .withFallback(ruleConfig.keyFallback(), clients),
               ruleConfig.cost(),
               shadow,
               ruleConfig.quotaHeadersOrDefault(),

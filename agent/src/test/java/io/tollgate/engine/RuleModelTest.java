@@ -98,6 +98,22 @@ class RuleModelTest {
             "GET /api key:someone -> 200",
             "GET /api key:someone -> 429 api"),
         scenario(
+            "key-fallback: requests without the API key are counted by address, apart from keyed"
+                + " ones",
+            rule("key: header:X-Api-Key", "key-fallback: ip", "limit: 1", "period: 1m"),
+            "GET /api key:k1 -> 200",
+            "GET /api key:k1 -> 429 api",
+            "GET /api -> 200",
+            "GET /api -> 429 api",
+            "GET /api from 198.51.100.9 -> 200",
+            "GET /api key:k2 -> 200"),
+        scenario(
+            "no key-fallback: requests that lack the key are not counted by the rule",
+            rule("key: header:X-Api-Key", "limit: 1", "period: 1m"),
+            "GET /api -> 200",
+            "GET /api -> 200",
+            "GET /api -> 200"),
+        scenario(
             "penalty: the refusal that fills the box says so, and the box outlasts the limit",
             rule("limit: 1", "period: 1m", "penalty: { after: 2, within: 1m, box-for: 15m }"),
             "GET /api -> 200",
