@@ -8,6 +8,6 @@ jar=benchmarks/target/benchmarks.jar
 out=benchmarks/results
 mkdir -p "$out"
 for t in 1 2; do
-  java -jar "$jar" DecisionBenchmark -f 1 -wi 2 -w 2s -i 3 -r 3s -t "$t" -prof gc \
+  java -jar "$jar" DecisionBenchmark -f 1 -wi 2 -w 2s -i 3 -r 3s -t "$t" -prof gc -prof io.tollgate.benchmarks.CpuTimeProfiler \
     -rf json -rff "$out/decision-t$t.json" "$@" | tee "$out/decision-t$t.txt"
 done
