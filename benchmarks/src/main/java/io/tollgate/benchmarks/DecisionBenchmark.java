@@ -41,6 +41,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code caffeineLookup}: the lookup alone, in a Caffeine cache configured exactly as
  *       Tollgate's store (maximumSize + expireAfterAccess); the floor of any bounded keyed limiter.
  *   <li>{@code tollgate}: {@code LocalLimiterStore.decide(key, 1, verdict)}.
+ *   <li>{@code tollgateNoExpiry}: {@link SizeBoundedStorePrototype}, the same store without
+ *       {@code expireAfterAccess}: the fix this module recommends, measured beside the store.
  *   <li>{@code bucket4jCaffeine}: {@code cache.get(key, newBucket).tryConsume(1)}, the same bounded
  *       Caffeine configuration holding Bucket4j local buckets (lock-free, the default).
  *   <li>{@code bucket4jMap}: {@code ConcurrentHashMap.computeIfAbsent(key, newBucket).tryConsume(1)},
@@ -89,6 +91,7 @@ public class DecisionBenchmark {
   int[] indexes;
 
   LocalLimiterStore<TokenBucket.State> tollgate;
+  SizeBoundedStorePrototype<TokenBucket.State> tollgateNoExpiry;
   Cache<String, Object> lookupOnly;
   Cache<String, Bucket> bucket4jCaffeine;
   ConcurrentHashMap<String, Bucket> bucket4jMap;
@@ -123,8 +126,12 @@ public class DecisionBenchmark {
             ? LimitSpec.of(HIGH_LIMIT, HIGH_PERIOD.toNanos())
             : LimitSpec.of(1, TimeUnit.HOURS.toNanos(1));
     TokenBucket bucket = new TokenBucket(spec);
-    long maxKeys = 1_000_000; // above the key count: this measures decisions, not eviction
+    // Above 100,000 so that nothing is evicted (this measures decisions, not eviction), and below
+    // twice that, so that with 100,000 keys the cache is over half full, as a busy rule's is:
+    // Caffeine then records every read for its eviction policy.
+    long maxKeys = 131_072;
     tollgate = new LocalLimiterStore<>(bucket, Clock.system(), maxKeys);
+    tollgateNoExpiry = new SizeBoundedStorePrototype<>(bucket, Clock.system(), maxKeys);
     Duration idle = Duration.ofNanos(bucket.idleNanosUntilFresh());
 
     lookupOnly = Caffeine.newBuilder().maximumSize(maxKeys).expireAfterAccess(idle).build();
@@ -162,12 +169,14 @@ public class DecisionBenchmark {
     Verdict verdict = new Verdict();
     for (String key : keyNames) {
       tollgate.decide(key, 1, verdict);
+      tollgateNoExpiry.decide(key, 1, verdict);
       lookupOnly.get(key, newObject);
       bucket4jCaffeine.get(key, newBucket).tryConsume(1);
       bucket4jMap.computeIfAbsent(key, newBucket).tryConsume(1);
       resilience4jMap.computeIfAbsent(key, newLimiter).acquirePermission();
     }
     tollgate.cleanUp();
+    tollgateNoExpiry.cleanUp();
     lookupOnly.cleanUp();
     bucket4jCaffeine.cleanUp();
 
@@ -175,6 +184,8 @@ public class DecisionBenchmark {
     String key = keyNames[0];
     tollgate.decide(key, 1, verdict);
     check("tollgate", verdict.allowed, allowed);
+    tollgateNoExpiry.decide(key, 1, verdict);
+    check("tollgateNoExpiry", verdict.allowed, allowed);
     check("bucket4jCaffeine", bucket4jCaffeine.get(key, newBucket).tryConsume(1), allowed);
     check("bucket4jMap", bucket4jMap.computeIfAbsent(key, newBucket).tryConsume(1), allowed);
     check(
@@ -224,6 +235,14 @@ public class DecisionBenchmark {
   public boolean tollgate(PerThread t) {
     Verdict verdict = t.verdict;
     tollgate.decide(t.next(this), 1, verdict);
+    return verdict.allowed;
+  }
+
+  /** The recommended fix, prototyped: the same store bounded by size alone (no expiry). */
+  @Benchmark
+  public boolean tollgateNoExpiry(PerThread t) {
+    Verdict verdict = t.verdict;
+    tollgateNoExpiry.decide(t.next(this), 1, verdict);
     return verdict.allowed;
   }
 

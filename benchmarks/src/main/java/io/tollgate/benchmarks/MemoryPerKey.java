@@ -138,16 +138,18 @@ public final class MemoryPerKey {
         new LocalLimiterStore<>(bucket, Clock.system(), maxKeys);
     Verdict verdict = new Verdict();
     long before = usedAfterGc();
-    System.out.printf("%14s %12s %14s %10s%n", "keys sent", "keys held", "heap after GC", "elapsed");
+    System.out.printf(
+        "%14s %12s %14s %10s%n", "keys sent", "keys held", "heap after GC", "insert time");
     System.out.printf("%,14d %,12d %,11d KiB %10s%n", 0, 0, before >> 10, "-");
     long step = Math.max(1, flood / 10);
+    long insertNanos = 0;
     long start = System.nanoTime();
     long maxHeap = before;
     long firstFull = -1;
     for (long i = 1; i <= flood; i++) {
       store.decide("flood-" + i, 1, verdict);
       if (i % step == 0) {
-        long elapsed = System.nanoTime() - start;
+        insertNanos += System.nanoTime() - start;
         store.cleanUp();
         long used = usedAfterGc();
         maxHeap = Math.max(maxHeap, used);
@@ -156,7 +158,8 @@ public final class MemoryPerKey {
         }
         System.out.printf(
             "%,14d %,12d %,11d KiB %8.1f s%n",
-            i, store.estimatedKeys(), used >> 10, elapsed / 1e9);
+            i, store.estimatedKeys(), used >> 10, insertNanos / 1e9);
+        start = System.nanoTime();
       }
     }
     long last = usedAfterGc();
@@ -168,6 +171,10 @@ public final class MemoryPerKey {
         (last - before) >> 10,
         (maxHeap - before) >> 10,
         (double) (last - before) / Math.max(1, store.estimatedKeys()));
+    System.out.printf(
+        "insert rate (new key each decision, evicting one): %,.0f keys/s; the key strings"
+            + " (\"flood-N\", about %d B each) are part of what the store holds%n",
+        flood / (insertNanos / 1e9), stringBytes("flood-" + flood / 2));
     reachabilityFence(store);
   }
 
