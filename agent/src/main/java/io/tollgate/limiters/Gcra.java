@@ -33,8 +33,6 @@ package io.tollgate.limiters;
  */
 public final class Gcra implements RateLimitAlgorithm<Gcra.State> {
 
-  private static final long MAX_SCALED = 1L << 60;
-  private static final long[] UNITS = {1L, 1_000L, 1_000_000L, 1_000_000_000L};
 
   /** Per-key state: the theoretical arrival time, {@code tat + tatFraction/limit} time units. */
   public static final class State {
@@ -91,16 +89,16 @@ public final class Gcra implements RateLimitAlgorithm<Gcra.State> {
    * overflow: it is at most twice {@code burst*T + maxDelay}, scaled.
    */
   static long chooseUnit(LimitSpec spec, long maxDelayNanos) {
-    for (long unit : UNITS) {
+    for (long unit : ExactMath.UNITS) {
       if (unit != 1L && spec.periodNanos() % unit != 0) {
         break;
       }
       long periodUnits = spec.periodNanos() / unit;
       long maxDelayUnits = maxDelayNanos / unit;
-      if (fits(spec.burst(), periodUnits)
-          && fits(maxDelayUnits + 1, spec.limit())
-          && spec.burst() * periodUnits + (maxDelayUnits + 1) * spec.limit() <= MAX_SCALED / 4
-          && fits(spec.burst() + (maxDelayUnits * spec.limit()) / periodUnits + 1, spec.limit())) {
+      if (ExactMath.productFits(spec.burst(), periodUnits)
+          && ExactMath.productFits(maxDelayUnits + 1, spec.limit())
+          && spec.burst() * periodUnits + (maxDelayUnits + 1) * spec.limit() <= ExactMath.MAX_SCALED / 4
+          && ExactMath.productFits(spec.burst() + (maxDelayUnits * spec.limit()) / periodUnits + 1, spec.limit())) {
         return unit;
       }
     }
@@ -109,9 +107,6 @@ public final class Gcra implements RateLimitAlgorithm<Gcra.State> {
             + " large to compute exactly; use a smaller burst, max-delay or period");
   }
 
-  private static boolean fits(long a, long b) {
-    return a > 0 && b > 0 && a <= MAX_SCALED / b;
-  }
 
   @Override
   public State newState() {
@@ -135,7 +130,7 @@ public final class Gcra implements RateLimitAlgorithm<Gcra.State> {
 
     if (cost > maxCost) {
       verdict.refuse(
-          remaining(behindScaled), spec.periodNanos(), ceilDiv(behindScaled, limit) * unitNanos);
+          remaining(behindScaled), spec.periodNanos(), ExactMath.ceilDiv(behindScaled, limit) * unitNanos);
       return;
     }
 
@@ -149,17 +144,17 @@ public final class Gcra implements RateLimitAlgorithm<Gcra.State> {
     if (excessScaled <= 0) {
       state.tat = newTat;
       state.tatFraction = newFraction;
-      verdict.allow(-excessScaled / periodUnits, ceilDiv(aheadScaled, limit) * unitNanos);
+      verdict.allow(-excessScaled / periodUnits, ExactMath.ceilDiv(aheadScaled, limit) * unitNanos);
     } else if (excessScaled <= maxDelayScaled) {
       state.tat = newTat;
       state.tatFraction = newFraction;
-      verdict.allow(0, ceilDiv(aheadScaled, limit) * unitNanos);
-      verdict.delayNanos = ceilDiv(excessScaled, limit) * unitNanos;
+      verdict.allow(0, ExactMath.ceilDiv(aheadScaled, limit) * unitNanos);
+      verdict.delayNanos = ExactMath.ceilDiv(excessScaled, limit) * unitNanos;
     } else {
       verdict.refuse(
           remaining(behindScaled),
-          ceilDiv(excessScaled - maxDelayScaled, limit) * unitNanos,
-          ceilDiv(behindScaled, limit) * unitNanos);
+          ExactMath.ceilDiv(excessScaled - maxDelayScaled, limit) * unitNanos,
+          ExactMath.ceilDiv(behindScaled, limit) * unitNanos);
     }
   }
 
@@ -192,7 +187,7 @@ public final class Gcra implements RateLimitAlgorithm<Gcra.State> {
   @Override
   public long idleNanosUntilFresh() {
     // tat runs at most burst*T + maxDelay ahead of the last request; one more unit for rounding.
-    return ceilDiv(burstToleranceScaled + maxDelayScaled, limit) * unitNanos + unitNanos;
+    return ExactMath.ceilDiv(burstToleranceScaled + maxDelayScaled, limit) * unitNanos + unitNanos;
   }
 
   @Override
@@ -214,7 +209,4 @@ public final class Gcra implements RateLimitAlgorithm<Gcra.State> {
     return unitNanos;
   }
 
-  private static long ceilDiv(long a, long b) {
-    return -Math.floorDiv(-a, b);
-  }
 }

@@ -16,7 +16,7 @@ public final class QuotaPolicy {
 
   /** From a period in nanoseconds, rounded up to whole seconds. */
   public static QuotaPolicy of(long quota, long periodNanos) {
-    return new QuotaPolicy(quota, ceilDiv(periodNanos, 1_000_000_000L));
+    return new QuotaPolicy(quota, ExactMath.ceilDiv(periodNanos, 1_000_000_000L));
   }
 
   public long quota() {
@@ -27,7 +27,4 @@ public final class QuotaPolicy {
     return windowSeconds;
   }
 
-  private static long ceilDiv(long a, long b) {
-    return -Math.floorDiv(-a, b);
-  }
 }

@@ -32,8 +32,6 @@ package io.tollgate.limiters;
  */
 public final class SlidingWindow implements RateLimitAlgorithm<SlidingWindow.State> {
 
-  private static final long MAX_SCALED = 1L << 60;
-  private static final long[] UNITS = {1L, 1_000L, 1_000_000L, 1_000_000_000L};
 
   /** Per-key state: the current window's index since the epoch, and both windows' counts. */
   public static final class State {
@@ -69,12 +67,12 @@ public final class SlidingWindow implements RateLimitAlgorithm<SlidingWindow.Sta
 
   /** The finest unit dividing the period in which {@code 2 * limit * period} fits. */
   static long chooseUnit(LimitSpec spec) {
-    for (long unit : UNITS) {
+    for (long unit : ExactMath.UNITS) {
       if (unit != 1L && spec.periodNanos() % unit != 0) {
         break;
       }
       long periodUnits = spec.periodNanos() / unit;
-      if (periodUnits > 0 && spec.limit() <= MAX_SCALED / 2 / periodUnits) {
+      if (periodUnits > 0 && spec.limit() <= ExactMath.MAX_SCALED / 2 / periodUnits) {
         return unit;
       }
     }

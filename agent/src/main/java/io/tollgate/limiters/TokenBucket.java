@@ -31,10 +31,7 @@ package io.tollgate.limiters;
  */
 public final class TokenBucket implements RateLimitAlgorithm<TokenBucket.State> {
 
-  /** Headroom for {@code (tat - now) * limit} and sums of it: well inside {@code Long.MAX_VALUE}. */
-  private static final long MAX_SCALED = 1L << 60;
 
-  private static final long[] UNITS = {1L, 1_000L, 1_000_000L, 1_000_000_000L};
 
   /** Per-key state: the theoretical arrival time, {@code tat + tatFraction/limit} time units. */
   public static final class State {
@@ -79,7 +76,7 @@ public final class TokenBucket implements RateLimitAlgorithm<TokenBucket.State> 
    * exactly.
    */
   static long chooseUnit(LimitSpec spec) {
-    for (long unit : UNITS) {
+    for (long unit : ExactMath.UNITS) {
       if (spec.periodNanos() % unit != 0 && unit != 1L) {
         break;
       }
@@ -88,7 +85,7 @@ public final class TokenBucket implements RateLimitAlgorithm<TokenBucket.State> 
         break;
       }
       // (tat - now) * limit is at most (2 * burst) * periodUnits; fractions add less than limit.
-      if (fits(2 * spec.burst(), periodUnits) && fits(spec.burst(), spec.limit())) {
+      if (ExactMath.productFits(2 * spec.burst(), periodUnits) && ExactMath.productFits(spec.burst(), spec.limit())) {
         return unit;
       }
     }
@@ -97,9 +94,6 @@ public final class TokenBucket implements RateLimitAlgorithm<TokenBucket.State> 
             + " compute exactly; use a smaller burst or a shorter period");
   }
 
-  private static boolean fits(long a, long b) {
-    return a > 0 && b > 0 && a <= MAX_SCALED / b;
-  }
 
   @Override
   public State newState() {
@@ -124,7 +118,7 @@ public final class TokenBucket implements RateLimitAlgorithm<TokenBucket.State> 
     if (cost > burst) {
       // More than the bucket can ever hold: never allowed. Retry-after is a back-off of one
       // period; reset still says when the bucket is full again.
-      long resetUnits = ceilDiv((base - now) * limit + baseFraction, limit);
+      long resetUnits = ExactMath.ceilDiv((base - now) * limit + baseFraction, limit);
       verdict.refuse(
           tokensLeft(now, base, baseFraction), spec.periodNanos(), resetUnits * unitNanos);
       return;
@@ -142,10 +136,10 @@ public final class TokenBucket implements RateLimitAlgorithm<TokenBucket.State> 
       state.tat = newTat;
       state.tatFraction = newFraction;
       long remaining = -excessScaled / periodUnits;
-      verdict.allow(remaining, ceilDiv(aheadScaled, limit) * unitNanos);
+      verdict.allow(remaining, ExactMath.ceilDiv(aheadScaled, limit) * unitNanos);
     } else {
-      long retryUnits = ceilDiv(excessScaled, limit);
-      long resetUnits = ceilDiv((base - now) * limit + baseFraction, limit);
+      long retryUnits = ExactMath.ceilDiv(excessScaled, limit);
+      long resetUnits = ExactMath.ceilDiv((base - now) * limit + baseFraction, limit);
       verdict.refuse(
           tokensLeft(now, base, baseFraction), retryUnits * unitNanos, resetUnits * unitNanos);
     }
@@ -181,7 +175,7 @@ public final class TokenBucket implements RateLimitAlgorithm<TokenBucket.State> 
   @Override
   public long idleNanosUntilFresh() {
     // From empty to full takes burst * T; one more unit covers the rounding.
-    return ceilDiv(burstToleranceScaled, limit) * unitNanos + unitNanos;
+    return ExactMath.ceilDiv(burstToleranceScaled, limit) * unitNanos + unitNanos;
   }
 
   @Override
@@ -198,7 +192,4 @@ public final class TokenBucket implements RateLimitAlgorithm<TokenBucket.State> 
     return unitNanos;
   }
 
-  static long ceilDiv(long a, long b) {
-    return -Math.floorDiv(-a, b);
-  }
 }

@@ -2,6 +2,7 @@ package io.tollgate.stores.redis;
 
 import io.tollgate.limiters.Clock;
 import io.tollgate.limiters.LimitSpec;
+import io.tollgate.limiters.ExactMath;
 import io.tollgate.limiters.TokenBucket;
 import io.tollgate.limiters.Verdict;
 import io.tollgate.stores.LimiterStore;
@@ -63,7 +64,7 @@ public final class RedisLimiterStore implements LimiterStore {
     long toleranceWhole = toleranceScaled / limit;
     long toleranceFraction = toleranceScaled % limit;
     checkLuaBounds(ruleName, spec, toleranceWhole);
-    long ttlMillis = ceilDiv(bucket.idleNanosUntilFresh(), 1_000_000L);
+    long ttlMillis = ExactMath.ceilDiv(bucket.idleNanosUntilFresh(), 1_000_000L);
     if (timeOverride != null) {
       // Test time and real time differ: keys must not expire in real time before test time says.
       ttlMillis = Math.max(ttlMillis, 3_600_000L);
@@ -149,7 +150,4 @@ public final class RedisLimiterStore implements LimiterStore {
     return backend;
   }
 
-  static long ceilDiv(long a, long b) {
-    return -Math.floorDiv(-a, b);
-  }
 }
