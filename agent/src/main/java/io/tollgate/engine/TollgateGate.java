@@ -92,6 +92,7 @@ public final class TollgateGate implements RequestGate {
         return Refusal.WRITTEN;
       }
       setHeaders(exchange, headers);
+      logAllowed(exchange, verdicts);
       RequestPacing.hold(verdicts.takeDelayNanos());
     }
     ServletPhase phase = new ServletPhase(exchange, verdicts);
@@ -143,6 +144,7 @@ public final class TollgateGate implements RequestGate {
       return Refusal.WRITTEN;
     }
     setHeaders(exchange, headers);
+    logAllowed(exchange, verdicts);
     RequestPacing.hold(verdicts.takeDelayNanos());
     return null;
   }
@@ -198,6 +200,7 @@ public final class TollgateGate implements RequestGate {
           JerseyResponses.containerResponse(
               containerRequest, status, flat, RefusalResponse.CONTENT_TYPE, body));
     }
+    logAllowed(exchange, verdicts);
     RequestPacing.hold(verdicts.takeDelayNanos());
     if (servlet != null) {
       setHeaders(servlet.exchange, headers);
@@ -276,6 +279,21 @@ public final class TollgateGate implements RequestGate {
         RefusalResponse.CONTENT_TYPE,
         RefusalResponse.body(status, refusedBy.rule.name(), retryAfter));
     logRefusal(exchange, refusedBy, retryAfter);
+  }
+
+  /** With {@code debug=true}: every allowed decision, with each rule's key and what is left. */
+  private static void logAllowed(HttpExchange exchange, RuleVerdicts verdicts) {
+    if (!AgentLog.isDebug()) {
+      return;
+    }
+    StringBuilder line = new StringBuilder("allowed ")
+        .append(exchange.method()).append(' ').append(exchange.rawPath());
+    for (RuleVerdicts.Entry entry : verdicts.entries()) {
+      line.append("; rule '").append(entry.rule.name()).append("' (")
+          .append(entry.rule.algorithmName()).append(") key ").append(KeyDisplay.of(entry.key))
+          .append(entry.verdict.allowed ? " remaining " + entry.verdict.remaining : " would refuse");
+    }
+    AgentLog.debug(line.toString());
   }
 
   private static void logRefusal(
