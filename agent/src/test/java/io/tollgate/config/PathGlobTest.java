@@ -3,7 +3,6 @@ package io.tollgate.config;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.management.ManagementFactory;
 import org.junit.jupiter.api.Test;
@@ -76,9 +75,10 @@ class PathGlobTest {
   @Test
   void matchingAllocatesNothing() {
     java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
-    assumeTrue(bean instanceof com.sun.management.ThreadMXBean, "needs HotSpot's allocation counter");
+    assertTrue(bean instanceof com.sun.management.ThreadMXBean, "needs HotSpot's allocation counter");
     com.sun.management.ThreadMXBean hotspot = (com.sun.management.ThreadMXBean) bean;
-    assumeTrue(hotspot.isThreadAllocatedMemorySupported() && hotspot.isThreadAllocatedMemoryEnabled());
+    assertTrue(hotspot.isThreadAllocatedMemorySupported() && hotspot.isThreadAllocatedMemoryEnabled(),
+        "needs the JVM's per-thread allocation counter");
     PathGlob[] globs = {
       PathGlob.compile("/api/**"),
       PathGlob.compile("/users/*/orders"),

@@ -85,12 +85,10 @@ class RuleModelIT {
       assertEquals(429, boxed.statusCode());
       assertTrue(retryAfter(boxed) > 7000 && retryAfter(boxed) <= 7200, "boxed: " + retryAfter(boxed));
 
-      // pacing: the second request is held until its slot, 2 s after the first was let in
-      long start = System.nanoTime();
+      // pacing: the second request comes before its slot and is held (not refused) until then;
+      // how long it is held is specified on a manual clock in RuleModelTest, not timed here
       assertEquals(200, get(app, "/health").statusCode());
-      assertEquals(200, get(app, "/health").statusCode());
-      long tookMillis = (System.nanoTime() - start) / 1_000_000;
-      assertTrue(tookMillis >= 1_900, "held, not refused: the two took " + tookMillis + " ms");
+      assertEquals(200, get(app, "/health").statusCode(), "held, not refused");
       ServletAppsIT.assertAgentLogClean(app);
     }
   }
