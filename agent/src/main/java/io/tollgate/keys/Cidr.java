@@ -19,116 +19,116 @@ package io.tollgate.keys;
  */
 public final class Cidr {
 
-    private final IpAddress network;
-    private final int prefixLength;
+  private final IpAddress network;
+  private final int prefixLength;
 
-    private Cidr(IpAddress network, int prefixLength) {
-        this.network = network;
-        this.prefixLength = prefixLength;
+  private Cidr(IpAddress network, int prefixLength) {
+    this.network = network;
+    this.prefixLength = prefixLength;
+  }
+
+  /**
+   * Parses {@code address[/prefix]} (surrounding spaces allowed).
+   *
+   * @throws IllegalArgumentException with a message saying what is wrong
+   */
+  public static Cidr parse(String text) {
+    if (text == null) {
+      throw new IllegalArgumentException("CIDR is null");
     }
-
-    /**
-     * Parses {@code address[/prefix]} (surrounding spaces allowed).
-     *
-     * @throws IllegalArgumentException with a message saying what is wrong
-     */
-    public static Cidr parse(String text) {
-        if (text == null) {
-            throw new IllegalArgumentException("CIDR is null");
+    String t = text.trim();
+    int slash = t.indexOf('/');
+    String addrText = slash < 0 ? t : t.substring(0, slash);
+    IpAddress addr = IpAddress.tryParse(addrText);
+    if (addr == null || addrText.indexOf('%') >= 0) {
+      throw new IllegalArgumentException("not an IP address or CIDR: " + IpAddress.abbreviate(text));
+    }
+    boolean writtenAsV6 = addrText.indexOf(':') >= 0;
+    int max = writtenAsV6 ? 128 : 32;
+    int prefix = max;
+    if (slash >= 0) {
+      String p = t.substring(slash + 1);
+      if (p.isEmpty() || p.length() > 3) {
+        throw new IllegalArgumentException("bad prefix length in CIDR: " + IpAddress.abbreviate(text));
+      }
+      prefix = 0;
+      for (int i = 0; i < p.length(); i++) {
+        char c = p.charAt(i);
+        if (c < '0' || c > '9') {
+          throw new IllegalArgumentException("bad prefix length in CIDR: " + IpAddress.abbreviate(text));
         }
-        String t = text.trim();
-        int slash = t.indexOf('/');
-        String addrText = slash < 0 ? t : t.substring(0, slash);
-        IpAddress addr = IpAddress.tryParse(addrText);
-        if (addr == null || addrText.indexOf('%') >= 0) {
-            throw new IllegalArgumentException("not an IP address or CIDR: " + IpAddress.abbreviate(text));
-        }
-        boolean writtenAsV6 = addrText.indexOf(':') >= 0;
-        int max = writtenAsV6 ? 128 : 32;
-        int prefix = max;
-        if (slash >= 0) {
-            String p = t.substring(slash + 1);
-            if (p.isEmpty() || p.length() > 3) {
-                throw new IllegalArgumentException("bad prefix length in CIDR: " + IpAddress.abbreviate(text));
-            }
-            prefix = 0;
-            for (int i = 0; i < p.length(); i++) {
-                char c = p.charAt(i);
-                if (c < '0' || c > '9') {
-                    throw new IllegalArgumentException("bad prefix length in CIDR: " + IpAddress.abbreviate(text));
-                }
-                prefix = prefix * 10 + (c - '0');
-            }
-            if (prefix > max) {
-                throw new IllegalArgumentException("prefix length " + prefix + " exceeds " + max + " in CIDR: "
-                        + IpAddress.abbreviate(text));
-            }
-        }
-        if (writtenAsV6 && addr.isIpv4()) {
-            // written as IPv4-mapped IPv6; IpAddress already turned it into IPv4
-            if (prefix < 96) {
-                throw new IllegalArgumentException("IPv4-mapped range with prefix below 96 is ambiguous: "
-                        + IpAddress.abbreviate(text) + "; write the IPv4 and IPv6 ranges separately");
-            }
-            prefix -= 96;
-        }
-        return new Cidr(addr.mask(prefix), prefix);
+        prefix = prefix * 10 + (c - '0');
+      }
+      if (prefix > max) {
+        throw new IllegalArgumentException("prefix length " + prefix + " exceeds " + max + " in CIDR: "
+            + IpAddress.abbreviate(text));
+      }
     }
+    if (writtenAsV6 && addr.isIpv4()) {
+      // written as IPv4-mapped IPv6; IpAddress already turned it into IPv4
+      if (prefix < 96) {
+        throw new IllegalArgumentException("IPv4-mapped range with prefix below 96 is ambiguous: "
+            + IpAddress.abbreviate(text) + "; write the IPv4 and IPv6 ranges separately");
+      }
+      prefix -= 96;
+    }
+    return new Cidr(addr.mask(prefix), prefix);
+  }
 
-    /** True when {@code address} is non-null, of this network's family, and inside it. */
-    public boolean contains(IpAddress address) {
-        if (address == null || address.isIpv4() != network.isIpv4()) {
-            return false;
-        }
-        int full = prefixLength >>> 3;
-        for (int i = 0; i < full; i++) {
-            if (address.byteAt(i) != network.byteAt(i)) {
-                return false;
-            }
-        }
-        int rem = prefixLength & 7;
-        if (rem == 0) {
-            return true;
-        }
-        int m = (0xff << (8 - rem)) & 0xff;
-        return (address.byteAt(full) & m) == (network.byteAt(full) & m);
+  /** True when {@code address} is non-null, of this network's family, and inside it. */
+  public boolean contains(IpAddress address) {
+    if (address == null || address.isIpv4() != network.isIpv4()) {
+      return false;
     }
+    int full = prefixLength >>> 3;
+    for (int i = 0; i < full; i++) {
+      if (address.byteAt(i) != network.byteAt(i)) {
+        return false;
+      }
+    }
+    int rem = prefixLength & 7;
+    if (rem == 0) {
+      return true;
+    }
+    int m = (0xff << (8 - rem)) & 0xff;
+    return (address.byteAt(full) & m) == (network.byteAt(full) & m);
+  }
 
-    /** Like {@link #contains(IpAddress)} for a literal; false for anything that is not one. Never throws. */
-    public boolean contains(String addressLiteral) {
-        return contains(IpAddress.tryParse(addressLiteral));
-    }
+  /** Like {@link #contains(IpAddress)} for a literal; false for anything that is not one. Never throws. */
+  public boolean contains(String addressLiteral) {
+    return contains(IpAddress.tryParse(addressLiteral));
+  }
 
-    /** The network address (host bits cleared). */
-    public IpAddress network() {
-        return network;
-    }
+  /** The network address (host bits cleared). */
+  public IpAddress network() {
+    return network;
+  }
 
-    public int prefixLength() {
-        return prefixLength;
-    }
+  public int prefixLength() {
+    return prefixLength;
+  }
 
-    public boolean isIpv4() {
-        return network.isIpv4();
-    }
+  public boolean isIpv4() {
+    return network.isIpv4();
+  }
 
-    /** Canonical {@code network/prefix}, e.g. {@code 10.0.0.0/8}, {@code 2001:db8::/32}. */
-    @Override
-    public String toString() {
-        return network + "/" + prefixLength;
-    }
+  /** Canonical {@code network/prefix}, e.g. {@code 10.0.0.0/8}, {@code 2001:db8::/32}. */
+  @Override
+  public String toString() {
+    return network + "/" + prefixLength;
+  }
 
-    @Override
-    public boolean equals(Object o) {
-        if (!(o instanceof Cidr)) {
-            return false;
-        }
-        Cidr c = (Cidr) o;
-        return prefixLength == c.prefixLength && network.equals(c.network);
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof Cidr)) {
+      return false;
     }
+    Cidr c = (Cidr) o;
+    return prefixLength == c.prefixLength && network.equals(c.network);
+  }
 
-    @Override
-    public int hashCode() {
-        return network.hashCode() * 31 + prefixLength;
-    }
+  @Override
+  public int hashCode() {
+    return network.hashCode() * 31 + prefixLength;
+  }
 }

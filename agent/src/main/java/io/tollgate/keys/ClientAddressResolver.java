@@ -55,130 +55,130 @@ import java.util.List;
  */
 public final class ClientAddressResolver {
 
-    /** At most this many header entries are examined, from the right. */
-    public static final int MAX_ENTRIES = 32;
-    /** At most this many header characters are examined, from the right (each line costs one more). */
-    public static final int MAX_CHARS = 8 * 1024;
-    /** The key used when the answer is the peer and the peer string is not an IP literal. */
-    public static final String UNKNOWN_KEY = "unknown";
-    /** The default IPv6 prefix length used for keys. */
-    public static final int DEFAULT_IPV6_PREFIX = 64;
+  /** At most this many header entries are examined, from the right. */
+  public static final int MAX_ENTRIES = 32;
+  /** At most this many header characters are examined, from the right (each line costs one more). */
+  public static final int MAX_CHARS = 8 * 1024;
+  /** The key used when the answer is the peer and the peer string is not an IP literal. */
+  public static final String UNKNOWN_KEY = "unknown";
+  /** The default IPv6 prefix length used for keys. */
+  public static final int DEFAULT_IPV6_PREFIX = 64;
 
-    /** Which forwarding header(s) to read, when the trust settings say headers are read at all. */
-    public enum HeaderSource {
-        /** {@code X-Forwarded-For} when it has a non-blank line, else {@code Forwarded}. The default. */
-        X_FORWARDED_FOR_THEN_FORWARDED,
-        /** Only {@code X-Forwarded-For}; {@code Forwarded} is ignored. */
-        X_FORWARDED_FOR_ONLY,
-        /** Only {@code Forwarded}; {@code X-Forwarded-For} is ignored. */
-        FORWARDED_ONLY
+  /** Which forwarding header(s) to read, when the trust settings say headers are read at all. */
+  public enum HeaderSource {
+    /** {@code X-Forwarded-For} when it has a non-blank line, else {@code Forwarded}. The default. */
+    X_FORWARDED_FOR_THEN_FORWARDED,
+    /** Only {@code X-Forwarded-For}; {@code Forwarded} is ignored. */
+    X_FORWARDED_FOR_ONLY,
+    /** Only {@code Forwarded}; {@code X-Forwarded-For} is ignored. */
+    FORWARDED_ONLY
+  }
+
+  private final TrustedProxies proxies;
+  private final int ipv6Prefix;
+  private final HeaderSource headerSource;
+
+  /** Resolver with the default IPv6 prefix (/64) and header source. */
+  public ClientAddressResolver(TrustedProxies proxies) {
+    this(proxies, DEFAULT_IPV6_PREFIX);
+  }
+
+  /**
+   * @param ipv6Prefix IPv6 clients are keyed by this prefix length, 1..128
+   * @throws IllegalArgumentException if {@code ipv6Prefix} is out of range
+   */
+  public ClientAddressResolver(TrustedProxies proxies, int ipv6Prefix) {
+    this(proxies, ipv6Prefix, HeaderSource.X_FORWARDED_FOR_THEN_FORWARDED);
+  }
+
+  public ClientAddressResolver(TrustedProxies proxies, int ipv6Prefix, HeaderSource headerSource) {
+    if (proxies == null || headerSource == null) {
+      throw new IllegalArgumentException("proxies and headerSource are required");
     }
-
-    private final TrustedProxies proxies;
-    private final int ipv6Prefix;
-    private final HeaderSource headerSource;
-
-    /** Resolver with the default IPv6 prefix (/64) and header source. */
-    public ClientAddressResolver(TrustedProxies proxies) {
-        this(proxies, DEFAULT_IPV6_PREFIX);
+    if (ipv6Prefix < 1 || ipv6Prefix > 128) {
+      throw new IllegalArgumentException("ipv6-prefix must be 1..128, was " + ipv6Prefix);
     }
+    this.proxies = proxies;
+    this.ipv6Prefix = ipv6Prefix;
+    this.headerSource = headerSource;
+  }
 
-    /**
-     * @param ipv6Prefix IPv6 clients are keyed by this prefix length, 1..128
-     * @throws IllegalArgumentException if {@code ipv6Prefix} is out of range
-     */
-    public ClientAddressResolver(TrustedProxies proxies, int ipv6Prefix) {
-        this(proxies, ipv6Prefix, HeaderSource.X_FORWARDED_FOR_THEN_FORWARDED);
-    }
+  /**
+   * The client's rate-limit key: a normalised IPv4 address, an IPv6 network
+   * ({@code 2001:db8:1:2::/64}), or {@value #UNKNOWN_KEY}. Never throws; any argument may be null.
+   *
+   * @param remoteAddr         the socket peer address, e.g. {@code ServletRequest.getRemoteAddr()}
+   * @param xForwardedForLines every {@code X-Forwarded-For} header line, in order of arrival
+   * @param forwardedLines     every {@code Forwarded} header line, in order of arrival
+   */
+  public String resolve(String remoteAddr, List<String> xForwardedForLines, List<String> forwardedLines) {
+    IpAddress a = resolveAddress(remoteAddr, xForwardedForLines, forwardedLines);
+    return a == null ? UNKNOWN_KEY : a.toKey(ipv6Prefix);
+  }
 
-    public ClientAddressResolver(TrustedProxies proxies, int ipv6Prefix, HeaderSource headerSource) {
-        if (proxies == null || headerSource == null) {
-            throw new IllegalArgumentException("proxies and headerSource are required");
-        }
-        if (ipv6Prefix < 1 || ipv6Prefix > 128) {
-            throw new IllegalArgumentException("ipv6-prefix must be 1..128, was " + ipv6Prefix);
-        }
-        this.proxies = proxies;
-        this.ipv6Prefix = ipv6Prefix;
-        this.headerSource = headerSource;
+  /**
+   * The client's full address (before prefix masking), or {@code null} when the answer is a peer
+   * that is not an IP literal. Never throws; any argument may be null.
+   */
+  public IpAddress resolveAddress(String remoteAddr, List<String> xForwardedForLines,
+                  List<String> forwardedLines) {
+    IpAddress peer;
+    try {
+      peer = IpAddress.parseHostPort(remoteAddr);
+    } catch (RuntimeException e) {
+      peer = null; // defensive: the parser is not expected to throw
     }
+    if (proxies.ignoresHeaders()) {
+      return peer;
+    }
+    if (!proxies.isHopCount() && !proxies.trusts(peer)) {
+      return peer;
+    }
+    ForwardingHeaders.Chain chain;
+    try {
+      chain = chain(xForwardedForLines, forwardedLines);
+    } catch (RuntimeException e) {
+      return peer; // defensive: the readers are not expected to throw
+    }
+    if (proxies.isHopCount()) {
+      int n = proxies.hopCount();
+      if (chain.valid >= n) {
+        return chain.hops[n - 1];
+      }
+      return chain.valid > 0 ? chain.hops[0] : peer;
+    }
+    IpAddress last = peer;
+    for (int i = 0; i < chain.valid; i++) {
+      IpAddress hop = chain.hops[i];
+      if (!proxies.trusts(hop)) {
+        return hop;
+      }
+      last = hop;
+    }
+    return last;
+  }
 
-    /**
-     * The client's rate-limit key: a normalised IPv4 address, an IPv6 network
-     * ({@code 2001:db8:1:2::/64}), or {@value #UNKNOWN_KEY}. Never throws; any argument may be null.
-     *
-     * @param remoteAddr         the socket peer address, e.g. {@code ServletRequest.getRemoteAddr()}
-     * @param xForwardedForLines every {@code X-Forwarded-For} header line, in order of arrival
-     * @param forwardedLines     every {@code Forwarded} header line, in order of arrival
-     */
-    public String resolve(String remoteAddr, List<String> xForwardedForLines, List<String> forwardedLines) {
-        IpAddress a = resolveAddress(remoteAddr, xForwardedForLines, forwardedLines);
-        return a == null ? UNKNOWN_KEY : a.toKey(ipv6Prefix);
+  private ForwardingHeaders.Chain chain(List<String> xff, List<String> forwarded) {
+    switch (headerSource) {
+      case X_FORWARDED_FOR_ONLY:
+        return ForwardingHeaders.readXForwardedFor(xff);
+      case FORWARDED_ONLY:
+        return ForwardingHeaders.readForwarded(forwarded);
+      default:
+        ForwardingHeaders.Chain c = ForwardingHeaders.readXForwardedFor(xff);
+        return c.present ? c : ForwardingHeaders.readForwarded(forwarded);
     }
+  }
 
-    /**
-     * The client's full address (before prefix masking), or {@code null} when the answer is a peer
-     * that is not an IP literal. Never throws; any argument may be null.
-     */
-    public IpAddress resolveAddress(String remoteAddr, List<String> xForwardedForLines,
-                                    List<String> forwardedLines) {
-        IpAddress peer;
-        try {
-            peer = IpAddress.parseHostPort(remoteAddr);
-        } catch (RuntimeException e) {
-            peer = null; // defensive: the parser is not expected to throw
-        }
-        if (proxies.ignoresHeaders()) {
-            return peer;
-        }
-        if (!proxies.isHopCount() && !proxies.trusts(peer)) {
-            return peer;
-        }
-        ForwardingHeaders.Chain chain;
-        try {
-            chain = chain(xForwardedForLines, forwardedLines);
-        } catch (RuntimeException e) {
-            return peer; // defensive: the readers are not expected to throw
-        }
-        if (proxies.isHopCount()) {
-            int n = proxies.hopCount();
-            if (chain.valid >= n) {
-                return chain.hops[n - 1];
-            }
-            return chain.valid > 0 ? chain.hops[0] : peer;
-        }
-        IpAddress last = peer;
-        for (int i = 0; i < chain.valid; i++) {
-            IpAddress hop = chain.hops[i];
-            if (!proxies.trusts(hop)) {
-                return hop;
-            }
-            last = hop;
-        }
-        return last;
-    }
+  public TrustedProxies trustedProxies() {
+    return proxies;
+  }
 
-    private ForwardingHeaders.Chain chain(List<String> xff, List<String> forwarded) {
-        switch (headerSource) {
-            case X_FORWARDED_FOR_ONLY:
-                return ForwardingHeaders.readXForwardedFor(xff);
-            case FORWARDED_ONLY:
-                return ForwardingHeaders.readForwarded(forwarded);
-            default:
-                ForwardingHeaders.Chain c = ForwardingHeaders.readXForwardedFor(xff);
-                return c.present ? c : ForwardingHeaders.readForwarded(forwarded);
-        }
-    }
+  public int ipv6Prefix() {
+    return ipv6Prefix;
+  }
 
-    public TrustedProxies trustedProxies() {
-        return proxies;
-    }
-
-    public int ipv6Prefix() {
-        return ipv6Prefix;
-    }
-
-    public HeaderSource headerSource() {
-        return headerSource;
-    }
+  public HeaderSource headerSource() {
+    return headerSource;
+  }
 }

@@ -16,290 +16,290 @@ import java.util.List;
  */
 final class ForwardingHeaders {
 
-    private ForwardingHeaders() {
+  private ForwardingHeaders() {
+  }
+
+  /** The result of reading one header: valid addresses, rightmost first. */
+  static final class Chain {
+    final IpAddress[] hops = new IpAddress[ClientAddressResolver.MAX_ENTRIES];
+    /** Number of leading valid addresses in {@link #hops}. */
+    int valid;
+    /** Whether the header had any entry at all (valid or not), or was too big to read fully. */
+    boolean present;
+    /** Whether reading stopped at an entry that is not an address (or was cut by the budget). */
+    boolean stoppedAtInvalid;
+
+    boolean add(IpAddress a) {
+      hops[valid++] = a;
+      return valid < hops.length;
     }
 
-    /** The result of reading one header: valid addresses, rightmost first. */
-    static final class Chain {
-        final IpAddress[] hops = new IpAddress[ClientAddressResolver.MAX_ENTRIES];
-        /** Number of leading valid addresses in {@link #hops}. */
-        int valid;
-        /** Whether the header had any entry at all (valid or not), or was too big to read fully. */
-        boolean present;
-        /** Whether reading stopped at an entry that is not an address (or was cut by the budget). */
-        boolean stoppedAtInvalid;
-
-        boolean add(IpAddress a) {
-            hops[valid++] = a;
-            return valid < hops.length;
-        }
-
-        void invalid() {
-            present = true;
-            stoppedAtInvalid = true;
-        }
+    void invalid() {
+      present = true;
+      stoppedAtInvalid = true;
     }
+  }
 
-    static Chain readXForwardedFor(List<String> lines) {
-        Chain chain = new Chain();
-        if (lines == null || lines.isEmpty()) {
+  static Chain readXForwardedFor(List<String> lines) {
+    Chain chain = new Chain();
+    if (lines == null || lines.isEmpty()) {
+      return chain;
+    }
+    int budget = ClientAddressResolver.MAX_CHARS;
+    for (int li = lines.size() - 1; li >= 0; li--) {
+      if (--budget < 0) {
+        chain.invalid();
+        return chain;
+      }
+      String line = lines.get(li);
+      if (line == null) {
+        continue;
+      }
+      int pos = line.length();
+      boolean first = true;
+      while (true) {
+        int k = pos - 1;
+        while (k >= 0 && line.charAt(k) != ',') {
+          if (--budget < 0) {
+            chain.invalid();
             return chain;
+          }
+          k--;
         }
-        int budget = ClientAddressResolver.MAX_CHARS;
-        for (int li = lines.size() - 1; li >= 0; li--) {
-            if (--budget < 0) {
+        if (first && k < 0 && isBlank(line, 0, pos)) {
+          break; // a blank line has no entries
+        }
+        first = false;
+        chain.present = true;
+        IpAddress a = IpAddress.parseHostPort(line, k + 1, pos);
+        if (a == null) {
+          chain.invalid();
+          return chain;
+        }
+        if (!chain.add(a)) {
+          return chain;
+        }
+        if (k < 0) {
+          break;
+        }
+        if (--budget < 0) { // the comma
+          chain.invalid();
+          return chain;
+        }
+        pos = k;
+      }
+    }
+    return chain;
+  }
+
+  static Chain readForwarded(List<String> lines) {
+    Chain chain = new Chain();
+    if (lines == null || lines.isEmpty()) {
+      return chain;
+    }
+    int budget = ClientAddressResolver.MAX_CHARS;
+    for (int li = lines.size() - 1; li >= 0; li--) {
+      if (--budget < 0) {
+        chain.invalid();
+        return chain;
+      }
+      String line = lines.get(li);
+      if (line == null) {
+        continue;
+      }
+      int pos = line.length();
+      boolean first = true;
+      while (true) {
+        // scan left to the element boundary: a ',' outside a quoted-string
+        int k = pos - 1;
+        boolean malformed = false;
+        while (k >= 0) {
+          char c = line.charAt(k);
+          if (--budget < 0) {
+            chain.invalid();
+            return chain;
+          }
+          if (c == ',') {
+            break;
+          }
+          if (c == '"') {
+            // k is a closing quote; the opening one is the first '"' to the left that
+            // is preceded by an even number of backslashes
+            int j = k - 1;
+            boolean found = false;
+            while (j >= 0) {
+              if (--budget < 0) {
                 chain.invalid();
                 return chain;
-            }
-            String line = lines.get(li);
-            if (line == null) {
-                continue;
-            }
-            int pos = line.length();
-            boolean first = true;
-            while (true) {
-                int k = pos - 1;
-                while (k >= 0 && line.charAt(k) != ',') {
-                    if (--budget < 0) {
-                        chain.invalid();
-                        return chain;
-                    }
-                    k--;
-                }
-                if (first && k < 0 && isBlank(line, 0, pos)) {
-                    break; // a blank line has no entries
-                }
-                first = false;
-                chain.present = true;
-                IpAddress a = IpAddress.parseHostPort(line, k + 1, pos);
-                if (a == null) {
+              }
+              if (line.charAt(j) == '"') {
+                int b = 0;
+                int m = j - 1;
+                while (m >= 0 && line.charAt(m) == '\\') {
+                  if (--budget < 0) {
                     chain.invalid();
                     return chain;
+                  }
+                  b++;
+                  m--;
                 }
-                if (!chain.add(a)) {
-                    return chain;
+                if ((b & 1) == 0) {
+                  found = true;
+                  break;
                 }
-                if (k < 0) {
-                    break;
-                }
-                if (--budget < 0) { // the comma
-                    chain.invalid();
-                    return chain;
-                }
-                pos = k;
+              }
+              j--;
             }
+            if (!found) {
+              malformed = true;
+              break;
+            }
+            k = j - 1;
+            continue;
+          }
+          k--;
         }
-        return chain;
+        if (malformed) {
+          chain.invalid();
+          return chain;
+        }
+        if (first && k < 0 && isBlank(line, 0, pos)) {
+          break;
+        }
+        first = false;
+        chain.present = true;
+        IpAddress a = parseElement(line, k + 1, pos);
+        if (a == null) {
+          chain.invalid();
+          return chain;
+        }
+        if (!chain.add(a)) {
+          return chain;
+        }
+        if (k < 0) {
+          break;
+        }
+        pos = k;
+      }
     }
+    return chain;
+  }
 
-    static Chain readForwarded(List<String> lines) {
-        Chain chain = new Chain();
-        if (lines == null || lines.isEmpty()) {
-            return chain;
-        }
-        int budget = ClientAddressResolver.MAX_CHARS;
-        for (int li = lines.size() - 1; li >= 0; li--) {
-            if (--budget < 0) {
-                chain.invalid();
-                return chain;
+  /**
+   * Parses one {@code Forwarded} element ({@code pair *( ";" pair )}) and returns the address in its
+   * single {@code for} parameter, or null when it has none, more than one, one that is not an
+   * address ({@code unknown}, {@code _obfuscated}, garbage), or when the element is malformed.
+   * Parameter names are case-insensitive; spaces around separators are tolerated; a trailing
+   * {@code ;} is tolerated.
+   */
+  static IpAddress parseElement(String s, int from, int to) {
+    int i = from;
+    String node = null;
+    boolean sawFor = false;
+    while (true) {
+      i = skipOws(s, i, to);
+      int nameStart = i;
+      while (i < to && isTchar(s.charAt(i))) {
+        i++;
+      }
+      int nameEnd = i;
+      if (nameEnd == nameStart) {
+        return null;
+      }
+      i = skipOws(s, i, to);
+      if (i >= to || s.charAt(i) != '=') {
+        return null;
+      }
+      i = skipOws(s, i + 1, to);
+      String value;
+      if (i < to && s.charAt(i) == '"') {
+        StringBuilder sb = new StringBuilder();
+        i++;
+        boolean closed = false;
+        while (i < to) {
+          char c = s.charAt(i);
+          if (c == '\\') {
+            if (i + 1 >= to) {
+              return null;
             }
-            String line = lines.get(li);
-            if (line == null) {
-                continue;
-            }
-            int pos = line.length();
-            boolean first = true;
-            while (true) {
-                // scan left to the element boundary: a ',' outside a quoted-string
-                int k = pos - 1;
-                boolean malformed = false;
-                while (k >= 0) {
-                    char c = line.charAt(k);
-                    if (--budget < 0) {
-                        chain.invalid();
-                        return chain;
-                    }
-                    if (c == ',') {
-                        break;
-                    }
-                    if (c == '"') {
-                        // k is a closing quote; the opening one is the first '"' to the left that
-                        // is preceded by an even number of backslashes
-                        int j = k - 1;
-                        boolean found = false;
-                        while (j >= 0) {
-                            if (--budget < 0) {
-                                chain.invalid();
-                                return chain;
-                            }
-                            if (line.charAt(j) == '"') {
-                                int b = 0;
-                                int m = j - 1;
-                                while (m >= 0 && line.charAt(m) == '\\') {
-                                    if (--budget < 0) {
-                                        chain.invalid();
-                                        return chain;
-                                    }
-                                    b++;
-                                    m--;
-                                }
-                                if ((b & 1) == 0) {
-                                    found = true;
-                                    break;
-                                }
-                            }
-                            j--;
-                        }
-                        if (!found) {
-                            malformed = true;
-                            break;
-                        }
-                        k = j - 1;
-                        continue;
-                    }
-                    k--;
-                }
-                if (malformed) {
-                    chain.invalid();
-                    return chain;
-                }
-                if (first && k < 0 && isBlank(line, 0, pos)) {
-                    break;
-                }
-                first = false;
-                chain.present = true;
-                IpAddress a = parseElement(line, k + 1, pos);
-                if (a == null) {
-                    chain.invalid();
-                    return chain;
-                }
-                if (!chain.add(a)) {
-                    return chain;
-                }
-                if (k < 0) {
-                    break;
-                }
-                pos = k;
-            }
-        }
-        return chain;
-    }
-
-    /**
-     * Parses one {@code Forwarded} element ({@code pair *( ";" pair )}) and returns the address in its
-     * single {@code for} parameter, or null when it has none, more than one, one that is not an
-     * address ({@code unknown}, {@code _obfuscated}, garbage), or when the element is malformed.
-     * Parameter names are case-insensitive; spaces around separators are tolerated; a trailing
-     * {@code ;} is tolerated.
-     */
-    static IpAddress parseElement(String s, int from, int to) {
-        int i = from;
-        String node = null;
-        boolean sawFor = false;
-        while (true) {
-            i = skipOws(s, i, to);
-            int nameStart = i;
-            while (i < to && isTchar(s.charAt(i))) {
-                i++;
-            }
-            int nameEnd = i;
-            if (nameEnd == nameStart) {
-                return null;
-            }
-            i = skipOws(s, i, to);
-            if (i >= to || s.charAt(i) != '=') {
-                return null;
-            }
-            i = skipOws(s, i + 1, to);
-            String value;
-            if (i < to && s.charAt(i) == '"') {
-                StringBuilder sb = new StringBuilder();
-                i++;
-                boolean closed = false;
-                while (i < to) {
-                    char c = s.charAt(i);
-                    if (c == '\\') {
-                        if (i + 1 >= to) {
-                            return null;
-                        }
-                        sb.append(s.charAt(i + 1));
-                        i += 2;
-                        continue;
-                    }
-                    if (c == '"') {
-                        closed = true;
-                        i++;
-                        break;
-                    }
-                    sb.append(c);
-                    i++;
-                    if (sb.length() > IpAddress.MAX_LITERAL_LENGTH + 8) {
-                        return null;
-                    }
-                }
-                if (!closed) {
-                    return null;
-                }
-                value = sb.toString();
-            } else {
-                int vs = i;
-                while (i < to && s.charAt(i) != ';' && !IpAddress.isOws(s.charAt(i))) {
-                    char c = s.charAt(i);
-                    if (c == '"' || c == '\\' || c == ',') {
-                        return null;
-                    }
-                    i++;
-                }
-                if (i == vs) {
-                    return null;
-                }
-                value = s.substring(vs, Math.min(i, vs + IpAddress.MAX_LITERAL_LENGTH + 9));
-            }
-            i = skipOws(s, i, to);
-            if (nameEnd - nameStart == 3 && s.regionMatches(true, nameStart, "for", 0, 3)) {
-                if (sawFor) {
-                    return null;
-                }
-                sawFor = true;
-                node = value;
-            }
-            if (i >= to) {
-                break;
-            }
-            if (s.charAt(i) != ';') {
-                return null;
-            }
-            i = skipOws(s, i + 1, to);
-            if (i >= to) {
-                break;
-            }
-        }
-        if (!sawFor || node.isEmpty() || node.charAt(0) == '_' || "unknown".equalsIgnoreCase(node)) {
-            return null;
-        }
-        return IpAddress.parseHostPort(node);
-    }
-
-    private static int skipOws(String s, int i, int to) {
-        while (i < to && IpAddress.isOws(s.charAt(i))) {
+            sb.append(s.charAt(i + 1));
+            i += 2;
+            continue;
+          }
+          if (c == '"') {
+            closed = true;
             i++;
+            break;
+          }
+          sb.append(c);
+          i++;
+          if (sb.length() > IpAddress.MAX_LITERAL_LENGTH + 8) {
+            return null;
+          }
         }
-        return i;
+        if (!closed) {
+          return null;
+        }
+        value = sb.toString();
+      } else {
+        int vs = i;
+        while (i < to && s.charAt(i) != ';' && !IpAddress.isOws(s.charAt(i))) {
+          char c = s.charAt(i);
+          if (c == '"' || c == '\\' || c == ',') {
+            return null;
+          }
+          i++;
+        }
+        if (i == vs) {
+          return null;
+        }
+        value = s.substring(vs, Math.min(i, vs + IpAddress.MAX_LITERAL_LENGTH + 9));
+      }
+      i = skipOws(s, i, to);
+      if (nameEnd - nameStart == 3 && s.regionMatches(true, nameStart, "for", 0, 3)) {
+        if (sawFor) {
+          return null;
+        }
+        sawFor = true;
+        node = value;
+      }
+      if (i >= to) {
+        break;
+      }
+      if (s.charAt(i) != ';') {
+        return null;
+      }
+      i = skipOws(s, i + 1, to);
+      if (i >= to) {
+        break;
+      }
     }
+    if (!sawFor || node.isEmpty() || node.charAt(0) == '_' || "unknown".equalsIgnoreCase(node)) {
+      return null;
+    }
+    return IpAddress.parseHostPort(node);
+  }
 
-    private static boolean isBlank(String s, int from, int to) {
-        for (int i = from; i < to; i++) {
-            if (!IpAddress.isOws(s.charAt(i))) {
-                return false;
-            }
-        }
-        return true;
+  private static int skipOws(String s, int i, int to) {
+    while (i < to && IpAddress.isOws(s.charAt(i))) {
+      i++;
     }
+    return i;
+  }
 
-    private static boolean isTchar(char c) {
-        if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
-            return true;
-        }
-        return "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+  private static boolean isBlank(String s, int from, int to) {
+    for (int i = from; i < to; i++) {
+      if (!IpAddress.isOws(s.charAt(i))) {
+        return false;
+      }
     }
+    return true;
+  }
+
+  private static boolean isTchar(char c) {
+    if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
+      return true;
+    }
+    return "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+  }
 }

@@ -16,33 +16,33 @@ import java.util.List;
  */
 public final class KeyParts {
 
-    private KeyParts() {
-    }
+  private KeyParts() {
+  }
 
-    /** Joins {@code parts} (each may be null) as described above; no parts give the empty string. */
-    public static String join(String... parts) {
-        return join(Arrays.asList(parts));
-    }
+  /** Joins {@code parts} (each may be null) as described above; no parts give the empty string. */
+  public static String join(String... parts) {
+    return join(Arrays.asList(parts));
+  }
 
-    /** Joins {@code parts} (each may be null) as described above; no parts give the empty string. */
-    public static String join(List<String> parts) {
-        int size = 0;
-        for (String p : parts) {
-            size += (p == null ? 1 : p.length() + 8) + 1;
-        }
-        StringBuilder sb = new StringBuilder(size);
-        boolean first = true;
-        for (String p : parts) {
-            if (!first) {
-                sb.append('|');
-            }
-            first = false;
-            if (p == null) {
-                sb.append('-');
-            } else {
-                sb.append(p.length()).append(':').append(p);
-            }
-        }
-        return sb.toString();
+  /** Joins {@code parts} (each may be null) as described above; no parts give the empty string. */
+  public static String join(List<String> parts) {
+    int size = 0;
+    for (String p : parts) {
+      size += (p == null ? 1 : p.length() + 8) + 1;
     }
+    StringBuilder sb = new StringBuilder(size);
+    boolean first = true;
+    for (String p : parts) {
+      if (!first) {
+        sb.append('|');
+      }
+      first = false;
+      if (p == null) {
+        sb.append('-');
+      } else {
+        sb.append(p.length()).append(':').append(p);
+      }
+    }
+    return sb.toString();
+  }
 }

@@ -36,138 +36,138 @@ package io.tollgate.keys;
  */
 public final class PathNormalizer {
 
-    private PathNormalizer() {
-    }
+  private PathNormalizer() {
+  }
 
-    /** The canonical path of {@code requestUri}, as described in the class documentation. */
-    public static String normalize(String requestUri) {
-        if (requestUri == null) {
-            return "/";
-        }
-        int end = requestUri.length();
-        for (int i = 0; i < end; i++) {
-            char c = requestUri.charAt(i);
-            if (c == '?' || c == '#') {
-                end = i;
-                break;
-            }
-        }
-        int start = skipSchemeAndAuthority(requestUri, end);
-        StringBuilder out = new StringBuilder(Math.min(end - start + 1, 1 << 16));
-        int[] stack = new int[16];
-        int depth = 0;
-        StringBuilder seg = new StringBuilder();
-        int i = start;
-        while (i <= end) {
-            int a = i;
-            while (i < end && !isSeparator(requestUri.charAt(i))) {
-                i++;
-            }
-            int b = i; // segment is [a, b)
-            i++;       // past the separator (or past end)
-            int paramStart = a;
-            while (paramStart < b && requestUri.charAt(paramStart) != ';') {
-                paramStart++;
-            }
-            decodeUnreserved(requestUri, a, paramStart, seg);
-            int len = seg.length();
-            if (len == 0 || (len == 1 && seg.charAt(0) == '.')) {
-                continue;
-            }
-            if (len == 2 && seg.charAt(0) == '.' && seg.charAt(1) == '.') {
-                if (depth > 0) {
-                    out.setLength(stack[--depth]);
-                }
-                continue;
-            }
-            if (depth == stack.length) {
-                int[] bigger = new int[stack.length * 2];
-                System.arraycopy(stack, 0, bigger, 0, stack.length);
-                stack = bigger;
-            }
-            stack[depth++] = out.length();
-            out.append('/').append(seg);
-        }
-        return out.length() == 0 ? "/" : out.toString();
+  /** The canonical path of {@code requestUri}, as described in the class documentation. */
+  public static String normalize(String requestUri) {
+    if (requestUri == null) {
+      return "/";
     }
-
-    private static boolean isSeparator(char c) {
-        return c == '/' || c == '\\';
+    int end = requestUri.length();
+    for (int i = 0; i < end; i++) {
+      char c = requestUri.charAt(i);
+      if (c == '?' || c == '#') {
+        end = i;
+        break;
+      }
     }
-
-    /** Index where the path starts: after {@code scheme://authority} when present, else 0. */
-    private static int skipSchemeAndAuthority(String s, int end) {
-        if (end == 0 || !isAlpha(s.charAt(0))) {
-            return 0;
+    int start = skipSchemeAndAuthority(requestUri, end);
+    StringBuilder out = new StringBuilder(Math.min(end - start + 1, 1 << 16));
+    int[] stack = new int[16];
+    int depth = 0;
+    StringBuilder seg = new StringBuilder();
+    int i = start;
+    while (i <= end) {
+      int a = i;
+      while (i < end && !isSeparator(requestUri.charAt(i))) {
+        i++;
+      }
+      int b = i; // segment is [a, b)
+      i++;       // past the separator (or past end)
+      int paramStart = a;
+      while (paramStart < b && requestUri.charAt(paramStart) != ';') {
+        paramStart++;
+      }
+      decodeUnreserved(requestUri, a, paramStart, seg);
+      int len = seg.length();
+      if (len == 0 || (len == 1 && seg.charAt(0) == '.')) {
+        continue;
+      }
+      if (len == 2 && seg.charAt(0) == '.' && seg.charAt(1) == '.') {
+        if (depth > 0) {
+          out.setLength(stack[--depth]);
         }
-        int i = 1;
-        while (i < end) {
-            char c = s.charAt(i);
-            if (isAlpha(c) || (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.') {
-                i++;
-            } else {
-                break;
-            }
-        }
-        if (i + 2 < end && s.charAt(i) == ':' && s.charAt(i + 1) == '/' && s.charAt(i + 2) == '/') {
-            int j = i + 3;
-            while (j < end && !isSeparator(s.charAt(j))) {
-                j++;
-            }
-            return j;
-        }
-        return 0;
+        continue;
+      }
+      if (depth == stack.length) {
+        int[] bigger = new int[stack.length * 2];
+        System.arraycopy(stack, 0, bigger, 0, stack.length);
+        stack = bigger;
+      }
+      stack[depth++] = out.length();
+      out.append('/').append(seg);
     }
+    return out.length() == 0 ? "/" : out.toString();
+  }
 
-    private static void decodeUnreserved(String s, int from, int to, StringBuilder seg) {
-        seg.setLength(0);
-        int literalPercent = -10; // index in seg of the last '%' kept literally
-        int i = from;
-        while (i < to) {
-            char c = s.charAt(i);
-            if (c == '%') {
-                int h1 = i + 2 < to ? hex(s.charAt(i + 1)) : -1;
-                int h2 = i + 2 < to ? hex(s.charAt(i + 2)) : -1;
-                if (h1 >= 0 && h2 >= 0) {
-                    char d = (char) ((h1 << 4) | h2);
-                    int distance = seg.length() - literalPercent;
-                    // never let a decoded hex digit complete an escape after a literal '%'
-                    // ("%%3741" must not become "%741"): that keeps normalisation idempotent
-                    if (isUnreserved(d) && !(hex(d) >= 0 && (distance == 1 || distance == 2))) {
-                        seg.append(d);
-                    } else {
-                        seg.append('%').append(HEX[h1]).append(HEX[h2]);
-                    }
-                    i += 3;
-                    continue;
-                }
-                literalPercent = seg.length();
-            }
-            seg.append(c);
-            i++;
-        }
+  private static boolean isSeparator(char c) {
+    return c == '/' || c == '\\';
+  }
+
+  /** Index where the path starts: after {@code scheme://authority} when present, else 0. */
+  private static int skipSchemeAndAuthority(String s, int end) {
+    if (end == 0 || !isAlpha(s.charAt(0))) {
+      return 0;
     }
-
-    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
-
-    private static boolean isUnreserved(char c) {
-        return isAlpha(c) || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~';
+    int i = 1;
+    while (i < end) {
+      char c = s.charAt(i);
+      if (isAlpha(c) || (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.') {
+        i++;
+      } else {
+        break;
+      }
     }
-
-    private static boolean isAlpha(char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    if (i + 2 < end && s.charAt(i) == ':' && s.charAt(i + 1) == '/' && s.charAt(i + 2) == '/') {
+      int j = i + 3;
+      while (j < end && !isSeparator(s.charAt(j))) {
+        j++;
+      }
+      return j;
     }
+    return 0;
+  }
 
-    private static int hex(char c) {
-        if (c >= '0' && c <= '9') {
-            return c - '0';
+  private static void decodeUnreserved(String s, int from, int to, StringBuilder seg) {
+    seg.setLength(0);
+    int literalPercent = -10; // index in seg of the last '%' kept literally
+    int i = from;
+    while (i < to) {
+      char c = s.charAt(i);
+      if (c == '%') {
+        int h1 = i + 2 < to ? hex(s.charAt(i + 1)) : -1;
+        int h2 = i + 2 < to ? hex(s.charAt(i + 2)) : -1;
+        if (h1 >= 0 && h2 >= 0) {
+          char d = (char) ((h1 << 4) | h2);
+          int distance = seg.length() - literalPercent;
+          // never let a decoded hex digit complete an escape after a literal '%'
+          // ("%%3741" must not become "%741"): that keeps normalisation idempotent
+          if (isUnreserved(d) && !(hex(d) >= 0 && (distance == 1 || distance == 2))) {
+            seg.append(d);
+          } else {
+            seg.append('%').append(HEX[h1]).append(HEX[h2]);
+          }
+          i += 3;
+          continue;
         }
-        if (c >= 'a' && c <= 'f') {
-            return c - 'a' + 10;
-        }
-        if (c >= 'A' && c <= 'F') {
-            return c - 'A' + 10;
-        }
-        return -1;
+        literalPercent = seg.length();
+      }
+      seg.append(c);
+      i++;
     }
+  }
+
+  private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+  private static boolean isUnreserved(char c) {
+    return isAlpha(c) || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~';
+  }
+
+  private static boolean isAlpha(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+  }
+
+  private static int hex(char c) {
+    if (c >= '0' && c <= '9') {
+      return c - '0';
+    }
+    if (c >= 'a' && c <= 'f') {
+      return c - 'a' + 10;
+    }
+    if (c >= 'A' && c <= 'F') {
+      return c - 'A' + 10;
+    }
+    return -1;
+  }
 }

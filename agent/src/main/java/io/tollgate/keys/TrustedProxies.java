@@ -18,99 +18,99 @@ import java.util.List;
  */
 public final class TrustedProxies {
 
-    /** The largest hop count accepted; equal to the number of header entries ever examined. */
-    public static final int MAX_HOPS = ClientAddressResolver.MAX_ENTRIES;
+  /** The largest hop count accepted; equal to the number of header entries ever examined. */
+  public static final int MAX_HOPS = ClientAddressResolver.MAX_ENTRIES;
 
-    private static final TrustedProxies NONE = new TrustedProxies(0, null);
+  private static final TrustedProxies NONE = new TrustedProxies(0, null);
 
-    private final int hops;              // when cidrs == null
-    private final List<Cidr> cidrs;      // null in hop-count mode
+  private final int hops;              // when cidrs == null
+  private final List<Cidr> cidrs;      // null in hop-count mode
 
-    private TrustedProxies(int hops, List<Cidr> cidrs) {
-        this.hops = hops;
-        this.cidrs = cidrs;
+  private TrustedProxies(int hops, List<Cidr> cidrs) {
+    this.hops = hops;
+    this.cidrs = cidrs;
+  }
+
+  /** No proxy: the client is the socket peer and forwarding headers are ignored. */
+  public static TrustedProxies none() {
+    return NONE;
+  }
+
+  /**
+   * Exactly {@code n} trusted reverse proxies in front of the application.
+   *
+   * @throws IllegalArgumentException unless {@code 0 <= n <= MAX_HOPS}
+   */
+  public static TrustedProxies hops(int n) {
+    if (n < 0 || n > MAX_HOPS) {
+      throw new IllegalArgumentException("trusted-proxies hop count must be 0.." + MAX_HOPS + ", was " + n);
     }
+    return n == 0 ? NONE : new TrustedProxies(n, null);
+  }
 
-    /** No proxy: the client is the socket peer and forwarding headers are ignored. */
-    public static TrustedProxies none() {
-        return NONE;
+  /**
+   * Trust proxies whose address lies in one of these CIDRs ({@link Cidr#parse} syntax).
+   *
+   * @throws IllegalArgumentException naming the first entry that is not a CIDR
+   */
+  public static TrustedProxies cidrs(List<String> cidrs) {
+    List<Cidr> parsed = new ArrayList<>(cidrs.size());
+    for (String c : cidrs) {
+      parsed.add(Cidr.parse(c));
     }
+    return new TrustedProxies(0, Collections.unmodifiableList(parsed));
+  }
 
-    /**
-     * Exactly {@code n} trusted reverse proxies in front of the application.
-     *
-     * @throws IllegalArgumentException unless {@code 0 <= n <= MAX_HOPS}
-     */
-    public static TrustedProxies hops(int n) {
-        if (n < 0 || n > MAX_HOPS) {
-            throw new IllegalArgumentException("trusted-proxies hop count must be 0.." + MAX_HOPS + ", was " + n);
-        }
-        return n == 0 ? NONE : new TrustedProxies(n, null);
+  /** Trust proxies whose address lies in one of these networks. */
+  public static TrustedProxies of(Cidr... cidrs) {
+    List<Cidr> list = new ArrayList<>(cidrs.length);
+    for (Cidr c : cidrs) {
+      if (c == null) {
+        throw new IllegalArgumentException("null CIDR");
+      }
+      list.add(c);
     }
+    return new TrustedProxies(0, Collections.unmodifiableList(list));
+  }
 
-    /**
-     * Trust proxies whose address lies in one of these CIDRs ({@link Cidr#parse} syntax).
-     *
-     * @throws IllegalArgumentException naming the first entry that is not a CIDR
-     */
-    public static TrustedProxies cidrs(List<String> cidrs) {
-        List<Cidr> parsed = new ArrayList<>(cidrs.size());
-        for (String c : cidrs) {
-            parsed.add(Cidr.parse(c));
-        }
-        return new TrustedProxies(0, Collections.unmodifiableList(parsed));
-    }
+  /** True in hop-count mode (including {@link #none()}). */
+  public boolean isHopCount() {
+    return cidrs == null;
+  }
 
-    /** Trust proxies whose address lies in one of these networks. */
-    public static TrustedProxies of(Cidr... cidrs) {
-        List<Cidr> list = new ArrayList<>(cidrs.length);
-        for (Cidr c : cidrs) {
-            if (c == null) {
-                throw new IllegalArgumentException("null CIDR");
-            }
-            list.add(c);
-        }
-        return new TrustedProxies(0, Collections.unmodifiableList(list));
-    }
+  /** The hop count; 0 in CIDR mode. */
+  public int hopCount() {
+    return hops;
+  }
 
-    /** True in hop-count mode (including {@link #none()}). */
-    public boolean isHopCount() {
-        return cidrs == null;
-    }
+  /** The trusted networks; empty in hop-count mode. */
+  public List<Cidr> cidrList() {
+    return cidrs == null ? Collections.<Cidr>emptyList() : cidrs;
+  }
 
-    /** The hop count; 0 in CIDR mode. */
-    public int hopCount() {
-        return hops;
-    }
+  /** True when forwarding headers are never read (hop count 0, or an empty CIDR list). */
+  public boolean ignoresHeaders() {
+    return cidrs == null ? hops == 0 : cidrs.isEmpty();
+  }
 
-    /** The trusted networks; empty in hop-count mode. */
-    public List<Cidr> cidrList() {
-        return cidrs == null ? Collections.<Cidr>emptyList() : cidrs;
+  /**
+   * True when {@code address} is inside a trusted CIDR. Always false in hop-count mode (trust
+   * there is positional, not by address) and for {@code null}.
+   */
+  public boolean trusts(IpAddress address) {
+    if (cidrs == null || address == null) {
+      return false;
     }
+    for (int i = 0; i < cidrs.size(); i++) {
+      if (cidrs.get(i).contains(address)) {
+        return true;
+      }
+    }
+    return false;
+  }
 
-    /** True when forwarding headers are never read (hop count 0, or an empty CIDR list). */
-    public boolean ignoresHeaders() {
-        return cidrs == null ? hops == 0 : cidrs.isEmpty();
-    }
-
-    /**
-     * True when {@code address} is inside a trusted CIDR. Always false in hop-count mode (trust
-     * there is positional, not by address) and for {@code null}.
-     */
-    public boolean trusts(IpAddress address) {
-        if (cidrs == null || address == null) {
-            return false;
-        }
-        for (int i = 0; i < cidrs.size(); i++) {
-            if (cidrs.get(i).contains(address)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    @Override
-    public String toString() {
-        return cidrs == null ? "hops=" + hops : "cidrs=" + cidrs;
-    }
+  @Override
+  public String toString() {
+    return cidrs == null ? "hops=" + hops : "cidrs=" + cidrs;
+  }
 }
