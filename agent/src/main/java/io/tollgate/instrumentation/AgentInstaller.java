@@ -46,6 +46,7 @@ public final class AgentInstaller {
         new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
             .disableClassFormatChanges()
             .with(AgentBuilder.TypeStrategy.Default.DECORATE)
+            .with(new TypeDescriptionCache())
             .with(new TransformLogger())
             .ignore(
                 nameStartsWith("java.")
@@ -55,6 +56,29 @@ public final class AgentInstaller {
                     .or(nameStartsWith("net.bytebuddy."))
                     .or(nameStartsWith("io.tollgate.bootstrap."))
                     .or(nameStartsWith("io.tollgate.shaded."))
+                    // Libraries that never hold a servlet, filter, handler adapter or resource
+                    // invoker: not worth a look at their type hierarchies while the app starts.
+                    .or(nameStartsWith("com.fasterxml.jackson."))
+                    .or(nameStartsWith("ch.qos.logback."))
+                    .or(nameStartsWith("org.slf4j."))
+                    .or(nameStartsWith("org.apache.logging."))
+                    .or(nameStartsWith("org.yaml.snakeyaml."))
+                    .or(nameStartsWith("kotlin."))
+                    .or(nameStartsWith("scala."))
+                    .or(nameStartsWith("groovy."))
+                    .or(nameStartsWith("org.aspectj."))
+                    .or(nameStartsWith("io.micrometer."))
+                    .or(nameStartsWith("reactor."))
+                    .or(nameStartsWith("io.netty."))
+                    .or(nameStartsWith("com.google.common."))
+                    .or(nameStartsWith("org.springframework.boot.autoconfigure."))
+                    .or(nameStartsWith("org.springframework.core."))
+                    .or(nameStartsWith("org.springframework.beans."))
+                    .or(nameStartsWith("org.springframework.context."))
+                    .or(nameStartsWith("org.springframework.aop."))
+                    .or(nameStartsWith("org.springframework.util."))
+                    .or(nameStartsWith("org.springframework.cglib."))
+                    .or(nameStartsWith("org.springframework.asm."))
                     .or(isSynthetic()))
             .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);
     // Attached to a running JVM: retransform in small batches so that no single pause is long.

@@ -4,6 +4,7 @@ import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
+import io.tollgate.instrumentation.ClassLoaderCanSee;
 import io.tollgate.instrumentation.Instrumentation;
 import net.bytebuddy.agent.builder.AgentBuilder;
 
@@ -26,7 +27,9 @@ public final class GrizzlyContainerInstrumentation implements Instrumentation {
   @Override
   public AgentBuilder apply(AgentBuilder builder, ClassLoader agentClassLoader) {
     return builder
-        .type(named(CONTAINER))
+        .type(
+            named(CONTAINER),
+            new ClassLoaderCanSee(markerClass()))
         .transform(
             new AgentBuilder.Transformer.ForAdvice()
                 .include(agentClassLoader)

@@ -4,6 +4,7 @@ import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
+import io.tollgate.instrumentation.ClassLoaderCanSee;
 import io.tollgate.instrumentation.Instrumentation;
 import net.bytebuddy.agent.builder.AgentBuilder;
 
@@ -28,7 +29,9 @@ public final class JerseyInstrumentation implements Instrumentation {
   @Override
   public AgentBuilder apply(AgentBuilder builder, ClassLoader agentClassLoader) {
     return builder
-        .type(named(INVOKER))
+        .type(
+            named(INVOKER),
+            new ClassLoaderCanSee(markerClass()))
         .transform(
             new AgentBuilder.Transformer.ForAdvice()
                 .include(agentClassLoader)

@@ -9,6 +9,7 @@ import static net.bytebuddy.matcher.ElementMatchers.not;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
+import io.tollgate.instrumentation.ClassLoaderCanSee;
 import io.tollgate.instrumentation.Instrumentation;
 import net.bytebuddy.agent.builder.AgentBuilder;
 
@@ -55,7 +56,8 @@ public final class ServletInstrumentation implements Instrumentation {
             not(isInterface())
                 .and(
                     hasSuperType(named(namespace.type("Servlet")))
-                        .or(hasSuperType(named(namespace.type("Filter"))))))
+                        .or(hasSuperType(named(namespace.type("Filter"))))),
+            new ClassLoaderCanSee(markerClass()))
         .transform(advice);
   }
 }

@@ -8,6 +8,7 @@ import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.not;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
+import io.tollgate.instrumentation.ClassLoaderCanSee;
 import io.tollgate.instrumentation.Instrumentation;
 import net.bytebuddy.agent.builder.AgentBuilder;
 
@@ -32,7 +33,9 @@ public final class SpringMvcInstrumentation implements Instrumentation {
   @Override
   public AgentBuilder apply(AgentBuilder builder, ClassLoader agentClassLoader) {
     return builder
-        .type(not(isInterface()).and(hasSuperType(named(HANDLER_ADAPTER))))
+        .type(
+            not(isInterface()).and(hasSuperType(named(HANDLER_ADAPTER))),
+            new ClassLoaderCanSee(markerClass()))
         .transform(
             new AgentBuilder.Transformer.ForAdvice()
                 .include(agentClassLoader)
