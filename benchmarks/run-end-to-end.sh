@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# End-to-end HTTP overhead: wrk (keep-alive, closed loop) against GET /hello of a test app,
+#   none    - without the agent
+#   rule    - with the agent and one rule that matches /hello and never refuses (e2e-rules.yaml)
+#   rule-noheaders - as rule, with headers: none (no RateLimit headers on responses)
+#   nomatch - with the agent and one rule that matches nothing wrk sends (e2e-rules-nomatch.yaml)
+# Modes alternate within each round (round 1: none, rule, nomatch; round 2: ...). Each start is a
+# fresh JVM: WARMUP s of wrk (discarded), then DURATION s measured with --latency.
+# Loopback only (127.0.0.1). wrk and the JVM share the machine's cores (no pinning).
+# Output: benchmarks/results/e2e-APP-MODE-rN.txt (raw wrk) and e2e-APP-summary.txt.
+# Needs: mvn -B -q -o package -DskipTests, and wrk (apt-get install wrk).
+# Usage: benchmarks/run-end-to-end.sh [APP] [ROUNDS] [MODES...]
+#   env: WARMUP=15 DURATION=15 THREADS=2 CONNS=32 PORT=18091
+#        FIRST_ROUND=N numbers the rounds from N and adds them to the earlier rounds' summary
+set -euo pipefail
+cd "$(dirname "$0")/.."
+APP=${1:-servlet-jakarta}; ROUNDS=${2:-2}; shift 2 || shift $# || true
+MODES=("$@"); [ ${#MODES[@]} -gt 0 ] || MODES=(none rule nomatch)
+WARMUP=${WARMUP:-15}; DURATION=${DURATION:-15}; THREADS=${THREADS:-2}; CONNS=${CONNS:-32}
+PORT=${PORT:-18091}
+AGENT=agent/target/tollgate-agent.jar
+JAR=test-apps/$APP/target/$APP.jar
+URL=http://127.0.0.1:$PORT/hello
+RES=benchmarks/results
+mkdir -p "$RES"
+JAVA_OPTS=${JAVA_OPTS:--Xms512m -Xmx512m}
+
+start_app() { # mode -> sets PID
+  local args=()
+  case $1 in
+    rule) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules.yaml) ;;
+    rule-noheaders) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-noheaders.yaml) ;;
+    nomatch) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-nomatch.yaml) ;;
+  esac
+  PORT=$PORT java $JAVA_OPTS "${args[@]}" -jar "$JAR" >"/tmp/tollgate-e2e.$$.log" 2>&1 &
+  PID=$!
+  for _ in $(seq 1 600); do
+    [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "$URL" || true)" = 200 ] && return 0
+    kill -0 $PID 2>/dev/null || { cat "/tmp/tollgate-e2e.$$.log" >&2; exit 1; }
+    sleep 0.1
+  done
+  echo "app did not start" >&2; kill $PID; exit 1
+}
+stop_app() {
+  kill $PID; wait $PID 2>/dev/null || true
+  while curl -s -o /dev/null --max-time 1 "$URL"; do sleep 0.1; done
+  sleep 2
+}
+
+FIRST_ROUND=${FIRST_ROUND:-1}
+[ "$FIRST_ROUND" -gt 1 ] || : >"$RES/e2e-$APP-runs.txt"
+echo "# $(date -u +%FT%TZ) $APP rounds=$ROUNDS modes=${MODES[*]} wrk -t$THREADS -c$CONNS -d${DURATION}s --latency after ${WARMUP}s warm-up; JAVA_OPTS=$JAVA_OPTS; $(java -version 2>&1 | head -1); $(wrk -v 2>&1 | head -1); load=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RES/e2e-$APP-runs.txt"
+for r in $(seq "$FIRST_ROUND" $((FIRST_ROUND + ROUNDS - 1))); do
+  for mode in "${MODES[@]}"; do
+    start_app "$mode"
+    wrk -t"$THREADS" -c"$CONNS" -d"${WARMUP}s" "$URL" >/dev/null
+    f="$RES/e2e-$APP-$mode-r$r.txt"
+    wrk -t"$THREADS" -c"$CONNS" -d"${DURATION}s" --latency "$URL" | tee "$f"
+    # the agent must have refused nothing: any non-2xx response invalidates the run
+    curl -s -o /dev/null -w "after run: GET /hello -> %{http_code}\n" "$URL" >>"$f"
+    echo "$mode $r $f" >>"$RES/e2e-$APP-runs.txt"
+    stop_app
+  done
+done
+
+python3 - "$RES/e2e-$APP-runs.txt" "$APP" >"$RES/e2e-$APP-summary.txt" <<'PY'
+import sys, re, statistics, collections
+def ms(v):
+    n, u = re.match(r'([\d.]+)(us|ms|s)', v).groups(); return float(n) * {'us': 1e-3, 'ms': 1, 's': 1e3}[u]
+rows = collections.defaultdict(list); order = []
+for line in open(sys.argv[1]):
+    if line.startswith('#'): print(line.strip()); continue
+    mode, r, f = line.split(); t = open(f).read()
+    rps = float(re.search(r'Requests/sec:\s+([\d.]+)', t).group(1))
+    p50 = ms(re.search(r'\s50%\s+(\S+)', t).group(1)); p99 = ms(re.search(r'\s99%\s+(\S+)', t).group(1))
+    bad = re.search(r'Non-2xx or 3xx responses: (\d+)', t); errs = re.search(r'Socket errors: (.*)', t)
+    rows[mode].append((rps, p50, p99)); order.append(mode) if mode not in order else None
+    print(f"{mode:8s} round {r}: {rps:10.0f} req/s  p50 {p50:7.3f} ms  p99 {p99:7.3f} ms"
+          + (f"  NON-2XX {bad.group(1)}" if bad else "") + (f"  socket errors: {errs.group(1)}" if errs else ""))
+print()
+print(f"| {sys.argv[2]} | req/s (median of rounds) | vs none | p50 ms | vs none | p99 ms | vs none |")
+print("|---|---|---|---|---|---|---|")
+base = [statistics.median(x) for x in zip(*rows['none'])] if 'none' in rows else None
+for mode in order:
+    m = [statistics.median(x) for x in zip(*rows[mode])]
+    rel = (lambda i: f"{100*m[i]/base[i]:.1f}%") if base else (lambda i: "-")
+    print(f"| {mode} | {m[0]:,.0f} | {rel(0)} | {m[1]:.3f} | {rel(1)} | {m[2]:.3f} | {rel(2)} |")
+PY
+cat "$RES/e2e-$APP-summary.txt"

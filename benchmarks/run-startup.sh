@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Start-up time: from launching `java -jar` to the first 200 on GET /hello, for the test apps
+# servlet-jakarta and spring-boot3, without the agent and with it (quickstart.yaml), RUNS runs each,
+# alternating (run i of every app/mode before run i+1). Polls the port every 10 ms with curl.
+# Also the agent jar's size and what takes the space.
+# Output: benchmarks/results/startup.txt (raw ms per run) and startup-summary.txt.
+# Needs: mvn -B -q -o package -DskipTests first. Usage: benchmarks/run-startup.sh [RUNS] [APPS...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${1:-5}; shift || true
+APPS=("$@"); [ ${#APPS[@]} -gt 0 ] || APPS=(servlet-jakarta spring-boot3)
+PORT=${PORT:-18090}
+AGENT=agent/target/tollgate-agent.jar
+CONFIG=config-examples/quickstart.yaml
+OUT=benchmarks/results/startup.txt
+SUM=benchmarks/results/startup-summary.txt
+mkdir -p benchmarks/results
+: >"$OUT"
+
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+one_run() { # app mode -> prints ms to first 200
+  local app=$1 mode=$2 jar=test-apps/$1/target/$1.jar pid t0 t1 code
+  local args=(); [ "$mode" = agent ] && args=(-javaagent:$AGENT=config=$CONFIG)
+  t0=$(now_ms)
+  PORT=$PORT java "${args[@]}" -jar "$jar" >/tmp/tollgate-startup.$$.log 2>&1 &
+  pid=$!
+  while :; do
+    code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "http://127.0.0.1:$PORT/hello" || true)
+    [ "$code" = 200 ] && break
+    if ! kill -0 $pid 2>/dev/null; then echo "FAILED $app $mode" >&2; cat /tmp/tollgate-startup.$$.log >&2; exit 1; fi
+    if [ $(( $(now_ms) - t0 )) -gt 60000 ]; then echo "TIMEOUT $app $mode" >&2; kill $pid; exit 1; fi
+    sleep 0.01
+  done
+  t1=$(now_ms)
+  kill $pid; wait $pid 2>/dev/null || true
+  # let the port close and the machine settle
+  while curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$PORT/hello"; do sleep 0.1; done
+  sleep 1
+  echo $(( t1 - t0 ))
+}
+
+{
+  echo "# $(date -u +%FT%TZ) $(java -version 2>&1 | head -1) nproc=$(nproc) load=$(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "# app mode run ms"
+} >>"$OUT"
+# one discarded warm-up start per app (page cache for the jars, the JDK's CDS archive)
+for app in "${APPS[@]}"; do one_run "$app" none >/dev/null; one_run "$app" agent >/dev/null; done
+for i in $(seq 1 "$RUNS"); do
+  for app in "${APPS[@]}"; do
+    for mode in none agent; do
+      ms=$(one_run "$app" "$mode"); echo "$app $mode $i $ms" | tee -a "$OUT"
+    done
+  done
+done
+
+python3 - "$OUT" >"$SUM" <<'PY'
+import sys, statistics, collections
+d = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    if line.startswith('#') or not line.strip(): continue
+    app, mode, _, ms = line.split(); d[(app, mode)].append(int(ms))
+print("| app | mode | median ms | min | max | runs |")
+print("|---|---|---|---|---|---|")
+med = {}
+for (app, mode), v in sorted(d.items()):
+    med[(app, mode)] = statistics.median(v)
+    print(f"| {app} | {mode} | {statistics.median(v):.0f} | {min(v)} | {max(v)} | {' '.join(map(str, v))} |")
+print()
+for app in sorted({a for a, _ in d}):
+    if (app, 'none') in med and (app, 'agent') in med:
+        print(f"{app}: added by the agent (median - median) = {med[(app,'agent')] - med[(app,'none')]:.0f} ms")
+PY
+cat "$SUM"
+
+# The agent jar: size and what takes the space (uncompressed bytes by package, from unzip -l).
+{
+  echo; echo "## agent jar"; ls -l "$AGENT"
+  unzip -l "$AGENT" | awk 'NR>3 && NF==4 {
+      p=$4; g="other";
+      if (p ~ /shaded\/io\/netty\//) g="Netty (shaded io.netty)";
+      else if (p ~ /shaded\/io\/lettuce\//) g="Lettuce (shaded io.lettuce)";
+      else if (p ~ /shaded\/reactor\//) g="Reactor (shaded reactor)";
+      else if (p ~ /shaded\/net\/bytebuddy\//) g="Byte Buddy (shaded net.bytebuddy)";
+      else if (p ~ /shaded\/com\/github\/benmanes\//) g="Caffeine (shaded)";
+      else if (p ~ /shaded\/org\/yaml\//) g="SnakeYAML (shaded)";
+      else if (p ~ /shaded\//) { split(p,a,"/"); g="other shaded: " a[5] "/" a[6] }
+      else if (p ~ /attach_hotspot_windows/) g="Byte Buddy attach DLLs (win32)";
+      else if (p ~ /^inst\/io\/tollgate\// || p ~ /^io\/tollgate\//) g="Tollgate own classes";
+      s[g]+=$1; t+=$1 }
+    END { for (k in s) printf "%10d  %5.1f%%  %s\n", s[k], 100*s[k]/t, k; printf "%10d  total uncompressed\n", t }' | sort -rn
+  echo "compressed size by group (from unzip -v):"
+  unzip -v "$AGENT" | awk 'NR>3 && NF==8 {
+      p=$8; g="other";
+      if (p ~ /shaded\/io\/netty\//) g="Netty"; else if (p ~ /shaded\/io\/lettuce\//) g="Lettuce";
+      else if (p ~ /shaded\/reactor\//) g="Reactor"; else if (p ~ /shaded\/net\/bytebuddy\//) g="Byte Buddy";
+      else if (p ~ /attach_hotspot_windows/) g="Byte Buddy attach DLLs";
+      s[g]+=$3; t+=$3 } END { for (k in s) printf "%10d  %5.1f%%  %s\n", s[k], 100*s[k]/t, k; printf "%10d  total compressed\n", t }' | sort -rn
+} | tee -a "$SUM"
