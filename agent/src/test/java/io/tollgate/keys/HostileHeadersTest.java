@@ -193,7 +193,6 @@ class HostileHeadersTest {
         repeat("for=\"[2001:db8::1]:4711\";proto=https, ", 20_000),
         repeat("\u00e9\ud83d\ude00", 50_000),              // unicode
         repeat("\u0000\r\n\t", 50_000));                   // control characters
-    long t0 = System.nanoTime();
     for (String g : giants) {
       assertHolds(g);
     }
@@ -208,8 +207,8 @@ class HostileHeadersTest {
     assertEquals("198.51.100.7", ONE_HOP.resolve(PEER, many, many));
     List<String> blank = new ArrayList<>(Collections.nCopies(100_000, " "));
     assertEquals(PEER, ONE_HOP.resolve(PEER, blank, lines("for=198.51.100.7"))); // too big to be "absent"
-    // generous: the work is bounded by MAX_ENTRIES/MAX_CHARS, not by header size
-    assertTrue(System.nanoTime() - t0 < 60_000_000_000L);
+    // The work is bounded by MAX_ENTRIES/MAX_CHARS, not by header size; its cost belongs in a
+    // benchmark, not here.
   }
 
   @Test

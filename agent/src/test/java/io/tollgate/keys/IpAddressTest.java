@@ -148,12 +148,10 @@ class IpAddressTest {
 
   @Test
   void hostNamesAreRejectedWithoutALookup() {
-    long t0 = System.nanoTime();
+    // Names are refused by the parser itself; the test above guarantees no java.net is reachable.
     for (int i = 0; i < 1000; i++) {
       assertNull(IpAddress.parseHostPort("no-such-host-" + i + ".invalid"));
       assertNull(IpAddress.parseHostPort("localhost:80"));
     }
-    // a DNS attempt per call would take far longer than this
-    assertTrue(System.nanoTime() - t0 < 5_000_000_000L);
   }
 }

