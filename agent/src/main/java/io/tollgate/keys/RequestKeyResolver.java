@@ -55,13 +55,12 @@ public final class RequestKeyResolver {
   }
 
   /**
-   * The key, or the fallback's when the request lacks a part of it; null when it lacks both (or
-   * there is no fallback).
+   * The fallback key, marked so that it never shares a budget with a primary key; null without a
+   * fallback or when the request lacks it too. For requests whose primary key is missing.
    */
-  public String resolve(HttpExchange exchange) {
-    String key = resolvePrimary(exchange);
-    if (key != null || fallback == null) {
-      return key;
+  public String resolveFallback(HttpExchange exchange) {
+    if (fallback == null) {
+      return null;
     }
     String other = fallback.resolvePrimary(exchange);
     return other == null ? null : KeyParts.join(FALLBACK_MARK, other);

@@ -179,9 +179,7 @@ public final class Rule {
   public String keyFor(HttpExchange exchange) {
     String primary = shared.keyResolver.resolvePrimary(exchange);
     shared.missingKeys.observe(primary != null);
-    return primary != null || !shared.keyResolver.hasFallback()
-        ? primary
-        : shared.keyResolver.resolve(exchange);
+    return primary != null ? primary : shared.keyResolver.resolveFallback(exchange);
   }
 
   /** Whether the rule's {@code allow} exempts this request, counted against {@code key}. */
