@@ -118,9 +118,4 @@ public final class TollgateBridge {
       InternalErrors.report("ending a server request", t);
     }
   }
-
-  /** Logs a failure inside advice itself (Byte Buddy's suppression handler calls this). */
-  public static void adviceFailed(Throwable t) {
-    InternalErrors.report("running advice", t);
-  }
 }

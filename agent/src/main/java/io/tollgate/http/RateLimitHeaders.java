@@ -2,6 +2,7 @@ package io.tollgate.http;
 
 import io.tollgate.config.HeadersMode;
 import io.tollgate.engine.RuleVerdicts;
+import io.tollgate.limiters.ExactMath;
 import io.tollgate.limiters.QuotaPolicy;
 import io.tollgate.limiters.Verdict;
 import java.util.List;
@@ -71,7 +72,7 @@ public final class RateLimitHeaders {
 
   /** Whole seconds, rounded up: a client that waits this long is never early. */
   public static long ceilSeconds(long nanos) {
-    return nanos <= 0 ? 0 : (nanos + 999_999_999L) / 1_000_000_000L;
+    return nanos <= 0 ? 0 : ExactMath.ceilDiv(nanos, 1_000_000_000L);
   }
 
   /** An RFC 9651 sf-string: quoted, with backslash and quote escaped. */

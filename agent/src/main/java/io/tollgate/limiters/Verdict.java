@@ -53,15 +53,6 @@ public final class Verdict {
     return this;
   }
 
-  public void copyFrom(Verdict other) {
-    allowed = other.allowed;
-    remaining = other.remaining;
-    retryAfterNanos = other.retryAfterNanos;
-    resetNanos = other.resetNanos;
-    delayNanos = other.delayNanos;
-    backendUnavailable = other.backendUnavailable;
-  }
-
   @Override
   public String toString() {
     return (allowed ? "allowed" : "refused")

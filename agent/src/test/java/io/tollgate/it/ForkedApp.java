@@ -1,7 +1,6 @@
 package io.tollgate.it;
 
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.ServerSocket;
@@ -219,10 +218,5 @@ public final class ForkedApp implements AutoCloseable {
   @Override
   public String toString() {
     return name;
-  }
-
-  /** For failure messages. */
-  public String describe() {
-    return name + " (pid " + pid() + ", port " + port + ")" + File.separator;
   }
 }

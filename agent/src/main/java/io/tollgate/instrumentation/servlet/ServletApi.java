@@ -91,23 +91,21 @@ final class ServletApi {
     setStatus = handle(response, "setStatus", void.class, int.class);
     setContentType = handle(response, "setContentType", void.class, String.class);
     setContentLength = handle(response, "setContentLength", void.class, int.class);
-    getOutputStream = handle(response, "getOutputStream", java.io.OutputStream.class);
+    // Declared to return ServletOutputStream, an OutputStream: taken by reflection, like
+    // getDispatcherType, rather than by its namespace's exact return type.
+    getOutputStream =
+        MethodHandles.publicLookup()
+            .unreflect(response.getMethod("getOutputStream"))
+            .asType(MethodType.methodType(java.io.OutputStream.class, Object.class));
     flushBuffer = handle(response, "flushBuffer", void.class);
   }
 
   private static MethodHandle handle(
       Class<?> owner, String name, Class<?> returnType, Class<?>... parameters)
       throws ReflectiveOperationException {
-    Class<?> declaredReturn = returnType;
-    if (name.equals("getOutputStream")) {
-      declaredReturn = Class.forName(
-          owner.getPackageName().replace(".http", "") + ".ServletOutputStream",
-          false,
-          owner.getClassLoader());
-    }
     MethodHandle handle =
         MethodHandles.publicLookup()
-            .findVirtual(owner, name, MethodType.methodType(declaredReturn, parameters));
+            .findVirtual(owner, name, MethodType.methodType(returnType, parameters));
     MethodType erased = MethodType.methodType(returnType, parameters).insertParameterTypes(0, Object.class);
     return handle.asType(erased);
   }
