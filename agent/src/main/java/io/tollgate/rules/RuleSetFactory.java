@@ -13,13 +13,13 @@ import io.tollgate.config.RulesConfig;
 import io.tollgate.diagnostics.ProxySetupAdvisor;
 import io.tollgate.keys.ClientAddressResolver;
 import io.tollgate.keys.RequestKeyResolver;
-import io.tollgate.limiters.AlgorithmKind;
 import io.tollgate.limiters.Algorithms;
 import io.tollgate.limiters.Clock;
 import io.tollgate.limiters.LimitSpec;
 import io.tollgate.limiters.PenaltyBox;
 import io.tollgate.limiters.RateLimitAlgorithm;
 import io.tollgate.stores.LimiterStore;
+import io.tollgate.stores.redis.RedisAlgorithmStore;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -201,18 +201,31 @@ public final class RuleSetFactory {
       return;
     }
     for (RuleConfig rule : config.rules()) {
-      if (rule.algorithm() != AlgorithmKind.TOKEN_BUCKET || rule.calendar() != null) {
+      if (rule.calendar() != null) {
         problems.add(
             new ConfigProblem(
                 config.source(),
-                rule.lineOf(rule.calendar() != null ? "calendar" : "algorithm"),
+                rule.lineOf("calendar"),
                 1,
-                "rule '" + rule.name() + "': "
-                    + (rule.calendar() != null
-                        ? "calendar quotas are"
-                        : "algorithm " + rule.algorithm().yamlName() + " is")
-                    + " not available with backend: redis yet; use token-bucket there, or"
-                    + " backend: local"));
+                "rule '" + rule.name() + "': calendar quotas are not available with backend: redis"
+                    + " yet; use a fixed-window of the same period there, or backend: local"));
+        continue;
+      }
+      // The scripts' own bounds (Lua numbers are exact to 2^53): the store refuses such a rule.
+      for (LimitConfig limit : allLimits(rule)) {
+        RateLimitAlgorithm<?> algorithm;
+        try {
+          algorithm = algorithmOf(rule, limit);
+        } catch (IllegalArgumentException e) {
+          continue; // reported by check
+        }
+        try {
+          RedisAlgorithmStore.checkFitsLua(rule.name(), algorithm);
+        } catch (IllegalArgumentException e) {
+          problems.add(
+              new ConfigProblem(config.source(), rule.lineOf("limit"), 1, e.getMessage()));
+          break;
+        }
       }
     }
   }
