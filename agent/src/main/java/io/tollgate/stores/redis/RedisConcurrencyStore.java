@@ -115,6 +115,9 @@ public final class RedisConcurrencyStore extends RedisAlgorithmStore {
    */
   @Override
   boolean releaseShared(String key, long cost) {
+    if (cost == 0) {
+      return true; // a request of cost 0 took no permit
+    }
     Held[] taken = new Held[1];
     held.computeIfPresent(
         key,
