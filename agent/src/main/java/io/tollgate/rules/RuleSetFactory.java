@@ -201,16 +201,6 @@ public final class RuleSetFactory {
       return;
     }
     for (RuleConfig rule : config.rules()) {
-      if (rule.calendar() != null) {
-        problems.add(
-            new ConfigProblem(
-                config.source(),
-                rule.lineOf("calendar"),
-                1,
-                "rule '" + rule.name() + "': calendar quotas are not available with backend: redis"
-                    + " yet; use a fixed-window of the same period there, or backend: local"));
-        continue;
-      }
       // The scripts' own bounds (Lua numbers are exact to 2^53): the store refuses such a rule.
       for (LimitConfig limit : allLimits(rule)) {
         RateLimitAlgorithm<?> algorithm;

@@ -45,10 +45,10 @@ class RedisBackendRulesTest {
   }
 
   @org.junit.jupiter.api.Test
-  void calendarQuotasAreRefusedWithAWayOut() throws Exception {
-    List<ConfigProblem> problems = check("    limit: 1000\n    calendar: day\n");
-    assertEquals(1, problems.size(), problems.toString());
-    assertTrue(problems.get(0).toString().contains("calendar quotas are not available with"
-        + " backend: redis"), problems.toString());
+  void calendarQuotasRunOnRedis() throws Exception {
+    assertEquals(
+        List.of(),
+        check("    algorithm: fixed-window\n    limit: 1000\n    calendar: month\n"
+            + "    time-zone: Europe/Paris\n"));
   }
 }

@@ -2,7 +2,6 @@ package io.tollgate.stores.redis;
 
 import io.tollgate.limiters.Clock;
 import io.tollgate.diagnostics.RateLimitedLog;
-import io.tollgate.limiters.LimitSpec;
 import io.tollgate.limiters.RateLimitAlgorithm;
 import io.tollgate.limiters.Verdict;
 import io.tollgate.stores.LimiterStore;
@@ -152,16 +151,10 @@ public final class FailurePolicyStore implements LimiterStore {
       synchronized (this) {
         share = local;
         if (share == null || share.instances != instances) {
-          LimitSpec spec = primary.spec();
-          LimitSpec divided =
-              new LimitSpec(
-                  Math.max(1, spec.limit() / instances),
-                  spec.periodNanos(),
-                  Math.max(1, spec.burst() / instances));
           share =
               new LocalShare(
                   instances,
-                  localStoreOf(primary.withSpec(divided)));
+                  localStoreOf(primary.dividedAmong(instances)));
           local = share;
         }
       }

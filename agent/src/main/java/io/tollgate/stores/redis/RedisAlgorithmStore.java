@@ -1,5 +1,6 @@
 package io.tollgate.stores.redis;
 
+import io.tollgate.limiters.CalendarQuota;
 import io.tollgate.limiters.Clock;
 import io.tollgate.limiters.Concurrency;
 import io.tollgate.limiters.FixedWindow;
@@ -76,6 +77,10 @@ public abstract class RedisAlgorithmStore implements LimiterStore {
       return new RedisSlidingLogStore(backend, ruleName, (SlidingLog) algorithm, timeOverride);
     } else if (algorithm instanceof Concurrency) {
       return new RedisConcurrencyStore(backend, ruleName, (Concurrency) algorithm, timeOverride);
+    } else if (algorithm instanceof CalendarQuota) {
+      return new RedisCalendarStore(
+          backend, ruleName, (CalendarQuota) algorithm,
+          timeOverride == null ? Clock.system() : timeOverride, timeOverride);
     }
     throw new IllegalArgumentException(
         "rule '" + ruleName + "': " + algorithm.getClass().getSimpleName()
@@ -94,11 +99,19 @@ public abstract class RedisAlgorithmStore implements LimiterStore {
   /** The local algorithm this store's script mirrors. */
   public abstract RateLimitAlgorithm<?> algorithm();
 
-  /** The same algorithm for other numbers: the {@code on-failure: local} share of one instance. */
-  abstract RateLimitAlgorithm<?> withSpec(LimitSpec spec);
+  /**
+   * The same algorithm with its limit (and burst) divided among {@code instances}: the {@code
+   * on-failure: local} share of one instance.
+   */
+  abstract RateLimitAlgorithm<?> dividedAmong(int instances);
 
-  /** The limit (and the algorithm's other numbers) this store counts. */
-  abstract LimitSpec spec();
+  /** {@code spec} with limit and burst divided among {@code instances}, at least 1 each. */
+  static LimitSpec divided(LimitSpec spec, int instances) {
+    return new LimitSpec(
+        Math.max(1, spec.limit() / instances),
+        spec.periodNanos(),
+        Math.max(1, spec.burst() / instances));
+  }
 
   /**
    * Gives back a permit this store took on Redis, if it holds one for the key; false when it holds

@@ -168,13 +168,13 @@ public final class RedisConcurrencyStore extends RedisAlgorithmStore {
     return concurrency;
   }
 
-  @Override
   LimitSpec spec() {
     return concurrency.spec();
   }
 
   @Override
-  RateLimitAlgorithm<?> withSpec(LimitSpec spec) {
+  RateLimitAlgorithm<?> dividedAmong(int instances) {
+    LimitSpec spec = divided(spec(), instances);
     return new Concurrency(spec);
   }
 }

@@ -80,13 +80,13 @@ public final class RedisFixedWindowStore extends RedisAlgorithmStore {
     return window;
   }
 
-  @Override
   LimitSpec spec() {
     return window.spec();
   }
 
   @Override
-  RateLimitAlgorithm<?> withSpec(LimitSpec spec) {
+  RateLimitAlgorithm<?> dividedAmong(int instances) {
+    LimitSpec spec = divided(spec(), instances);
     return new FixedWindow(spec);
   }
 }

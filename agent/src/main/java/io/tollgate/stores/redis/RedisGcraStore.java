@@ -111,13 +111,13 @@ public final class RedisGcraStore extends RedisAlgorithmStore {
     return gcra;
   }
 
-  @Override
   LimitSpec spec() {
     return gcra.spec();
   }
 
   @Override
-  RateLimitAlgorithm<?> withSpec(LimitSpec spec) {
+  RateLimitAlgorithm<?> dividedAmong(int instances) {
+    LimitSpec spec = divided(spec(), instances);
     return new Gcra(spec, gcra.maxDelayNanos());
   }
 }

@@ -135,13 +135,13 @@ public final class RedisLimiterStore extends RedisAlgorithmStore {
     return bucket;
   }
 
-  @Override
   LimitSpec spec() {
     return bucket.spec();
   }
 
   @Override
-  RateLimitAlgorithm<?> withSpec(LimitSpec spec) {
+  RateLimitAlgorithm<?> dividedAmong(int instances) {
+    LimitSpec spec = divided(spec(), instances);
     return new TokenBucket(spec);
   }
 

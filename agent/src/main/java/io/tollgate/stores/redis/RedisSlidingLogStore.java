@@ -79,13 +79,13 @@ public final class RedisSlidingLogStore extends RedisAlgorithmStore {
     return log;
   }
 
-  @Override
   LimitSpec spec() {
     return log.spec();
   }
 
   @Override
-  RateLimitAlgorithm<?> withSpec(LimitSpec spec) {
+  RateLimitAlgorithm<?> dividedAmong(int instances) {
+    LimitSpec spec = divided(spec(), instances);
     return new SlidingLog(spec);
   }
 }

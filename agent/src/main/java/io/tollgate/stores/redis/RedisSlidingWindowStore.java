@@ -94,13 +94,13 @@ public final class RedisSlidingWindowStore extends RedisAlgorithmStore {
     return window;
   }
 
-  @Override
   LimitSpec spec() {
     return window.spec();
   }
 
   @Override
-  RateLimitAlgorithm<?> withSpec(LimitSpec spec) {
+  RateLimitAlgorithm<?> dividedAmong(int instances) {
+    LimitSpec spec = divided(spec(), instances);
     return new SlidingWindow(spec);
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tollgate.limiters.AlgorithmKind;
+import io.tollgate.limiters.CalendarQuota;
 import io.tollgate.limiters.Algorithms;
 import io.tollgate.limiters.LimitSpec;
 import io.tollgate.limiters.ManualClock;
@@ -15,6 +16,7 @@ import io.tollgate.stores.LocalLimiterStore;
 import io.tollgate.testing.redis.RedisServer;
 import io.tollgate.testing.redis.RedisServerExtension;
 import java.util.ArrayDeque;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -328,6 +330,63 @@ class AlgorithmConformanceTest {
       return 0;
     }
     return 2 * size + 3;
+  }
+
+  // ---------------------------------------------------------------- calendar quotas
+
+  static Stream<Arguments> calendars() {
+    return Stream.of(
+        Arguments.of(5L, CalendarQuota.Unit.DAY, "UTC"),
+        Arguments.of(100L, CalendarQuota.Unit.DAY, "Europe/Paris"),
+        Arguments.of(7L, CalendarQuota.Unit.WEEK, "America/New_York"),
+        Arguments.of(1000L, CalendarQuota.Unit.MONTH, "Asia/Kathmandu"),
+        Arguments.of(3L, CalendarQuota.Unit.YEAR, "Australia/Lord_Howe"),
+        Arguments.of(50L, CalendarQuota.Unit.DAY, "+05:30"));
+  }
+
+  @ParameterizedTest(name = "{0} per {1} in {2}")
+  @MethodSource("calendars")
+  void calendarQuotasDecideAlikeAcrossDstAndMonths(long limit, CalendarQuota.Unit unit, String zone) {
+    CalendarQuota quota = new CalendarQuota(limit, unit, ZoneId.of(zone));
+    long nominal = quota.policy().windowSeconds() * S;
+    // From mid-March: the spring DST changes of Europe and North America fall in the traffic.
+    Pair stores = new Pair(quota, 1_773_000_000L * S + limit);
+    Random random = new Random(limit * 7 + unit.ordinal());
+    int allowed = 0;
+    int refused = 0;
+    for (int i = 0; i < 1000; i++) {
+      stores.clock.advanceNanos(advance(random, Math.max(1, nominal / limit), limit, nominal));
+      String key = random.nextInt(4) == 0 ? "b" : "a";
+      if (random.nextInt(10) == 0) {
+        stores.adjust(key, random.nextInt((int) (2 * limit + 1)) - limit);
+        continue;
+      }
+      Verdict v = stores.decide(key, cost(random, limit), "calendar request " + i);
+      if (v.allowed) {
+        allowed++;
+      } else {
+        refused++;
+      }
+    }
+    assertTrue(allowed > 0 && refused > 0, allowed + " allowed, " + refused + " refused");
+  }
+
+  @Test
+  void aCalendarWindowFollowsRedisTimeWhenTheHostClockIsFarOff() {
+    CalendarQuota quota = new CalendarQuota(2, CalendarQuota.Unit.DAY, ZoneId.of("Europe/Paris"));
+    ManualClock redisTime = new ManualClock(T0 + 3 * HOUR);
+    ManualClock hostClock = new ManualClock(T0 - 40 * DAY);
+    RedisCalendarStore redis =
+        new RedisCalendarStore(backend, RedisTestSupport.uniqueRule("cal"), quota, hostClock, redisTime);
+    LocalLimiterStore<CalendarQuota.State> local = new LocalLimiterStore<>(quota, redisTime, 100);
+    Verdict expected = new Verdict();
+    Verdict actual = new Verdict();
+    for (int i = 0; i < 3; i++) {
+      local.decide("k", 1, expected);
+      redis.decide("k", 1, actual);
+      assertEquals(expected.toString(), actual.toString(), "request " + i);
+    }
+    assertEquals(false, actual.allowed);
   }
 
   // ---------------------------------------------------------------- bounds
