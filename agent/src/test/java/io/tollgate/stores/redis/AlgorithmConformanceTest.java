@@ -69,12 +69,16 @@ class AlgorithmConformanceTest {
     final RedisAlgorithmStore redis;
 
     Pair(RateLimitAlgorithm<?> algorithm, long startNanos) {
+      this(backend, algorithm, startNanos);
+    }
+
+    Pair(RedisBackend on, RateLimitAlgorithm<?> algorithm, long startNanos) {
       this.algorithm = algorithm;
       this.clock = new ManualClock(startNanos);
       long origin = startNanos;
       this.local = localStore(algorithm, clock, () -> clock.nowNanos() - origin);
       this.redis =
-          RedisAlgorithmStore.of(backend, RedisTestSupport.uniqueRule("conf"), algorithm, clock);
+          RedisAlgorithmStore.of(on, RedisTestSupport.uniqueRule("conf"), algorithm, clock);
     }
 
     private static <S> LimiterStore localStore(
@@ -256,7 +260,16 @@ class AlgorithmConformanceTest {
   @MethodSource("specs")
   void sameDecisionsForRandomTraffic(
       AlgorithmKind kind, long limit, long period, long burst, long maxDelay) {
-    Pair stores = new Pair(algorithm(kind, limit, period, burst, maxDelay), T0 + limit * 7 + period % 1_000_003);
+    int requests = kind == AlgorithmKind.SLIDING_LOG && limit >= 1000 ? 400 : 1000;
+    runRandomTraffic(backend, kind, limit, period, burst, maxDelay, requests);
+  }
+
+  /** Replays seeded random traffic (decisions, corrections, releases) on both stores. */
+  static void runRandomTraffic(
+      RedisBackend on, AlgorithmKind kind, long limit, long period, long burst, long maxDelay,
+      int requests) {
+    Pair stores =
+        new Pair(on, algorithm(kind, limit, period, burst, maxDelay), T0 + limit * 7 + period % 1_000_003);
     long seed = kind.ordinal() * 1_000_003L + limit * 31 + period + maxDelay;
     Random random = new Random(seed);
     boolean concurrency = kind == AlgorithmKind.CONCURRENCY;
@@ -265,7 +278,6 @@ class AlgorithmConformanceTest {
     ArrayDeque<Object[]> held = new ArrayDeque<>();
     int allowed = 0;
     int refused = 0;
-    int requests = kind == AlgorithmKind.SLIDING_LOG && limit >= 1000 ? 400 : 1000;
     for (int i = 0; i < requests; i++) {
       // Concurrency leases end after an hour on Redis: its traffic stays well within one.
       stores.clock.advanceNanos(concurrency ? random.nextInt(1000) * 1_000_000L : advance(random, interval, size, period));
