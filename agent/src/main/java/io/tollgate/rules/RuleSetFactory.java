@@ -170,7 +170,6 @@ public final class RuleSetFactory {
     return all;
   }
 
-  /** Features the rules file may name that this version cannot yet apply: refused, never ignored. */
   /**
    * The problems that keep {@code config} from being applied, beyond what the parser checks;
    * empty when it can be. Connects to nothing: {@code validate} uses it too.
@@ -195,7 +194,10 @@ public final class RuleSetFactory {
     return problems;
   }
 
-  /** Features the rules file may name that this version cannot yet apply: refused, never ignored. */
+  /**
+   * What {@code backend: redis} cannot run exactly: rules whose numbers would leave the exact range
+   * of their Lua script (2^53). Refused at load, by name, never approximated.
+   */
   private static void checkSupported(RulesConfig config, List<ConfigProblem> problems) {
     if (config.backend() != Backend.REDIS) {
       return;

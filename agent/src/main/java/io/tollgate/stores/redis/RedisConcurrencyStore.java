@@ -154,13 +154,12 @@ public final class RedisConcurrencyStore extends RedisAlgorithmStore {
 
   /** Permits this instance holds now, over all keys; for tests. */
   int heldHere() {
-    int n = 0;
-    for (ArrayDeque<Held> list : held.values()) {
-      synchronized (list) {
-        n += list.size();
-      }
-    }
-    return n;
+    int[] n = new int[1];
+    held.forEach((key, list) -> held.computeIfPresent(key, (k, l) -> {
+      n[0] += l.size();
+      return l;
+    }));
+    return n[0];
   }
 
   @Override
