@@ -130,6 +130,15 @@ public final class CalendarQuota implements RateLimitAlgorithm<CalendarQuota.Sta
     }
   }
 
+  /**
+   * The bounds of the calendar window containing this instant, epoch nanos {@code [start, end)}:
+   * what a shared store passes to its script, which has no calendar.
+   */
+  public long[] windowBoundsAt(long nowNanos) {
+    Window window = windowAt(nowNanos);
+    return new long[] {window.start, window.end};
+  }
+
   /** The calendar window containing this instant. */
   Window windowAt(long nowNanos) {
     Instant instant =

@@ -13,13 +13,13 @@ import io.tollgate.config.RulesConfig;
 import io.tollgate.diagnostics.ProxySetupAdvisor;
 import io.tollgate.keys.ClientAddressResolver;
 import io.tollgate.keys.RequestKeyResolver;
-import io.tollgate.limiters.AlgorithmKind;
 import io.tollgate.limiters.Algorithms;
 import io.tollgate.limiters.Clock;
 import io.tollgate.limiters.LimitSpec;
 import io.tollgate.limiters.PenaltyBox;
 import io.tollgate.limiters.RateLimitAlgorithm;
 import io.tollgate.stores.LimiterStore;
+import io.tollgate.stores.redis.RedisAlgorithmStore;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -170,7 +170,6 @@ public final class RuleSetFactory {
     return all;
   }
 
-  /** Features the rules file may name that this version cannot yet apply: refused, never ignored. */
   /**
    * The problems that keep {@code config} from being applied, beyond what the parser checks;
    * empty when it can be. Connects to nothing: {@code validate} uses it too.
@@ -195,24 +194,30 @@ public final class RuleSetFactory {
     return problems;
   }
 
-  /** Features the rules file may name that this version cannot yet apply: refused, never ignored. */
+  /**
+   * What {@code backend: redis} cannot run exactly: rules whose numbers would leave the exact range
+   * of their Lua script (2^53). Refused at load, by name, never approximated.
+   */
   private static void checkSupported(RulesConfig config, List<ConfigProblem> problems) {
     if (config.backend() != Backend.REDIS) {
       return;
     }
     for (RuleConfig rule : config.rules()) {
-      if (rule.algorithm() != AlgorithmKind.TOKEN_BUCKET || rule.calendar() != null) {
-        problems.add(
-            new ConfigProblem(
-                config.source(),
-                rule.lineOf(rule.calendar() != null ? "calendar" : "algorithm"),
-                1,
-                "rule '" + rule.name() + "': "
-                    + (rule.calendar() != null
-                        ? "calendar quotas are"
-                        : "algorithm " + rule.algorithm().yamlName() + " is")
-                    + " not available with backend: redis yet; use token-bucket there, or"
-                    + " backend: local"));
+      // The scripts' own bounds (Lua numbers are exact to 2^53): the store refuses such a rule.
+      for (LimitConfig limit : allLimits(rule)) {
+        RateLimitAlgorithm<?> algorithm;
+        try {
+          algorithm = algorithmOf(rule, limit);
+        } catch (IllegalArgumentException e) {
+          continue; // reported by check
+        }
+        try {
+          RedisAlgorithmStore.checkFitsLua(rule.name(), algorithm);
+        } catch (IllegalArgumentException e) {
+          problems.add(
+              new ConfigProblem(config.source(), rule.lineOf("limit"), 1, e.getMessage()));
+          break;
+        }
       }
     }
   }

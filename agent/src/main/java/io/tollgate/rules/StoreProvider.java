@@ -7,15 +7,14 @@ import io.tollgate.config.RulesConfig;
 import io.tollgate.diagnostics.AgentLog;
 import io.tollgate.limiters.Clock;
 import io.tollgate.limiters.RateLimitAlgorithm;
-import io.tollgate.limiters.TokenBucket;
 import io.tollgate.stores.LimiterStore;
 import io.tollgate.stores.LocalLimiterStore;
 import io.tollgate.stores.redis.FailurePolicyStore;
 import io.tollgate.stores.redis.InstanceRegistry;
 import io.tollgate.stores.redis.OnFailure;
 import io.tollgate.stores.redis.RedisBackend;
+import io.tollgate.stores.redis.RedisAlgorithmStore;
 import io.tollgate.stores.redis.RedisConnectionSettings;
-import io.tollgate.stores.redis.RedisLimiterStore;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -69,7 +68,7 @@ public final class StoreProvider {
     if (config.backend() != Backend.REDIS) {
       return new LocalLimiterStore<>(algorithm, clock, rule.maxKeys());
     }
-    RedisLimiterStore shared = new RedisLimiterStore(backend, budgetName, (TokenBucket) algorithm);
+    RedisAlgorithmStore shared = RedisAlgorithmStore.of(backend, budgetName, algorithm);
     InstanceRegistry registry = instances;
     return new FailurePolicyStore(
         shared,

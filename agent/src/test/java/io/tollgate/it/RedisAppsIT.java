@@ -196,4 +196,57 @@ class RedisAppsIT {
     assertEquals(List.of(200, 200, 200, 200, 429, 429, 429), localStatuses);
     assertEquals(localStatuses, redisStatuses);
   }
+
+  /**
+   * Each algorithm on Redis through two instances: one limit for both; and concurrency permits,
+   * taken on one instance or the other, all given back when the requests end.
+   */
+  @Test
+  void everyAlgorithmSharesItsLimitAcrossInstances(RedisServer redis) throws Exception {
+    String id = UUID.randomUUID().toString().substring(0, 8);
+    String[][] rules = {
+      // name, algorithm, path, limit, period
+      {"log-" + id, "sliding-log", "/hello", "3", "1h"},
+      {"gcra-" + id, "gcra", "/api/search", "3", "1h"},
+      {"sw-" + id, "sliding-window", "/health", "3", "1h"},
+      {"fw-" + id, "fixed-window", "/whoami", "3", "1d"},
+      {"permits-" + id, "concurrency", "/api/export", "1", "1m"},
+    };
+    List<String> lines = new ArrayList<>(List.of(
+        "backend: redis", "redis:", "  uri: " + redis.uri(), "  timeout: 2s", "rules:"));
+    for (String[] r : rules) {
+      lines.addAll(List.of(
+          "  - name: " + r[0],
+          "    algorithm: " + r[1],
+          "    match:",
+          "      path: " + r[2],
+          "      methods: [GET]",
+          "    key: global",
+          "    limit: " + r[3],
+          "    period: " + r[4],
+          "    on-failure: deny"));
+    }
+    Path file = RulesFiles.write(dir, "algorithms.yaml", lines.toArray(new String[0]));
+    try (ForkedApp a = ForkedApp.app(APP).withAgent("config=" + file).start();
+        ForkedApp b = ForkedApp.app(APP).withAgent("config=" + file).start()) {
+      ForkedApp[] apps = {a, b};
+      for (String[] r : rules) {
+        List<Integer> statuses = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+          statuses.add(apps[i % 2].get(r[2]).statusCode());
+        }
+        if (r[1].equals("concurrency")) {
+          assertEquals(List.of(200, 200, 200, 200, 200, 200), statuses,
+              "one at a time: every permit given back, on either instance");
+          assertEquals(List.of(), redis.call("KEYS", "tollgate:{" + r[0] + ":*"),
+              "no permit left held on Redis");
+        } else {
+          assertEquals(List.of(200, 200, 200, 429, 429, 429), statuses,
+              r[1] + ": 3 across both instances");
+        }
+      }
+      ServletAppsIT.assertAgentLogClean(a);
+      ServletAppsIT.assertAgentLogClean(b);
+    }
+  }
 }

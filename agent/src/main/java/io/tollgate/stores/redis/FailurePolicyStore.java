@@ -1,8 +1,8 @@
 package io.tollgate.stores.redis;
 
 import io.tollgate.limiters.Clock;
-import io.tollgate.limiters.LimitSpec;
-import io.tollgate.limiters.TokenBucket;
+import io.tollgate.diagnostics.RateLimitedLog;
+import io.tollgate.limiters.RateLimitAlgorithm;
 import io.tollgate.limiters.Verdict;
 import io.tollgate.stores.LimiterStore;
 import io.tollgate.stores.LocalLimiterStore;
@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
 
 /**
- * A token-bucket rule on Redis with its {@code on-failure} policy: decides on Redis, and when Redis
+ * A rule on Redis with its {@code on-failure} policy: decides on Redis, and when Redis
  * cannot answer ({@link BackendUnavailableException}) applies the policy instead.
  *
  * <ul>
@@ -25,13 +25,22 @@ import java.util.function.IntSupplier;
  *       when the instance count changes.
  * </ul>
  *
+ * <p>The fallback runs the rule's own algorithm, with its limit (and burst) divided.
+ *
+ * <p>{@link #adjust} and {@link #release} go to Redis; when Redis cannot answer they go to the local
+ * fallback under {@code local} (where the request was most likely decided during the outage), and
+ * are dropped otherwise: a correction is lost, and a concurrency permit comes back when its lease
+ * ends ({@link RedisConcurrencyStore}). A concurrency permit taken by the fallback is given back to
+ * the fallback. Neither ever throws.
+ *
  * <p>{@link #decide} writes the verdict only; {@link #decideWithSource} also says who decided.
  */
 public final class FailurePolicyStore implements LimiterStore {
 
   private static final long MIN_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+  private static final RateLimitedLog RELEASE_FAILURES = new RateLimitedLog(60_000);
 
-  private final RedisLimiterStore primary;
+  private final RedisAlgorithmStore primary;
   private final OnFailure policy;
   private final IntSupplier liveInstances;
   private final Clock clock;
@@ -46,9 +55,9 @@ public final class FailurePolicyStore implements LimiterStore {
 
   private static final class LocalShare {
     final int instances;
-    final LocalLimiterStore<TokenBucket.State> store;
+    final LocalLimiterStore<?> store;
 
-    LocalShare(int instances, LocalLimiterStore<TokenBucket.State> store) {
+    LocalShare(int instances, LocalLimiterStore<?> store) {
       this.instances = instances;
       this.store = store;
     }
@@ -59,7 +68,7 @@ public final class FailurePolicyStore implements LimiterStore {
    *     {@code liveInstances}, or a fixed count); used by {@code local} only
    */
   public FailurePolicyStore(
-      RedisLimiterStore primary,
+      RedisAlgorithmStore primary,
       OnFailure policy,
       IntSupplier liveInstances,
       Clock clock,
@@ -104,29 +113,57 @@ public final class FailurePolicyStore implements LimiterStore {
     }
   }
 
+  @Override
+  public void release(String key, long cost) {
+    try {
+      if (primary.releaseShared(key, cost)) {
+        return;
+      }
+    } catch (BackendUnavailableException e) {
+      RELEASE_FAILURES.log(
+          primary.ruleName(),
+          () -> "rule '" + primary.ruleName() + "': a permit could not be given back on redis (it"
+              + " comes back when its lease ends): " + e.getMessage());
+      return;
+    }
+    LocalShare share = local;
+    if (share != null) {
+      share.store.release(key, cost);
+    }
+  }
+
+  @Override
+  public void adjust(String key, long delta) {
+    try {
+      primary.adjust(key, delta);
+    } catch (BackendUnavailableException e) {
+      if (policy == OnFailure.LOCAL) {
+        localStore().adjust(key, delta);
+      }
+    }
+  }
+
   /** The in-process fallback for the current instance count. */
-  LocalLimiterStore<TokenBucket.State> localStore() {
+  LocalLimiterStore<?> localStore() {
     int instances = Math.max(1, liveInstances.getAsInt());
     LocalShare share = local;
     if (share == null || share.instances != instances) {
       synchronized (this) {
         share = local;
         if (share == null || share.instances != instances) {
-          LimitSpec spec = primary.bucket().spec();
-          LimitSpec divided =
-              new LimitSpec(
-                  Math.max(1, spec.limit() / instances),
-                  spec.periodNanos(),
-                  Math.max(1, spec.burst() / instances));
           share =
               new LocalShare(
                   instances,
-                  new LocalLimiterStore<>(new TokenBucket(divided), clock, maxLocalKeys));
+                  localStoreOf(primary.dividedAmong(instances)));
           local = share;
         }
       }
     }
     return share.store;
+  }
+
+  private <S> LocalLimiterStore<S> localStoreOf(RateLimitAlgorithm<S> algorithm) {
+    return new LocalLimiterStore<>(algorithm, clock, maxLocalKeys);
   }
 
   @Override
@@ -139,7 +176,7 @@ public final class FailurePolicyStore implements LimiterStore {
     return policy;
   }
 
-  public RedisLimiterStore primary() {
+  public RedisAlgorithmStore primary() {
     return primary;
   }
 

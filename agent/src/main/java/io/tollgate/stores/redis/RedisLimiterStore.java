@@ -2,10 +2,9 @@ package io.tollgate.stores.redis;
 
 import io.tollgate.limiters.Clock;
 import io.tollgate.limiters.LimitSpec;
-import io.tollgate.limiters.ExactMath;
+import io.tollgate.limiters.RateLimitAlgorithm;
 import io.tollgate.limiters.TokenBucket;
 import io.tollgate.limiters.Verdict;
-import io.tollgate.stores.LimiterStore;
 import java.util.List;
 
 /**
@@ -25,32 +24,26 @@ import java.util.List;
  * construction: {@code 2 * ceil(burst * periodUnits / limit) + burst + 1 + 3e9 <= 2^53} (time spans
  * in units: with nanosecond units, a bucket that takes at most ~52 days to refill) and {@code (burst +
  * 2) * limit <= 2^53}.
+ *
+ * <p>{@link #adjust} runs {@link TokenBucket#adjust} in the same script ({@code ARGV[11] =
+ * adjust}): cost-header corrections and refunds between a rule's limits count on Redis too.
  */
-public final class RedisLimiterStore implements LimiterStore {
+public final class RedisLimiterStore extends RedisAlgorithmStore {
 
-  /** Integers up to this are exact in a double. */
-  static final long LUA_EXACT = 1L << 53;
-
-  private final RedisBackend backend;
-  private final String ruleName;
   private final TokenBucket bucket;
   private final long unitNanos;
   private final long burst;
   private final long periodNanos;
-  /** ARGV with the cost at index 2 and the optional time override at 9. */
+  /** ARGV with the cost at index 2, the optional time override at 9 and the operation at 10. */
   private final String[] argvTemplate;
-  /** Tests only: a clock whose reading is sent as "now" instead of Redis TIME. */
-  private final Clock timeOverride;
 
   public RedisLimiterStore(RedisBackend backend, String ruleName, TokenBucket bucket) {
     this(backend, ruleName, bucket, null);
   }
 
   RedisLimiterStore(RedisBackend backend, String ruleName, TokenBucket bucket, Clock timeOverride) {
-    this.backend = backend;
-    this.ruleName = ruleName;
+    super(backend, ruleName, timeOverride);
     this.bucket = bucket;
-    this.timeOverride = timeOverride;
     LimitSpec spec = bucket.spec();
     long limit = spec.limit();
     this.burst = spec.burst();
@@ -64,11 +57,7 @@ public final class RedisLimiterStore implements LimiterStore {
     long toleranceWhole = toleranceScaled / limit;
     long toleranceFraction = toleranceScaled % limit;
     checkLuaBounds(ruleName, spec, toleranceWhole);
-    long ttlMillis = ExactMath.ceilDiv(bucket.idleNanosUntilFresh(), 1_000_000L);
-    if (timeOverride != null) {
-      // Test time and real time differ: keys must not expire in real time before test time says.
-      ttlMillis = Math.max(ttlMillis, 3_600_000L);
-    }
+    long ttlMillis = ttlMillis(bucket.idleNanosUntilFresh());
     this.argvTemplate =
         new String[] {
           Long.toString(limit),
@@ -79,8 +68,9 @@ public final class RedisLimiterStore implements LimiterStore {
           Long.toString(intervalRemainder),
           Long.toString(toleranceWhole),
           Long.toString(toleranceFraction),
-          Long.toString(Math.max(1, ttlMillis)),
-          ""
+          Long.toString(ttlMillis),
+          "",
+          DECIDE
         };
   }
 
@@ -102,15 +92,11 @@ public final class RedisLimiterStore implements LimiterStore {
 
   @Override
   public void decide(String key, long cost, Verdict verdict) {
-    if (cost < 0) {
-      throw new IllegalArgumentException("cost must not be negative: " + cost);
-    }
+    checkCost(cost);
     String[] argv = argvTemplate.clone();
     argv[2] = Long.toString(cost);
-    if (timeOverride != null) {
-      argv[9] = Long.toString(timeOverride.nowNanos());
-    }
-    List<Object> reply = backend.eval(RedisScript.TOKEN_BUCKET, RedisKeys.bucketKey(ruleName, key), argv);
+    argv[9] = now();
+    List<Object> reply = eval(RedisScript.TOKEN_BUCKET, key, argv);
     long allowed = number(reply, 0);
     long remaining = number(reply, 1);
     long retryUnits = number(reply, 2);
@@ -125,29 +111,38 @@ public final class RedisLimiterStore implements LimiterStore {
   }
 
   private static long number(List<Object> reply, int index) {
-    if (reply == null || reply.size() <= index || !(reply.get(index) instanceof Long)) {
-      throw new BackendUnavailableException(
-          "unexpected reply from token-bucket.lua: " + reply, null, 0);
-    }
-    return (Long) reply.get(index);
+    return number(reply, index, RedisScript.TOKEN_BUCKET);
   }
 
-  /** Not counted: Redis holds the keys, and they expire on their own. Always 0. */
   @Override
-  public long estimatedKeys() {
-    return 0;
-  }
-
-  public String ruleName() {
-    return ruleName;
+  public void adjust(String key, long delta) {
+    if (delta == 0) {
+      return;
+    }
+    String[] argv = argvTemplate.clone();
+    argv[2] = Long.toString(delta);
+    argv[9] = now();
+    argv[10] = ADJUST;
+    eval(RedisScript.TOKEN_BUCKET, key, argv);
   }
 
   public TokenBucket bucket() {
     return bucket;
   }
 
-  public RedisBackend backend() {
-    return backend;
+  @Override
+  public RateLimitAlgorithm<?> algorithm() {
+    return bucket;
+  }
+
+  LimitSpec spec() {
+    return bucket.spec();
+  }
+
+  @Override
+  RateLimitAlgorithm<?> dividedAmong(int instances) {
+    LimitSpec spec = divided(spec(), instances);
+    return new TokenBucket(spec);
   }
 
 }

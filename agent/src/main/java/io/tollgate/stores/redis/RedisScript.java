@@ -12,6 +12,12 @@ import java.security.NoSuchAlgorithmException;
 public final class RedisScript {
 
   public static final RedisScript TOKEN_BUCKET = load("token-bucket.lua");
+  public static final RedisScript GCRA = withCommonHead("gcra.lua");
+  public static final RedisScript FIXED_WINDOW = withCommonHead("fixed-window.lua");
+  public static final RedisScript SLIDING_WINDOW = withCommonHead("sliding-window.lua");
+  public static final RedisScript SLIDING_LOG = withCommonHead("sliding-log.lua");
+  public static final RedisScript CONCURRENCY = withCommonHead("concurrency.lua");
+  public static final RedisScript CALENDAR = withCommonHead("calendar.lua");
   public static final RedisScript INSTANCES = load("instances.lua");
 
   private final String name;
@@ -22,6 +28,13 @@ public final class RedisScript {
     this.name = name;
     this.body = body;
     this.sha1 = sha1Hex(body);
+  }
+
+  /** An algorithm's script with {@code common.lua} (the clock, exact integer helpers) before it. */
+  static RedisScript withCommonHead(String name) {
+    RedisScript head = load("common.lua");
+    RedisScript script = load(name);
+    return new RedisScript(name, head.body() + "\n" + script.body());
   }
 
   /** Loads {@code io/tollgate/stores/redis/NAME} from the agent's resources. */

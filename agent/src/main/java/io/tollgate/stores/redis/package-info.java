@@ -9,15 +9,21 @@
  *       bounded by the timeout, commands rejected (not queued) while disconnected, a bounded request
  *       queue, a {@link io.tollgate.stores.redis.CircuitBreaker}, {@code EVALSHA} with one
  *       {@code EVAL} on {@code NOSCRIPT} and no other retry.
- *   <li>{@link io.tollgate.stores.redis.RedisLimiterStore}: the token bucket as one Lua script
- *       ({@code token-bucket.lua}) that mirrors {@link io.tollgate.limiters.TokenBucket#decide},
- *       on Redis {@code TIME}, with keys from {@link io.tollgate.stores.redis.RedisKeys}.
+ *   <li>{@link io.tollgate.stores.redis.RedisAlgorithmStore}: one store per algorithm, each one
+ *       Lua script that mirrors the local algorithm's {@code decide} and {@code adjust} (and
+ *       {@code release}) on Redis {@code TIME}, with keys from {@link
+ *       io.tollgate.stores.redis.RedisKeys}: {@link io.tollgate.stores.redis.RedisLimiterStore}
+ *       ({@code token-bucket.lua}), {@link io.tollgate.stores.redis.RedisGcraStore}, {@link
+ *       io.tollgate.stores.redis.RedisFixedWindowStore}, {@link
+ *       io.tollgate.stores.redis.RedisSlidingWindowStore}, {@link
+ *       io.tollgate.stores.redis.RedisSlidingLogStore}, {@link
+ *       io.tollgate.stores.redis.RedisConcurrencyStore} (leased permits) and {@link
+ *       io.tollgate.stores.redis.RedisCalendarStore}; the scripts but the token bucket's share
+ *       {@code common.lua} (the clock, exact integer helpers below 2^53).
  *   <li>{@link io.tollgate.stores.redis.FailurePolicyStore}: the rule's {@code on-failure}
  *       ({@link io.tollgate.stores.redis.OnFailure}) when Redis cannot answer, reporting who decided
  *       as a {@link io.tollgate.stores.redis.DecisionSource}; {@code local} divides the limit by the
  *       live instances counted by {@link io.tollgate.stores.redis.InstanceRegistry}.
  * </ul>
- *
- * <p>Only the token bucket has a script so far; the other algorithms run on {@code backend: local}.
  */
 package io.tollgate.stores.redis;

@@ -13,9 +13,11 @@
 --           (burstToleranceScaled = toleranceWhole * limit + toleranceFraction)
 -- ARGV[9]   milliseconds to PEXPIRE the key with on every write (idleNanosUntilFresh, rounded up)
 -- ARGV[10]  optional, tests only: "now" as epoch nanoseconds; otherwise Redis TIME is the clock
+-- ARGV[11]  optional: "adjust" to run TokenBucket.adjust with ARGV[3] as the delta (> 0 charges,
+--           < 0 refunds) instead of deciding
 --
 -- Returns {allowed (1 or 0), remaining, retryUnits (-1: cost above burst, never allowed),
--- resetUnits}; the caller multiplies units by unitNanos.
+-- resetUnits}; the caller multiplies units by unitNanos. adjust returns {1}.
 --
 -- Exact arithmetic on Lua numbers (doubles, exact integers up to 2^53). Java keeps every value as
 -- one long; here the large ones are split so that nothing exceeds 2^53:
@@ -138,6 +140,44 @@ if state[1] then
       base_frac = tol_frac
     end
   end
+end
+
+if ARGV[11] == 'adjust' then
+  -- Moves tat by delta * T: forward at most until the bucket is empty, back never before now.
+  -- A refund on a key Redis has forgotten (a full bucket) has nothing to give back.
+  if cost == 0 or (cost < 0 and not state[1]) then return {1} end
+  local units = math.abs(cost)
+  if units > burst + 1 then units = burst + 1 end
+  local fr = units * ir
+  local sw = units * iw + math.floor(fr / limit)
+  local sf = fr % limit
+  local nw, nf
+  if cost > 0 then
+    nw = d + sw
+    nf = base_frac + sf
+    if nf >= limit then nf = nf - limit; nw = nw + 1 end
+    if nw > tol_whole or (nw == tol_whole and nf > tol_frac) then
+      nw = tol_whole
+      nf = tol_frac
+    end
+    if nw < d or (nw == d and nf <= base_frac) then
+      return {1} -- already empty: nothing more to take
+    end
+  else
+    nw = d - sw
+    nf = base_frac - sf
+    if nf < 0 then nf = nf + limit; nw = nw - 1 end
+    if nw < 0 then
+      nw = 0
+      nf = 0
+    end
+  end
+  local lo = now_lo + nw
+  local hi = now_hi + math.floor(lo / U)
+  lo = lo % U
+  redis.call('HSET', KEYS[1], 'tat', join(hi, lo), 'tatFraction', string.format('%d', nf))
+  redis.call('PEXPIRE', KEYS[1], ttl_ms)
+  return {1}
 end
 
 if cost > burst then

@@ -3,6 +3,8 @@ package io.tollgate.stores.redis;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tollgate.limiters.AlgorithmKind;
+import io.tollgate.limiters.Algorithms;
 import io.tollgate.limiters.LimitSpec;
 import io.tollgate.limiters.TokenBucket;
 import io.tollgate.limiters.Verdict;
@@ -22,6 +24,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Atomicity on a real Redis: the last token goes to exactly one caller, and many callers on many
@@ -81,6 +85,44 @@ class RedisConcurrencyTest {
         }
       }
       assertEquals(1, allowed, "round " + round + ": exactly one of three gets the last token");
+    }
+  }
+
+  /** One unit left (of 3, per ten days) and eight callers at once: exactly one is allowed. */
+  @ParameterizedTest
+  @EnumSource(AlgorithmKind.class)
+  void lastUnitGoesToExactlyOneOfEightCallersWhateverTheAlgorithm(AlgorithmKind kind)
+      throws Exception {
+    RedisAlgorithmStore store =
+        RedisAlgorithmStore.of(
+            backend,
+            RedisTestSupport.uniqueRule("last-" + kind.yamlName()),
+            Algorithms.create(kind, new LimitSpec(3, TEN_DAYS, 3)));
+    Verdict verdict = new Verdict();
+    for (int round = 0; round < 40; round++) {
+      String key = "k" + round;
+      store.decide(key, 2, verdict);
+      assertTrue(verdict.allowed, verdict.toString());
+      assertEquals(1, verdict.remaining, "one unit left");
+      CyclicBarrier start = new CyclicBarrier(8);
+      List<Future<Boolean>> callers = new ArrayList<>();
+      for (int c = 0; c < 8; c++) {
+        callers.add(
+            pool.submit(
+                () -> {
+                  Verdict own = new Verdict();
+                  start.await(10, TimeUnit.SECONDS);
+                  store.decide(key, 1, own);
+                  return own.allowed;
+                }));
+      }
+      int allowed = 0;
+      for (Future<Boolean> caller : callers) {
+        if (caller.get(30, TimeUnit.SECONDS)) {
+          allowed++;
+        }
+      }
+      assertEquals(1, allowed, kind + " round " + round + ": exactly one of eight gets the last unit");
     }
   }
 

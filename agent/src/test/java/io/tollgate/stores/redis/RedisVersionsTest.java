@@ -2,6 +2,7 @@ package io.tollgate.stores.redis;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import io.tollgate.limiters.AlgorithmKind;
 import io.tollgate.limiters.LimitSpec;
 import io.tollgate.testing.redis.RedisBinaries;
 import io.tollgate.testing.redis.RedisProcess;
@@ -11,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * The script on every redis-server binary this machine has: the one on PATH (Debian 12: Redis 7.0)
+ * The scripts (every algorithm's) on every redis-server binary this machine has: the one on PATH (Debian 12: Redis 7.0)
  * and the one shipped in embedded-redis (6.2), so that both the Redis 7 script engine and the older
  * one (where replicate_commands still matters) are covered.
  */
@@ -32,6 +33,10 @@ class RedisVersionsTest {
         TokenBucketConformanceTest.runConformance(
             backend, server, new LimitSpec(1_000_000, TimeUnit.DAYS.toNanos(1), 1_000_000), 400,
             11);
+        for (AlgorithmKind kind : AlgorithmKind.values()) {
+          AlgorithmConformanceTest.runRandomTraffic(
+              backend, kind, 7, TimeUnit.MINUTES.toNanos(1), 3, kind == AlgorithmKind.GCRA ? 20_000_000_000L : 0, 300);
+        }
       }
     }
   }

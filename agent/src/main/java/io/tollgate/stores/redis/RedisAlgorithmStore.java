@@ -1,0 +1,177 @@
+package io.tollgate.stores.redis;
+
+import io.tollgate.limiters.CalendarQuota;
+import io.tollgate.limiters.Clock;
+import io.tollgate.limiters.Concurrency;
+import io.tollgate.limiters.FixedWindow;
+import io.tollgate.limiters.Gcra;
+import io.tollgate.limiters.SlidingLog;
+import io.tollgate.limiters.SlidingWindow;
+import io.tollgate.limiters.TokenBucket;
+import io.tollgate.limiters.ExactMath;
+import io.tollgate.limiters.LimitSpec;
+import io.tollgate.limiters.RateLimitAlgorithm;
+import io.tollgate.stores.LimiterStore;
+import java.util.List;
+
+/**
+ * One rule's keys on Redis for one algorithm: each decision is one {@code EVALSHA} of the
+ * algorithm's script, which mirrors the local algorithm's {@code decide} with the same integer
+ * arithmetic on Redis {@code TIME}, so that a rule gives the same decisions on {@code backend:
+ * local} and {@code backend: redis}. Every write sets the key to expire after the algorithm's
+ * {@link RateLimitAlgorithm#idleNanosUntilFresh()}, when forgetting it loses nothing.
+ *
+ * <p>When Redis cannot answer, {@link #decide} throws {@link BackendUnavailableException} within the
+ * timeout; wrap the store in a {@link FailurePolicyStore} to apply the rule's {@code on-failure}.
+ *
+ * <p>Lua numbers are doubles: each subclass checks at construction that its script's values stay
+ * below 2^53 and refuses, naming the rule, a rule whose numbers could leave that range.
+ */
+public abstract class RedisAlgorithmStore implements LimiterStore {
+
+  /** Integers up to this are exact in a double. */
+  static final long LUA_EXACT = 1L << 53;
+
+  /** The longest period (in the script's time unit) the window and log scripts handle exactly. */
+  static final long LUA_PERIOD_MAX = 1L << 52;
+
+  static final String DECIDE = "decide";
+  static final String ADJUST = "adjust";
+  static final String RELEASE = "release";
+
+  private final RedisBackend backend;
+  private final String ruleName;
+  /** Tests only: a clock whose reading is sent as "now" instead of Redis TIME. */
+  private final Clock timeOverride;
+
+  RedisAlgorithmStore(RedisBackend backend, String ruleName, Clock timeOverride) {
+    this.backend = backend;
+    this.ruleName = ruleName;
+    this.timeOverride = timeOverride;
+  }
+
+  /**
+   * The Redis store of a rule budget's algorithm.
+   *
+   * @throws IllegalArgumentException for an algorithm with no script (calendar quotas), or numbers
+   *     the script cannot compute exactly
+   */
+  public static RedisAlgorithmStore of(
+      RedisBackend backend, String ruleName, RateLimitAlgorithm<?> algorithm) {
+    return of(backend, ruleName, algorithm, null);
+  }
+
+  /** As above; with a non-null {@code timeOverride} (tests only) the scripts read it, not TIME. */
+  static RedisAlgorithmStore of(
+      RedisBackend backend, String ruleName, RateLimitAlgorithm<?> algorithm, Clock timeOverride) {
+    if (algorithm instanceof TokenBucket) {
+      return new RedisLimiterStore(backend, ruleName, (TokenBucket) algorithm, timeOverride);
+    } else if (algorithm instanceof Gcra) {
+      return new RedisGcraStore(backend, ruleName, (Gcra) algorithm, timeOverride);
+    } else if (algorithm instanceof FixedWindow) {
+      return new RedisFixedWindowStore(backend, ruleName, (FixedWindow) algorithm, timeOverride);
+    } else if (algorithm instanceof SlidingWindow) {
+      return new RedisSlidingWindowStore(
+          backend, ruleName, (SlidingWindow) algorithm, timeOverride);
+    } else if (algorithm instanceof SlidingLog) {
+      return new RedisSlidingLogStore(backend, ruleName, (SlidingLog) algorithm, timeOverride);
+    } else if (algorithm instanceof Concurrency) {
+      return new RedisConcurrencyStore(backend, ruleName, (Concurrency) algorithm, timeOverride);
+    } else if (algorithm instanceof CalendarQuota) {
+      return new RedisCalendarStore(
+          backend, ruleName, (CalendarQuota) algorithm,
+          timeOverride == null ? Clock.system() : timeOverride, timeOverride);
+    }
+    throw new IllegalArgumentException(
+        "rule '" + ruleName + "': " + algorithm.getClass().getSimpleName()
+            + " is not available with backend: redis");
+  }
+
+  /**
+   * Checks, without connecting, that the script can run this algorithm exactly.
+   *
+   * @throws IllegalArgumentException naming the rule, as {@link #of} would
+   */
+  public static void checkFitsLua(String ruleName, RateLimitAlgorithm<?> algorithm) {
+    of(null, ruleName, algorithm, null);
+  }
+
+  /** The local algorithm this store's script mirrors. */
+  public abstract RateLimitAlgorithm<?> algorithm();
+
+  /**
+   * The same algorithm with its limit (and burst) divided among {@code instances}: the {@code
+   * on-failure: local} share of one instance.
+   */
+  abstract RateLimitAlgorithm<?> dividedAmong(int instances);
+
+  /** {@code spec} with limit and burst divided among {@code instances}, at least 1 each. */
+  static LimitSpec divided(LimitSpec spec, int instances) {
+    return new LimitSpec(
+        Math.max(1, spec.limit() / instances),
+        spec.periodNanos(),
+        Math.max(1, spec.burst() / instances));
+  }
+
+  /**
+   * Gives back a permit this store took on Redis, if it holds one for the key; false when it holds
+   * none (the request was decided elsewhere, by the {@code on-failure: local} fallback).
+   */
+  boolean releaseShared(String key, long cost) {
+    return false;
+  }
+
+  /** The time argument of the scripts: empty for Redis TIME, or the test clock's reading. */
+  final String now() {
+    return timeOverride == null ? "" : Long.toString(timeOverride.nowNanos());
+  }
+
+  /** PEXPIRE milliseconds for a state fresh again after {@code idleNanos}. */
+  final long ttlMillis(long idleNanos) {
+    long ttl = ExactMath.ceilDiv(idleNanos, 1_000_000L);
+    if (timeOverride != null) {
+      // Test time and real time differ: keys must not expire in real time before test time says.
+      ttl = Math.max(ttl, 3_600_000L);
+    }
+    return Math.max(1, ttl);
+  }
+
+  final List<Object> eval(RedisScript script, String key, String... argv) {
+    return backend.eval(script, RedisKeys.bucketKey(ruleName, key), argv);
+  }
+
+  static long number(List<Object> reply, int index, RedisScript script) {
+    if (reply == null || reply.size() <= index || !(reply.get(index) instanceof Long)) {
+      throw new BackendUnavailableException(
+          "unexpected reply from " + script.name() + ": " + reply, null, 0);
+    }
+    return (Long) reply.get(index);
+  }
+
+  static void checkCost(long cost) {
+    if (cost < 0) {
+      throw new IllegalArgumentException("cost must not be negative: " + cost);
+    }
+  }
+
+  /** The refusal of a rule the script cannot compute exactly. */
+  static IllegalArgumentException tooLargeForLua(String ruleName, String what) {
+    return new IllegalArgumentException(
+        "rule '" + ruleName + "': " + what + " cannot be computed exactly on redis (Lua numbers are"
+            + " exact only up to 2^53); use smaller numbers or backend: local");
+  }
+
+  /** Not counted: Redis holds the keys, and they expire on their own. Always 0. */
+  @Override
+  public long estimatedKeys() {
+    return 0;
+  }
+
+  public String ruleName() {
+    return ruleName;
+  }
+
+  public RedisBackend backend() {
+    return backend;
+  }
+}

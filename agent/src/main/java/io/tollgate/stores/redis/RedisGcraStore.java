@@ -1,0 +1,123 @@
+package io.tollgate.stores.redis;
+
+import io.tollgate.limiters.Clock;
+import io.tollgate.limiters.Gcra;
+import io.tollgate.limiters.LimitSpec;
+import io.tollgate.limiters.RateLimitAlgorithm;
+import io.tollgate.limiters.Verdict;
+import java.util.List;
+
+/**
+ * A {@code gcra} rule's keys on Redis: {@code gcra.lua} runs {@link Gcra#decide} (max-delay
+ * included: a delayed request's slot is booked on Redis, and the caller waits) and {@link
+ * Gcra#adjust} with the same state ({@code tat}, {@code tatFraction}), units and integer arithmetic
+ * as {@link RedisLimiterStore}'s token bucket.
+ *
+ * <p>Lua bounds, checked at construction: {@code 2 * (toleranceWhole + maxDelayUnits) + maxCost +
+ * 3e9 + 3 < 2^53} (time spans in units: with nanosecond units, burst tolerance plus max-delay under
+ * ~52 days) and {@code (maxCost + 2) * limit <= 2^53}.
+ */
+public final class RedisGcraStore extends RedisAlgorithmStore {
+
+  private final Gcra gcra;
+  private final long unitNanos;
+  private final long periodNanos;
+  /** ARGV with the operation at 0, the time at 1 and the cost at 2. */
+  private final String[] argvTemplate;
+
+  public RedisGcraStore(RedisBackend backend, String ruleName, Gcra gcra) {
+    this(backend, ruleName, gcra, null);
+  }
+
+  RedisGcraStore(RedisBackend backend, String ruleName, Gcra gcra, Clock timeOverride) {
+    super(backend, ruleName, timeOverride);
+    this.gcra = gcra;
+    LimitSpec spec = gcra.spec();
+    long limit = spec.limit();
+    long burst = spec.burst();
+    this.periodNanos = spec.periodNanos();
+    this.unitNanos = gcra.unitNanos();
+    // The same derivation as Gcra's constructor.
+    long periodUnits = periodNanos / unitNanos;
+    long toleranceScaled = burst * periodUnits;
+    long maxDelayUnits = gcra.maxDelayNanos() / unitNanos;
+    long maxCost = (toleranceScaled + maxDelayUnits * limit) / periodUnits;
+    long toleranceWhole = toleranceScaled / limit;
+    boolean spanFits =
+        toleranceWhole + maxDelayUnits < (LUA_EXACT - maxCost - 3_000_000_002L) / 2 - 1;
+    boolean fractionsFit = maxCost + 2 <= LUA_EXACT / limit;
+    if (!spanFits || !fractionsFit) {
+      throw tooLargeForLua(
+          ruleName,
+          "limit " + limit + ", burst " + burst + " per " + periodNanos + "ns with max-delay "
+              + gcra.maxDelayNanos() + "ns ("
+              + (spanFits ? "limit * burst is too large" : "the burst and delay span too long")
+              + ")");
+    }
+    this.argvTemplate =
+        new String[] {
+          DECIDE,
+          "",
+          "1",
+          Long.toString(limit),
+          Long.toString(burst),
+          Long.toString(unitNanos),
+          Long.toString(periodUnits / limit),
+          Long.toString(periodUnits % limit),
+          Long.toString(toleranceWhole),
+          Long.toString(toleranceScaled % limit),
+          Long.toString(maxDelayUnits),
+          Long.toString(maxCost),
+          Long.toString(ttlMillis(gcra.idleNanosUntilFresh()))
+        };
+  }
+
+  @Override
+  public void decide(String key, long cost, Verdict verdict) {
+    checkCost(cost);
+    List<Object> reply = eval(RedisScript.GCRA, key, argv(DECIDE, cost));
+    long allowed = number(reply, 0, RedisScript.GCRA);
+    long remaining = number(reply, 1, RedisScript.GCRA);
+    long retryUnits = number(reply, 2, RedisScript.GCRA);
+    long resetUnits = number(reply, 3, RedisScript.GCRA);
+    long delayUnits = number(reply, 4, RedisScript.GCRA);
+    if (allowed == 1) {
+      verdict.allow(remaining, resetUnits * unitNanos);
+      verdict.delayNanos = delayUnits * unitNanos;
+    } else if (retryUnits < 0) {
+      verdict.refuse(remaining, periodNanos, resetUnits * unitNanos);
+    } else {
+      verdict.refuse(remaining, retryUnits * unitNanos, resetUnits * unitNanos);
+    }
+  }
+
+  @Override
+  public void adjust(String key, long delta) {
+    if (delta != 0) {
+      eval(RedisScript.GCRA, key, argv(ADJUST, delta));
+    }
+  }
+
+  private String[] argv(String op, long amount) {
+    String[] argv = argvTemplate.clone();
+    argv[0] = op;
+    argv[1] = now();
+    argv[2] = Long.toString(amount);
+    return argv;
+  }
+
+  @Override
+  public RateLimitAlgorithm<?> algorithm() {
+    return gcra;
+  }
+
+  LimitSpec spec() {
+    return gcra.spec();
+  }
+
+  @Override
+  RateLimitAlgorithm<?> dividedAmong(int instances) {
+    LimitSpec spec = divided(spec(), instances);
+    return new Gcra(spec, gcra.maxDelayNanos());
+  }
+}

@@ -1,0 +1,106 @@
+package io.tollgate.stores.redis;
+
+import io.tollgate.limiters.Clock;
+import io.tollgate.limiters.LimitSpec;
+import io.tollgate.limiters.RateLimitAlgorithm;
+import io.tollgate.limiters.SlidingWindow;
+import io.tollgate.limiters.Verdict;
+import java.util.List;
+
+/**
+ * A {@code sliding-window} rule's keys on Redis: {@code sliding-window.lua} runs {@link
+ * SlidingWindow#decide} and {@link SlidingWindow#adjust} on a hash of the window's start and the
+ * two counters, in the same time unit; the products Java multiplies through by the period are
+ * divided exactly in the script instead (see its header).
+ *
+ * <p>Lua bounds, checked at construction: the period is at most 2^52 time units (in nanoseconds,
+ * about 52 days) and the limit at most 2^52.
+ */
+public final class RedisSlidingWindowStore extends RedisAlgorithmStore {
+
+  private final SlidingWindow window;
+  private final long unitNanos;
+  private final long periodNanos;
+  private final String[] argvTemplate;
+
+  public RedisSlidingWindowStore(RedisBackend backend, String ruleName, SlidingWindow window) {
+    this(backend, ruleName, window, null);
+  }
+
+  RedisSlidingWindowStore(
+      RedisBackend backend, String ruleName, SlidingWindow window, Clock timeOverride) {
+    super(backend, ruleName, timeOverride);
+    this.window = window;
+    LimitSpec spec = window.spec();
+    this.unitNanos = window.unitNanos();
+    this.periodNanos = spec.periodNanos();
+    long periodUnits = periodNanos / unitNanos;
+    if (periodUnits > LUA_PERIOD_MAX || spec.limit() > LUA_PERIOD_MAX) {
+      throw tooLargeForLua(
+          ruleName,
+          "a sliding window of " + spec.limit() + " per " + periodNanos + "ns (at most 2^52 time"
+              + " units: about 52 days in nanoseconds)");
+    }
+    this.argvTemplate =
+        new String[] {
+          DECIDE,
+          "",
+          "1",
+          Long.toString(spec.limit()),
+          Long.toString(periodUnits),
+          Long.toString(unitNanos),
+          Long.toString(ttlMillis(window.idleNanosUntilFresh()))
+        };
+  }
+
+  @Override
+  public void decide(String key, long cost, Verdict verdict) {
+    checkCost(cost);
+    List<Object> reply = eval(RedisScript.SLIDING_WINDOW, key, argv(DECIDE, cost));
+    long allowed = number(reply, 0, RedisScript.SLIDING_WINDOW);
+    long remaining = number(reply, 1, RedisScript.SLIDING_WINDOW);
+    long retryUnits = number(reply, 2, RedisScript.SLIDING_WINDOW);
+    long resetUnits = number(reply, 3, RedisScript.SLIDING_WINDOW);
+    // (now + units) * unitNanos - nowNanos, with subNanos = nowNanos - now * unitNanos.
+    long subNanos = number(reply, 4, RedisScript.SLIDING_WINDOW);
+    long resetNanos = resetUnits == 0 ? 0 : resetUnits * unitNanos - subNanos;
+    if (allowed == 1) {
+      verdict.allow(remaining, resetNanos);
+    } else {
+      verdict.refuse(
+          remaining,
+          retryUnits < 0 ? periodNanos : retryUnits * unitNanos - subNanos,
+          resetNanos);
+    }
+  }
+
+  @Override
+  public void adjust(String key, long delta) {
+    if (delta != 0) {
+      eval(RedisScript.SLIDING_WINDOW, key, argv(ADJUST, delta));
+    }
+  }
+
+  private String[] argv(String op, long amount) {
+    String[] argv = argvTemplate.clone();
+    argv[0] = op;
+    argv[1] = now();
+    argv[2] = Long.toString(amount);
+    return argv;
+  }
+
+  @Override
+  public RateLimitAlgorithm<?> algorithm() {
+    return window;
+  }
+
+  LimitSpec spec() {
+    return window.spec();
+  }
+
+  @Override
+  RateLimitAlgorithm<?> dividedAmong(int instances) {
+    LimitSpec spec = divided(spec(), instances);
+    return new SlidingWindow(spec);
+  }
+}

@@ -1,0 +1,200 @@
+-- Tollgate GCRA: Gcra.decide and Gcra.adjust (io.tollgate.limiters.Gcra), line for line. The
+-- token bucket's script with max-delay: a request over the burst tolerance by at most max-delay is
+-- allowed with a delay, and its slot booked.
+--
+-- KEYS[1]   a hash with fields tat (decimal integer, time units since the Unix epoch) and
+--           tatFraction (in 1/limit of a unit), exactly Gcra.State.
+-- ARGV[1]   decide | adjust
+-- ARGV[2]   "now" as epoch nanoseconds (tests only); empty: Redis TIME is the clock
+-- ARGV[3]   cost (decide) or delta (adjust: > 0 charges, < 0 refunds)
+-- ARGV[4]   limit
+-- ARGV[5]   burst
+-- ARGV[6]   unitNanos: 1, 1000, 1000000 or 1000000000 (Gcra.unitNanos())
+-- ARGV[7]   intervalWhole      = floor(periodUnits / limit)
+-- ARGV[8]   intervalRemainder  = periodUnits mod limit
+-- ARGV[9]   toleranceWhole     = floor(burst * periodUnits / limit)
+-- ARGV[10]  toleranceFraction  = burst * periodUnits mod limit
+-- ARGV[11]  maxDelayUnits      (maxDelayScaled = maxDelayUnits * limit)
+-- ARGV[12]  maxCost            = floor((burst * periodUnits + maxDelayUnits * limit) / periodUnits)
+-- ARGV[13]  milliseconds to PEXPIRE the key with on every write (idleNanosUntilFresh, rounded up)
+--
+-- decide returns {allowed (1 or 0), remaining, retryUnits (-1: cost above maxCost, never allowed),
+-- resetUnits, delayUnits}; the caller multiplies units by unitNanos. adjust returns {1}.
+--
+-- Exact arithmetic as in token-bucket.lua: absolute times as (seconds, units within the second),
+-- scaled quantities as (whole units, fraction < limit) pairs, differences from now bounded by
+-- 2 * (toleranceWhole + maxDelayUnits) + maxCost + 1 + 3e9, and k * intervalRemainder below
+-- (maxCost + 2) * limit; RedisGcraStore refuses a rule for which either exceeds 2^53.
+
+local op = ARGV[1]
+local cost = tonumber(ARGV[3])
+local limit = tonumber(ARGV[4])
+local burst = tonumber(ARGV[5])
+local unit_nanos = tonumber(ARGV[6])
+local iw = tonumber(ARGV[7])
+local ir = tonumber(ARGV[8])
+local tol_whole = tonumber(ARGV[9])
+local tol_frac = tonumber(ARGV[10])
+local md = tonumber(ARGV[11])
+local max_cost = tonumber(ARGV[12])
+local ttl_ms = ARGV[13]
+-- burst * T + maxDelay: the most tat may run ahead of now.
+local cap_whole = tol_whole + md
+local cap_frac = tol_frac
+
+-- Units per second, and its decimal digits (the sub-second part of a tat string).
+local U = 1000000000 / unit_nanos
+local D = 0
+if unit_nanos == 1 then D = 9 elseif unit_nanos == 1000 then D = 6 elseif unit_nanos == 1000000 then D = 3 end
+
+-- now = floorDiv(nowNanos, unitNanos), as whole seconds now_hi plus units now_lo < U.
+local now_hi, now_sub_ns = read_now(ARGV[2])
+local now_lo = math.floor(now_sub_ns / unit_nanos)
+
+local function split(s)
+  if D == 0 then return tonumber(s), 0 end
+  local n = #s
+  if n <= D then return 0, tonumber(s) end
+  return tonumber(string.sub(s, 1, n - D)), tonumber(string.sub(s, n - D + 1))
+end
+
+local function join(hi, lo)
+  if D == 0 then return string.format('%d', hi) end
+  if hi == 0 then return string.format('%d', lo) end
+  return string.format('%d%0' .. D .. 'd', hi, lo)
+end
+
+-- k * T as a (whole, fraction) pair: k * intervalWhole + (k * intervalRemainder) / limit.
+local function times_interval(k)
+  local fr = k * ir
+  return k * iw + math.floor(fr / limit), fr % limit
+end
+
+-- Is k * T greater than (a + b/limit) units?
+local function exceeds(k, a, b)
+  local w, f = times_interval(k)
+  return w > a or (w == a and f > b)
+end
+
+-- floor(((a * limit) + b) / periodUnits): whole intervals in a + b/limit units; 0 when negative.
+local function whole_intervals(a, b)
+  if a < 0 then return 0 end
+  local k = math.floor((a + b / limit) / (iw + ir / limit))
+  if k < 0 then k = 0 end
+  if k > burst + 1 then k = burst + 1 end
+  local guard = 0
+  while k > 0 and exceeds(k, a, b) do
+    k = k - 1
+    guard = guard + 1
+    if guard > 64 then error('tollgate: token estimate did not converge') end
+  end
+  while k <= burst and not exceeds(k + 1, a, b) do
+    k = k + 1
+    guard = guard + 1
+    if guard > 64 then error('tollgate: token estimate did not converge') end
+  end
+  return k
+end
+
+-- remaining(behindScaled): whole units that would pass at once with tat = now + d (+ fraction).
+local function remaining(d, frac)
+  local a = tol_whole - d
+  local b = tol_frac - frac
+  if b < 0 then b = b + limit; a = a - 1 end
+  return whole_intervals(a, b)
+end
+
+-- ceilDiv of a (whole, fraction) pair.
+local function ceil_units(w, f)
+  if f > 0 then return w + 1 end
+  return w
+end
+
+local function write_tat(d, frac)
+  local lo = now_lo + d
+  local hi = now_hi + math.floor(lo / U)
+  lo = lo % U
+  redis.call('HSET', KEYS[1], 'tat', join(hi, lo), 'tatFraction', string.format('%d', frac))
+  redis.call('PEXPIRE', KEYS[1], ttl_ms)
+end
+
+local state = redis.call('HMGET', KEYS[1], 'tat', 'tatFraction')
+
+-- base = max(tat, now): d = base - now in units, base_frac = baseFraction (0 when tat < now).
+local d = 0
+local base_frac = 0
+if state[1] then
+  local tat_hi, tat_lo = split(state[1])
+  if tat_hi > now_hi or (tat_hi == now_hi and tat_lo >= now_lo) then
+    base_frac = tonumber(state[2]) or 0
+    local ds = tat_hi - now_hi
+    if ds > cap_whole / U + 2 then
+      d = cap_whole + 1
+    else
+      d = ds * U + (tat_lo - now_lo)
+    end
+    -- Never more than burst * T + maxDelay ahead (as written below), unless the Redis clock stepped
+    -- back: then the key counts as fully used rather than as far in the future.
+    if d > cap_whole or (d == cap_whole and base_frac > cap_frac) then
+      d = cap_whole
+      base_frac = cap_frac
+    end
+  end
+end
+
+if op == 'adjust' then
+  -- Moves tat by delta * T: forward at most to the cap, back never before now.
+  if cost == 0 or (cost < 0 and not state[1]) then return {1} end
+  local units = math.abs(cost)
+  if units > max_cost + 1 then units = max_cost + 1 end
+  local sw, sf = times_interval(units)
+  local nw, nf
+  if cost > 0 then
+    nw = d + sw
+    nf = base_frac + sf
+    if nf >= limit then nf = nf - limit; nw = nw + 1 end
+    if nw > cap_whole or (nw == cap_whole and nf > cap_frac) then
+      nw = cap_whole
+      nf = cap_frac
+    end
+    if nw < d or (nw == d and nf <= base_frac) then
+      return {1} -- already empty: nothing more to take
+    end
+  else
+    nw = d - sw
+    nf = base_frac - sf
+    if nf < 0 then nf = nf + limit; nw = nw - 1 end
+    if nw < 0 then
+      nw = 0
+      nf = 0
+    end
+  end
+  write_tat(nw, nf)
+  return {1}
+end
+
+if cost > max_cost then
+  -- More than can ever pass: never allowed, so say when the key is back on schedule.
+  return {0, remaining(d, base_frac), -1, ceil_units(d, base_frac), 0}
+end
+
+-- tat' = base + cost * T, kept exact as whole units plus a fraction over limit.
+local fraction_sum = base_frac + cost * ir
+local new_d = d + cost * iw + math.floor(fraction_sum / limit)
+local new_frac = fraction_sum % limit
+
+-- excess = tat' - now - burst * T, as a (whole, fraction) pair.
+local ew = new_d - tol_whole
+local ef = new_frac - tol_frac
+if ef < 0 then ef = ef + limit; ew = ew - 1 end
+
+if ew < 0 or (ew == 0 and ef == 0) then
+  write_tat(new_d, new_frac)
+  return {1, remaining(new_d, new_frac), 0, ceil_units(new_d, new_frac), 0}
+elseif ew < md or (ew == md and ef == 0) then
+  -- Over the burst by at most max-delay: allowed once the delay has passed, the slot booked.
+  write_tat(new_d, new_frac)
+  return {1, 0, 0, ceil_units(new_d, new_frac), ceil_units(ew, ef)}
+else
+  return {0, remaining(d, base_frac), ceil_units(ew - md, ef), ceil_units(d, base_frac), 0}
+end
