@@ -16,6 +16,7 @@ import io.tollgate.stores.redis.OnFailure;
 import io.tollgate.stores.redis.RedisBackend;
 import io.tollgate.stores.redis.RedisConnectionSettings;
 import io.tollgate.stores.redis.RedisLimiterStore;
+import io.tollgate.stores.redis.RefusalCacheStore;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -52,7 +53,10 @@ public final class StoreProvider {
         (wanted.cluster().isEmpty()
                 ? RedisConnectionSettings.uri(wanted.uri())
                 : RedisConnectionSettings.cluster(wanted.cluster()))
-            .withTimeout(Duration.ofNanos(wanted.timeoutNanos()));
+            .withTimeout(Duration.ofNanos(wanted.timeoutNanos()))
+            .withTls(
+                wanted.tlsCaFile(),
+                RedisConnectionSettings.VerifyPeer.valueOf(wanted.verifyPeer().name()));
     backend = RedisBackend.connect(settings);
     instances = new InstanceRegistry(backend);
     connectedTo = wanted;
@@ -71,8 +75,13 @@ public final class StoreProvider {
     }
     RedisLimiterStore shared = new RedisLimiterStore(backend, budgetName, (TokenBucket) algorithm);
     InstanceRegistry registry = instances;
+    LimiterStore decider =
+        config.redis().refusalCache()
+            ? new RefusalCacheStore(shared, clock, rule.maxKeys())
+            : shared;
     return new FailurePolicyStore(
         shared,
+        decider,
         OnFailure.fromYamlName(rule.onFailure().name().toLowerCase(Locale.ROOT)),
         registry::liveInstances,
         clock,
@@ -91,6 +100,8 @@ public final class StoreProvider {
         && b != null
         && String.valueOf(a.uri()).equals(String.valueOf(b.uri()))
         && a.cluster().equals(b.cluster())
-        && a.timeoutNanos() == b.timeoutNanos();
+        && a.timeoutNanos() == b.timeoutNanos()
+        && String.valueOf(a.tlsCaFile()).equals(String.valueOf(b.tlsCaFile()))
+        && a.verifyPeer() == b.verifyPeer();
   }
 }

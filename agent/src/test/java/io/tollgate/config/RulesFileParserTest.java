@@ -272,6 +272,31 @@ class RulesFileParserTest {
   }
 
   @Test
+  void redisTlsTrustAndTheRefusalCache() throws ConfigException {
+    RulesConfig c =
+        RulesFileParser.parse(
+            yaml(
+                "backend: redis",
+                "redis:",
+                "  uri: rediss://cache:6380",
+                "  refusal-cache: true",
+                "  tls:",
+                "    ca-file: /etc/tollgate/redis-ca.pem",
+                "    verify-peer: ca"),
+            "t");
+    assertTrue(c.redis().refusalCache());
+    assertEquals("/etc/tollgate/redis-ca.pem", c.redis().tlsCaFile());
+    assertEquals(RedisSettings.VerifyPeer.CA, c.redis().verifyPeer());
+    assertEquals(6, c.lineOf("redis.tls.ca-file"));
+
+    RulesConfig defaults =
+        RulesFileParser.parse(yaml("backend: redis", "redis:", "  uri: rediss://cache:6380"), "t");
+    assertFalse(defaults.redis().refusalCache(), "off unless asked for");
+    assertNull(defaults.redis().tlsCaFile(), "the JVM's trust store");
+    assertEquals(RedisSettings.VerifyPeer.FULL, defaults.redis().verifyPeer());
+  }
+
+  @Test
   void rulesCanShareSettingsThroughYamlMergeKeys() throws ConfigException {
     RulesConfig c =
         RulesFileParser.parse(

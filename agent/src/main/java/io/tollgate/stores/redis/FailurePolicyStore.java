@@ -32,6 +32,8 @@ public final class FailurePolicyStore implements LimiterStore {
   private static final long MIN_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   private final RedisLimiterStore primary;
+  /** Decides in front of {@link #primary}: the primary itself, or a {@link RefusalCacheStore} on it. */
+  private final LimiterStore decider;
   private final OnFailure policy;
   private final IntSupplier liveInstances;
   private final Clock clock;
@@ -64,7 +66,22 @@ public final class FailurePolicyStore implements LimiterStore {
       IntSupplier liveInstances,
       Clock clock,
       long maxLocalKeys) {
+    this(primary, primary, policy, liveInstances, clock, maxLocalKeys);
+  }
+
+  /**
+   * With {@code decider} deciding in front of {@code primary} (such as a {@link RefusalCacheStore}
+   * on it); its {@link BackendUnavailableException}s apply the policy as the primary's do.
+   */
+  public FailurePolicyStore(
+      RedisLimiterStore primary,
+      LimiterStore decider,
+      OnFailure policy,
+      IntSupplier liveInstances,
+      Clock clock,
+      long maxLocalKeys) {
     this.primary = primary;
+    this.decider = decider;
     this.policy = policy;
     this.liveInstances = liveInstances;
     this.clock = clock;
@@ -81,7 +98,7 @@ public final class FailurePolicyStore implements LimiterStore {
   public DecisionSource decideWithSource(String key, long cost, Verdict verdict) {
     BackendUnavailableException failure;
     try {
-      primary.decide(key, cost, verdict);
+      decider.decide(key, cost, verdict);
       backendDecisions.increment();
       return DecisionSource.BACKEND;
     } catch (BackendUnavailableException e) {
@@ -141,6 +158,11 @@ public final class FailurePolicyStore implements LimiterStore {
 
   public RedisLimiterStore primary() {
     return primary;
+  }
+
+  /** What decides while Redis answers: {@link #primary()}, or a {@link RefusalCacheStore} on it. */
+  public LimiterStore decider() {
+    return decider;
   }
 
   public long backendDecisions() {

@@ -7,6 +7,8 @@ import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SocketOptions;
+import io.lettuce.core.SslOptions;
+import io.lettuce.core.SslVerifyMode;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -19,6 +21,7 @@ import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
+import java.io.File;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -92,6 +95,7 @@ public final class RedisBackend implements AutoCloseable {
     SocketOptions socketOptions =
         SocketOptions.builder().connectTimeout(settings.connectTimeout()).keepAlive(true).build();
     TimeoutOptions timeoutOptions = TimeoutOptions.enabled(settings.timeout());
+    SslOptions sslOptions = sslOptions(settings);
     if (settings.isCluster()) {
       List<RedisURI> seeds = new ArrayList<>();
       for (String seed : settings.clusterSeeds()) {
@@ -106,6 +110,7 @@ public final class RedisBackend implements AutoCloseable {
               .requestQueueSize(settings.requestQueueSize())
               .timeoutOptions(timeoutOptions)
               .socketOptions(socketOptions)
+              .sslOptions(sslOptions)
               .topologyRefreshOptions(
                   ClusterTopologyRefreshOptions.builder()
                       .enableAllAdaptiveRefreshTriggers()
@@ -123,6 +128,7 @@ public final class RedisBackend implements AutoCloseable {
               .requestQueueSize(settings.requestQueueSize())
               .timeoutOptions(timeoutOptions)
               .socketOptions(socketOptions)
+              .sslOptions(sslOptions)
               .build());
       this.client = single;
     }
@@ -155,7 +161,28 @@ public final class RedisBackend implements AutoCloseable {
           "invalid redis uri " + RedisConnectionSettings.redact(text) + ": " + e.getMessage());
     }
     uri.setTimeout(settings.timeout());
+    if (uri.isSsl()) {
+      uri.setVerifyPeer(SslVerifyMode.valueOf(settings.verifyPeer().name()));
+    }
     return uri;
+  }
+
+  /**
+   * TLS for {@code rediss://}: the JDK's TLS, trusting the CA file's certificates when one is given,
+   * else the JVM's default trust store ({@code -Djavax.net.ssl.trustStore} applies).
+   */
+  private static SslOptions sslOptions(RedisConnectionSettings settings) {
+    SslOptions.Builder ssl = SslOptions.builder().jdkSslProvider();
+    String caFile = settings.tlsCaFile();
+    if (caFile != null) {
+      File file = new File(caFile);
+      if (!file.isFile() || !file.canRead()) {
+        throw new IllegalArgumentException(
+            "redis.tls.ca-file " + caFile + " is not a readable file");
+      }
+      ssl.trustManager(file);
+    }
+    return ssl.build();
   }
 
   @SuppressWarnings("unchecked")
