@@ -111,11 +111,7 @@ public final class RedisBackend implements AutoCloseable {
               .timeoutOptions(timeoutOptions)
               .socketOptions(socketOptions)
               .sslOptions(sslOptions)
-              .topologyRefreshOptions(
-                  ClusterTopologyRefreshOptions.builder()
-                      .enableAllAdaptiveRefreshTriggers()
-                      .enablePeriodicRefresh(Duration.ofSeconds(30))
-                      .build())
+              .topologyRefreshOptions(clusterTopologyRefresh())
               .build());
       this.client = cluster;
     } else {
@@ -143,6 +139,25 @@ public final class RedisBackend implements AutoCloseable {
             });
     executor.setRemoveOnCancelPolicy(true);
     this.scheduler = executor;
+  }
+
+  /**
+   * How a cluster client learns of a failover. A killed master sends no MOVED (nothing reaches it),
+   * so the trigger is the reconnects to it that keep failing: after 3 of them (about 1 s with the
+   * reconnect delays above) the topology is read again, and again at most once a second while
+   * triggers keep coming (Lettuce's default is once per 30 s, which would leave the dead master's
+   * slots, and through the shared breaker every key, on the on-failure policy for up to 30 s after
+   * its replica took over). A periodic refresh every 10 s catches changes no trigger reports.
+   */
+  static ClusterTopologyRefreshOptions clusterTopologyRefresh() {
+    return ClusterTopologyRefreshOptions.builder()
+        .enableAllAdaptiveRefreshTriggers()
+        .refreshTriggersReconnectAttempts(3)
+        .adaptiveRefreshTriggersTimeout(Duration.ofSeconds(1))
+        .enablePeriodicRefresh(Duration.ofSeconds(10))
+        .dynamicRefreshSources(true)
+        .closeStaleConnections(true)
+        .build();
   }
 
   /** Creates the backend and starts connecting in the background; returns at once. */
