@@ -121,6 +121,29 @@ public final class FailurePolicyStore implements LimiterStore {
     }
   }
 
+  /**
+   * Passed to the decider, so that a {@link RefusalCacheStore} in front of the primary hears of
+   * refunds. When Redis cannot take it, there is nothing to correct: the charge is lost with the
+   * outage, as a decision would be.
+   */
+  @Override
+  public void adjust(String key, long delta) {
+    try {
+      decider.adjust(key, delta);
+    } catch (BackendUnavailableException e) {
+      // see above
+    }
+  }
+
+  @Override
+  public void release(String key, long cost) {
+    try {
+      decider.release(key, cost);
+    } catch (BackendUnavailableException e) {
+      // as for adjust: lost with the outage
+    }
+  }
+
   /** The in-process fallback for the current instance count. */
   LocalLimiterStore<TokenBucket.State> localStore() {
     int instances = Math.max(1, liveInstances.getAsInt());
