@@ -26,11 +26,12 @@ public final class RedisSettings {
   private final List<String> cluster;
   private final long timeoutNanos;
   private final boolean refusalCache;
+  private final long leaseTokens;
   private final String tlsCaFile;
   private final VerifyPeer verifyPeer;
 
   public RedisSettings(String uri, List<String> cluster, long timeoutNanos) {
-    this(uri, cluster, timeoutNanos, false, null, VerifyPeer.FULL);
+    this(uri, cluster, timeoutNanos, false, 1, null, VerifyPeer.FULL);
   }
 
   public RedisSettings(
@@ -38,6 +39,7 @@ public final class RedisSettings {
       List<String> cluster,
       long timeoutNanos,
       boolean refusalCache,
+      long leaseTokens,
       String tlsCaFile,
       VerifyPeer verifyPeer) {
     this.uri = uri;
@@ -47,6 +49,7 @@ public final class RedisSettings {
             : Collections.unmodifiableList(new ArrayList<>(cluster));
     this.timeoutNanos = timeoutNanos;
     this.refusalCache = refusalCache;
+    this.leaseTokens = leaseTokens;
     this.tlsCaFile = tlsCaFile;
     this.verifyPeer = verifyPeer == null ? VerifyPeer.FULL : verifyPeer;
   }
@@ -75,6 +78,14 @@ public final class RedisSettings {
   }
 
   /**
+   * {@code lease-tokens}: how many tokens one round trip takes for a key this instance sees at
+   * least that often per second, the rest handed out locally; 1 (the default) is no leasing.
+   */
+  public long leaseTokens() {
+    return leaseTokens;
+  }
+
+  /**
    * {@code tls.ca-file}: a PEM file of the CA certificate(s) to trust for {@code rediss://}, with
    * {@code ${ENV}} expanded; null to trust the JVM's default trust store.
    */
@@ -98,6 +109,7 @@ public final class RedisSettings {
         + (tlsCaFile == null ? "" : ", tls.ca-file=" + tlsCaFile)
         + (verifyPeer == VerifyPeer.FULL ? "" : ", tls.verify-peer=" + verifyPeer)
         + (refusalCache ? ", refusal-cache" : "")
+        + (leaseTokens > 1 ? ", lease-tokens=" + leaseTokens : "")
         + "}";
   }
 

@@ -50,7 +50,9 @@ public final class RulesFileParser {
   static final List<String> TOP_LEVEL_KEYS =
       Arrays.asList("backend", "redis", "client-ip", "headers", "mode", "allow", "rules");
   static final List<String> REDIS_KEYS =
-      Arrays.asList("uri", "cluster", "timeout", "tls", "refusal-cache");
+      Arrays.asList("uri", "cluster", "timeout", "tls", "refusal-cache", "lease-tokens");
+  /** A lease larger than this would hold back too much of a limit in one instance. */
+  static final long MAX_LEASE_TOKENS = 10_000;
   static final List<String> REDIS_TLS_KEYS = Arrays.asList("ca-file", "verify-peer");
   static final List<String> CLIENT_IP_KEYS = Arrays.asList("trusted-proxies", "ipv6-prefix");
   static final List<String> RULE_KEYS =
@@ -503,6 +505,19 @@ public final class RulesFileParser {
           refusalCache = b;
         }
       }
+      long leaseTokens = 1;
+      NodeTuple leaseTuple = f.get("lease-tokens");
+      if (leaseTuple != null) {
+        Long n =
+            integer(leaseTuple.getValueNode(), "redis.lease-tokens",
+                "a whole number of tokens from 1 (no leasing) to " + MAX_LEASE_TOKENS, 1,
+                MAX_LEASE_TOKENS, "");
+        if (n == null) {
+          ok = false;
+        } else {
+          leaseTokens = n;
+        }
+      }
       String caFile = null;
       RedisSettings.VerifyPeer verifyPeer = RedisSettings.VerifyPeer.FULL;
       NodeTuple tlsTuple = f.get("tls");
@@ -545,7 +560,7 @@ public final class RulesFileParser {
         }
       }
       return ok
-          ? new RedisSettings(uri, cluster, timeout, refusalCache, caFile, verifyPeer)
+          ? new RedisSettings(uri, cluster, timeout, refusalCache, leaseTokens, caFile, verifyPeer)
           : null;
     }
 

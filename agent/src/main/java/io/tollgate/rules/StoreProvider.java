@@ -17,6 +17,7 @@ import io.tollgate.stores.redis.RedisBackend;
 import io.tollgate.stores.redis.RedisConnectionSettings;
 import io.tollgate.stores.redis.RedisLimiterStore;
 import io.tollgate.stores.redis.RefusalCacheStore;
+import io.tollgate.stores.redis.TokenLeaseStore;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -75,10 +76,16 @@ public final class StoreProvider {
     }
     RedisLimiterStore shared = new RedisLimiterStore(backend, budgetName, (TokenBucket) algorithm);
     InstanceRegistry registry = instances;
-    LimiterStore decider =
-        config.redis().refusalCache()
-            ? new RefusalCacheStore(shared, clock, rule.maxKeys())
-            : shared;
+    // Both rely on the token bucket's arithmetic (tokens come back only with time, a Retry-After
+    // is exact); leases nearest Redis, so that the refusal cache hears a leased key's answer too.
+    boolean tokenBucket = algorithm instanceof TokenBucket;
+    LimiterStore decider = shared;
+    if (tokenBucket && config.redis().leaseTokens() > 1) {
+      decider = new TokenLeaseStore(decider, clock, config.redis().leaseTokens(), rule.maxKeys());
+    }
+    if (tokenBucket && config.redis().refusalCache()) {
+      decider = new RefusalCacheStore(decider, clock, rule.maxKeys());
+    }
     return new FailurePolicyStore(
         shared,
         decider,
