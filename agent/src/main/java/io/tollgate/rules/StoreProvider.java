@@ -61,7 +61,10 @@ public final class StoreProvider {
     backend = RedisBackend.connect(settings);
     instances = new InstanceRegistry(backend);
     connectedTo = wanted;
-    AgentLog.info("backend redis: " + settings);
+    AgentLog.info(
+        "backend redis: " + settings
+            + (wanted.refusalCache() ? ", refusal-cache" : "")
+            + (wanted.leaseTokens() > 1 ? ", lease-tokens " + wanted.leaseTokens() : ""));
     if (previous != null) {
       previousInstances.close();
       previous.close();

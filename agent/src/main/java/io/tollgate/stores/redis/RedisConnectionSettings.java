@@ -227,7 +227,14 @@ public final class RedisConnectionSettings {
       }
       out.append(']');
     }
-    return out.append(" timeout ").append(timeout.toMillis()).append("ms").toString();
+    out.append(" timeout ").append(timeout.toMillis()).append("ms");
+    if (tlsCaFile != null) {
+      out.append(" tls ca-file ").append(tlsCaFile);
+    }
+    if (verifyPeer != VerifyPeer.FULL) {
+      out.append(" tls verify-peer ").append(verifyPeer.name().toLowerCase(java.util.Locale.ROOT));
+    }
+    return out.toString();
   }
 
   /** The URI with any {@code user:password@} part replaced by {@code ***@}. */
