@@ -175,7 +175,13 @@ public final class RedisBackend implements AutoCloseable {
       throw new IllegalArgumentException(
           "invalid redis uri " + RedisConnectionSettings.redact(text) + ": " + e.getMessage());
     }
-    uri.setTimeout(settings.timeout());
+    // Lettuce bounds a new connection's handshake (TLS, HELLO, AUTH) by this: give it the connect
+    // timeout, as a TLS handshake on a cold or busy JVM can take longer than one decision may.
+    // Decisions are bounded separately (TimeoutOptions and the deadline in eval).
+    uri.setTimeout(
+        settings.connectTimeout().compareTo(settings.timeout()) > 0
+            ? settings.connectTimeout()
+            : settings.timeout());
     if (uri.isSsl()) {
       uri.setVerifyPeer(SslVerifyMode.valueOf(settings.verifyPeer().name()));
     }
