@@ -43,7 +43,7 @@ class RedisClusterFailoverTest {
       List<String> seeds = Collections.singletonList(cluster.nodes().get(0).uri());
       RedisConnectionSettings settings =
           RedisConnectionSettings.cluster(seeds)
-              .withTimeout(Duration.ofMillis(300))
+              .withTimeout(Duration.ofSeconds(1))
               .withBreaker(3, Duration.ofMillis(500));
       try (RedisBackend backend = RedisBackend.connect(settings)) {
         assertTrue(backend.awaitConnected(Duration.ofSeconds(30)), "cluster connection");
