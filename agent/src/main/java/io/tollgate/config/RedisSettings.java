@@ -4,22 +4,54 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-/** The {@code redis} section: either one {@code uri} or a {@code cluster} of seed URIs. */
+/**
+ * The {@code redis} section: either one {@code uri} or a {@code cluster} of seed URIs, the
+ * per-decision timeout, the TLS trust settings and whether refusals are cached locally.
+ */
 public final class RedisSettings {
   /** The default per-decision timeout: 50ms. */
   public static final long DEFAULT_TIMEOUT_NANOS = 50_000_000L;
 
+  /** How a {@code rediss://} server's certificate is checked ({@code tls.verify-peer}). */
+  public enum VerifyPeer {
+    /** The certificate chains to a trusted CA and names the host connected to (the default). */
+    FULL,
+    /** The certificate chains to a trusted CA; its host name is not checked. */
+    CA,
+    /** Nothing is checked: encryption without authentication of the server. */
+    NONE
+  }
+
   private final String uri;
   private final List<String> cluster;
   private final long timeoutNanos;
+  private final boolean refusalCache;
+  private final long leaseTokens;
+  private final String tlsCaFile;
+  private final VerifyPeer verifyPeer;
 
   public RedisSettings(String uri, List<String> cluster, long timeoutNanos) {
+    this(uri, cluster, timeoutNanos, false, 1, null, VerifyPeer.FULL);
+  }
+
+  public RedisSettings(
+      String uri,
+      List<String> cluster,
+      long timeoutNanos,
+      boolean refusalCache,
+      long leaseTokens,
+      String tlsCaFile,
+      VerifyPeer verifyPeer) {
     this.uri = uri;
     this.cluster =
         cluster == null
             ? Collections.<String>emptyList()
             : Collections.unmodifiableList(new ArrayList<>(cluster));
     this.timeoutNanos = timeoutNanos;
+    this.refusalCache = refusalCache;
+    this.leaseTokens = leaseTokens;
+    this.tlsCaFile = tlsCaFile;
+    this.verifyPeer = verifyPeer == null ? VerifyPeer.FULL : verifyPeer;
   }
 
   /** The Redis URI with {@code ${ENV}} expanded, or null when a cluster is given instead. */
@@ -37,6 +69,35 @@ public final class RedisSettings {
     return timeoutNanos;
   }
 
+  /**
+   * {@code refusal-cache}: whether each instance remembers, per key, a refusal from Redis until its
+   * Retry-After has passed and refuses that key's requests itself meanwhile. Default false.
+   */
+  public boolean refusalCache() {
+    return refusalCache;
+  }
+
+  /**
+   * {@code lease-tokens}: how many tokens one round trip takes for a key this instance sees at
+   * least that often per second, the rest handed out locally; 1 (the default) is no leasing.
+   */
+  public long leaseTokens() {
+    return leaseTokens;
+  }
+
+  /**
+   * {@code tls.ca-file}: a PEM file of the CA certificate(s) to trust for {@code rediss://}, with
+   * {@code ${ENV}} expanded; null to trust the JVM's default trust store.
+   */
+  public String tlsCaFile() {
+    return tlsCaFile;
+  }
+
+  /** {@code tls.verify-peer}; {@link VerifyPeer#FULL} unless the file says otherwise. */
+  public VerifyPeer verifyPeer() {
+    return verifyPeer;
+  }
+
   @Override
   public String toString() {
     return "RedisSettings{uri="
@@ -45,6 +106,10 @@ public final class RedisSettings {
         + cluster.size()
         + " seed(s), timeout="
         + Durations.format(timeoutNanos)
+        + (tlsCaFile == null ? "" : ", tls.ca-file=" + tlsCaFile)
+        + (verifyPeer == VerifyPeer.FULL ? "" : ", tls.verify-peer=" + verifyPeer)
+        + (refusalCache ? ", refusal-cache" : "")
+        + (leaseTokens > 1 ? ", lease-tokens=" + leaseTokens : "")
         + "}";
   }
 

@@ -49,7 +49,11 @@ public final class RulesFileParser {
 
   static final List<String> TOP_LEVEL_KEYS =
       Arrays.asList("backend", "redis", "client-ip", "headers", "mode", "allow", "rules");
-  static final List<String> REDIS_KEYS = Arrays.asList("uri", "cluster", "timeout");
+  static final List<String> REDIS_KEYS =
+      Arrays.asList("uri", "cluster", "timeout", "tls", "refusal-cache", "lease-tokens");
+  /** A lease larger than this would hold back too much of a limit in one instance. */
+  static final long MAX_LEASE_TOKENS = 10_000;
+  static final List<String> REDIS_TLS_KEYS = Arrays.asList("ca-file", "verify-peer");
   static final List<String> CLIENT_IP_KEYS = Arrays.asList("trusted-proxies", "ipv6-prefix");
   static final List<String> RULE_KEYS =
       Arrays.asList(
@@ -491,7 +495,73 @@ public final class RulesFileParser {
           timeout = t;
         }
       }
-      return ok ? new RedisSettings(uri, cluster, timeout) : null;
+      boolean refusalCache = false;
+      NodeTuple refusalTuple = f.get("refusal-cache");
+      if (refusalTuple != null) {
+        Boolean b = bool(refusalTuple.getValueNode(), "redis.refusal-cache", "");
+        if (b == null) {
+          ok = false;
+        } else {
+          refusalCache = b;
+        }
+      }
+      long leaseTokens = 1;
+      NodeTuple leaseTuple = f.get("lease-tokens");
+      if (leaseTuple != null) {
+        Long n =
+            integer(leaseTuple.getValueNode(), "redis.lease-tokens",
+                "a whole number of tokens from 1 (no leasing) to " + MAX_LEASE_TOKENS, 1,
+                MAX_LEASE_TOKENS, "");
+        if (n == null) {
+          ok = false;
+        } else {
+          leaseTokens = n;
+        }
+      }
+      String caFile = null;
+      RedisSettings.VerifyPeer verifyPeer = RedisSettings.VerifyPeer.FULL;
+      NodeTuple tlsTuple = f.get("tls");
+      if (tlsTuple != null && !isNull(tlsTuple.getValueNode())) {
+        Node tn = tlsTuple.getValueNode();
+        if (!(tn instanceof MappingNode)) {
+          problem(tn, "redis.tls must be a mapping with 'ca-file:' and/or 'verify-peer:', got " + describe(tn));
+          ok = false;
+        } else {
+          Map<String, NodeTuple> t = fields((MappingNode) tn, REDIS_TLS_KEYS, "in redis.tls", "redis.tls.");
+          recordLines(t, "redis.tls.", lines);
+          NodeTuple caTuple = t.get("ca-file");
+          if (caTuple != null) {
+            String raw = string(caTuple.getValueNode(), "redis.tls.ca-file", "the path of a PEM file of CA certificates", "");
+            caFile = raw == null ? null : expand(raw, caTuple.getValueNode(), "redis.tls.ca-file");
+            if (caFile == null) {
+              ok = false;
+            }
+          }
+          NodeTuple verifyTuple = t.get("verify-peer");
+          if (verifyTuple != null) {
+            RedisSettings.VerifyPeer v =
+                enumValue(verifyTuple, "redis.tls.verify-peer", RedisSettings.VerifyPeer.values(), "");
+            if (v == null) {
+              ok = false;
+            } else {
+              verifyPeer = v;
+            }
+          }
+          boolean usesTls = (uri != null && hasScheme(uri, "rediss://"))
+              || cluster.stream().anyMatch(seed -> hasScheme(seed, "rediss://"));
+          boolean sentinel = uri != null && hasScheme(uri, "redis-sentinel://");
+          if (!t.isEmpty() && !usesTls && !sentinel && (uri != null || !cluster.isEmpty())) {
+            problem(
+                tlsTuple.getKeyNode(),
+                "redis.tls applies to rediss:// only, but the server is reached with redis://;"
+                    + " write rediss:// to use TLS, or remove the tls section");
+            ok = false;
+          }
+        }
+      }
+      return ok
+          ? new RedisSettings(uri, cluster, timeout, refusalCache, leaseTokens, caFile, verifyPeer)
+          : null;
     }
 
     private ClientIpSettings clientIp(NodeTuple tuple, Map<String, Integer> lines) {

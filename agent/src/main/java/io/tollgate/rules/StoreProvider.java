@@ -7,6 +7,7 @@ import io.tollgate.config.RulesConfig;
 import io.tollgate.diagnostics.AgentLog;
 import io.tollgate.limiters.Clock;
 import io.tollgate.limiters.RateLimitAlgorithm;
+import io.tollgate.limiters.TokenBucket;
 import io.tollgate.stores.LimiterStore;
 import io.tollgate.stores.LocalLimiterStore;
 import io.tollgate.stores.redis.FailurePolicyStore;
@@ -15,6 +16,8 @@ import io.tollgate.stores.redis.OnFailure;
 import io.tollgate.stores.redis.RedisBackend;
 import io.tollgate.stores.redis.RedisAlgorithmStore;
 import io.tollgate.stores.redis.RedisConnectionSettings;
+import io.tollgate.stores.redis.RefusalCacheStore;
+import io.tollgate.stores.redis.TokenLeaseStore;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -51,11 +54,17 @@ public final class StoreProvider {
         (wanted.cluster().isEmpty()
                 ? RedisConnectionSettings.uri(wanted.uri())
                 : RedisConnectionSettings.cluster(wanted.cluster()))
-            .withTimeout(Duration.ofNanos(wanted.timeoutNanos()));
+            .withTimeout(Duration.ofNanos(wanted.timeoutNanos()))
+            .withTls(
+                wanted.tlsCaFile(),
+                RedisConnectionSettings.VerifyPeer.valueOf(wanted.verifyPeer().name()));
     backend = RedisBackend.connect(settings);
     instances = new InstanceRegistry(backend);
     connectedTo = wanted;
-    AgentLog.info("backend redis: " + settings);
+    AgentLog.info(
+        "backend redis: " + settings
+            + (wanted.refusalCache() ? ", refusal-cache" : "")
+            + (wanted.leaseTokens() > 1 ? ", lease-tokens " + wanted.leaseTokens() : ""));
     if (previous != null) {
       previousInstances.close();
       previous.close();
@@ -70,8 +79,19 @@ public final class StoreProvider {
     }
     RedisAlgorithmStore shared = RedisAlgorithmStore.of(backend, budgetName, algorithm);
     InstanceRegistry registry = instances;
+    // Both rely on the token bucket's arithmetic (tokens come back only with time, a Retry-After
+    // is exact); leases nearest Redis, so that the refusal cache hears a leased key's answer too.
+    boolean tokenBucket = algorithm instanceof TokenBucket;
+    LimiterStore decider = shared;
+    if (tokenBucket && config.redis().leaseTokens() > 1) {
+      decider = new TokenLeaseStore(decider, clock, config.redis().leaseTokens(), rule.maxKeys());
+    }
+    if (tokenBucket && config.redis().refusalCache()) {
+      decider = new RefusalCacheStore(decider, clock, rule.maxKeys());
+    }
     return new FailurePolicyStore(
         shared,
+        decider,
         OnFailure.fromYamlName(rule.onFailure().name().toLowerCase(Locale.ROOT)),
         registry::liveInstances,
         clock,
@@ -90,6 +110,8 @@ public final class StoreProvider {
         && b != null
         && String.valueOf(a.uri()).equals(String.valueOf(b.uri()))
         && a.cluster().equals(b.cluster())
-        && a.timeoutNanos() == b.timeoutNanos();
+        && a.timeoutNanos() == b.timeoutNanos()
+        && String.valueOf(a.tlsCaFile()).equals(String.valueOf(b.tlsCaFile()))
+        && a.verifyPeer() == b.verifyPeer();
   }
 }

@@ -272,6 +272,34 @@ class RulesFileParserTest {
   }
 
   @Test
+  void redisTlsTrustTheRefusalCacheAndLeases() throws ConfigException {
+    RulesConfig c =
+        RulesFileParser.parse(
+            yaml(
+                "backend: redis",
+                "redis:",
+                "  uri: rediss://cache:6380",
+                "  refusal-cache: true",
+                "  lease-tokens: 20",
+                "  tls:",
+                "    ca-file: /etc/tollgate/redis-ca.pem",
+                "    verify-peer: ca"),
+            "t");
+    assertTrue(c.redis().refusalCache());
+    assertEquals("/etc/tollgate/redis-ca.pem", c.redis().tlsCaFile());
+    assertEquals(RedisSettings.VerifyPeer.CA, c.redis().verifyPeer());
+    assertEquals(20, c.redis().leaseTokens());
+    assertEquals(7, c.lineOf("redis.tls.ca-file"));
+
+    RulesConfig defaults =
+        RulesFileParser.parse(yaml("backend: redis", "redis:", "  uri: rediss://cache:6380"), "t");
+    assertFalse(defaults.redis().refusalCache(), "off unless asked for");
+    assertEquals(1, defaults.redis().leaseTokens(), "no leasing unless asked for");
+    assertNull(defaults.redis().tlsCaFile(), "the JVM's trust store");
+    assertEquals(RedisSettings.VerifyPeer.FULL, defaults.redis().verifyPeer());
+  }
+
+  @Test
   void rulesCanShareSettingsThroughYamlMergeKeys() throws ConfigException {
     RulesConfig c =
         RulesFileParser.parse(

@@ -41,6 +41,8 @@ public final class FailurePolicyStore implements LimiterStore {
   private static final RateLimitedLog RELEASE_FAILURES = new RateLimitedLog(60_000);
 
   private final RedisAlgorithmStore primary;
+  /** Decides in front of {@link #primary}: the primary itself, or a {@link RefusalCacheStore} on it. */
+  private final LimiterStore decider;
   private final OnFailure policy;
   private final IntSupplier liveInstances;
   private final Clock clock;
@@ -73,7 +75,22 @@ public final class FailurePolicyStore implements LimiterStore {
       IntSupplier liveInstances,
       Clock clock,
       long maxLocalKeys) {
+    this(primary, primary, policy, liveInstances, clock, maxLocalKeys);
+  }
+
+  /**
+   * With {@code decider} deciding in front of {@code primary} (such as a {@link RefusalCacheStore}
+   * on it); its {@link BackendUnavailableException}s apply the policy as the primary's do.
+   */
+  public FailurePolicyStore(
+      RedisAlgorithmStore primary,
+      LimiterStore decider,
+      OnFailure policy,
+      IntSupplier liveInstances,
+      Clock clock,
+      long maxLocalKeys) {
     this.primary = primary;
+    this.decider = decider;
     this.policy = policy;
     this.liveInstances = liveInstances;
     this.clock = clock;
@@ -90,7 +107,7 @@ public final class FailurePolicyStore implements LimiterStore {
   public DecisionSource decideWithSource(String key, long cost, Verdict verdict) {
     BackendUnavailableException failure;
     try {
-      primary.decide(key, cost, verdict);
+      decider.decide(key, cost, verdict);
       backendDecisions.increment();
       return DecisionSource.BACKEND;
     } catch (BackendUnavailableException e) {
@@ -135,7 +152,7 @@ public final class FailurePolicyStore implements LimiterStore {
   @Override
   public void adjust(String key, long delta) {
     try {
-      primary.adjust(key, delta);
+      decider.adjust(key, delta);
     } catch (BackendUnavailableException e) {
       if (policy == OnFailure.LOCAL) {
         localStore().adjust(key, delta);
@@ -178,6 +195,11 @@ public final class FailurePolicyStore implements LimiterStore {
 
   public RedisAlgorithmStore primary() {
     return primary;
+  }
+
+  /** What decides while Redis answers: {@link #primary()}, or a {@link RefusalCacheStore} on it. */
+  public LimiterStore decider() {
+    return decider;
   }
 
   public long backendDecisions() {

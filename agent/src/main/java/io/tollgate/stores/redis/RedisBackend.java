@@ -7,6 +7,8 @@ import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SocketOptions;
+import io.lettuce.core.SslOptions;
+import io.lettuce.core.SslVerifyMode;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -19,6 +21,7 @@ import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
+import java.io.File;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -92,6 +95,7 @@ public final class RedisBackend implements AutoCloseable {
     SocketOptions socketOptions =
         SocketOptions.builder().connectTimeout(settings.connectTimeout()).keepAlive(true).build();
     TimeoutOptions timeoutOptions = TimeoutOptions.enabled(settings.timeout());
+    SslOptions sslOptions = sslOptions(settings);
     if (settings.isCluster()) {
       List<RedisURI> seeds = new ArrayList<>();
       for (String seed : settings.clusterSeeds()) {
@@ -106,11 +110,8 @@ public final class RedisBackend implements AutoCloseable {
               .requestQueueSize(settings.requestQueueSize())
               .timeoutOptions(timeoutOptions)
               .socketOptions(socketOptions)
-              .topologyRefreshOptions(
-                  ClusterTopologyRefreshOptions.builder()
-                      .enableAllAdaptiveRefreshTriggers()
-                      .enablePeriodicRefresh(Duration.ofSeconds(30))
-                      .build())
+              .sslOptions(sslOptions)
+              .topologyRefreshOptions(clusterTopologyRefresh())
               .build());
       this.client = cluster;
     } else {
@@ -123,6 +124,7 @@ public final class RedisBackend implements AutoCloseable {
               .requestQueueSize(settings.requestQueueSize())
               .timeoutOptions(timeoutOptions)
               .socketOptions(socketOptions)
+              .sslOptions(sslOptions)
               .build());
       this.client = single;
     }
@@ -137,6 +139,25 @@ public final class RedisBackend implements AutoCloseable {
             });
     executor.setRemoveOnCancelPolicy(true);
     this.scheduler = executor;
+  }
+
+  /**
+   * How a cluster client learns of a failover. A killed master sends no MOVED (nothing reaches it),
+   * so the trigger is the reconnects to it that keep failing: after 3 of them (about 1 s with the
+   * reconnect delays above) the topology is read again, and again at most once a second while
+   * triggers keep coming (Lettuce's default is once per 30 s, which would leave the dead master's
+   * slots, and through the shared breaker every key, on the on-failure policy for up to 30 s after
+   * its replica took over). A periodic refresh every 10 s catches changes no trigger reports.
+   */
+  static ClusterTopologyRefreshOptions clusterTopologyRefresh() {
+    return ClusterTopologyRefreshOptions.builder()
+        .enableAllAdaptiveRefreshTriggers()
+        .refreshTriggersReconnectAttempts(3)
+        .adaptiveRefreshTriggersTimeout(Duration.ofSeconds(1))
+        .enablePeriodicRefresh(Duration.ofSeconds(10))
+        .dynamicRefreshSources(true)
+        .closeStaleConnections(true)
+        .build();
   }
 
   /** Creates the backend and starts connecting in the background; returns at once. */
@@ -154,8 +175,35 @@ public final class RedisBackend implements AutoCloseable {
       throw new IllegalArgumentException(
           "invalid redis uri " + RedisConnectionSettings.redact(text) + ": " + e.getMessage());
     }
-    uri.setTimeout(settings.timeout());
+    // Lettuce bounds a new connection's handshake (TLS, HELLO, AUTH) by this: give it the connect
+    // timeout, as a TLS handshake on a cold or busy JVM can take longer than one decision may.
+    // Decisions are bounded separately (TimeoutOptions and the deadline in eval).
+    uri.setTimeout(
+        settings.connectTimeout().compareTo(settings.timeout()) > 0
+            ? settings.connectTimeout()
+            : settings.timeout());
+    if (uri.isSsl()) {
+      uri.setVerifyPeer(SslVerifyMode.valueOf(settings.verifyPeer().name()));
+    }
     return uri;
+  }
+
+  /**
+   * TLS for {@code rediss://}: the JDK's TLS, trusting the CA file's certificates when one is given,
+   * else the JVM's default trust store ({@code -Djavax.net.ssl.trustStore} applies).
+   */
+  private static SslOptions sslOptions(RedisConnectionSettings settings) {
+    SslOptions.Builder ssl = SslOptions.builder().jdkSslProvider();
+    String caFile = settings.tlsCaFile();
+    if (caFile != null) {
+      File file = new File(caFile);
+      if (!file.isFile() || !file.canRead()) {
+        throw new IllegalArgumentException(
+            "redis.tls.ca-file " + caFile + " is not a readable file");
+      }
+      ssl.trustManager(file);
+    }
+    return ssl.build();
   }
 
   @SuppressWarnings("unchecked")

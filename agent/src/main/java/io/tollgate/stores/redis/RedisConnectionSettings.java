@@ -33,6 +33,18 @@ public final class RedisConnectionSettings {
   private final String instanceGroup;
   private final Duration heartbeat;
   private final int fallbackInstances;
+  private final String tlsCaFile;
+  private final VerifyPeer verifyPeer;
+
+  /** How a {@code rediss://} server's certificate is checked. */
+  public enum VerifyPeer {
+    /** Chains to a trusted CA and names the host connected to. */
+    FULL,
+    /** Chains to a trusted CA; the host name is not checked. */
+    CA,
+    /** Not checked at all. */
+    NONE
+  }
 
   private RedisConnectionSettings(
       String uri,
@@ -44,8 +56,12 @@ public final class RedisConnectionSettings {
       int requestQueueSize,
       String instanceGroup,
       Duration heartbeat,
-      int fallbackInstances) {
+      int fallbackInstances,
+      String tlsCaFile,
+      VerifyPeer verifyPeer) {
     this.uri = uri;
+    this.tlsCaFile = tlsCaFile;
+    this.verifyPeer = Objects.requireNonNull(verifyPeer, "verifyPeer");
     this.clusterSeeds = clusterSeeds;
     this.timeout = positive(timeout, "timeout");
     this.connectTimeout = positive(connectTimeout, "connect timeout");
@@ -75,7 +91,7 @@ public final class RedisConnectionSettings {
     return new RedisConnectionSettings(
         uri.trim(), Collections.<String>emptyList(), DEFAULT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT,
         DEFAULT_FAILURE_THRESHOLD, DEFAULT_OPEN_DURATION, DEFAULT_REQUEST_QUEUE_SIZE, "default",
-        DEFAULT_HEARTBEAT, 1);
+        DEFAULT_HEARTBEAT, 1, null, VerifyPeer.FULL);
   }
 
   /** A Redis Cluster, from one or more seed node URIs. */
@@ -93,29 +109,33 @@ public final class RedisConnectionSettings {
     return new RedisConnectionSettings(
         null, Collections.unmodifiableList(copy), DEFAULT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT,
         DEFAULT_FAILURE_THRESHOLD, DEFAULT_OPEN_DURATION, DEFAULT_REQUEST_QUEUE_SIZE, "default",
-        DEFAULT_HEARTBEAT, 1);
+        DEFAULT_HEARTBEAT, 1, null, VerifyPeer.FULL);
   }
 
   /** Per decision; past it the rule's on-failure policy applies. Default 50 ms. */
   public RedisConnectionSettings withTimeout(Duration value) {
     return new RedisConnectionSettings(uri, clusterSeeds, value, connectTimeout, failureThreshold,
-        openDuration, requestQueueSize, instanceGroup, heartbeat, fallbackInstances);
+        openDuration, requestQueueSize, instanceGroup, heartbeat, fallbackInstances,
+        tlsCaFile, verifyPeer);
   }
 
   public RedisConnectionSettings withConnectTimeout(Duration value) {
     return new RedisConnectionSettings(uri, clusterSeeds, timeout, value, failureThreshold,
-        openDuration, requestQueueSize, instanceGroup, heartbeat, fallbackInstances);
+        openDuration, requestQueueSize, instanceGroup, heartbeat, fallbackInstances,
+        tlsCaFile, verifyPeer);
   }
 
   /** Consecutive failures that open the circuit breaker, and how long it stays open. */
   public RedisConnectionSettings withBreaker(int threshold, Duration open) {
     return new RedisConnectionSettings(uri, clusterSeeds, timeout, connectTimeout, threshold, open,
-        requestQueueSize, instanceGroup, heartbeat, fallbackInstances);
+        requestQueueSize, instanceGroup, heartbeat, fallbackInstances,
+        tlsCaFile, verifyPeer);
   }
 
   public RedisConnectionSettings withRequestQueueSize(int value) {
     return new RedisConnectionSettings(uri, clusterSeeds, timeout, connectTimeout,
-        failureThreshold, openDuration, value, instanceGroup, heartbeat, fallbackInstances);
+        failureThreshold, openDuration, value, instanceGroup, heartbeat, fallbackInstances,
+        tlsCaFile, verifyPeer);
   }
 
   /**
@@ -125,7 +145,28 @@ public final class RedisConnectionSettings {
   public RedisConnectionSettings withInstances(String group, Duration heartbeatEvery,
       int assumedInstances) {
     return new RedisConnectionSettings(uri, clusterSeeds, timeout, connectTimeout,
-        failureThreshold, openDuration, requestQueueSize, group, heartbeatEvery, assumedInstances);
+        failureThreshold, openDuration, requestQueueSize, group, heartbeatEvery, assumedInstances,
+        tlsCaFile, verifyPeer);
+  }
+
+  /**
+   * For {@code rediss://}: trust the CA certificate(s) in this PEM file (null: the JVM's default
+   * trust store, which {@code -Djavax.net.ssl.trustStore} sets), and check the server's certificate
+   * as {@code verifyPeer} says.
+   */
+  public RedisConnectionSettings withTls(String caFile, VerifyPeer verify) {
+    return new RedisConnectionSettings(uri, clusterSeeds, timeout, connectTimeout,
+        failureThreshold, openDuration, requestQueueSize, instanceGroup, heartbeat,
+        fallbackInstances, caFile, verify);
+  }
+
+  /** The PEM file of CA certificates to trust for TLS; null for the JVM's default. */
+  public String tlsCaFile() {
+    return tlsCaFile;
+  }
+
+  public VerifyPeer verifyPeer() {
+    return verifyPeer;
   }
 
   /** The single-server or Sentinel URI; null for a cluster. */
@@ -186,7 +227,14 @@ public final class RedisConnectionSettings {
       }
       out.append(']');
     }
-    return out.append(" timeout ").append(timeout.toMillis()).append("ms").toString();
+    out.append(" timeout ").append(timeout.toMillis()).append("ms");
+    if (tlsCaFile != null) {
+      out.append(" tls ca-file ").append(tlsCaFile);
+    }
+    if (verifyPeer != VerifyPeer.FULL) {
+      out.append(" tls verify-peer ").append(verifyPeer.name().toLowerCase(java.util.Locale.ROOT));
+    }
+    return out.toString();
   }
 
   /** The URI with any {@code user:password@} part replaced by {@code ***@}. */

@@ -24,6 +24,9 @@
  *       ({@link io.tollgate.stores.redis.OnFailure}) when Redis cannot answer, reporting who decided
  *       as a {@link io.tollgate.stores.redis.DecisionSource}; {@code local} divides the limit by the
  *       live instances counted by {@link io.tollgate.stores.redis.InstanceRegistry}.
+ *   <li>{@link io.tollgate.stores.redis.RefusalCacheStore} ({@code refusal-cache: true}): between
+ *       the two, refuses a key that Redis refused, in this process, until the refusal's
+ *       Retry-After, so a flooded key costs one round trip per refusal period.
  * </ul>
  */
 package io.tollgate.stores.redis;

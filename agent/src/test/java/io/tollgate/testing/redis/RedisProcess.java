@@ -25,6 +25,7 @@ public final class RedisProcess implements RedisServer, AutoCloseable {
   private final List<String> extraArgs;
   private final List<String> leadingArgs = new ArrayList<>();
   private volatile Process process;
+  private volatile int tlsPort = -1;
 
   private RedisProcess(Path binary, int port, Path dir, List<String> extraArgs) {
     this.binary = binary;
@@ -55,6 +56,32 @@ public final class RedisProcess implements RedisServer, AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * Starts {@code binary} with TLS on a second free port ({@link #tlsPort()}), serving {@code
+   * certificate} and {@code key} (PEM) and not asking clients for certificates; the plain port
+   * stays open for the harness (PING, INFO). Waits until the plain port answers PING.
+   */
+  public static RedisProcess startWithTls(
+      Path binary, Path certificate, Path key, Path caCertificate) {
+    try {
+      int tlsPort = freePort();
+      RedisProcess server =
+          start(
+              binary, freePort(), "--tls-port", Integer.toString(tlsPort), "--tls-cert-file",
+              certificate.toString(), "--tls-key-file", key.toString(), "--tls-ca-cert-file",
+              caCertificate.toString(), "--tls-auth-clients", "no");
+      server.tlsPort = tlsPort;
+      return server;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The TLS port of a server from {@link #startWithTls}; -1 otherwise. */
+  public int tlsPort() {
+    return tlsPort;
   }
 
   /** Starts {@code binary} on a free port and waits until it answers PING. */
