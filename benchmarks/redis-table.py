@@ -76,6 +76,23 @@ def main(path):
               f" | {med('bucket4j', 'round_trips_per_decision')} | {med('bucket4j', 'eval_per_decision')}"
               f" | {refused_share('tollgate')} / {refused_share('bucket4j')} | {failed} |")
 
+    print("\nCPU time per decision, in microseconds (median over rounds): the load generator's whole"
+          " process (for Tollgate and Bucket4j the JVM: callers, Lettuce/Netty, JIT, GC) and"
+          " redis-server. Waiting for a core does not count, so these hold better than decisions per"
+          " second on a busy machine.\n")
+    print("| workload | threads | Tollgate client | redis-benchmark client | Bucket4j client | Tollgate server | redis-benchmark server | Bucket4j server |")
+    print("|---|---|---|---|---|---|---|---|")
+    for cell in order:
+        rounds = cells[cell]
+
+        def cpu(side, field):
+            values = [float(r[side][field]) for r in rounds.values() if side in r and field in r[side]]
+            return f"{statistics.median(values):.1f}" if values else "-"
+
+        print(f"| {cell[0]} | {cell[1]} | "
+              + " | ".join(cpu(side, "client_cpu_us_per_decision") for side in SIDES) + " | "
+              + " | ".join(cpu(side, "server_cpu_us_per_decision") for side in SIDES) + " |")
+
 
 if __name__ == "__main__":
     main(sys.argv[1] if len(sys.argv) > 1 else "benchmarks/results/redis-runs.txt")

@@ -10,12 +10,13 @@
 # redis-server on a free loopback port, persistence off, and stops it (by its pid) at the end.
 #
 # Settings (environment): THREADS="1 8 32 64"  WORKLOADS="many-keys hot-key hot-key-refused"
-#   ROUNDS=1  WARMUP=3  DURATION=5 (seconds per measurement)  KEYS=100000
+#   ROUNDS=1  WARMUP=3  DURATION=5 (seconds before and of each measurement)  KEYS=100000
+#   JIT_WARMUP=10 (seconds each Java side runs once before the first measurement)
 #   REDIS_CPUS / CLIENT_CPUS: optional taskset CPU lists to pin redis-server / the load generators.
 # Output: benchmarks/results/redis-runs.txt (one RESULT line per measurement),
 #   redis-raw.txt (every program's full output, redis-benchmark's CSV, INFO commandstats),
 #   redis-summary.txt (medians and ratios, from benchmarks/redis-table.py).
-# About 6 minutes with the defaults (one round).
+# About 7 minutes per round with the defaults on a busy 2-core machine; BENCHMARKS.md used ROUNDS=3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,6 +26,7 @@ ROUNDS=${ROUNDS:-1}
 WARMUP=${WARMUP:-3}
 DURATION=${DURATION:-5}
 KEYS=${KEYS:-100000}
+JIT_WARMUP=${JIT_WARMUP:-10}
 REDIS_CPUS=${REDIS_CPUS:-}
 CLIENT_CPUS=${CLIENT_CPUS:-}
 
@@ -34,7 +36,7 @@ out=benchmarks/results
 runs=$out/redis-runs.txt
 raw=$out/redis-raw.txt
 
-for tool in redis-server redis-cli redis-benchmark python3 java; do
+for tool in redis-server redis-cli redis-benchmark python3 java /usr/bin/time; do
   command -v "$tool" >/dev/null || { echo "run-redis.sh: $tool is not on the PATH" >&2; exit 1; }
 done
 if [ ! -f "$jar" ] || ! unzip -l "$jar" io/tollgate/benchmarks/RedisThroughputDriver.class > /dev/null; then
@@ -53,8 +55,13 @@ if [ -n "$CLIENT_CPUS" ]; then client_pin=(taskset -c "$CLIENT_CPUS"); fi
   --dir "$work" --logfile "$work/redis.log" &
 redis_pid=$!
 monitor_pid=
+declare -A java_pid=()
 cleanup() {
   if [ -n "$monitor_pid" ]; then kill "$monitor_pid" 2>/dev/null || true; fi
+  for side in "${!java_pid[@]}"; do
+    kill "${java_pid[$side]}" 2>/dev/null || true
+    wait "${java_pid[$side]}" 2>/dev/null || true
+  done
   kill "$redis_pid" 2>/dev/null || true
   wait "$redis_pid" 2>/dev/null || true
   rm -rf "$work"
@@ -70,7 +77,7 @@ uri="redis://127.0.0.1:$port"
 
 {
   echo "# run-redis.sh $(date -u '+%Y-%m-%d %H:%M:%S') UTC"
-  echo "# settings: THREADS='$THREADS' WORKLOADS='$WORKLOADS' ROUNDS=$ROUNDS WARMUP=$WARMUP DURATION=$DURATION KEYS=$KEYS REDIS_CPUS='$REDIS_CPUS' CLIENT_CPUS='$CLIENT_CPUS'"
+  echo "# settings: THREADS='$THREADS' WORKLOADS='$WORKLOADS' ROUNDS=$ROUNDS WARMUP=$WARMUP DURATION=$DURATION KEYS=$KEYS JIT_WARMUP=$JIT_WARMUP REDIS_CPUS='$REDIS_CPUS' CLIENT_CPUS='$CLIENT_CPUS'"
   echo "# cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), nproc $(nproc)"
   echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "# $(java -version 2>&1 | head -1); $(redis-server --version); $(redis-benchmark --version 2>/dev/null || true)"
@@ -115,15 +122,41 @@ mapfile -t refusing_argv < "$work/refusing.argv"
 hot_key=$(cat "$work/allowing.key")
 refused_key=$(cat "$work/refusing.key")
 
-tollgate_or_bucket4j() { # side workload threads
-  echo "## $(date -u +%H:%M:%S) $1 $2 threads=$3" >> "$raw"
+# One JVM per side serves all of that side's runs (a line of arguments in, its output and END out,
+# through two FIFOs), so that the JIT warms up once over the whole script rather than in each run.
+declare -A java_in java_out
+start_java() { # side
+  mkfifo "$work/$1.in" "$work/$1.out"
   "${client_pin[@]}" java -Xms1g -Xmx1g -cp "$jar" io.tollgate.benchmarks.RedisThroughputDriver \
-    side="$1" workload="$2" threads="$3" warmup="$WARMUP" duration="$DURATION" keys="$KEYS" uri="$uri" \
-    fill="$(if [ -n "${filled[$1]:-}" ]; then echo false; else echo true; fi)" \
-    > "$work/java.txt" 2>&1 || { cat "$work/java.txt" >&2; exit 1; }
+    serve=true side="$1" uri="$uri" keys="$KEYS" warmup="$WARMUP" duration="$DURATION" \
+    < "$work/$1.in" > "$work/$1.out" 2>> "$work/$1.err" &
+  java_pid[$1]=$!
+  local fd
+  exec {fd}> "$work/$1.in"; java_in[$1]=$fd
+  exec {fd}< "$work/$1.out"; java_out[$1]=$fd
+}
+
+tollgate_or_bucket4j() { # side workload threads [more arguments]
+  local side=$1 line fill=true
+  if [ -n "${filled[$side]:-}" ]; then fill=false; fi
+  echo "## $(date -u +%H:%M:%S) $side $2 threads=$3 ${4:-}" >> "$raw"
+  echo "workload=$2 threads=$3 fill=$fill ${4:-}" >&"${java_in[$side]}"
+  : > "$work/java.txt"
+  while true; do
+    if ! IFS= read -r line <&"${java_out[$side]}"; then
+      echo "run-redis.sh: the $side driver stopped:" >&2; cat "$work/$side.err" >&2; exit 1
+    fi
+    [ "$line" = END ] && break
+    echo "$line" >> "$work/java.txt"
+  done
   cat "$work/java.txt" >> "$raw"
-  grep '^RESULT' "$work/java.txt" | sed "s/\$/ round=$round/" | tee -a "$runs"
-  filled[$1]=yes
+  if grep -q '^ERROR' "$work/java.txt"; then
+    echo "run-redis.sh: $side $2 threads=$3 failed:" >&2; cat "$work/java.txt" >&2; exit 1
+  fi
+  if [ "$round" != 0 ]; then # round 0: the JIT warm-up
+    grep '^RESULT' "$work/java.txt" | sed "s/\$/ round=$round/" | tee -a "$runs"
+  fi
+  filled[$side]=yes
 }
 
 redis_benchmark() { # workload threads
@@ -163,17 +196,25 @@ EOF
     EVALSHA "$sha" 1 "$key" "${argv[@]}" > /dev/null
   n=$(python3 -c "print(max(1000, int(float('$rps') * float('$DURATION'))))")
   cli config resetstat > /dev/null
-  "${client_pin[@]}" redis-benchmark -h 127.0.0.1 -p "$port" -c "$threads" -n "$n" "${random[@]}" --csv \
+  cli info cpu > "$work/cpu-before.txt"
+  /usr/bin/time -f '%U %S' -o "$work/time.txt" \
+    "${client_pin[@]}" redis-benchmark -h 127.0.0.1 -p "$port" -c "$threads" -n "$n" "${random[@]}" --csv \
     EVALSHA "$sha" 1 "$key" "${argv[@]}" > "$work/rb.csv"
+  cli info cpu > "$work/cpu-after.txt"
   cli info commandstats > "$work/stats.txt"
-  cat "$work/rb.csv" "$work/stats.txt" >> "$raw"
-  python3 - "$work/rb.csv" "$work/stats.txt" "$workload" "$threads" "$keys" "$n" "$round" <<'EOF' | tee -a "$runs"
+  cat "$work/rb.csv" "$work/stats.txt" "$work/time.txt" >> "$raw"
+  python3 - "$work" "$workload" "$threads" "$keys" "$n" "$round" <<'EOF' | tee -a "$runs"
 import csv, re, sys
-rb, stats, workload, threads, keys, n, rnd = sys.argv[1:]
-row = list(csv.reader(open(rb)))[-1]
+work, workload, threads, keys, n, rnd = sys.argv[1:]
+row = list(csv.reader(open(f"{work}/rb.csv")))[-1]
 rps, p50, p99 = float(row[1]), row[4], row[6]
 calls = {m[0]: (int(m[1]), int(m[2])) for m in
-         re.findall(r"cmdstat_(\w+):calls=(\d+),.*failed_calls=(\d+)", open(stats).read())}
+         re.findall(r"cmdstat_(\w+):calls=(\d+),.*failed_calls=(\d+)", open(f"{work}/stats.txt").read())}
+def server_cpu(path):
+    text = open(path).read()
+    return sum(float(re.search(rf"^{f}:([0-9.]+)", text, re.M).group(1)) for f in ("used_cpu_user", "used_cpu_sys"))
+server = server_cpu(f"{work}/cpu-after.txt") - server_cpu(f"{work}/cpu-before.txt")
+client = sum(float(x) for x in open(f"{work}/time.txt").read().split()[-2:])
 evalsha, failed = calls.get("evalsha", (0, 0))
 if failed:
     sys.exit(f"run-redis.sh: {failed} of redis-benchmark's EVALSHA calls failed")
@@ -181,7 +222,9 @@ n = int(n)
 print(f"RESULT side=redis-benchmark workload={workload} threads={threads} keys={keys} seconds={n / rps:.3f}"
       f" decisions={n} per_second={round(rps)} failed={failed}"
       f" round_trips_per_decision={evalsha / n:.4f} evalsha_per_decision={evalsha / n:.4f}"
-      f" hset_per_decision={calls.get('hset', (0, 0))[0] / n:.4f} p50_ms={p50} p99_ms={p99} round={rnd}")
+      f" hset_per_decision={calls.get('hset', (0, 0))[0] / n:.4f}"
+      f" client_cpu_us_per_decision={client * 1e6 / n:.2f} server_cpu_us_per_decision={server * 1e6 / n:.2f}"
+      f" p50_ms={p50} p99_ms={p99} round={rnd}")
 EOF
 }
 
@@ -191,6 +234,15 @@ EOF
 # a many-keys workload fills its keys, the later ones find them (they live 1,000 s).
 sides=(tollgate redis-benchmark bucket4j)
 declare -A filled
+start_java tollgate
+start_java bucket4j
+# Before the first measurement, each JVM runs its side for JIT_WARMUP seconds (not recorded as a
+# result; kept in redis-raw.txt).
+for side in tollgate bucket4j; do
+  round=0
+  tollgate_or_bucket4j "$side" hot-key 8 "warmup=$JIT_WARMUP duration=1"
+  filled=()
+done
 for round in $(seq "$ROUNDS"); do
   for workload in $WORKLOADS; do
     cli flushall > /dev/null

@@ -15,6 +15,8 @@ import io.tollgate.stores.redis.RedisBackend;
 import io.tollgate.stores.redis.RedisConnectionSettings;
 import io.tollgate.stores.redis.RedisKeys;
 import io.tollgate.stores.redis.RedisLimiterStore;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -51,6 +53,11 @@ import java.util.concurrent.TimeUnit;
  * commandstats} is read, the measured phase runs, the threads are joined again and the statistics
  * read again. Every thread's last call has returned by then, so the Redis commands counted belong
  * to exactly the decisions counted: EVALSHA per Tollgate decision is exact, not a rate estimate.
+ * The CPU time of this JVM and of redis-server over the measured phase are given per decision too:
+ * unlike decisions per second, they do not count time spent waiting for a core on a busy machine.
+ *
+ * <p>With {@code serve=true}, the driver reads one run's arguments per line of standard input and
+ * answers each with its output and a line {@code END}: one JVM serves every run of its side.
  *
  * <p>Mode {@code probe} makes one Tollgate decision of each bucket shape and exits; the script
  * watches it with {@code MONITOR} to give {@code redis-benchmark} the very command Tollgate sends.
@@ -95,12 +102,37 @@ public final class RedisThroughputDriver {
 
   public static void main(String[] args) throws Exception {
     Map<String, String> options = parse(args);
-    String uri = options.getOrDefault("uri", "redis://127.0.0.1:6379");
-    String sideName = required(options, "side");
-    if (sideName.equals("probe")) {
-      probe(uri);
+    if (required(options, "side").equals("probe")) {
+      probe(options.getOrDefault("uri", "redis://127.0.0.1:6379"));
       return;
     }
+    if (!Boolean.parseBoolean(options.getOrDefault("serve", "false"))) {
+      run(options);
+      return;
+    }
+    // Serve: one run per line of standard input (name=value pairs added to the arguments), each
+    // followed by a line END, until the input ends. The script keeps one JVM per side this way, so
+    // that the JIT's warm-up is paid once, not in every run, while the sides still alternate.
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    for (String line = in.readLine(); line != null; line = in.readLine()) {
+      if (line.isBlank()) {
+        continue;
+      }
+      Map<String, String> request = new HashMap<>(options);
+      request.putAll(parse(line.trim().split("\\s+")));
+      try {
+        run(request);
+      } catch (Exception e) {
+        System.out.println("ERROR " + e);
+      }
+      System.out.println("END");
+      System.out.flush();
+    }
+  }
+
+  static void run(Map<String, String> options) throws Exception {
+    String uri = options.getOrDefault("uri", "redis://127.0.0.1:6379");
+    String sideName = required(options, "side");
     String workload = required(options, "workload");
     int threads = Integer.parseInt(required(options, "threads"));
     double warmup = Double.parseDouble(options.getOrDefault("warmup", "3"));
@@ -132,7 +164,11 @@ public final class RedisThroughputDriver {
       }
       Phase warm = Phase.run(side, threads, keyCount, warmup);
       Map<String, Long> before = commandCalls(stats.sync().info("commandstats"));
+      double serverCpuBefore = serverCpuSeconds(stats.sync().info("cpu"));
+      long clientCpuBefore = processCpuNanos();
       Phase measured = Phase.run(side, threads, keyCount, duration);
+      long clientCpu = processCpuNanos() - clientCpuBefore;
+      double serverCpu = serverCpuSeconds(stats.sync().info("cpu")) - serverCpuBefore;
       Map<String, Long> after = commandCalls(stats.sync().info("commandstats"));
       Map<String, Long> delta = new HashMap<>();
       for (Map.Entry<String, Long> entry : after.entrySet()) {
@@ -154,7 +190,9 @@ public final class RedisThroughputDriver {
           .append(" allowed=").append(measured.allowed)
           .append(" refused=").append(measured.refused)
           .append(" failed=").append(measured.failed + warm.failed)
-          .append(" round_trips_per_decision=").append(format(side.roundTrips(delta) * perDecision, 4));
+          .append(" round_trips_per_decision=").append(format(side.roundTrips(delta) * perDecision, 4))
+          .append(" client_cpu_us_per_decision=").append(format(clientCpu / 1e3 * perDecision, 2))
+          .append(" server_cpu_us_per_decision=").append(format(serverCpu * 1e6 * perDecision, 2));
       for (String command : List.of("evalsha", "eval", "get", "set", "psetex", "hmget", "hset")) {
         line.append(' ').append(command).append("_per_decision=")
             .append(format(delta.getOrDefault(command, 0L) * perDecision, 4));
@@ -380,6 +418,27 @@ public final class RedisThroughputDriver {
   /** The stop flag, volatile so that every thread sees it at its next decision. */
   static final class Stop {
     static volatile boolean requested;
+  }
+
+  /**
+   * CPU time of this whole JVM (callers, Netty, JIT, GC): what the client side costs, which waiting
+   * for a core on a busy machine does not inflate.
+   */
+  static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
+  }
+
+  /** redis-server's own CPU time so far (used_cpu_user + used_cpu_sys of INFO cpu), in seconds. */
+  static double serverCpuSeconds(String info) {
+    double seconds = 0;
+    for (String line : info.split("\r?\n")) {
+      if (line.startsWith("used_cpu_user:") || line.startsWith("used_cpu_sys:")) {
+        seconds += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
+      }
+    }
+    return seconds;
   }
 
   /** "cmdstat_evalsha:calls=12,usec=..." lines to {evalsha=12, ...}. */
