@@ -16,7 +16,7 @@
 # Output: benchmarks/results/redis-runs.txt (one RESULT line per measurement),
 #   redis-raw.txt (every program's full output, redis-benchmark's CSV, INFO commandstats),
 #   redis-summary.txt (medians and ratios, from benchmarks/redis-table.py).
-# About 7 minutes per round with the defaults on a busy 2-core machine; BENCHMARKS.md used ROUNDS=3.
+# About 6.5 minutes per round with the defaults on a busy 2-core machine; BENCHMARKS.md used ROUNDS=3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
