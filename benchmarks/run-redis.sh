@@ -5,7 +5,8 @@
 # key. The three sides alternate within each (workload, threads) cell, and their order rotates from
 # one round to the next, so that the ratios hold on a noisy machine.
 #
-# Needs redis-server, redis-cli and redis-benchmark (7.x) on the PATH, python3, and the benchmarks
+# Needs redis-server, redis-cli and redis-benchmark (7.x) on the PATH, python3, GNU time
+# (/usr/bin/time, for redis-benchmark's CPU time), and the benchmarks
 # jar: build first with  mvn -B package -DskipTests  (from the repository root). Starts its own
 # redis-server on a free loopback port, persistence off, and stops it (by its pid) at the end.
 #
