@@ -15,6 +15,9 @@ import io.tollgate.stores.redis.RedisBackend;
 import io.tollgate.stores.redis.RedisConnectionSettings;
 import io.tollgate.stores.redis.RedisKeys;
 import io.tollgate.stores.redis.RedisLimiterStore;
+import io.tollgate.stores.redis.RefusalCacheStore;
+import io.tollgate.stores.LimiterStore;
+import io.tollgate.limiters.Clock;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -155,9 +158,12 @@ public final class RedisThroughputDriver {
     RedisClient statsClient = RedisClient.create(uri);
     try (StatefulRedisConnection<String, String> stats = statsClient.connect();
         Side side = switch (sideName) {
-          case "tollgate" -> new TollgateSide(uri, keys, refusing);
+          case "tollgate" -> new TollgateSide(uri, keys, refusing, false);
+          // The same store behind the rules file's "refusal-cache: true" (RefusalCacheStore).
+          case "tollgate-refusal-cache" -> new TollgateSide(uri, keys, refusing, true);
           case "bucket4j" -> new Bucket4jSide(uri, keys, refusing);
-          default -> throw new IllegalArgumentException("side: tollgate, bucket4j or probe");
+          default -> throw new IllegalArgumentException(
+              "side: tollgate, tollgate-refusal-cache, bucket4j or probe");
         }) {
       if (keyCount > 1 && Boolean.parseBoolean(options.getOrDefault("fill", "true"))) {
         fill(side, keyCount);
@@ -242,8 +248,8 @@ public final class RedisThroughputDriver {
 
   /** One decision of each bucket shape on the key "probe", for the script's MONITOR. */
   static void probe(String uri) {
-    try (TollgateSide allowing = new TollgateSide(uri, new String[] {"probe"}, false);
-        TollgateSide refusing = new TollgateSide(uri, new String[] {"probe"}, true)) {
+    try (TollgateSide allowing = new TollgateSide(uri, new String[] {"probe"}, false, false);
+        TollgateSide refusing = new TollgateSide(uri, new String[] {"probe"}, true, false)) {
       allowing.newDecider().decide(0);
       refusing.newDecider().decide(0);
       System.out.println("probe " + RedisKeys.bucketKey(RULE_ALLOWING, "probe") + " "
@@ -254,10 +260,10 @@ public final class RedisThroughputDriver {
   /** Tollgate's Redis store, built as the agent builds it for a {@code backend: redis} rule. */
   static final class TollgateSide implements Side {
     private final RedisBackend backend;
-    private final RedisLimiterStore store;
+    private final LimiterStore store;
     private final String[] keys;
 
-    TollgateSide(String uri, String[] keys, boolean refusing) {
+    TollgateSide(String uri, String[] keys, boolean refusing, boolean refusalCache) {
       // A generous timeout: this measures throughput, and on a shared 2-core machine a 50 ms
       // deadline (the default) would turn scheduling stalls into failures. Failures are counted.
       this.backend =
@@ -266,7 +272,10 @@ public final class RedisThroughputDriver {
         throw new IllegalStateException("tollgate: no connection to " + uri);
       }
       TokenBucket bucket = new TokenBucket(refusing ? ONE_PER_HOUR : NEVER_REFUSES);
-      this.store = new RedisLimiterStore(backend, refusing ? RULE_REFUSING : RULE_ALLOWING, bucket);
+      RedisLimiterStore shared =
+          new RedisLimiterStore(backend, refusing ? RULE_REFUSING : RULE_ALLOWING, bucket);
+      this.store =
+          refusalCache ? new RefusalCacheStore(shared, Clock.system(), 1_000_000) : shared;
       this.keys = keys;
     }
 
