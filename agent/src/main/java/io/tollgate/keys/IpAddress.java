@@ -78,6 +78,47 @@ public final class IpAddress {
    * accepted too, and then never has a port. Returns {@code null} for anything else. Never throws.
    * Leading and trailing spaces and tabs are ignored.
    */
+  /**
+   * Whether {@code text} is an IPv4 address written exactly as {@link #toString()} writes it (four
+   * decimal numbers 0..255 without leading zeros, three dots, nothing else): then it is its own
+   * key, and a caller can use it without parsing it or making a new string.
+   */
+  public static boolean isCanonicalIpv4(String text) {
+    if (text == null) {
+      return false;
+    }
+    int n = text.length();
+    if (n < 7 || n > 15) {
+      return false;
+    }
+    int parts = 0;
+    int i = 0;
+    while (true) {
+      int start = i;
+      int value = 0;
+      while (i < n && i - start < 3) {
+        char c = text.charAt(i);
+        if (c < '0' || c > '9') {
+          break;
+        }
+        value = value * 10 + (c - '0');
+        i++;
+      }
+      int digits = i - start;
+      if (digits == 0 || value > 255 || (digits > 1 && text.charAt(start) == '0')) {
+        return false;
+      }
+      parts++;
+      if (i == n) {
+        return parts == 4;
+      }
+      if (parts == 4 || text.charAt(i) != '.') {
+        return false;
+      }
+      i++;
+    }
+  }
+
   public static IpAddress parseHostPort(String text) {
     if (text == null) {
       return null;
