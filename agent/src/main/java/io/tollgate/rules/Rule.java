@@ -2,6 +2,7 @@ package io.tollgate.rules;
 
 import io.tollgate.config.CostConfig;
 import io.tollgate.http.HttpExchange;
+import io.tollgate.http.RateLimitHeaders;
 import io.tollgate.keys.RequestKeyResolver;
 import io.tollgate.limiters.QuotaPolicy;
 import io.tollgate.stores.LimiterStore;
@@ -73,6 +74,9 @@ public final class Rule {
   private final LimiterStore store;
   private final QuotaPolicy policy;
   private final String fingerprint;
+  /** The quota headers' constant parts, made once here rather than on every response. */
+  private final String quotaPolicyItem;
+  private final String rateLimitPrefix;
   private Rule owner;
   /** Set on the owner: its budgets when it has no plans. */
   private Rule[] budgets;
@@ -95,6 +99,9 @@ public final class Rule {
     this.store = store;
     this.policy = policy;
     this.fingerprint = fingerprint;
+    this.quotaPolicyItem =
+        policy == null ? null : RateLimitHeaders.policyItem(name, policy);
+    this.rateLimitPrefix = RateLimitHeaders.rateLimitPrefix(name);
   }
 
   /** A budget of a rule: one limit with its own store. */
@@ -220,6 +227,16 @@ public final class Rule {
 
   public QuotaPolicy policy() {
     return policy;
+  }
+
+  /** This budget's item of {@code RateLimit-Policy}: {@code "name";q=100;w=60}. */
+  public String quotaPolicyItem() {
+    return quotaPolicyItem;
+  }
+
+  /** The start of this budget's {@code RateLimit} value: {@code "name";r=}. */
+  public String rateLimitPrefix() {
+    return rateLimitPrefix;
   }
 
   /** Decides and counts, but never refuses: how operators try a new limit on live traffic. */
