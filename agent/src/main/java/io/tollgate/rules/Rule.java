@@ -36,6 +36,8 @@ public final class Rule {
     final Allowlist allowlist;
     final PenaltyTracker penalty;
     final String costHeader;
+    /** The concurrency algorithm: asked on every request, so compared once here. */
+    final boolean releasesAtEnd;
     final io.tollgate.diagnostics.MissingKeyAdvisor missingKeys;
 
     Shared(
@@ -62,6 +64,8 @@ public final class Rule {
       this.allowlist = allowlist;
       this.penalty = penalty;
       this.costHeader = costHeader;
+      this.releasesAtEnd =
+          algorithmName.equals(io.tollgate.limiters.AlgorithmKind.CONCURRENCY.yamlName());
       this.missingKeys =
           new io.tollgate.diagnostics.MissingKeyAdvisor(
               name, keyResolver.description(), keyResolver.hasFallback());
@@ -251,7 +255,7 @@ public final class Rule {
 
   /** Whether an allowed request holds what it took until it ends (the concurrency algorithm). */
   public boolean releasesAtEnd() {
-    return shared.algorithmName.equals(io.tollgate.limiters.AlgorithmKind.CONCURRENCY.yamlName());
+    return shared.releasesAtEnd;
   }
 
   public String algorithmName() {
