@@ -42,6 +42,6 @@ print(f"{n} execution samples; {tg} ({100*tg/max(n,1):.1f}%) have a Tollgate fra
 print("\ntop frames (self), all samples:")
 for f, c in top.most_common(25): print(f"{c:6d} {100*c/n:5.1f}%  {f}")
 print("\nframes under a Tollgate frame (inclusive, samples with a Tollgate frame):")
-for f, c in inside.most_common(40): print(f"{c:6d} {100*c/n:5.1f}%  {f}")
+for f, c in inside.most_common(60): print(f"{c:6d} {100*c/n:5.1f}%  {f}")
 ' | tee "$OUT"
 rm -f "$JFC"; [ -n "${KEEP_JFR:-}" ] || rm -f $JFR
