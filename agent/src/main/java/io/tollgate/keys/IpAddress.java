@@ -91,32 +91,31 @@ public final class IpAddress {
     if (n < 7 || n > 15) {
       return false;
     }
-    int parts = 0;
-    int i = 0;
-    while (true) {
-      int start = i;
-      int value = 0;
-      while (i < n && i - start < 3) {
-        char c = text.charAt(i);
-        if (c < '0' || c > '9') {
-          break;
+    // one pass: digits and dots only, four numbers of 1..3 digits, no leading zero, none > 255
+    int dots = 0;
+    int digits = 0;
+    int value = 0;
+    for (int i = 0; i < n; i++) {
+      char c = text.charAt(i);
+      if (c == '.') {
+        if (digits == 0 || ++dots > 3) {
+          return false;
+        }
+        digits = 0;
+        value = 0;
+      } else if (c >= '0' && c <= '9') {
+        if (digits == 1 && value == 0) {
+          return false;
         }
         value = value * 10 + (c - '0');
-        i++;
-      }
-      int digits = i - start;
-      if (digits == 0 || value > 255 || (digits > 1 && text.charAt(start) == '0')) {
+        if (++digits > 3 || value > 255) {
+          return false;
+        }
+      } else {
         return false;
       }
-      parts++;
-      if (i == n) {
-        return parts == 4;
-      }
-      if (parts == 4 || text.charAt(i) != '.') {
-        return false;
-      }
-      i++;
     }
+    return dots == 3 && digits > 0;
   }
 
   public static IpAddress parseHostPort(String text) {
