@@ -115,7 +115,7 @@ public final class LocalLimiterStore<S> implements LimiterStore {
         return false;
       }
       now = clock.nowNanos();
-      mark.markUsed(tickOf(now));
+      markUsed(mark, now);
       held = algorithm.holdsResources(state);
       algorithm.decide(state, now, cost, verdict);
       holds = algorithm.holdsResources(state);
@@ -139,7 +139,7 @@ public final class LocalLimiterStore<S> implements LimiterStore {
           return; // a forgotten state held nothing
         }
         long now = clock.nowNanos();
-        mark.markUsed(tickOf(now));
+        markUsed(mark, now);
         held = algorithm.holdsResources(state);
         algorithm.release(state, now, cost);
         holds = algorithm.holdsResources(state);
@@ -167,10 +167,21 @@ public final class LocalLimiterStore<S> implements LimiterStore {
           continue;
         }
         long now = clock.nowNanos();
-        mark.markUsed(tickOf(now));
+        markUsed(mark, now);
         algorithm.adjust(state, now, delta);
         return;
       }
+    }
+  }
+
+  /**
+   * Writes the key's tick only when it has changed (about once a second per busy key), so that a
+   * decision that writes nothing else (a refusal) leaves the state's cache line clean.
+   */
+  private void markUsed(KeyState mark, long nowNanos) {
+    int tick = tickOf(nowNanos);
+    if (mark.lastUsedTick() != tick) {
+      mark.markUsed(tick);
     }
   }
 
