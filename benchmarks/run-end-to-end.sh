@@ -4,13 +4,21 @@
 #   rule    - with the agent and one rule that matches /hello and never refuses (e2e-rules.yaml)
 #   rule-noheaders - as rule, with headers: none (no RateLimit headers on responses)
 #   nomatch - with the agent and one rule that matches nothing wrk sends (e2e-rules-nomatch.yaml)
+#   bucket4j - no agent; instead the app's hand-written Bucket4j filter (one bucket per client IP
+#              in a ConcurrentHashMap, 429 when empty; same limit as the rule), servlet-jakarta only
+#   bucket4j-caffeine - as bucket4j, with the buckets in a Caffeine cache bounded like Tollgate's
+#   rule-baseline - as rule, with the agent jar $BASELINE_AGENT (e.g. a copy of an earlier build),
+#              to compare two builds of the agent in the same run
 # Modes alternate within each round (round 1: none, rule, nomatch; round 2: ...). Each start is a
 # fresh JVM: WARMUP s of wrk (discarded), then DURATION s measured with --latency.
 # Loopback only (127.0.0.1). wrk and the JVM share the machine's cores (no pinning).
+# Besides wrk's figures, the server's CPU time per request over the measured run (from
+# /proc/PID/stat), which a shared machine disturbs less than requests/s.
 # Output: benchmarks/results/e2e-APP-MODE-rN.txt (raw wrk) and e2e-APP-summary.txt.
 # Needs: mvn -B -q -o package -DskipTests, and wrk (apt-get install wrk).
 # Usage: benchmarks/run-end-to-end.sh [APP] [ROUNDS] [MODES...]
-#   env: WARMUP=15 DURATION=15 THREADS=2 CONNS=32 PORT=18091
+#   env: WARMUP=15 DURATION=15 THREADS=2 CONNS=32 PORT=18091 AGENT=${AGENT:-agent/target/tollgate-agent.jar}
+#        BASELINE_AGENT=path (mode rule-baseline) RES=benchmarks/results (where the files go)
 #        FIRST_ROUND=N numbers the rounds from N and adds them to the earlier rounds' summary
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,10 +26,10 @@ APP=${1:-servlet-jakarta}; ROUNDS=${2:-2}; shift 2 || shift $# || true
 MODES=("$@"); [ ${#MODES[@]} -gt 0 ] || MODES=(none rule nomatch)
 WARMUP=${WARMUP:-15}; DURATION=${DURATION:-15}; THREADS=${THREADS:-2}; CONNS=${CONNS:-32}
 PORT=${PORT:-18091}
-AGENT=agent/target/tollgate-agent.jar
+AGENT=${AGENT:-agent/target/tollgate-agent.jar}
 JAR=test-apps/$APP/target/$APP.jar
 URL=http://127.0.0.1:$PORT/hello
-RES=benchmarks/results
+RES=${RES:-benchmarks/results}
 mkdir -p "$RES"
 JAVA_OPTS=${JAVA_OPTS:--Xms512m -Xmx512m}
 
@@ -31,6 +39,9 @@ start_app() { # mode -> sets PID
     rule) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules.yaml) ;;
     rule-noheaders) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-noheaders.yaml) ;;
     nomatch) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-nomatch.yaml) ;;
+    rule-baseline) args=(-javaagent:${BASELINE_AGENT:?set BASELINE_AGENT}=config=benchmarks/e2e-rules.yaml) ;;
+    bucket4j) args=(-Dtestapp.bucket4j=map) ;;
+    bucket4j-caffeine) args=(-Dtestapp.bucket4j=caffeine) ;;
   esac
   PORT=$PORT java $JAVA_OPTS "${args[@]}" -jar "$JAR" >"/tmp/tollgate-e2e.$$.log" 2>&1 &
   PID=$!
@@ -55,7 +66,11 @@ for r in $(seq "$FIRST_ROUND" $((FIRST_ROUND + ROUNDS - 1))); do
     start_app "$mode"
     wrk -t"$THREADS" -c"$CONNS" -d"${WARMUP}s" "$URL" >/dev/null
     f="$RES/e2e-$APP-$mode-r$r.txt"
+    cpu0=$(awk '{print $14 + $15}' /proc/$PID/stat)
     wrk -t"$THREADS" -c"$CONNS" -d"${DURATION}s" --latency "$URL" | tee "$f"
+    # the server's own CPU time over the measured run (user + system, all its threads): on a
+    # shared machine, CPU per request moves less with the neighbours' load than requests/s does
+    echo "server CPU ticks: $(( $(awk '{print $14 + $15}' /proc/$PID/stat) - cpu0 )) of 1/$(getconf CLK_TCK) s" >>"$f"
     # the agent must have refused nothing: any non-2xx response invalidates the run
     curl -s -o /dev/null -w "after run: GET /hello -> %{http_code}\n" "$URL" >>"$f"
     echo "$mode $r $f" >>"$RES/e2e-$APP-runs.txt"
@@ -74,16 +89,21 @@ for line in open(sys.argv[1]):
     rps = float(re.search(r'Requests/sec:\s+([\d.]+)', t).group(1))
     p50 = ms(re.search(r'\s50%\s+(\S+)', t).group(1)); p99 = ms(re.search(r'\s99%\s+(\S+)', t).group(1))
     bad = re.search(r'Non-2xx or 3xx responses: (\d+)', t); errs = re.search(r'Socket errors: (.*)', t)
-    rows[mode].append((rps, p50, p99)); order.append(mode) if mode not in order else None
-    print(f"{mode:8s} round {r}: {rps:10.0f} req/s  p50 {p50:7.3f} ms  p99 {p99:7.3f} ms"
+    reqs = int(re.search(r'(\d+) requests in', t).group(1))
+    cpu = re.search(r'server CPU ticks: (\d+) of 1/(\d+) s', t)
+    us = 1e6 * int(cpu.group(1)) / int(cpu.group(2)) / reqs if cpu else float('nan')
+    rows[mode].append((rps, p50, p99, us)); order.append(mode) if mode not in order else None
+    print(f"{mode:8s} round {r}: {rps:10.0f} req/s  p50 {p50:7.3f} ms  p99 {p99:7.3f} ms  CPU {us:6.1f} us/req"
           + (f"  NON-2XX {bad.group(1)}" if bad else "") + (f"  socket errors: {errs.group(1)}" if errs else ""))
 print()
-print(f"| {sys.argv[2]} | req/s (median of rounds) | vs none | p50 ms | vs none | p99 ms | vs none |")
-print("|---|---|---|---|---|---|---|")
+print(f"| {sys.argv[2]} | req/s (median of rounds) | vs none | p50 ms | vs none | p99 ms | vs none | server CPU µs/req | vs none | req/s vs none, round by round |")
+print("|---|---|---|---|---|---|---|---|---|---|")
 base = [statistics.median(x) for x in zip(*rows['none'])] if 'none' in rows else None
 for mode in order:
     m = [statistics.median(x) for x in zip(*rows[mode])]
     rel = (lambda i: f"{100*m[i]/base[i]:.1f}%") if base else (lambda i: "-")
-    print(f"| {mode} | {m[0]:,.0f} | {rel(0)} | {m[1]:.3f} | {rel(1)} | {m[2]:.3f} | {rel(2)} |")
+    per = (", ".join(f"{100*a[0]/b[0]:.0f}%" for a, b in zip(rows[mode], rows['none']))
+           if base and len(rows[mode]) == len(rows['none']) else "-")
+    print(f"| {mode} | {m[0]:,.0f} | {rel(0)} | {m[1]:.3f} | {rel(1)} | {m[2]:.3f} | {rel(2)} | {m[3]:.1f} | {rel(3)} | {per} |")
 PY
 cat "$RES/e2e-$APP-summary.txt"

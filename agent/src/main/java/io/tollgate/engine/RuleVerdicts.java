@@ -39,6 +39,11 @@ public final class RuleVerdicts {
   private Entry wouldRefuse;
   private boolean released;
   private boolean corrected;
+  /**
+   * Whether an entry may leave work for the end (permits, a cost to correct): set as entries are
+   * added, so that the common request, with nothing to do at its end, learns it without a lock.
+   */
+  private boolean workAtEnd;
 
   void add(Rule rule, String key, long cost, Verdict verdict) {
     add(rule, key, cost, verdict, verdict.allowed);
@@ -47,6 +52,9 @@ public final class RuleVerdicts {
   void add(Rule rule, String key, long cost, Verdict verdict, boolean charged) {
     Entry entry = new Entry(rule, key, cost, verdict, charged);
     entries.add(entry);
+    if ((verdict.allowed && rule.releasesAtEnd()) || (charged && rule.costHeader() != null)) {
+      workAtEnd = true;
+    }
     if (!verdict.allowed) {
       if (rule.isShadow()) {
         wouldRefuse = entry;
@@ -114,7 +122,11 @@ public final class RuleVerdicts {
   }
 
   /** Whether something is left to do when the request ends: permits to give back, costs to correct. */
-  public synchronized boolean hasWorkAtEnd() {
+  public boolean hasWorkAtEnd() {
+    return workAtEnd && hasWorkAtEndLocked();
+  }
+
+  private synchronized boolean hasWorkAtEndLocked() {
     if (holdsAnything()) {
       return true;
     }

@@ -85,13 +85,13 @@ public final class TollgateGate implements RequestGate {
     }
     RuleVerdicts verdicts = decide(exchange, ruleSet, DecisionPoint.FIRST_ENTRY, null);
     if (verdicts != null) {
-      List<String[]> headers = headersFor(verdicts, ruleSet);
       if (verdicts.refused()) {
+        List<String[]> headers = headersFor(verdicts, ruleSet);
         verdicts.releaseHeld();
         writeRefusal(exchange, verdicts, headers);
         return Refusal.WRITTEN;
       }
-      setHeaders(exchange, headers);
+      setHeaders(exchange, verdicts, ruleSet);
       logAllowed(exchange, verdicts);
       RequestPacing.hold(verdicts.takeDelayNanos());
     }
@@ -103,7 +103,8 @@ public final class TollgateGate implements RequestGate {
   @Override
   public void servletRequestEnded(Object scope, Object request, Object response, Throwable thrown) {
     if (scope instanceof ServletPhase) {
-      SERVLET_PHASE.remove();
+      // set, not remove: the thread's entry stays, so the next request does not make a new one
+      SERVLET_PHASE.set(null);
       RuleVerdicts verdicts = ((ServletPhase) scope).verdicts;
       if (verdicts != null && verdicts.hasWorkAtEnd()) {
         ServletExchange exchange = ((ServletPhase) scope).exchange;
@@ -137,13 +138,13 @@ public final class TollgateGate implements RequestGate {
     if (phase != null) {
       phase.verdicts = verdicts;
     }
-    List<String[]> headers = headersFor(verdicts, ruleSet);
     if (verdicts.refused()) {
+      List<String[]> headers = headersFor(verdicts, ruleSet);
       verdicts.releaseHeld();
       writeRefusal(exchange, verdicts, headers);
       return Refusal.WRITTEN;
     }
-    setHeaders(exchange, headers);
+    setHeaders(exchange, verdicts, ruleSet);
     logAllowed(exchange, verdicts);
     RequestPacing.hold(verdicts.takeDelayNanos());
     return null;
@@ -250,15 +251,26 @@ public final class TollgateGate implements RequestGate {
     }
   }
 
+  /** The quota headers as a list, for a refusal (which adds its own) or a deferred response. */
   private List<String[]> headersFor(RuleVerdicts verdicts, RuleSet ruleSet) {
+    logShadow(verdicts);
+    List<String[]> headers = new ArrayList<>(6);
+    RateLimitHeaders.addTo(headers, verdicts, ruleSet.headers());
+    return headers;
+  }
+
+  /** The quota headers of an allowed request, set on its response directly. */
+  private void setHeaders(HttpExchange exchange, RuleVerdicts verdicts, RuleSet ruleSet) {
+    logShadow(verdicts);
+    RateLimitHeaders.addTo(exchange::setResponseHeader, verdicts, ruleSet.headers());
+  }
+
+  private void logShadow(RuleVerdicts verdicts) {
     RuleVerdicts.Entry shadow = verdicts.wouldRefuse();
     if (shadow != null) {
       shadowLog.log(shadow.rule.name(), () -> "shadow: rule '" + shadow.rule.name()
           + "' would refuse key " + KeyDisplay.of(shadow.key));
     }
-    List<String[]> headers = new ArrayList<>(6);
-    RateLimitHeaders.addTo(headers, verdicts, ruleSet.headers());
-    return headers;
   }
 
   private static void setHeaders(HttpExchange exchange, List<String[]> headers) {

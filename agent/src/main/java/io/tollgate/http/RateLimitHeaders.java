@@ -19,23 +19,43 @@ public final class RateLimitHeaders {
 
   private RateLimitHeaders() {}
 
+  /** Where the headers go: the response itself, or a list kept for a refusal. */
+  public interface Sink {
+    void header(String name, String value);
+  }
+
   /** Adds the headers for these verdicts to {@code out} as name/value pairs. */
   public static void addTo(List<String[]> out, RuleVerdicts verdicts, HeadersMode mode) {
+    addTo((name, value) -> out.add(new String[] {name, value}), verdicts, mode);
+  }
+
+  /**
+   * Adds the headers for these verdicts to {@code out}. Per request this makes only the strings
+   * that must be new: the {@code RateLimit} value, and {@code RateLimit-Policy} only when several
+   * rules show theirs; each rule's own policy item is made once, with the rule.
+   */
+  public static void addTo(Sink out, RuleVerdicts verdicts, HeadersMode mode) {
     if (mode == HeadersMode.NONE) {
       return;
     }
-    StringBuilder policies = new StringBuilder();
+    List<RuleVerdicts.Entry> entries = verdicts.entries();
+    String policies = null;
+    StringBuilder morePolicies = null;
     RuleVerdicts.Entry tightest = null;
-    for (RuleVerdicts.Entry entry : verdicts.entries()) {
+    for (int i = 0, n = entries.size(); i < n; i++) {
+      RuleVerdicts.Entry entry = entries.get(i);
       if (!entry.rule.showsQuotaHeaders() || entry.verdict.backendUnavailable) {
         continue;
       }
-      QuotaPolicy policy = entry.rule.policy();
-      if (policies.length() > 0) {
-        policies.append(", ");
+      String item = entry.rule.quotaPolicyItem();
+      if (policies == null) {
+        policies = item;
+      } else {
+        if (morePolicies == null) {
+          morePolicies = new StringBuilder(policies);
+        }
+        morePolicies.append(", ").append(item);
       }
-      appendString(policies, entry.rule.name());
-      policies.append(";q=").append(policy.quota()).append(";w=").append(policy.windowSeconds());
       if (tightest == null || isTighter(entry.verdict, tightest.verdict)) {
         tightest = entry;
       }
@@ -52,17 +72,30 @@ public final class RateLimitHeaders {
     long remaining = tightest.verdict.remaining;
     long resetSeconds = ceilSeconds(tightest.verdict.resetNanos);
     if (mode == HeadersMode.DRAFT || mode == HeadersMode.BOTH) {
-      StringBuilder current = new StringBuilder();
-      appendString(current, tightest.rule.name());
-      current.append(";r=").append(remaining).append(";t=").append(resetSeconds);
-      out.add(new String[] {"RateLimit-Policy", policies.toString()});
-      out.add(new String[] {"RateLimit", current.toString()});
+      out.header("RateLimit-Policy", morePolicies == null ? policies : morePolicies.toString());
+      // one concatenation: sized once, no StringBuilder
+      out.header("RateLimit", tightest.rule.rateLimitPrefix() + remaining + ";t=" + resetSeconds);
     }
     if (mode == HeadersMode.LEGACY || mode == HeadersMode.BOTH) {
-      out.add(new String[] {"X-RateLimit-Limit", Long.toString(tightest.rule.policy().quota())});
-      out.add(new String[] {"X-RateLimit-Remaining", Long.toString(remaining)});
-      out.add(new String[] {"X-RateLimit-Reset", Long.toString(resetSeconds)});
+      out.header("X-RateLimit-Limit", Long.toString(tightest.rule.policy().quota()));
+      out.header("X-RateLimit-Remaining", Long.toString(remaining));
+      out.header("X-RateLimit-Reset", Long.toString(resetSeconds));
     }
+  }
+
+  /** A rule's item of {@code RateLimit-Policy}: {@code "name";q=100;w=60}. */
+  public static String policyItem(String ruleName, QuotaPolicy policy) {
+    StringBuilder item = new StringBuilder();
+    appendString(item, ruleName);
+    return item.append(";q=").append(policy.quota()).append(";w=").append(policy.windowSeconds())
+        .toString();
+  }
+
+  /** The start of a rule's {@code RateLimit} value, before the units left: {@code "name";r=}. */
+  public static String rateLimitPrefix(String ruleName) {
+    StringBuilder prefix = new StringBuilder();
+    appendString(prefix, ruleName);
+    return prefix.append(";r=").toString();
   }
 
   private static boolean isTighter(Verdict candidate, Verdict current) {

@@ -112,6 +112,10 @@ public final class ClientAddressResolver {
    * @param forwardedLines     every {@code Forwarded} header line, in order of arrival
    */
   public String resolve(String remoteAddr, List<String> xForwardedForLines, List<String> forwardedLines) {
+    if (proxies.ignoresHeaders() && IpAddress.isCanonicalIpv4(remoteAddr)) {
+      // the common case, once per decided request: the peer's dotted quad is already its key
+      return remoteAddr;
+    }
     IpAddress a = resolveAddress(remoteAddr, xForwardedForLines, forwardedLines);
     return a == null ? UNKNOWN_KEY : a.toKey(ipv6Prefix);
   }

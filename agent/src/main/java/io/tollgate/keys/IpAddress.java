@@ -78,6 +78,46 @@ public final class IpAddress {
    * accepted too, and then never has a port. Returns {@code null} for anything else. Never throws.
    * Leading and trailing spaces and tabs are ignored.
    */
+  /**
+   * Whether {@code text} is an IPv4 address written exactly as {@link #toString()} writes it (four
+   * decimal numbers 0..255 without leading zeros, three dots, nothing else): then it is its own
+   * key, and a caller can use it without parsing it or making a new string.
+   */
+  public static boolean isCanonicalIpv4(String text) {
+    if (text == null) {
+      return false;
+    }
+    int n = text.length();
+    if (n < 7 || n > 15) {
+      return false;
+    }
+    // one pass: digits and dots only, four numbers of 1..3 digits, no leading zero, none > 255
+    int dots = 0;
+    int digits = 0;
+    int value = 0;
+    for (int i = 0; i < n; i++) {
+      char c = text.charAt(i);
+      if (c == '.') {
+        if (digits == 0 || ++dots > 3) {
+          return false;
+        }
+        digits = 0;
+        value = 0;
+      } else if (c >= '0' && c <= '9') {
+        if (digits == 1 && value == 0) {
+          return false;
+        }
+        value = value * 10 + (c - '0');
+        if (++digits > 3 || value > 255) {
+          return false;
+        }
+      } else {
+        return false;
+      }
+    }
+    return dots == 3 && digits > 0;
+  }
+
   public static IpAddress parseHostPort(String text) {
     if (text == null) {
       return null;

@@ -41,6 +41,42 @@ public final class PathNormalizer {
 
   /** The canonical path of {@code requestUri}, as described in the class documentation. */
   public static String normalize(String requestUri) {
+    if (requestUri != null && isNormal(requestUri)) {
+      return requestUri; // the common case, on every request: nothing to copy
+    }
+    return normalizeCopy(requestUri);
+  }
+
+  /**
+   * Whether {@link #normalize} would return {@code path} unchanged: it starts with {@code /}, and
+   * has no empty, {@code .} or {@code ..} segment, no trailing {@code /} (unless it is {@code /}),
+   * no query or fragment, no escape, no matrix parameter and no backslash.
+   */
+  static boolean isNormal(String path) {
+    int n = path.length();
+    if (n == 0 || path.charAt(0) != '/') {
+      return false;
+    }
+    int segment = 1;
+    for (int i = 1; i <= n && n > 1; i++) {
+      char c = i < n ? path.charAt(i) : '/';
+      if (c == '/') {
+        int len = i - segment;
+        if (len == 0
+            || (path.charAt(segment) == '.'
+                && (len == 1 || (len == 2 && path.charAt(segment + 1) == '.')))) {
+          return false;
+        }
+        segment = i + 1;
+      } else if (c == '\\' || c == ';' || c == '%' || c == '?' || c == '#') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** {@link #normalize} without the shortcut for paths that are normal already. */
+  static String normalizeCopy(String requestUri) {
     if (requestUri == null) {
       return "/";
     }

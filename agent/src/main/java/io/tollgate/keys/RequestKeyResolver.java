@@ -144,12 +144,13 @@ public final class RequestKeyResolver {
     String valueOf(HttpExchange exchange) {
       switch (kind) {
         case IP:
-          if (exchange.remoteAddress() == null) {
+          String peer = exchange.remoteAddress();
+          if (peer == null) {
             return null;
           }
           boolean readsHeaders = !clients.trustedProxies().ignoresHeaders();
           return clients.resolve(
-              exchange.remoteAddress(),
+              peer,
               readsHeaders
                   ? exchange.headerLines("X-Forwarded-For")
                   : java.util.Collections.<String>emptyList(),

@@ -46,7 +46,7 @@ public final class CalendarQuota implements RateLimitAlgorithm<CalendarQuota.Sta
   }
 
   /** Per-key state: the start of the key's window (epoch nanos) and the units counted in it. */
-  public static final class State {
+  public static final class State extends KeyState {
     long windowStart;
     long count;
 

@@ -31,7 +31,7 @@ public final class Concurrency implements RateLimitAlgorithm<Concurrency.State> 
   private static final long IDLE_NANOS = 3_600L * 1_000_000_000L;
 
   /** Per-key state: the permits held. */
-  public static final class State {
+  public static final class State extends KeyState {
     long inFlight;
 
     public long inFlight() {

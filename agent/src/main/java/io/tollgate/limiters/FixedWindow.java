@@ -21,7 +21,7 @@ package io.tollgate.limiters;
 public final class FixedWindow implements RateLimitAlgorithm<FixedWindow.State> {
 
   /** Per-key state: the window's index since the epoch, and the units counted in it. */
-  public static final class State {
+  public static final class State extends KeyState {
     long window;
     long count;
 

@@ -35,7 +35,7 @@ public final class Gcra implements RateLimitAlgorithm<Gcra.State> {
 
 
   /** Per-key state: the theoretical arrival time, {@code tat + tatFraction/limit} time units. */
-  public static final class State {
+  public static final class State extends KeyState {
     long tat;
     long tatFraction;
 

@@ -122,7 +122,7 @@ public final class PenaltyBox {
   public static final class Guarded<S> implements RateLimitAlgorithm<Guarded.State<S>> {
 
     /** Per-key state: the limiter's state and the box's. */
-    public static final class State<S> {
+    public static final class State<S> extends KeyState {
       final S limiter;
       final PenaltyBox.State box;
 

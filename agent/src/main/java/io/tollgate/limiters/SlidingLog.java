@@ -29,7 +29,7 @@ public final class SlidingLog implements RateLimitAlgorithm<SlidingLog.State> {
   private static final long[] EMPTY = new long[0];
 
   /** Per-key state: a ring buffer of allowed units' timestamps, oldest at {@code head}. */
-  public static final class State {
+  public static final class State extends KeyState {
     long[] times = EMPTY;
     int head;
     int size;

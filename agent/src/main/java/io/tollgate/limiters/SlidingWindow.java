@@ -34,7 +34,7 @@ public final class SlidingWindow implements RateLimitAlgorithm<SlidingWindow.Sta
 
 
   /** Per-key state: the current window's index since the epoch, and both windows' counts. */
-  public static final class State {
+  public static final class State extends KeyState {
     long window;
     long previous;
     long current;

@@ -34,7 +34,7 @@ public final class TokenBucket implements RateLimitAlgorithm<TokenBucket.State> 
 
 
   /** Per-key state: the theoretical arrival time, {@code tat + tatFraction/limit} time units. */
-  public static final class State {
+  public static final class State extends KeyState {
     long tat;
     long tatFraction;
 

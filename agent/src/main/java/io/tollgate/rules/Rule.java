@@ -2,6 +2,7 @@ package io.tollgate.rules;
 
 import io.tollgate.config.CostConfig;
 import io.tollgate.http.HttpExchange;
+import io.tollgate.http.RateLimitHeaders;
 import io.tollgate.keys.RequestKeyResolver;
 import io.tollgate.limiters.QuotaPolicy;
 import io.tollgate.stores.LimiterStore;
@@ -35,6 +36,8 @@ public final class Rule {
     final Allowlist allowlist;
     final PenaltyTracker penalty;
     final String costHeader;
+    /** The concurrency algorithm: asked on every request, so compared once here. */
+    final boolean releasesAtEnd;
     final io.tollgate.diagnostics.MissingKeyAdvisor missingKeys;
 
     Shared(
@@ -61,6 +64,8 @@ public final class Rule {
       this.allowlist = allowlist;
       this.penalty = penalty;
       this.costHeader = costHeader;
+      this.releasesAtEnd =
+          algorithmName.equals(io.tollgate.limiters.AlgorithmKind.CONCURRENCY.yamlName());
       this.missingKeys =
           new io.tollgate.diagnostics.MissingKeyAdvisor(
               name, keyResolver.description(), keyResolver.hasFallback());
@@ -73,6 +78,9 @@ public final class Rule {
   private final LimiterStore store;
   private final QuotaPolicy policy;
   private final String fingerprint;
+  /** The quota headers' constant parts, made once here rather than on every response. */
+  private final String quotaPolicyItem;
+  private final String rateLimitPrefix;
   private Rule owner;
   /** Set on the owner: its budgets when it has no plans. */
   private Rule[] budgets;
@@ -95,6 +103,9 @@ public final class Rule {
     this.store = store;
     this.policy = policy;
     this.fingerprint = fingerprint;
+    this.quotaPolicyItem =
+        policy == null ? null : RateLimitHeaders.policyItem(name, policy);
+    this.rateLimitPrefix = RateLimitHeaders.rateLimitPrefix(name);
   }
 
   /** A budget of a rule: one limit with its own store. */
@@ -222,6 +233,16 @@ public final class Rule {
     return policy;
   }
 
+  /** This budget's item of {@code RateLimit-Policy}: {@code "name";q=100;w=60}. */
+  public String quotaPolicyItem() {
+    return quotaPolicyItem;
+  }
+
+  /** The start of this budget's {@code RateLimit} value: {@code "name";r=}. */
+  public String rateLimitPrefix() {
+    return rateLimitPrefix;
+  }
+
   /** Decides and counts, but never refuses: how operators try a new limit on live traffic. */
   public boolean isShadow() {
     return shared.shadow;
@@ -234,7 +255,7 @@ public final class Rule {
 
   /** Whether an allowed request holds what it took until it ends (the concurrency algorithm). */
   public boolean releasesAtEnd() {
-    return shared.algorithmName.equals(io.tollgate.limiters.AlgorithmKind.CONCURRENCY.yamlName());
+    return shared.releasesAtEnd;
   }
 
   public String algorithmName() {

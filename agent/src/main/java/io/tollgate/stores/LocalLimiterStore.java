@@ -2,11 +2,13 @@ package io.tollgate.stores;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.Expiry;
-import com.github.benmanes.caffeine.cache.Ticker;
 import io.tollgate.limiters.Clock;
+import io.tollgate.limiters.KeyState;
 import io.tollgate.limiters.RateLimitAlgorithm;
 import io.tollgate.limiters.Verdict;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 /**
@@ -21,9 +23,18 @@ import java.util.function.Function;
  * displace. A key that is being limited is, by definition, being hit often, so a flood of distinct
  * one-off keys (spoofed API keys, a botnet's addresses) displaces each other, not it: eviction
  * cannot cheaply hand a limited key a fresh budget. A key whose state holds resources (the
- * concurrency algorithm's permits, {@link RateLimitAlgorithm#holdsResources}) weighs nothing and
- * never expires while it holds them, so it is neither evicted nor forgotten before its requests
+ * concurrency algorithm's permits, {@link RateLimitAlgorithm#holdsResources}) weighs nothing and is
+ * never forgotten while it holds them, so it is neither evicted nor dropped before its requests
  * end.
+ *
+ * <p>Idle keys are forgotten by the store itself, not by Caffeine's expiry: with any expiry,
+ * Caffeine reads a clock, writes the entry's access time and records the read for its policy on
+ * every hit, which cost more than the decision (see BENCHMARKS.md, section 1). Instead each decision
+ * writes a coarse tick (about a second) into its state ({@link KeyState}), under the monitor it
+ * holds anyway, and the store sweeps its keys once per idle period, a few keys per decision (so no
+ * request pays for a whole sweep), dropping those idle for longer than
+ * {@link RateLimitAlgorithm#idleNanosUntilFresh()}. Without expiry, and while under half full, a
+ * Caffeine hit is a plain hash lookup.
  *
  * <p>Cache maintenance runs on the calling thread (no pool of the application's is borrowed). No
  * global lock: two requests contend only when they share a key, and then only for the few
@@ -31,69 +42,89 @@ import java.util.function.Function;
  */
 public final class LocalLimiterStore<S> implements LimiterStore {
 
-  /** How long a key that holds resources is kept without any access: in effect, forever. */
-  static final long HOLDING_NANOS = Long.MAX_VALUE / 2;
+  /** A tick is 2^30 ns, about 1.07 s: idle periods are whole seconds or more. */
+  private static final int TICK_SHIFT = 30;
+  /** How many keys one decision examines while a sweep is under way. */
+  static final int SWEEP_CHUNK = 64;
 
   private final RateLimitAlgorithm<S> algorithm;
   private final Clock clock;
   private final Cache<String, S> states;
   private final Function<String, S> newState;
+  private final long originNanos;
+  /**
+   * A key unused for this many ticks has been idle for more than
+   * {@link RateLimitAlgorithm#idleNanosUntilFresh()} (the extra tick covers the rounding of both
+   * ends down to a tick).
+   */
+  private final int idleTicks;
+
+  /** The tick from which the next decision sweeps (while a sweep is under way: now). */
+  private volatile int sweepDueTick;
+  /** Held by the one thread sweeping; the others do not wait for it. */
+  private final AtomicBoolean sweeping = new AtomicBoolean();
+  /** Where the sweep under way has got to; null between sweeps. Guarded by {@link #sweeping}. */
+  private Iterator<Map.Entry<String, S>> sweepCursor;
 
   public LocalLimiterStore(RateLimitAlgorithm<S> algorithm, Clock clock, long maxKeys) {
-    this(algorithm, clock, maxKeys, Ticker.systemTicker());
-  }
-
-  /**
-   * With the time source of key expiry given: for tests, a ticker that moves with the test's
-   * {@link io.tollgate.limiters.ManualClock}.
-   */
-  public LocalLimiterStore(
-      RateLimitAlgorithm<S> algorithm, Clock clock, long maxKeys, Ticker expiryTicker) {
+    if (!(algorithm.newState() instanceof KeyState)) {
+      throw new IllegalArgumentException(
+          "a local store keeps states that extend KeyState; "
+              + algorithm.getClass().getName() + "'s do not");
+    }
     this.algorithm = algorithm;
     this.clock = clock;
-    final long idle = algorithm.idleNanosUntilFresh();
     this.states =
         Caffeine.newBuilder()
             .maximumWeight(maxKeys)
             .weigher((String key, S state) -> algorithm.holdsResources(state) ? 0 : 1)
-            .expireAfter(
-                new Expiry<String, S>() {
-                  @Override
-                  public long expireAfterCreate(String key, S state, long currentTime) {
-                    return algorithm.holdsResources(state) ? HOLDING_NANOS : idle;
-                  }
-
-                  @Override
-                  public long expireAfterUpdate(
-                      String key, S state, long currentTime, long currentDuration) {
-                    return algorithm.holdsResources(state) ? HOLDING_NANOS : idle;
-                  }
-
-                  @Override
-                  public long expireAfterRead(
-                      String key, S state, long currentTime, long currentDuration) {
-                    return algorithm.holdsResources(state) ? HOLDING_NANOS : idle;
-                  }
-                })
             .executor(Runnable::run)
-            .ticker(expiryTicker)
             .build();
     this.newState = ignored -> algorithm.newState();
+    this.originNanos = clock.nowNanos();
+    long idle = Math.max(0, algorithm.idleNanosUntilFresh());
+    this.idleTicks = (int) Math.min(Integer.MAX_VALUE / 4, ceilTicks(idle) + 1);
+    this.sweepDueTick = idleTicks;
+  }
+
+  private static long ceilTicks(long nanos) {
+    return (nanos >>> TICK_SHIFT) + ((nanos & ((1L << TICK_SHIFT) - 1)) == 0 ? 0 : 1);
+  }
+
+  /** The store's coarse time: ticks since it was made (0 if the clock went back before that). */
+  private int tickOf(long nowNanos) {
+    long ticks = (nowNanos - originNanos) >> TICK_SHIFT;
+    return ticks <= 0 ? 0 : (int) Math.min(ticks, Integer.MAX_VALUE / 2);
   }
 
   @Override
   public void decide(String key, long cost, Verdict verdict) {
-    S state = states.get(key, newState);
+    while (!decideOn(states.get(key, newState), key, cost, verdict)) {
+      // a sweep dropped the state between the lookup and the monitor: look the key up again
+    }
+  }
+
+  /** Decides on {@code state}; false, having done nothing, when a sweep has just dropped it. */
+  private boolean decideOn(S state, String key, long cost, Verdict verdict) {
+    long now;
     boolean held;
     boolean holds;
     synchronized (state) {
+      KeyState mark = (KeyState) state;
+      if (mark.isForgotten()) {
+        return false;
+      }
+      now = clock.nowNanos();
+      markUsed(mark, now);
       held = algorithm.holdsResources(state);
-      algorithm.decide(state, clock.nowNanos(), cost, verdict);
+      algorithm.decide(state, now, cost, verdict);
       holds = algorithm.holdsResources(state);
     }
     if (held != holds) {
       reweigh(key, state);
     }
+    sweepIfDue(now);
+    return true;
   }
 
   @Override
@@ -103,8 +134,14 @@ public final class LocalLimiterStore<S> implements LimiterStore {
       boolean held;
       boolean holds;
       synchronized (state) {
+        KeyState mark = (KeyState) state;
+        if (mark.isForgotten()) {
+          return; // a forgotten state held nothing
+        }
+        long now = clock.nowNanos();
+        markUsed(mark, now);
         held = algorithm.holdsResources(state);
-        algorithm.release(state, clock.nowNanos(), cost);
+        algorithm.release(state, now, cost);
         holds = algorithm.holdsResources(state);
       }
       if (held != holds) {
@@ -118,18 +155,92 @@ public final class LocalLimiterStore<S> implements LimiterStore {
     if (delta == 0) {
       return;
     }
-    // A refund on a forgotten key has nothing to give back; a charge on one starts it afresh.
-    S state = delta > 0 ? states.get(key, newState) : states.getIfPresent(key);
-    if (state != null) {
+    while (true) {
+      // A refund on a forgotten key has nothing to give back; a charge on one starts it afresh.
+      S state = delta > 0 ? states.get(key, newState) : states.getIfPresent(key);
+      if (state == null) {
+        return;
+      }
       synchronized (state) {
-        algorithm.adjust(state, clock.nowNanos(), delta);
+        KeyState mark = (KeyState) state;
+        if (mark.isForgotten()) {
+          continue;
+        }
+        long now = clock.nowNanos();
+        markUsed(mark, now);
+        algorithm.adjust(state, now, delta);
+        return;
       }
     }
   }
 
-  /** Has Caffeine weigh the key and time its expiry again, now that it holds (or no longer holds). */
+  /**
+   * Writes the key's tick only when it has changed (about once a second per busy key), so that a
+   * decision that writes nothing else (a refusal) leaves the state's cache line clean.
+   */
+  private void markUsed(KeyState mark, long nowNanos) {
+    int tick = tickOf(nowNanos);
+    if (mark.lastUsedTick() != tick) {
+      mark.markUsed(tick);
+    }
+  }
+
+  /** Has Caffeine weigh the key again, now that it holds (or no longer holds) resources. */
   private void reweigh(String key, S state) {
     states.asMap().replace(key, state, state);
+  }
+
+  /** One volatile read per decision; a share of the sweep when one is due. */
+  private void sweepIfDue(long nowNanos) {
+    int now = tickOf(nowNanos);
+    if (now >= sweepDueTick) {
+      sweep(now, SWEEP_CHUNK, false);
+    }
+  }
+
+  /**
+   * Examines up to {@code budget} keys of the sweep under way (starting one if none is, or if
+   * {@code fromStart}), dropping
+   * the idle ones; when the sweep reaches the end, the next is due one idle period later. Returns
+   * at once if another thread is sweeping.
+   */
+  private void sweep(int now, int budget, boolean fromStart) {
+    if (!sweeping.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      if (sweepCursor == null || fromStart) {
+        sweepCursor = states.asMap().entrySet().iterator();
+      }
+      for (int n = 0; n < budget && sweepCursor.hasNext(); n++) {
+        Map.Entry<String, S> entry = sweepCursor.next();
+        forgetIfIdle(entry.getKey(), entry.getValue(), now);
+      }
+      if (sweepCursor.hasNext()) {
+        sweepDueTick = now; // more to do: the next decision goes on
+      } else {
+        sweepCursor = null;
+        sweepDueTick = now + idleTicks;
+      }
+    } finally {
+      sweeping.set(false);
+    }
+  }
+
+  private void forgetIfIdle(String key, S state, int now) {
+    synchronized (state) {
+      KeyState mark = (KeyState) state;
+      if (mark.isForgotten()
+          || now - mark.lastUsedTick() < idleTicks
+          || algorithm.holdsResources(state)) {
+        return;
+      }
+      // Under the monitor: a decision that looked this state up before it left the cache sees
+      // the mark and looks the key up again, so no decision is lost on a dropped state.
+      if (states.asMap().remove(key, state)) {
+        mark.markForgotten();
+      }
+    }
   }
 
   @Override
@@ -142,8 +253,12 @@ public final class LocalLimiterStore<S> implements LimiterStore {
     return states.getIfPresent(key) != null;
   }
 
-  /** Runs pending expiry and eviction now; for tests and memory measurements. */
+  /**
+   * Sweeps every key now (dropping the idle ones) and runs Caffeine's pending eviction; for tests
+   * and memory measurements.
+   */
   public void cleanUp() {
+    sweep(tickOf(clock.nowNanos()), Integer.MAX_VALUE, true);
     states.cleanUp();
   }
 }

@@ -154,4 +154,41 @@ class IpAddressTest {
       assertNull(IpAddress.parseHostPort("localhost:80"));
     }
   }
+
+  @ParameterizedTest(name = "[{0}] is its own key")
+  @ValueSource(strings = {"0.0.0.0", "1.2.3.4", "10.0.0.1", "127.0.0.1", "192.168.100.200",
+    "255.255.255.255", "9.99.199.250"})
+  void aCanonicalDottedQuadIsItsOwnKey(String text) {
+    assertTrue(IpAddress.isCanonicalIpv4(text));
+    assertEquals(text, IpAddress.parseHostPort(text).toKey(64));
+  }
+
+  @ParameterizedTest(name = "[{0}] needs parsing")
+  @ValueSource(strings = {"", "1.2.3", "1.2.3.4.5", "256.1.1.1", "1.2.3.256", "01.2.3.4", "1.2.3.04",
+    "1.2.3.00", "1..2.3", "1.2.3.4.", ".1.2.3.4", " 1.2.3.4", "1.2.3.4 ", "1.2.3.4:80", "1.2.3.4%eth0",
+    "1234.1.1.1", "1.2.3.1000", "::1", "::ffff:1.2.3.4", "[1.2.3.4]", "a.b.c.d", "\u0661.2.3.4",
+    "1.2.3.4\u0000", "0x7f.0.0.1", "1.2.3.-1"})
+  void anythingElseIsNotTakenAsItsOwnKey(String text) {
+    assertFalse(IpAddress.isCanonicalIpv4(text));
+  }
+
+  @Test
+  void theShortcutAgreesWithTheParserOnRandomDigitsAndDots() {
+    java.util.Random random = new java.util.Random(42);
+    String alphabet = "0123456789.";
+    int canonical = 0;
+    for (int i = 0; i < 200_000; i++) {
+      StringBuilder text = new StringBuilder();
+      for (int n = 7 + random.nextInt(9); n > 0; n--) {
+        text.append(alphabet.charAt(random.nextInt(alphabet.length())));
+      }
+      String t = text.toString();
+      IpAddress parsed = IpAddress.tryParse(t);
+      boolean ownKey = parsed != null && parsed.isIpv4() && parsed.toKey(64).equals(t);
+      assertEquals(ownKey, IpAddress.isCanonicalIpv4(t), t);
+      canonical += ownKey ? 1 : 0;
+    }
+    assertTrue(canonical > 100, "the sample holds canonical addresses too: " + canonical);
+    assertFalse(IpAddress.isCanonicalIpv4(null));
+  }
 }

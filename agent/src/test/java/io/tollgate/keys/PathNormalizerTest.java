@@ -116,4 +116,25 @@ class PathNormalizerTest {
     }
     assertEquals("/login", PathNormalizer.normalize(sb.toString()));
   }
+
+  @Test
+  void theShortcutForNormalPathsAgreesWithTheFullNormalisation() {
+    Random random = new Random(7);
+    String[] pieces = {"/", "/", "a", "b", ".", "..", ";", "%", "2e", "\\", "?", "#", "//", "x.y"};
+    int normal = 0;
+    for (int i = 0; i < 200_000; i++) {
+      StringBuilder path = new StringBuilder();
+      for (int n = random.nextInt(8); n >= 0; n--) {
+        path.append(pieces[random.nextInt(pieces.length)]);
+      }
+      String p = path.toString();
+      String full = PathNormalizer.normalizeCopy(p);
+      assertEquals(full, PathNormalizer.normalize(p), p);
+      if (PathNormalizer.isNormal(p)) {
+        assertEquals(p, full, "taken as normal: " + p);
+        normal++;
+      }
+    }
+    assertTrue(normal > 1_000, "the sample holds normal paths too: " + normal);
+  }
 }

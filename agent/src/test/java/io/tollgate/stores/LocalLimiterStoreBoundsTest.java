@@ -51,7 +51,7 @@ class LocalLimiterStoreBoundsTest {
   void aKeyHoldingPermitsIsNeitherEvictedNorExpiredUntilItsRequestsEnd() {
     Concurrency bulkhead = new Concurrency(LimitSpec.of(1, S));
     LocalLimiterStore<?> store =
-        new LocalLimiterStore<>(bulkhead, clock, 100, clock::nowNanos);
+        new LocalLimiterStore<>(bulkhead, clock, 100);
     Verdict verdict = new Verdict();
     store.decide("busy", 1, verdict);
     assertTrue(verdict.allowed);

@@ -3,13 +3,19 @@ package io.tollgate.stores;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tollgate.limiters.AlgorithmKind;
+import io.tollgate.limiters.Algorithms;
+import io.tollgate.limiters.CalendarQuota;
 import io.tollgate.limiters.Concurrency;
 import io.tollgate.limiters.FixedWindow;
 import io.tollgate.limiters.LimitSpec;
 import io.tollgate.limiters.ManualClock;
 import io.tollgate.limiters.SlidingLog;
+import io.tollgate.limiters.PenaltyBox;
+import io.tollgate.limiters.RateLimitAlgorithm;
 import io.tollgate.limiters.TokenBucket;
 import io.tollgate.limiters.Verdict;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
@@ -116,8 +122,7 @@ class LocalLimiterStoreTest {
   void keysExpireOnceIdleForIdleNanosUntilFresh() {
     TokenBucket bucket = new TokenBucket(LimitSpec.of(5, S));
     long idle = bucket.idleNanosUntilFresh();
-    // Caffeine's ticker and the limiter's clock move together
-    LocalLimiterStore<?> store = new LocalLimiterStore<>(bucket, clock, 100, clock::nowNanos);
+    LocalLimiterStore<?> store = new LocalLimiterStore<>(bucket, clock, 100);
     Verdict verdict = new Verdict();
     store.decide("k", 5, verdict);
     assertTrue(verdict.allowed);
@@ -127,7 +132,7 @@ class LocalLimiterStoreTest {
     store.cleanUp();
     assertEquals(1, store.estimatedKeys(), "still within its idle time");
 
-    // per-key expiry runs on Caffeine's timer wheel, whose finest bucket is about a second
+    // the store keeps time in ticks of about a second, and waits one more to be sure
     clock.advanceNanos(2 + 2 * S);
     store.cleanUp();
     assertEquals(0, store.estimatedKeys(), "forgotten once idle for idleNanosUntilFresh");
@@ -141,13 +146,65 @@ class LocalLimiterStoreTest {
   @Test
   void aDecisionIsAnAccessThatKeepsTheKey() {
     FixedWindow window = new FixedWindow(LimitSpec.of(5, 10 * S));
-    LocalLimiterStore<?> store = new LocalLimiterStore<>(window, clock, 100, clock::nowNanos);
+    LocalLimiterStore<?> store = new LocalLimiterStore<>(window, clock, 100);
     Verdict verdict = new Verdict();
     for (int i = 0; i < 10; i++) {
       store.decide("k", 1, verdict);
       clock.advanceNanos(window.idleNanosUntilFresh() / 2);
       store.cleanUp();
       assertEquals(1, store.estimatedKeys(), "access " + i);
+    }
+  }
+
+  @Test
+  void laterDecisionsForgetIdleKeysWithoutAnyCleanUp() {
+    TokenBucket bucket = new TokenBucket(LimitSpec.of(5, S));
+    LocalLimiterStore<?> store = new LocalLimiterStore<>(bucket, clock, 10_000);
+    Verdict verdict = new Verdict();
+    int idleKeys = 10 * LocalLimiterStore.SWEEP_CHUNK;
+    for (int i = 0; i < idleKeys; i++) {
+      store.decide("idle-" + i, 1, verdict);
+    }
+    clock.advanceNanos(bucket.idleNanosUntilFresh() + 3 * S);
+    // each decision sweeps a few keys, so that no request pays for the whole sweep
+    store.decide("active", 1, verdict);
+    assertTrue(store.estimatedKeys() > 1, "one decision sweeps only part of the keys");
+    for (int i = 0; i < 10; i++) {
+      store.decide("active", 1, verdict);
+    }
+    assertEquals(1, store.estimatedKeys(), "only the active key is left");
+    assertTrue(store.tracks("active"));
+  }
+
+  @Test
+  void aKeyInUseIsNotForgottenWhileOthersAre() {
+    TokenBucket bucket = new TokenBucket(LimitSpec.of(5, 3600 * S));
+    LocalLimiterStore<?> store = new LocalLimiterStore<>(bucket, clock, 100);
+    Verdict verdict = new Verdict();
+    store.decide("forgotten", 1, verdict);
+    for (int step = 0; step < 10; step++) {
+      store.decide("in-use", 1, verdict);
+      clock.advanceNanos(bucket.idleNanosUntilFresh() / 4);
+    }
+    store.cleanUp();
+    assertEquals(false, store.tracks("forgotten"), "idle for 2.5 idle periods");
+    assertTrue(store.tracks("in-use"), "used a quarter of its idle period ago");
+  }
+
+  @Test
+  void everyAlgorithmsStateCanBeKept() {
+    List<RateLimitAlgorithm<?>> algorithms = new ArrayList<>();
+    for (AlgorithmKind kind : AlgorithmKind.values()) {
+      algorithms.add(Algorithms.create(kind, LimitSpec.of(5, 60 * S)));
+    }
+    algorithms.add(Algorithms.calendar(5, CalendarQuota.Unit.DAY, ZoneOffset.UTC));
+    algorithms.add(new PenaltyBox(3, 10 * S, 60 * S).guard(new FixedWindow(LimitSpec.of(5, S))));
+    for (RateLimitAlgorithm<?> algorithm : algorithms) {
+      LocalLimiterStore<?> store = new LocalLimiterStore<>(algorithm, clock, 100);
+      Verdict verdict = new Verdict();
+      store.decide("k", 1, verdict);
+      assertTrue(verdict.allowed, algorithm.getClass().getSimpleName());
+      assertTrue(store.tracks("k"), algorithm.getClass().getSimpleName());
     }
   }
 }

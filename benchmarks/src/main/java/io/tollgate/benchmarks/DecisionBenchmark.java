@@ -38,11 +38,13 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <ul>
  *   <li>{@code none}: picks the key and reads its hash; the harness floor.
- *   <li>{@code caffeineLookup}: the lookup alone, in a Caffeine cache configured exactly as
- *       Tollgate's store (maximumSize + expireAfterAccess); the floor of any bounded keyed limiter.
- *   <li>{@code tollgate}: {@code LocalLimiterStore.decide(key, 1, verdict)}.
- *   <li>{@code tollgateNoExpiry}: {@link SizeBoundedStorePrototype}, the same store without
- *       {@code expireAfterAccess}: the fix this module recommends, measured beside the store.
+ *   <li>{@code caffeineLookup}: the lookup alone, in a Caffeine cache with maximumSize +
+ *       expireAfterAccess (Tollgate's store had this configuration until it swept idle keys
+ *       itself; bucket4jCaffeine has it): the floor of a limiter kept in such a cache.
+ *   <li>{@code tollgate}: {@code LocalLimiterStore.decide(key, 1, verdict)} (size-bounded Caffeine,
+ *       idle keys swept by the store itself, a few per decision).
+ *   <li>{@code tollgateNoExpiry}: {@link SizeBoundedStorePrototype}, the prototype that led to it:
+ *       the store with no expiry at all, kept to show what the sweep costs.
  *   <li>{@code bucket4jCaffeine}: {@code cache.get(key, newBucket).tryConsume(1)}, the same bounded
  *       Caffeine configuration holding Bucket4j local buckets (lock-free, the default).
  *   <li>{@code bucket4jMap}: {@code ConcurrentHashMap.computeIfAbsent(key, newBucket).tryConsume(1)},

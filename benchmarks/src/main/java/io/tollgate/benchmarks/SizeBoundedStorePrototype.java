@@ -21,7 +21,9 @@ import java.util.function.Function;
  * gives up: idle keys stay until pushed out by new ones (heap held up to max-keys, never beyond),
  * instead of leaving after {@code idleNanosUntilFresh}.
  *
- * <p>Not used by the agent; lives here only to measure the recommendation.
+ * <p>Not used by the agent. {@code LocalLimiterStore} now works this way (size bound only in
+ * Caffeine) and forgets idle keys itself with a lazy sweep; this prototype, without any expiry,
+ * stays to show what that sweep costs.
  */
 public final class SizeBoundedStorePrototype<S> implements LimiterStore {
 

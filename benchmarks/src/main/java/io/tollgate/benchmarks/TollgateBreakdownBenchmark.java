@@ -33,8 +33,10 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code b_nanoTime}: {@code System.nanoTime()} alone.
  *   <li>{@code c_algorithmWithClock}: the arithmetic at {@code Clock.system().nowNanos()}.
  *   <li>{@code d_lockedAlgorithmWithClock}: the same inside {@code synchronized (state)}.
- *   <li>{@code e_caffeineGet}: {@code cache.get(key, f)} on the store's cache configuration.
- *   <li>{@code f_caffeineGetNoExpiry}: the same cache without {@code expireAfterAccess}.
+ *   <li>{@code e_caffeineGet}: {@code cache.get(key, f)} on a cache with maximumSize +
+ *       expireAfterAccess (the store's configuration before it swept idle keys itself).
+ *   <li>{@code f_caffeineGetNoExpiry}: the same cache without {@code expireAfterAccess} (the
+ *       store's lookup now, but for its weigher).
  *   <li>{@code g_store}: the whole {@code LocalLimiterStore.decide}.
  *   <li>{@code h_floor}: nanoTime + ConcurrentHashMap.get + one CAS, the physical floor of a keyed
  *       decision (goal B6: a decision within 3x of it).

@@ -56,9 +56,13 @@ final class ServletApi {
 
   /** {@code javax.servlet} or {@code jakarta.servlet}. */
   final String namespace;
+  /** Tomcat's URI without {@code getRequestURI()}'s decoding, for its own requests; or null. */
+  final TomcatRequestUri tomcatUri;
 
-  private ServletApi(String ns, ClassLoader loader) throws ReflectiveOperationException {
+  private ServletApi(String ns, Class<?> requestClass) throws ReflectiveOperationException {
     this.namespace = ns;
+    this.tomcatUri = TomcatRequestUri.forRequestClass(requestClass);
+    ClassLoader loader = requestClass.getClassLoader();
     Class<?> request = Class.forName(ns + ".http.HttpServletRequest", false, loader);
     Class<?> response = Class.forName(ns + ".http.HttpServletResponse", false, loader);
     Class<?> cookie = Class.forName(ns + ".http.Cookie", false, loader);
@@ -116,7 +120,7 @@ final class ServletApi {
       try {
         Class<?> httpRequest = Class.forName(ns + ".http.HttpServletRequest", false, loader);
         if (httpRequest.isAssignableFrom(requestClass)) {
-          return new ServletApi(ns, loader);
+          return new ServletApi(ns, requestClass);
         }
       } catch (ClassNotFoundException | LinkageError absent) {
         // Not this namespace.

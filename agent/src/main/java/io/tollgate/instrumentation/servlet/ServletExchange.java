@@ -39,6 +39,13 @@ public final class ServletExchange implements HttpExchange {
 
   @Override
   public String rawPath() {
+    TomcatRequestUri tomcat = api.tomcatUri;
+    if (tomcat != null) {
+      String uri = tomcat.of(request);
+      if (uri != null) {
+        return uri;
+      }
+    }
     try {
       return (String) api.getRequestUri.invokeExact(request);
     } catch (Throwable t) {

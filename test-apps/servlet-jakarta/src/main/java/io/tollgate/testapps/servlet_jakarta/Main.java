@@ -66,6 +66,11 @@ public final class Main {
         errorPage.setLocation(Servlets.ERROR_PAGE);
         ctx.addErrorPage(errorPage);
 
+        // For the end-to-end benchmark only: a hand-written Bucket4j filter in front of everything.
+        Bucket4jRateLimitFilter bucket4j = Bucket4jRateLimitFilter.fromSystemProperty();
+        if (bucket4j != null) {
+            filter(ctx, "bucket4j", bucket4j, "/*");
+        }
         // The application's own filter, on every dispatch type, as many real apps have one.
         filter(ctx, "testUser", new TestUserFilter(), "/*");
 
