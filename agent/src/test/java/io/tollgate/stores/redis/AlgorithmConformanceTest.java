@@ -75,15 +75,13 @@ class AlgorithmConformanceTest {
     Pair(RedisBackend on, RateLimitAlgorithm<?> algorithm, long startNanos) {
       this.algorithm = algorithm;
       this.clock = new ManualClock(startNanos);
-      long origin = startNanos;
-      this.local = localStore(algorithm, clock, () -> clock.nowNanos() - origin);
+      this.local = localStore(algorithm, clock);
       this.redis =
           RedisAlgorithmStore.of(on, RedisTestSupport.uniqueRule("conf"), algorithm, clock);
     }
 
-    private static <S> LimiterStore localStore(
-        RateLimitAlgorithm<S> algorithm, ManualClock clock, com.github.benmanes.caffeine.cache.Ticker ticker) {
-      return new LocalLimiterStore<>(algorithm, clock, 10_000, ticker);
+    private static <S> LimiterStore localStore(RateLimitAlgorithm<S> algorithm, ManualClock clock) {
+      return new LocalLimiterStore<>(algorithm, clock, 10_000);
     }
 
     /** Decides on both; asserts the same verdict; returns it. */
