@@ -35,6 +35,12 @@ public final class PenaltyTracker {
   private final RedisPenaltyBox shared;
   /** With {@link #shared}: whether this process's states count while Redis cannot answer. */
   private final boolean localWhenUnavailable;
+  /**
+   * With {@link #shared}: the keys this instance has seen boxed on Redis, with the end of the box
+   * on this process's clock. A box never ends early, so until then the key is refused here without
+   * asking Redis again: a boxed client's flood costs Redis nothing.
+   */
+  private final Cache<String, Long> knownBoxed;
 
   /** A penalty counted in this process. */
   PenaltyTracker(PenaltyBox box, Clock clock, long maxKeys, String fingerprint) {
@@ -63,6 +69,14 @@ public final class PenaltyTracker {
             .expireAfterAccess(Duration.ofNanos(box.idleNanosUntilFresh()))
             .executor(Runnable::run)
             .build();
+    this.knownBoxed =
+        shared == null
+            ? null
+            : Caffeine.newBuilder()
+                .maximumSize(maxKeys)
+                .expireAfterWrite(Duration.ofNanos(shared.penaltyNanos()))
+                .executor(Runnable::run)
+                .<String, Long>build();
   }
 
   /** What defines this tracker's counting; a reload that keeps it keeps the boxed keys. */
@@ -73,8 +87,21 @@ public final class PenaltyTracker {
   /** If the key is in the box: writes the refusal into {@code verdict} and returns true. */
   public boolean check(String key, Verdict verdict) {
     if (shared != null) {
+      Long until = knownBoxed.getIfPresent(key);
+      if (until != null) {
+        long left = until - clock.nowNanos();
+        if (left > 0) {
+          verdict.refuse(0, left, left);
+          return true;
+        }
+        knownBoxed.invalidate(key);
+      }
       try {
-        return shared.check(key, verdict);
+        if (shared.check(key, verdict)) {
+          knownBoxed.put(key, clock.nowNanos() + verdict.retryAfterNanos);
+          return true;
+        }
+        return false;
       } catch (BackendUnavailableException e) {
         unavailable(e);
         if (!localWhenUnavailable) {
@@ -99,7 +126,9 @@ public final class PenaltyTracker {
     }
     if (shared != null) {
       try {
-        shared.record(key, verdict);
+        if (shared.record(key, verdict)) {
+          knownBoxed.put(key, clock.nowNanos() + shared.penaltyNanos());
+        }
         return;
       } catch (BackendUnavailableException e) {
         unavailable(e);

@@ -154,8 +154,15 @@ class PenaltyTrackerOnRedisTest {
     String rule = uniqueRule("conf");
     PenaltyTracker local = localTracker(clock);
     PenaltyTracker redis = redisTracker(backend, rule, clock, false);
+    // The script itself, as another instance that has not seen the key boxed would ask it.
+    RedisPenaltyBox script = new RedisPenaltyBox(backend, rule, AFTER, WITHIN, BOX_FOR, clock);
     for (Step step : steps) {
       clock.setNanos(T0 + step.at);
+      Verdict localCheck = new Verdict();
+      Verdict scriptCheck = new Verdict();
+      assertEquals(
+          local.check("k", localCheck), script.check("k", scriptCheck), name + ", check, " + step);
+      assertSame(localCheck, scriptCheck, name + ", check, " + step);
       Verdict expected = decide(local, "k", step);
       Verdict actual = decide(redis, "k", step);
       String context = name + ", " + step + ": local " + expected + ", redis " + actual;
@@ -258,6 +265,26 @@ class PenaltyTrackerOnRedisTest {
     assertTrue(b.check("k", onB));
     assertSame(alone, onA, "instance a");
     assertSame(alone, onB, "instance b");
+  }
+
+  @Test
+  void aKeySeenBoxedIsRefusedUntilTheBoxEndsWithoutAskingRedisAgain(RedisServer server) {
+    ManualClock clock = new ManualClock(T0);
+    String rule = uniqueRule("known");
+    PenaltyTracker a = redisTracker(backend, rule, clock, false);
+    for (int i = 0; i < AFTER; i++) {
+      a.record("k", refusal(S));
+    }
+    // Redis forgets the box (a flush): the instance that saw it still refuses until it ends...
+    server.call("DEL", RedisKeys.penaltyKey(rule, "k"));
+    clock.advanceNanos(BOX_FOR - 1);
+    Verdict boxed = new Verdict();
+    assertTrue(a.check("k", boxed), "known boxed here");
+    assertEquals(1, boxed.retryAfterNanos);
+    assertFalse(redisTracker(backend, rule, clock, false).check("k", new Verdict()), "on redis");
+    // ...and not one nanosecond longer.
+    clock.advanceNanos(1);
+    assertFalse(a.check("k", new Verdict()));
   }
 
   // ------------------------------------------------------------------ Redis down

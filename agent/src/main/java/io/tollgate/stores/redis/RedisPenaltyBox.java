@@ -103,19 +103,27 @@ public final class RedisPenaltyBox {
    * Counts a refusal of the key (an allowed verdict is not sent); the one that fills the box
    * stretches {@code verdict} to it.
    *
+   * @return true when this refusal filled the box (the key is boxed for the penalty from now)
    * @throws BackendUnavailableException when Redis cannot answer
    */
-  public void record(String key, Verdict verdict) {
+  public boolean record(String key, Verdict verdict) {
     if (verdict.allowed) {
-      return;
+      return false;
     }
     List<Object> reply = eval("record", key);
-    if (RedisAlgorithmStore.number(reply, 0, RedisScript.PENALTY_BOX) == 1) {
-      // As PenaltyBox.record: the refusal that fills the box already says the penalty.
-      verdict.remaining = 0;
-      verdict.retryAfterNanos = Math.max(verdict.retryAfterNanos, penaltyNanos);
-      verdict.resetNanos = Math.max(verdict.resetNanos, penaltyNanos);
+    if (RedisAlgorithmStore.number(reply, 0, RedisScript.PENALTY_BOX) != 1) {
+      return false;
     }
+    // As PenaltyBox.record: the refusal that fills the box already says the penalty.
+    verdict.remaining = 0;
+    verdict.retryAfterNanos = Math.max(verdict.retryAfterNanos, penaltyNanos);
+    verdict.resetNanos = Math.max(verdict.resetNanos, penaltyNanos);
+    return true;
+  }
+
+  /** How long a key stays in the box. */
+  public long penaltyNanos() {
+    return penaltyNanos;
   }
 
   public String ruleName() {
