@@ -16,10 +16,10 @@ import io.tollgate.keys.RequestKeyResolver;
 import io.tollgate.limiters.Algorithms;
 import io.tollgate.limiters.Clock;
 import io.tollgate.limiters.LimitSpec;
-import io.tollgate.limiters.PenaltyBox;
 import io.tollgate.limiters.RateLimitAlgorithm;
 import io.tollgate.stores.LimiterStore;
 import io.tollgate.stores.redis.RedisAlgorithmStore;
+import io.tollgate.stores.redis.RedisPenaltyBox;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -60,15 +60,13 @@ public final class RuleSetFactory {
       PenaltyTracker penalty = null;
       PenaltyConfig p = ruleConfig.penalty();
       if (p != null) {
-        String fp = keyFingerprint + "|penalty|" + p.after() + "|" + p.withinNanos() + "|" + p.boxForNanos();
+        String fp =
+            keyFingerprint + "|penalty|" + p.after() + "|" + p.withinNanos() + "|"
+                + p.boxForNanos() + "|" + stores.backendFingerprint(ruleConfig, config);
         penalty =
             kept != null && kept.penalty() != null && kept.penalty().fingerprint().equals(fp)
                 ? kept.penalty()
-                : new PenaltyTracker(
-                    new PenaltyBox(p.after(), p.withinNanos(), p.boxForNanos()),
-                    clock,
-                    ruleConfig.maxKeys(),
-                    fp);
+                : stores.penaltyFor(config, ruleConfig, fp);
       }
       Rule.Shared shared =
           new Rule.Shared(
@@ -217,6 +215,15 @@ public final class RuleSetFactory {
           problems.add(
               new ConfigProblem(config.source(), rule.lineOf("limit"), 1, e.getMessage()));
           break;
+        }
+      }
+      PenaltyConfig p = rule.penalty();
+      if (p != null) {
+        try {
+          RedisPenaltyBox.checkFitsLua(rule.name(), p.after(), p.withinNanos(), p.boxForNanos());
+        } catch (IllegalArgumentException e) {
+          problems.add(
+              new ConfigProblem(config.source(), rule.lineOf("penalty"), 1, e.getMessage()));
         }
       }
     }

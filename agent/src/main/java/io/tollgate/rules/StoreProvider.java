@@ -1,11 +1,13 @@
 package io.tollgate.rules;
 
 import io.tollgate.config.Backend;
+import io.tollgate.config.PenaltyConfig;
 import io.tollgate.config.RedisSettings;
 import io.tollgate.config.RuleConfig;
 import io.tollgate.config.RulesConfig;
 import io.tollgate.diagnostics.AgentLog;
 import io.tollgate.limiters.Clock;
+import io.tollgate.limiters.PenaltyBox;
 import io.tollgate.limiters.RateLimitAlgorithm;
 import io.tollgate.limiters.TokenBucket;
 import io.tollgate.stores.LimiterStore;
@@ -16,6 +18,7 @@ import io.tollgate.stores.redis.OnFailure;
 import io.tollgate.stores.redis.RedisBackend;
 import io.tollgate.stores.redis.RedisAlgorithmStore;
 import io.tollgate.stores.redis.RedisConnectionSettings;
+import io.tollgate.stores.redis.RedisPenaltyBox;
 import io.tollgate.stores.redis.RefusalCacheStore;
 import io.tollgate.stores.redis.TokenLeaseStore;
 import java.time.Duration;
@@ -96,6 +99,23 @@ public final class StoreProvider {
         registry::liveInstances,
         clock,
         rule.maxKeys());
+  }
+
+  /**
+   * The rule's penalty box: on Redis when the rules file says {@code backend: redis}, so that every
+   * instance counts the key's refusals and boxes it together; else in this process.
+   */
+  PenaltyTracker penaltyFor(RulesConfig config, RuleConfig rule, String fingerprint) {
+    PenaltyConfig p = rule.penalty();
+    PenaltyBox box = new PenaltyBox(p.after(), p.withinNanos(), p.boxForNanos());
+    if (config.backend() != Backend.REDIS) {
+      return new PenaltyTracker(box, clock, rule.maxKeys(), fingerprint);
+    }
+    RedisPenaltyBox shared =
+        new RedisPenaltyBox(backend, rule.name(), p.after(), p.withinNanos(), p.boxForNanos());
+    boolean localWhenUnavailable = rule.onFailure() == io.tollgate.config.OnFailure.LOCAL;
+    return new PenaltyTracker(
+        box, clock, rule.maxKeys(), fingerprint, shared, localWhenUnavailable);
   }
 
   /** What, besides the rule itself, defines where its counts live. */

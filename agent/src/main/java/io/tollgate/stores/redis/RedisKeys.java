@@ -43,6 +43,14 @@ public final class RedisKeys {
     return PREFIX + "{" + ruleTag(ruleName) + ":" + digest(clientKey) + "}";
   }
 
+  /**
+   * The penalty box of one rule for one client key: in the same Cluster slot as the key's bucket
+   * of a rule with one limit (the same hash tag), so a rule's keys for one client stay together.
+   */
+  public static String penaltyKey(String ruleName, String clientKey) {
+    return bucketKey(ruleName, clientKey) + ":penalty";
+  }
+
   /** The sorted set where the instances of one group announce themselves. */
   public static String instancesKey(String group) {
     return PREFIX + "instances:{" + ruleTag(group) + "}";

@@ -18,6 +18,7 @@ public final class RedisScript {
   public static final RedisScript SLIDING_LOG = withCommonHead("sliding-log.lua");
   public static final RedisScript CONCURRENCY = withCommonHead("concurrency.lua");
   public static final RedisScript CALENDAR = withCommonHead("calendar.lua");
+  public static final RedisScript PENALTY_BOX = withCommonHead("penalty-box.lua");
   public static final RedisScript INSTANCES = load("instances.lua");
 
   private final String name;

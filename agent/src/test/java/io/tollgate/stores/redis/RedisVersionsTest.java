@@ -37,6 +37,7 @@ class RedisVersionsTest {
           AlgorithmConformanceTest.runRandomTraffic(
               backend, kind, 7, TimeUnit.MINUTES.toNanos(1), 3, kind == AlgorithmKind.GCRA ? 20_000_000_000L : 0, 300);
         }
+        PenaltyBoxConformanceTest.runRandomRefusals(backend, 7, 300);
       }
     }
   }
