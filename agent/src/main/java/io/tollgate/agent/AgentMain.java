@@ -37,6 +37,8 @@ public final class AgentMain {
   private static final long RELOAD_INTERVAL_MILLIS = 1_000;
 
   private static RulesHolder rules;
+  /** How long {@code premain} itself took (the agent's share of the application's start). */
+  private static volatile long premainMillis;
 
   private AgentMain() {}
 
@@ -83,14 +85,14 @@ public final class AgentMain {
       retransformLoadedUnchanged(inst, gatekeeper);
       startBackgroundServices(arguments);
       AgentLog.info("ready " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos)
-          + " ms after premain (" + ownCpuMillis() + " ms CPU on the start-up thread; "
-          + gatekeeper.waitSummary() + "); watching " + watched(arguments) + " for changes");
+          + " ms after premain began (premain " + premainMillis + " ms, then "
+          + ownCpuMillis() + " ms CPU on the start-up thread; " + gatekeeper.waitSummary()
+          + "); watching " + watched(arguments) + " for changes");
     }, "tollgate-start");
     thread.setDaemon(true);
     gatekeeper.startedOn(thread);
+    premainMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
     thread.start();
-    AgentLog.debug("premain returns after "
-        + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos) + " ms");
   }
 
   /** The rules, and the engine that applies them behind the bridge. */
