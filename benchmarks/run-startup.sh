@@ -25,8 +25,8 @@ mkdir -p benchmarks/results
 
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 
-one_run() { # app mode -> prints ms to first 200
-  local app=$1 mode=$2 jar=test-apps/$1/target/$1.jar pid t0 t1 code
+one_run() { # app mode -> prints "ms cpu_ms": wall ms to the first 200, and the JVM's CPU ms by then
+  local app=$1 mode=$2 jar=test-apps/$1/target/$1.jar pid t0 t1 code cpu
   local args=(); [ "$mode" = agent ] && args=(-javaagent:$AGENT=config=$CONFIG)
   [ "$mode" = before ] && args=(-javaagent:$BEFORE_AGENT=config=$CONFIG)
   t0=$(now_ms)
@@ -40,18 +40,20 @@ one_run() { # app mode -> prints ms to first 200
     sleep 0.01
   done
   t1=$(now_ms)
+  # CPU the JVM used until then (user + system, all threads): steadier than wall time on a busy machine
+  cpu=$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%d", ($14 + $15) * 1000 / hz }' /proc/$pid/stat)
   # the agent's own account: premain, CPU of its start-up thread, whether the app waited for it
   [ "$mode" = agent ] && { sleep 0.2; echo "$app $(grep -m1 -o 'ready .*); watching' /tmp/tollgate-startup.$$.log || echo 'no ready line')" >>"$READY"; }
   kill $pid; wait $pid 2>/dev/null || true
   # let the port close and the machine settle
   while curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$PORT/hello"; do sleep 0.1; done
   sleep 1
-  echo $(( t1 - t0 ))
+  echo "$(( t1 - t0 )) $cpu"
 }
 
 {
   echo "# $(date -u +%FT%TZ) $(java -version 2>&1 | head -1) nproc=$(nproc) load=$(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "# app mode run ms"
+  echo "# app mode run ms cpu_ms"
 } >>"$OUT"
 # one discarded warm-up start per app (page cache for the jars, the JDK's CDS archive)
 for app in "${APPS[@]}"; do for mode in "${MODES[@]}"; do one_run "$app" "$mode" >/dev/null; done; done
@@ -67,9 +69,12 @@ done
 python3 - "$OUT" >"$SUM" <<'PY'
 import sys, statistics, collections
 d = collections.defaultdict(list)
+cpu = collections.defaultdict(list)
 for line in open(sys.argv[1]):
     if line.startswith('#') or not line.strip(): continue
-    app, mode, _, ms = line.split(); d[(app, mode)].append(int(ms))
+    f = line.split(); app, mode, ms = f[0], f[1], int(f[3])
+    d[(app, mode)].append(ms)
+    if len(f) > 4: cpu[(app, mode)].append(int(f[4]))
 print("| app | mode | median ms | min | max | runs |")
 print("|---|---|---|---|---|---|")
 med = {}
@@ -77,6 +82,12 @@ for (app, mode), v in sorted(d.items()):
     med[(app, mode)] = statistics.median(v)
     print(f"| {app} | {mode} | {statistics.median(v):.0f} | {min(v)} | {max(v)} | {' '.join(map(str, v))} |")
 print()
+if cpu:
+    print("| app | mode | JVM CPU ms to first 200: median | min | max |")
+    print("|---|---|---|---|---|")
+    for (app, mode), v in sorted(cpu.items()):
+        print(f"| {app} | {mode} | {statistics.median(v):.0f} | {min(v)} | {max(v)} |")
+    print()
 for app in sorted({a for a, _ in d}):
     for mode in ('agent', 'before'):
         if (app, 'none') in med and (app, mode) in med:

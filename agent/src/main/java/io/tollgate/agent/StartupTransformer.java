@@ -20,7 +20,8 @@ import java.util.concurrent.TimeUnit;
  * such class exists before the rules are in force, and no request passes unlimited for being
  * early. Other classes load without waiting; Byte Buddy would not change them anyway.
  *
- * <p>Once the agent is ready every call goes straight to Byte Buddy's transformer. Being the only
+ * <p>Once the agent is ready, Byte Buddy's transformer gets the classes that may be instrumented,
+ * and every retransformation; the others it would leave unchanged anyway. Being the only
  * registered transformer (not one next to Byte Buddy's) matters: the JVM takes a snapshot of its
  * transformers when a class starts loading, so a class that waited here would otherwise be
  * defined without Byte Buddy's.
@@ -69,6 +70,13 @@ final class StartupTransformer implements ClassFileTransformer {
       byte[] classfileBuffer)
       throws IllegalClassFormatException {
     ClassFileTransformer delegate = byteBuddy;
+    if (delegate != null && classBeingRedefined == null
+        && !EntryPointClassFiles.mayBeInstrumented(classfileBuffer)) {
+      // Byte Buddy would not change it: spare it the type description and the walk over the
+      // class's super types, which cost more CPU while the application starts than the agent's
+      // own start-up did. (Retransformations, which are rare, always go to Byte Buddy.)
+      return null;
+    }
     if (delegate == null) {
       if (ready.getCount() == 0 || !mustWait(loader, classBeingRedefined, classfileBuffer)) {
         return null;

@@ -81,11 +81,20 @@ class StartupTransformerTest {
   }
 
   @Test
-  void onceReadyEveryClassGoesToByteBuddy() {
+  void onceReadyTheClassesThatMayBeInstrumentedGoToByteBuddy() {
     gatekeeper.ready(byteBuddy);
-    assertArrayEquals(CHANGED, load(APP, "java/util/concurrent/ConcurrentHashMap"));
     assertArrayEquals(CHANGED, load(APP, "jakarta/servlet/http/HttpServlet"));
+    assertNull(load(APP, "java/util/concurrent/ConcurrentHashMap"));
+    assertEquals(List.of("jakarta/servlet/http/HttpServlet"), transformedByByteBuddy);
     assertEquals("no application class waited for it", gatekeeper.waitSummary());
+  }
+
+  @Test
+  void onceReadyEveryRetransformationGoesToByteBuddy() throws Exception {
+    gatekeeper.ready(byteBuddy);
+    byte[] result = gatekeeper.transform(null, APP, "java/lang/String", String.class, null,
+        classFile("java/lang/String"));
+    assertArrayEquals(CHANGED, result);
   }
 
   @Test
