@@ -43,7 +43,7 @@ one_run() { # app mode -> prints "ms cpu_ms": wall ms to the first 200, and the 
   # CPU the JVM used until then (user + system, all threads): steadier than wall time on a busy machine
   cpu=$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%d", ($14 + $15) * 1000 / hz }' /proc/$pid/stat)
   # the agent's own account: premain, CPU of its start-up thread, whether the app waited for it
-  [ "$mode" = agent ] && { sleep 0.2; echo "$app $(grep -m1 -o 'ready .*); watching' /tmp/tollgate-startup.$$.log || echo 'no ready line')" >>"$READY"; }
+  [ "$mode" = agent ] && { sleep 0.2; echo "$app $(grep -m1 -o 'ready; watching.*' /tmp/tollgate-startup.$$.log || echo 'no ready line')" >>"$READY"; }
   kill $pid; wait $pid 2>/dev/null || true
   # let the port close and the machine settle
   while curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$PORT/hello"; do sleep 0.1; done

@@ -69,30 +69,41 @@ public final class AgentMain {
       AgentArguments arguments, Instrumentation inst, long startNanos) {
     StartupTransformer gatekeeper = new StartupTransformer(AgentMain.class.getClassLoader());
     inst.addTransformer(gatekeeper, true);
-    Thread thread = new Thread(() -> {
-      ClassFileTransformer byteBuddy = null;
-      try {
-        startEngine(arguments);
-        byteBuddy = AgentInstaller.transformerForJvmStart(AgentMain.class.getClassLoader());
-      } catch (Throwable t) {
-        AgentLog.error("the agent could not start; the application runs without rate limiting", t);
-      } finally {
-        gatekeeper.ready(byteBuddy);
+    // An anonymous class, not a lambda: one invokedynamic bootstrap fewer in premain.
+    Thread thread = new Thread(new Runnable() {
+      @Override
+      public void run() {
+        finishStarting(arguments, inst, gatekeeper, startNanos);
       }
-      if (byteBuddy == null) {
-        return;
-      }
-      retransformLoadedUnchanged(inst, gatekeeper);
-      startBackgroundServices(arguments);
-      AgentLog.info("ready " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos)
-          + " ms after premain began (premain " + premainMillis + " ms, then "
-          + ownCpuMillis() + " ms CPU on the start-up thread; " + gatekeeper.waitSummary()
-          + "); watching " + watched(arguments) + " for changes");
     }, "tollgate-start");
     thread.setDaemon(true);
     gatekeeper.startedOn(thread);
     premainMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
     thread.start();
+  }
+
+  /** On the start-up thread: everything {@code premain} left, then Byte Buddy takes over. */
+  private static void finishStarting(AgentArguments arguments, Instrumentation inst,
+      StartupTransformer gatekeeper, long startNanos) {
+    ClassFileTransformer byteBuddy = null;
+    try {
+      startEngine(arguments);
+      byteBuddy = AgentInstaller.transformerForJvmStart(AgentMain.class.getClassLoader());
+    } catch (Throwable t) {
+      AgentLog.error("the agent could not start; the application runs without rate limiting", t);
+    } finally {
+      gatekeeper.ready(byteBuddy);
+    }
+    if (byteBuddy == null) {
+      return;
+    }
+    retransformLoadedUnchanged(inst, gatekeeper);
+    startBackgroundServices(arguments);
+    // "ready; watching ... for changes" as before: people and scripts look for it
+    AgentLog.info("ready; watching " + watched(arguments) + " for changes ("
+        + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos)
+        + " ms after premain began: premain " + premainMillis + " ms, then "
+        + ownCpuMillis() + " ms CPU on the start-up thread; " + gatekeeper.waitSummary() + ")");
   }
 
   /** The rules, and the engine that applies them behind the bridge. */
