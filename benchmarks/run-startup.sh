@@ -3,7 +3,8 @@
 # servlet-jakarta and spring-boot3, without the agent and with it (quickstart.yaml), RUNS runs each,
 # alternating (run i of every app/mode before run i+1). Polls the port every 10 ms with curl.
 # Also the agent jar's size and what takes the space.
-# Output: benchmarks/results/startup.txt (raw ms per run) and startup-summary.txt.
+# Output: benchmarks/results/startup.txt (raw ms per run), startup-summary.txt, and
+# startup-agent-ready.txt (the agent's "ready" line of each run: premain, start-up thread CPU).
 # Needs: mvn -B -q -o package -DskipTests first. Usage: benchmarks/run-startup.sh [RUNS] [APPS...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,17 +12,23 @@ RUNS=${1:-5}; shift || true
 APPS=("$@"); [ ${#APPS[@]} -gt 0 ] || APPS=(servlet-jakarta spring-boot3)
 PORT=${PORT:-18090}
 AGENT=agent/target/tollgate-agent.jar
+# BEFORE_AGENT=/path/to/an/older/tollgate-agent.jar adds a third mode, "before", in the same
+# alternation: a before/after comparison that shares the machine's noise.
+BEFORE_AGENT=${BEFORE_AGENT:-}
+MODES=(none agent); [ -n "$BEFORE_AGENT" ] && MODES+=(before)
 CONFIG=config-examples/quickstart.yaml
 OUT=benchmarks/results/startup.txt
 SUM=benchmarks/results/startup-summary.txt
+READY=benchmarks/results/startup-agent-ready.txt
 mkdir -p benchmarks/results
-: >"$OUT"
+: >"$OUT"; : >"$READY"
 
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 
-one_run() { # app mode -> prints ms to first 200
-  local app=$1 mode=$2 jar=test-apps/$1/target/$1.jar pid t0 t1 code
+one_run() { # app mode -> prints "ms cpu_ms": wall ms to the first 200, and the JVM's CPU ms by then
+  local app=$1 mode=$2 jar=test-apps/$1/target/$1.jar pid t0 t1 code cpu
   local args=(); [ "$mode" = agent ] && args=(-javaagent:$AGENT=config=$CONFIG)
+  [ "$mode" = before ] && args=(-javaagent:$BEFORE_AGENT=config=$CONFIG)
   t0=$(now_ms)
   PORT=$PORT java "${args[@]}" -jar "$jar" >/tmp/tollgate-startup.$$.log 2>&1 &
   pid=$!
@@ -33,22 +40,27 @@ one_run() { # app mode -> prints ms to first 200
     sleep 0.01
   done
   t1=$(now_ms)
+  # CPU the JVM used until then (user + system, all threads): steadier than wall time on a busy machine
+  cpu=$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%d", ($14 + $15) * 1000 / hz }' /proc/$pid/stat)
+  # the agent's own account: premain, CPU of its start-up thread, whether the app waited for it
+  [ "$mode" = agent ] && { sleep 0.2; echo "$app $(grep -m1 -o 'ready; watching.*' /tmp/tollgate-startup.$$.log || echo 'no ready line')" >>"$READY"; }
   kill $pid; wait $pid 2>/dev/null || true
   # let the port close and the machine settle
   while curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$PORT/hello"; do sleep 0.1; done
   sleep 1
-  echo $(( t1 - t0 ))
+  echo "$(( t1 - t0 )) $cpu"
 }
 
 {
   echo "# $(date -u +%FT%TZ) $(java -version 2>&1 | head -1) nproc=$(nproc) load=$(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "# app mode run ms"
+  echo "# app mode run ms cpu_ms"
 } >>"$OUT"
 # one discarded warm-up start per app (page cache for the jars, the JDK's CDS archive)
-for app in "${APPS[@]}"; do one_run "$app" none >/dev/null; one_run "$app" agent >/dev/null; done
+for app in "${APPS[@]}"; do for mode in "${MODES[@]}"; do one_run "$app" "$mode" >/dev/null; done; done
+: >"$READY"
 for i in $(seq 1 "$RUNS"); do
   for app in "${APPS[@]}"; do
-    for mode in none agent; do
+    for mode in "${MODES[@]}"; do
       ms=$(one_run "$app" "$mode"); echo "$app $mode $i $ms" | tee -a "$OUT"
     done
   done
@@ -57,9 +69,12 @@ done
 python3 - "$OUT" >"$SUM" <<'PY'
 import sys, statistics, collections
 d = collections.defaultdict(list)
+cpu = collections.defaultdict(list)
 for line in open(sys.argv[1]):
     if line.startswith('#') or not line.strip(): continue
-    app, mode, _, ms = line.split(); d[(app, mode)].append(int(ms))
+    f = line.split(); app, mode, ms = f[0], f[1], int(f[3])
+    d[(app, mode)].append(ms)
+    if len(f) > 4: cpu[(app, mode)].append(int(f[4]))
 print("| app | mode | median ms | min | max | runs |")
 print("|---|---|---|---|---|---|")
 med = {}
@@ -67,9 +82,16 @@ for (app, mode), v in sorted(d.items()):
     med[(app, mode)] = statistics.median(v)
     print(f"| {app} | {mode} | {statistics.median(v):.0f} | {min(v)} | {max(v)} | {' '.join(map(str, v))} |")
 print()
+if cpu:
+    print("| app | mode | JVM CPU ms to first 200: median | min | max |")
+    print("|---|---|---|---|---|")
+    for (app, mode), v in sorted(cpu.items()):
+        print(f"| {app} | {mode} | {statistics.median(v):.0f} | {min(v)} | {max(v)} |")
+    print()
 for app in sorted({a for a, _ in d}):
-    if (app, 'none') in med and (app, 'agent') in med:
-        print(f"{app}: added by the agent (median - median) = {med[(app,'agent')] - med[(app,'none')]:.0f} ms")
+    for mode in ('agent', 'before'):
+        if (app, 'none') in med and (app, mode) in med:
+            print(f"{app}: added by the agent{' (before)' if mode == 'before' else ''} (median - median) = {med[(app,mode)] - med[(app,'none')]:.0f} ms")
 PY
 cat "$SUM"
 

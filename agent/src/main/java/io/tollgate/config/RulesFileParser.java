@@ -26,7 +26,7 @@ import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.composer.Composer;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
@@ -36,6 +36,9 @@ import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 import org.yaml.snakeyaml.nodes.Tag;
+import org.yaml.snakeyaml.parser.ParserImpl;
+import org.yaml.snakeyaml.reader.StreamReader;
+import org.yaml.snakeyaml.resolver.Resolver;
 
 /**
  * Reads a rules file (section 3 of the interfaces document) into an immutable {@link RulesConfig}.
@@ -336,7 +339,12 @@ public final class RulesFileParser {
         options.setAllowDuplicateKeys(true); // we report duplicates ourselves, with both lines
         options.setMaxAliasesForCollections(50);
         options.setAllowRecursiveKeys(false);
-        root = new Yaml(options).compose(new StringReader(text));
+        // What Yaml.compose does, without creating a Yaml: its constructor and representer are
+        // never used here, and their classes initialize java.util.logging (SnakeYAML's
+        // TypeDescription has a JUL logger), which an agent must leave to the application.
+        root = new Composer(new ParserImpl(new StreamReader(new StringReader(text)), options),
+                new Resolver(), options)
+            .getSingleNode();
       } catch (MarkedYAMLException e) {
         syntaxProblem(e);
         return null;

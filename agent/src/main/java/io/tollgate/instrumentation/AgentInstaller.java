@@ -10,6 +10,7 @@ import io.tollgate.instrumentation.jaxrs.JerseyInstrumentation;
 import io.tollgate.instrumentation.servlet.ServletInstrumentation;
 import io.tollgate.instrumentation.servlet.ServletNamespace;
 import io.tollgate.instrumentation.spring.SpringMvcInstrumentation;
+import java.lang.instrument.ClassFileTransformer;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -40,10 +41,36 @@ public final class AgentInstaller {
 
   private AgentInstaller() {}
 
-  public static void install(
-      java.lang.instrument.Instrumentation inst, ClassLoader agentClassLoader, boolean atStartup) {
-    AgentBuilder.RedefinitionListenable.WithoutBatchStrategy retransforming =
-        new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
+  /**
+   * Attached to a running JVM: installs the instrumentation and retransforms, in small batches so
+   * that no single pause is long, the classes the application loaded before.
+   */
+  public static void installOnRunningJvm(
+      java.lang.instrument.Instrumentation inst, ClassLoader agentClassLoader) {
+    AgentBuilder builder =
+        configure()
+            .with(AgentBuilder.RedefinitionStrategy.BatchAllocator.ForFixedSize.ofSize(100));
+    for (Instrumentation instrumentation : INSTRUMENTATIONS) {
+      builder = instrumentation.apply(builder, agentClassLoader);
+    }
+    builder.installOn(inst);
+  }
+
+  /**
+   * At JVM start: the transformer alone, not registered, for {@code StartupTransformer} to call.
+   * No class it could change was loaded before (they waited for it), so there is nothing to
+   * retransform.
+   */
+  public static ClassFileTransformer transformerForJvmStart(ClassLoader agentClassLoader) {
+    AgentBuilder builder = configure();
+    for (Instrumentation instrumentation : INSTRUMENTATIONS) {
+      builder = instrumentation.apply(builder, agentClassLoader);
+    }
+    return builder.makeRaw();
+  }
+
+  private static AgentBuilder.RedefinitionListenable.WithoutBatchStrategy configure() {
+    return AdviceOnlyAgentBuilder.create(new ByteBuddy().with(TypeValidation.DISABLED))
             .disableClassFormatChanges()
             .with(AgentBuilder.TypeStrategy.Default.DECORATE)
             .with(new TypeDescriptionCache())
@@ -81,16 +108,6 @@ public final class AgentInstaller {
                     .or(nameStartsWith("org.springframework.asm."))
                     .or(isSynthetic()))
             .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);
-    // Attached to a running JVM: retransform in small batches so that no single pause is long.
-    AgentBuilder builder =
-        atStartup
-            ? retransforming
-            : retransforming.with(
-                AgentBuilder.RedefinitionStrategy.BatchAllocator.ForFixedSize.ofSize(100));
-    for (Instrumentation instrumentation : INSTRUMENTATIONS) {
-      builder = instrumentation.apply(builder, agentClassLoader);
-    }
-    builder.installOn(inst);
   }
 
   /** Logs each instrumented class once, and every failure to instrument one. */

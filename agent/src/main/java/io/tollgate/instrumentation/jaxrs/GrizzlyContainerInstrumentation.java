@@ -11,7 +11,8 @@ import net.bytebuddy.agent.builder.AgentBuilder;
 /** Jersey on Grizzly without a servlet container: where the client address comes from. */
 public final class GrizzlyContainerInstrumentation implements Instrumentation {
 
-  private static final String CONTAINER =
+  /** The one class this instrumentation changes (also read by {@code EntryPointClassFiles}). */
+  public static final String CONTAINER =
       "org.glassfish.jersey.grizzly2.httpserver.GrizzlyHttpContainer";
 
   @Override

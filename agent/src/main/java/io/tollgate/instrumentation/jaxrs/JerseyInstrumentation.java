@@ -14,7 +14,8 @@ import net.bytebuddy.agent.builder.AgentBuilder;
  */
 public final class JerseyInstrumentation implements Instrumentation {
 
-  private static final String INVOKER = "org.glassfish.jersey.server.model.ResourceMethodInvoker";
+  /** The one class this instrumentation changes (also read by {@code EntryPointClassFiles}). */
+  public static final String INVOKER = "org.glassfish.jersey.server.model.ResourceMethodInvoker";
 
   @Override
   public String name() {

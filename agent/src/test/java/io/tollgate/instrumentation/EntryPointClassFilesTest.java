@@ -1,0 +1,110 @@
+package io.tollgate.instrumentation;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.io.IOException;
+import java.io.InputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Which class files may hold an entry point the instrumentations advise: while the agent starts,
+ * exactly those make the application wait for it. A class wrongly judged "no" would be defined
+ * before the agent is ready and never instrumented; a wrong "yes" only waits.
+ */
+class EntryPointClassFilesTest {
+
+  @ParameterizedTest(name = "{0}: {1}")
+  @CsvSource({
+    // Servlets and filters, both namespaces: their service/doFilter take (ServletRequest, ServletResponse...)
+    "jakarta.servlet.http.HttpServlet,                             true",
+    "jakarta.servlet.GenericServlet,                               true",
+    "jakarta.servlet.http.HttpFilter,                              true",
+    "javax.servlet.http.HttpServlet,                               true",
+    "javax.servlet.GenericServlet,                                 true",
+    "javax.servlet.http.HttpFilter,                                true",
+    "io.tollgate.instrumentation.EntryPointClassFilesTest$AppServlet, true",
+    "io.tollgate.instrumentation.EntryPointClassFilesTest$AppFilter,  true",
+    // Spring MVC's HandlerAdapter.handle(HttpServletRequest, HttpServletResponse, Object)
+    "io.tollgate.instrumentation.EntryPointClassFilesTest$JakartaHandlerAdapter, true",
+    "io.tollgate.instrumentation.EntryPointClassFilesTest$JavaxHandlerAdapter,   true",
+    // Jersey and Grizzly: one class each, by name
+    "org.glassfish.jersey.server.model.ResourceMethodInvoker,      true",
+    "org.glassfish.jersey.grizzly2.httpserver.GrizzlyHttpContainer, true",
+    // Interfaces are never changed, so the checks frameworks make early on never wait
+    "jakarta.servlet.Servlet,                                      false",
+    "jakarta.servlet.Filter,                                       false",
+    "javax.servlet.Servlet,                                        false",
+    "io.tollgate.instrumentation.EntryPointClassFilesTest$HandlerAdapterLike, false",
+    // Everything else
+    "java.lang.String,                                             false",
+    "java.util.concurrent.ConcurrentHashMap,                       false",
+    "jakarta.servlet.http.Cookie,                                  false",
+    "io.tollgate.instrumentation.EntryPointClassFiles,             false",
+    "org.glassfish.grizzly.http.server.HttpServer,                 false",
+  })
+  void judgesClassFiles(String className, boolean mayBeInstrumented) throws IOException {
+    assertEquals(mayBeInstrumented, EntryPointClassFiles.mayBeInstrumented(classFile(className)));
+  }
+
+  @Test
+  void bytesThatAreNotAClassFileAreNotACandidate() throws IOException {
+    byte[] truncated = java.util.Arrays.copyOf(classFile("jakarta.servlet.http.HttpServlet"), 200);
+    assertFalse(EntryPointClassFiles.mayBeInstrumented(truncated));
+    assertFalse(EntryPointClassFiles.mayBeInstrumented(new byte[] {1, 2, 3}));
+    assertFalse(EntryPointClassFiles.mayBeInstrumented(new byte[0]));
+    assertFalse(EntryPointClassFiles.mayBeInstrumented(null));
+  }
+
+  static byte[] classFile(String className) throws IOException {
+    String resource = "/" + className.replace('.', '/') + ".class";
+    try (InputStream in = EntryPointClassFilesTest.class.getResourceAsStream(resource)) {
+      if (in == null) {
+        throw new IOException("no class file for " + className);
+      }
+      return in.readAllBytes();
+    }
+  }
+
+  static class AppServlet extends jakarta.servlet.http.HttpServlet {
+    @Override
+    public void service(jakarta.servlet.ServletRequest req, jakarta.servlet.ServletResponse res) {}
+  }
+
+  static class AppFilter implements javax.servlet.Filter {
+    @Override
+    public void doFilter(
+        javax.servlet.ServletRequest req,
+        javax.servlet.ServletResponse res,
+        javax.servlet.FilterChain chain) {}
+  }
+
+  /** The shape of Spring's {@code HandlerAdapter} (Spring is not on the test class path). */
+  interface HandlerAdapterLike {
+    Object handle(
+        jakarta.servlet.http.HttpServletRequest request,
+        jakarta.servlet.http.HttpServletResponse response,
+        Object handler);
+  }
+
+  static class JakartaHandlerAdapter implements HandlerAdapterLike {
+    @Override
+    public Object handle(
+        jakarta.servlet.http.HttpServletRequest request,
+        jakarta.servlet.http.HttpServletResponse response,
+        Object handler) {
+      return null;
+    }
+  }
+
+  static class JavaxHandlerAdapter {
+    public Object handle(
+        javax.servlet.http.HttpServletRequest request,
+        javax.servlet.http.HttpServletResponse response,
+        Object handler) {
+      return null;
+    }
+  }
+}
