@@ -126,6 +126,19 @@ public abstract class RedisAlgorithmStore implements LimiterStore {
     return timeOverride == null ? "" : Long.toString(timeOverride.nowNanos());
   }
 
+  /**
+   * One call's ARGV for the scripts that share the layout {@code op, now, amount, parameters...}:
+   * a copy of {@code template} (the rule's parameters, fixed at construction) with the first three
+   * filled in.
+   */
+  final String[] argv(String[] template, String op, long amount) {
+    String[] argv = template.clone();
+    argv[0] = op;
+    argv[1] = now();
+    argv[2] = Long.toString(amount);
+    return argv;
+  }
+
   /** PEXPIRE milliseconds for a state fresh again after {@code idleNanos}. */
   final long ttlMillis(long idleNanos) {
     long ttl = ExactMath.ceilDiv(idleNanos, 1_000_000L);

@@ -48,7 +48,7 @@ public final class RedisFixedWindowStore extends RedisAlgorithmStore {
   @Override
   public void decide(String key, long cost, Verdict verdict) {
     checkCost(cost);
-    List<Object> reply = eval(RedisScript.FIXED_WINDOW, key, argv(DECIDE, cost));
+    List<Object> reply = eval(RedisScript.FIXED_WINDOW, key, argv(argvTemplate, DECIDE, cost));
     long allowed = number(reply, 0, RedisScript.FIXED_WINDOW);
     long remaining = number(reply, 1, RedisScript.FIXED_WINDOW);
     long retryNanos = number(reply, 2, RedisScript.FIXED_WINDOW);
@@ -63,16 +63,8 @@ public final class RedisFixedWindowStore extends RedisAlgorithmStore {
   @Override
   public void adjust(String key, long delta) {
     if (delta != 0) {
-      eval(RedisScript.FIXED_WINDOW, key, argv(ADJUST, delta));
+      eval(RedisScript.FIXED_WINDOW, key, argv(argvTemplate, ADJUST, delta));
     }
-  }
-
-  private String[] argv(String op, long amount) {
-    String[] argv = argvTemplate.clone();
-    argv[0] = op;
-    argv[1] = now();
-    argv[2] = Long.toString(amount);
-    return argv;
   }
 
   @Override

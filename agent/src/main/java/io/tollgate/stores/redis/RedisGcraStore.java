@@ -75,7 +75,7 @@ public final class RedisGcraStore extends RedisAlgorithmStore {
   @Override
   public void decide(String key, long cost, Verdict verdict) {
     checkCost(cost);
-    List<Object> reply = eval(RedisScript.GCRA, key, argv(DECIDE, cost));
+    List<Object> reply = eval(RedisScript.GCRA, key, argv(argvTemplate, DECIDE, cost));
     long allowed = number(reply, 0, RedisScript.GCRA);
     long remaining = number(reply, 1, RedisScript.GCRA);
     long retryUnits = number(reply, 2, RedisScript.GCRA);
@@ -94,16 +94,8 @@ public final class RedisGcraStore extends RedisAlgorithmStore {
   @Override
   public void adjust(String key, long delta) {
     if (delta != 0) {
-      eval(RedisScript.GCRA, key, argv(ADJUST, delta));
+      eval(RedisScript.GCRA, key, argv(argvTemplate, ADJUST, delta));
     }
-  }
-
-  private String[] argv(String op, long amount) {
-    String[] argv = argvTemplate.clone();
-    argv[0] = op;
-    argv[1] = now();
-    argv[2] = Long.toString(amount);
-    return argv;
   }
 
   @Override

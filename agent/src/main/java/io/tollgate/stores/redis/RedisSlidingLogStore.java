@@ -47,7 +47,7 @@ public final class RedisSlidingLogStore extends RedisAlgorithmStore {
   @Override
   public void decide(String key, long cost, Verdict verdict) {
     checkCost(cost);
-    List<Object> reply = eval(RedisScript.SLIDING_LOG, key, argv(DECIDE, cost));
+    List<Object> reply = eval(RedisScript.SLIDING_LOG, key, argv(argvTemplate, DECIDE, cost));
     long allowed = number(reply, 0, RedisScript.SLIDING_LOG);
     long remaining = number(reply, 1, RedisScript.SLIDING_LOG);
     long retryNanos = number(reply, 2, RedisScript.SLIDING_LOG);
@@ -62,16 +62,8 @@ public final class RedisSlidingLogStore extends RedisAlgorithmStore {
   @Override
   public void adjust(String key, long delta) {
     if (delta != 0) {
-      eval(RedisScript.SLIDING_LOG, key, argv(ADJUST, delta));
+      eval(RedisScript.SLIDING_LOG, key, argv(argvTemplate, ADJUST, delta));
     }
-  }
-
-  private String[] argv(String op, long amount) {
-    String[] argv = argvTemplate.clone();
-    argv[0] = op;
-    argv[1] = now();
-    argv[2] = Long.toString(amount);
-    return argv;
   }
 
   @Override
