@@ -12,6 +12,7 @@ import io.tollgate.limiters.ExactMath;
 import io.tollgate.limiters.LimitSpec;
 import io.tollgate.limiters.RateLimitAlgorithm;
 import io.tollgate.stores.LimiterStore;
+import io.tollgate.limiters.Verdict;
 import java.util.List;
 
 /**
@@ -151,6 +152,33 @@ public abstract class RedisAlgorithmStore implements LimiterStore {
 
   final List<Object> eval(RedisScript script, String key, String... argv) {
     return backend.eval(script, RedisKeys.bucketKey(ruleName, key), argv);
+  }
+
+  /**
+   * Sends a cost correction to the scripts that share the {@code op, now, amount, ...} layout; a
+   * zero delta changes nothing, so it costs no round trip.
+   */
+  final void adjustOnRedis(RedisScript script, String[] template, String key, long delta) {
+    if (delta != 0) {
+      eval(script, key, argv(template, ADJUST, delta));
+    }
+  }
+
+  /**
+   * Writes a reply {@code {allowed, remaining, retryNanos, resetNanos}} into {@code verdict}; a
+   * negative retry means the cost can never be allowed, and is answered with a whole period.
+   */
+  static void applyNanosReply(
+      List<Object> reply, RedisScript script, long periodNanos, Verdict verdict) {
+    long allowed = number(reply, 0, script);
+    long remaining = number(reply, 1, script);
+    long retryNanos = number(reply, 2, script);
+    long resetNanos = number(reply, 3, script);
+    if (allowed == 1) {
+      verdict.allow(remaining, resetNanos);
+    } else {
+      verdict.refuse(remaining, retryNanos < 0 ? periodNanos : retryNanos, resetNanos);
+    }
   }
 
   static long number(List<Object> reply, int index, RedisScript script) {

@@ -49,22 +49,12 @@ public final class RedisFixedWindowStore extends RedisAlgorithmStore {
   public void decide(String key, long cost, Verdict verdict) {
     checkCost(cost);
     List<Object> reply = eval(RedisScript.FIXED_WINDOW, key, argv(argvTemplate, DECIDE, cost));
-    long allowed = number(reply, 0, RedisScript.FIXED_WINDOW);
-    long remaining = number(reply, 1, RedisScript.FIXED_WINDOW);
-    long retryNanos = number(reply, 2, RedisScript.FIXED_WINDOW);
-    long resetNanos = number(reply, 3, RedisScript.FIXED_WINDOW);
-    if (allowed == 1) {
-      verdict.allow(remaining, resetNanos);
-    } else {
-      verdict.refuse(remaining, retryNanos < 0 ? periodNanos : retryNanos, resetNanos);
-    }
+    applyNanosReply(reply, RedisScript.FIXED_WINDOW, periodNanos, verdict);
   }
 
   @Override
   public void adjust(String key, long delta) {
-    if (delta != 0) {
-      eval(RedisScript.FIXED_WINDOW, key, argv(argvTemplate, ADJUST, delta));
-    }
+    adjustOnRedis(RedisScript.FIXED_WINDOW, argvTemplate, key, delta);
   }
 
   @Override

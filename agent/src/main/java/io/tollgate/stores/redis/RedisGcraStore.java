@@ -93,9 +93,7 @@ public final class RedisGcraStore extends RedisAlgorithmStore {
 
   @Override
   public void adjust(String key, long delta) {
-    if (delta != 0) {
-      eval(RedisScript.GCRA, key, argv(argvTemplate, ADJUST, delta));
-    }
+    adjustOnRedis(RedisScript.GCRA, argvTemplate, key, delta);
   }
 
   @Override

@@ -48,22 +48,12 @@ public final class RedisSlidingLogStore extends RedisAlgorithmStore {
   public void decide(String key, long cost, Verdict verdict) {
     checkCost(cost);
     List<Object> reply = eval(RedisScript.SLIDING_LOG, key, argv(argvTemplate, DECIDE, cost));
-    long allowed = number(reply, 0, RedisScript.SLIDING_LOG);
-    long remaining = number(reply, 1, RedisScript.SLIDING_LOG);
-    long retryNanos = number(reply, 2, RedisScript.SLIDING_LOG);
-    long resetNanos = number(reply, 3, RedisScript.SLIDING_LOG);
-    if (allowed == 1) {
-      verdict.allow(remaining, resetNanos);
-    } else {
-      verdict.refuse(remaining, retryNanos < 0 ? periodNanos : retryNanos, resetNanos);
-    }
+    applyNanosReply(reply, RedisScript.SLIDING_LOG, periodNanos, verdict);
   }
 
   @Override
   public void adjust(String key, long delta) {
-    if (delta != 0) {
-      eval(RedisScript.SLIDING_LOG, key, argv(argvTemplate, ADJUST, delta));
-    }
+    adjustOnRedis(RedisScript.SLIDING_LOG, argvTemplate, key, delta);
   }
 
   @Override

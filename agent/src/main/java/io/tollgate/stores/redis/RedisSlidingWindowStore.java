@@ -76,9 +76,7 @@ public final class RedisSlidingWindowStore extends RedisAlgorithmStore {
 
   @Override
   public void adjust(String key, long delta) {
-    if (delta != 0) {
-      eval(RedisScript.SLIDING_WINDOW, key, argv(argvTemplate, ADJUST, delta));
-    }
+    adjustOnRedis(RedisScript.SLIDING_WINDOW, argvTemplate, key, delta);
   }
 
   @Override
