@@ -8,6 +8,7 @@ import io.tollgate.limiters.Algorithms;
 import io.tollgate.limiters.LimitSpec;
 import io.tollgate.limiters.TokenBucket;
 import io.tollgate.limiters.Verdict;
+import io.tollgate.stores.LimiterStore;
 import io.tollgate.testing.redis.RedisServer;
 import io.tollgate.testing.redis.RedisServerExtension;
 import java.util.ArrayList;
@@ -66,24 +67,7 @@ class RedisConcurrencyTest {
       store.decide(key, 1, verdict);
       assertTrue(verdict.allowed);
       assertEquals(1, verdict.remaining, "one token left");
-      CyclicBarrier start = new CyclicBarrier(3);
-      List<Future<Boolean>> callers = new ArrayList<>();
-      for (int c = 0; c < 3; c++) {
-        callers.add(
-            pool.submit(
-                () -> {
-                  Verdict own = new Verdict();
-                  start.await(10, TimeUnit.SECONDS);
-                  store.decide(key, 1, own);
-                  return own.allowed;
-                }));
-      }
-      int allowed = 0;
-      for (Future<Boolean> caller : callers) {
-        if (caller.get(30, TimeUnit.SECONDS)) {
-          allowed++;
-        }
-      }
+      int allowed = allowedOfCallersAtOnce(store, key, 3);
       assertEquals(1, allowed, "round " + round + ": exactly one of three gets the last token");
     }
   }
@@ -104,24 +88,7 @@ class RedisConcurrencyTest {
       store.decide(key, 2, verdict);
       assertTrue(verdict.allowed, verdict.toString());
       assertEquals(1, verdict.remaining, "one unit left");
-      CyclicBarrier start = new CyclicBarrier(8);
-      List<Future<Boolean>> callers = new ArrayList<>();
-      for (int c = 0; c < 8; c++) {
-        callers.add(
-            pool.submit(
-                () -> {
-                  Verdict own = new Verdict();
-                  start.await(10, TimeUnit.SECONDS);
-                  store.decide(key, 1, own);
-                  return own.allowed;
-                }));
-      }
-      int allowed = 0;
-      for (Future<Boolean> caller : callers) {
-        if (caller.get(30, TimeUnit.SECONDS)) {
-          allowed++;
-        }
-      }
+      int allowed = allowedOfCallersAtOnce(store, key, 8);
       assertEquals(1, allowed, kind + " round " + round + ": exactly one of eight gets the last unit");
     }
   }
@@ -202,5 +169,29 @@ class RedisConcurrencyTest {
       worker.get(120, TimeUnit.SECONDS); // a failed decision surfaces here
     }
     return allowed.get();
+  }
+
+  /** {@code callers} threads decide one unit of {@code key} at the same moment; how many got it. */
+  private int allowedOfCallersAtOnce(LimiterStore store, String key, int callers)
+      throws Exception {
+    CyclicBarrier start = new CyclicBarrier(callers);
+    List<Future<Boolean>> outcomes = new ArrayList<>();
+    for (int c = 0; c < callers; c++) {
+      outcomes.add(
+          pool.submit(
+              () -> {
+                Verdict own = new Verdict();
+                start.await(10, TimeUnit.SECONDS);
+                store.decide(key, 1, own);
+                return own.allowed;
+              }));
+    }
+    int allowed = 0;
+    for (Future<Boolean> outcome : outcomes) {
+      if (outcome.get(30, TimeUnit.SECONDS)) {
+        allowed++;
+      }
+    }
+    return allowed;
   }
 }
