@@ -72,7 +72,9 @@ class RedisFailureTest {
         RedisConnectionSettings.uri(server.uri())
             .withTimeout(Duration.ofMillis(500))
             .withBreaker(3, Duration.ofMillis(300))
-            .withInstances("failure-test", Duration.ofMillis(200), 1);
+            // An instance counts as live for three heartbeats: 1 s each, so that a busy build machine
+            // delaying one beat by a few hundred milliseconds does not drop the other instance.
+            .withInstances("failure-test", Duration.ofSeconds(1), 1);
     try (RedisBackend backend = RedisBackend.connect(settings);
         RedisBackend otherInstance = RedisBackend.connect(settings)) {
       assertTrue(backend.awaitConnected(Duration.ofSeconds(20)));
