@@ -14,9 +14,14 @@
 #   ROUNDS=1  WARMUP=3  DURATION=5 (seconds before and of each measurement)  KEYS=100000
 #   JIT_WARMUP=10 (seconds each Java side runs once before the first measurement)
 #   REDIS_CPUS / CLIENT_CPUS: optional taskset CPU lists to pin redis-server / the load generators.
-# Output: benchmarks/results/redis-runs.txt (one RESULT line per measurement),
-#   redis-raw.txt (every program's full output, redis-benchmark's CSV, INFO commandstats),
-#   redis-summary.txt (medians and ratios, from benchmarks/redis-table.py).
+#   LATENCY_US: when set, every client (Tollgate, redis-benchmark, Bucket4j) reaches Redis through
+#     LatencyProxy, which holds each chunk LATENCY_US microseconds in each direction: a stand-in
+#     for the network between two hosts on a machine with loopback only (no tc netem). Setup,
+#     INFO and the fill still go straight to Redis.
+#   NAME=redis: the output files' prefix (e.g. NAME=redis-latency200 for a run with LATENCY_US=100).
+# Output: benchmarks/results/NAME-runs.txt (one RESULT line per measurement),
+#   NAME-raw.txt (every program's full output, redis-benchmark's CSV, INFO commandstats),
+#   NAME-summary.txt (medians and ratios, from benchmarks/redis-table.py).
 # About 6.5 minutes per round with the defaults on a busy 2-core machine; BENCHMARKS.md used ROUNDS=3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,12 +35,14 @@ KEYS=${KEYS:-100000}
 JIT_WARMUP=${JIT_WARMUP:-10}
 REDIS_CPUS=${REDIS_CPUS:-}
 CLIENT_CPUS=${CLIENT_CPUS:-}
+LATENCY_US=${LATENCY_US:-}
+NAME=${NAME:-redis}
 
 jar=benchmarks/target/benchmarks.jar
 script=agent/src/main/resources/io/tollgate/stores/redis/token-bucket.lua
 out=benchmarks/results
-runs=$out/redis-runs.txt
-raw=$out/redis-raw.txt
+runs=$out/$NAME-runs.txt
+raw=$out/$NAME-raw.txt
 
 for tool in redis-server redis-cli redis-benchmark python3 java /usr/bin/time; do
   command -v "$tool" >/dev/null || { echo "run-redis.sh: $tool is not on the PATH" >&2; exit 1; }
@@ -56,8 +63,10 @@ if [ -n "$CLIENT_CPUS" ]; then client_pin=(taskset -c "$CLIENT_CPUS"); fi
   --dir "$work" --logfile "$work/redis.log" &
 redis_pid=$!
 monitor_pid=
+proxy_pid=
 declare -A java_pid=()
 cleanup() {
+  if [ -n "$proxy_pid" ]; then kill "$proxy_pid" 2>/dev/null || true; fi
   if [ -n "$monitor_pid" ]; then kill "$monitor_pid" 2>/dev/null || true; fi
   for side in "${!java_pid[@]}"; do
     kill "${java_pid[$side]}" 2>/dev/null || true
@@ -74,11 +83,21 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 [ "$(cli ping)" = PONG ] || { echo "run-redis.sh: redis-server did not start" >&2; exit 1; }
-uri="redis://127.0.0.1:$port"
+# Where the clients connect: Redis itself, or the latency proxy in front of it.
+client_port=$port
+if [ -n "$LATENCY_US" ]; then
+  client_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  java -cp "$jar" io.tollgate.benchmarks.LatencyProxy listen="$client_port" \
+    target="127.0.0.1:$port" delay-us="$LATENCY_US" > "$work/proxy.log" 2>&1 &
+  proxy_pid=$!
+  for _ in $(seq 100); do grep -q listening "$work/proxy.log" 2>/dev/null && break; sleep 0.1; done
+  grep -q listening "$work/proxy.log" || { echo "run-redis.sh: the latency proxy did not start" >&2; exit 1; }
+fi
+uri="redis://127.0.0.1:$client_port"
 
 {
   echo "# run-redis.sh $(date -u '+%Y-%m-%d %H:%M:%S') UTC"
-  echo "# settings: THREADS='$THREADS' WORKLOADS='$WORKLOADS' ROUNDS=$ROUNDS WARMUP=$WARMUP DURATION=$DURATION KEYS=$KEYS JIT_WARMUP=$JIT_WARMUP REDIS_CPUS='$REDIS_CPUS' CLIENT_CPUS='$CLIENT_CPUS'"
+  echo "# settings: THREADS='$THREADS' WORKLOADS='$WORKLOADS' ROUNDS=$ROUNDS WARMUP=$WARMUP DURATION=$DURATION KEYS=$KEYS JIT_WARMUP=$JIT_WARMUP REDIS_CPUS='$REDIS_CPUS' CLIENT_CPUS='$CLIENT_CPUS' LATENCY_US='$LATENCY_US'"
   echo "# cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), nproc $(nproc)"
   echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "# $(java -version 2>&1 | head -1); $(redis-server --version); $(redis-benchmark --version 2>/dev/null || true)"
@@ -189,17 +208,17 @@ EOF
   # A short run first, as warm-up and to size the measured run to about DURATION seconds.
   local warm=$((threads * 200 > 2000 ? threads * 200 : 2000))
   local rps
-  rps=$("${client_pin[@]}" redis-benchmark -h 127.0.0.1 -p "$port" -c "$threads" -n "$warm" "${random[@]}" --csv \
+  rps=$("${client_pin[@]}" redis-benchmark -h 127.0.0.1 -p "$client_port" -c "$threads" -n "$warm" "${random[@]}" --csv \
     EVALSHA "$sha" 1 "$key" "${argv[@]}" | tail -1 | python3 -c 'import csv, sys; print(next(csv.reader(sys.stdin))[1])')
   local n
   n=$(python3 -c "print(max(1000, int(float('$rps') * float('$WARMUP') )))")
-  "${client_pin[@]}" redis-benchmark -h 127.0.0.1 -p "$port" -c "$threads" -n "$n" "${random[@]}" -q \
+  "${client_pin[@]}" redis-benchmark -h 127.0.0.1 -p "$client_port" -c "$threads" -n "$n" "${random[@]}" -q \
     EVALSHA "$sha" 1 "$key" "${argv[@]}" > /dev/null
   n=$(python3 -c "print(max(1000, int(float('$rps') * float('$DURATION'))))")
   cli config resetstat > /dev/null
   cli info cpu > "$work/cpu-before.txt"
   /usr/bin/time -f '%U %S' -o "$work/time.txt" \
-    "${client_pin[@]}" redis-benchmark -h 127.0.0.1 -p "$port" -c "$threads" -n "$n" "${random[@]}" --csv \
+    "${client_pin[@]}" redis-benchmark -h 127.0.0.1 -p "$client_port" -c "$threads" -n "$n" "${random[@]}" --csv \
     EVALSHA "$sha" 1 "$key" "${argv[@]}" > "$work/rb.csv"
   cli info cpu > "$work/cpu-after.txt"
   cli info commandstats > "$work/stats.txt"
@@ -262,4 +281,4 @@ for round in $(seq "$ROUNDS"); do
   done
 done
 echo "# load average at the end: $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%H:%M:%S') UTC" | tee -a "$runs" >> "$raw"
-python3 benchmarks/redis-table.py "$runs" | tee "$out/redis-summary.txt"
+python3 benchmarks/redis-table.py "$runs" | tee "$out/$NAME-summary.txt"
