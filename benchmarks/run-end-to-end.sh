@@ -10,21 +10,26 @@
 #   rule-baseline - as rule, with the agent jar $BASELINE_AGENT (e.g. a copy of an earlier build),
 #              to compare two builds of the agent in the same run
 # Modes alternate within each round (round 1: none, rule, nomatch; round 2: ...). Each start is a
-# fresh JVM: WARMUP s of wrk (discarded), then DURATION s measured with --latency.
-# Loopback only (127.0.0.1). wrk and the JVM share the machine's cores (no pinning).
+# fresh JVM, then warm-up until the JIT has settled: wrk in 5 s slices, at least WARMUP s, until
+# the JVM's compiler threads used at most JIT_QUIET_MS of CPU in a slice (at most WARMUP_MAX s;
+# the summary marks a run that never settled). Then DURATION s measured with --latency.
+# A JIT still compiling costs tens of µs of CPU per request on 2 cores, more than anything measured
+# here, and the agent's extra code takes longer to compile: with a fixed 10 s warm-up the same build
+# measured anywhere from 53% to 100% of the bare app (see BENCHMARKS.md, section 3).
+# Loopback only (127.0.0.1). With PIN=1 (the default on 2 or more cores) the server runs on CPU 0
+# and wrk on CPU 1 (taskset), so that neither takes the other's core: the server's throughput is
+# then what one core gives, and its CPU per request decides it.
 # Besides wrk's figures, the server's CPU time per request over the measured run (from
-# /proc/PID/stat), which a shared machine disturbs less than requests/s.
-# Output: benchmarks/results/e2e-APP-MODE-rN.txt (raw wrk) and e2e-APP-summary.txt.
-# Needs: mvn -B -q -o package -DskipTests, and wrk (apt-get install wrk).
-# Usage: benchmarks/run-end-to-end.sh [APP] [ROUNDS] [MODES...]
-#   env: WARMUP=15 DURATION=15 THREADS=2 CONNS=32 PORT=18091 AGENT=${AGENT:-agent/target/tollgate-agent.jar}
-#        BASELINE_AGENT=path (mode rule-baseline) RES=benchmarks/results (where the files go)
-#        FIRST_ROUND=N numbers the rounds from N and adds them to the earlier rounds' summary
+# /proc/PID/stat), split into the JIT compiler threads' share and the rest (/proc/PID/task/*).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 APP=${1:-servlet-jakarta}; ROUNDS=${2:-2}; shift 2 || shift $# || true
 MODES=("$@"); [ ${#MODES[@]} -gt 0 ] || MODES=(none rule nomatch)
-WARMUP=${WARMUP:-15}; DURATION=${DURATION:-15}; THREADS=${THREADS:-2}; CONNS=${CONNS:-32}
+WARMUP=${WARMUP:-20}; WARMUP_MAX=${WARMUP_MAX:-120}; JIT_QUIET_MS=${JIT_QUIET_MS:-50}
+DURATION=${DURATION:-15}; THREADS=${THREADS:-2}; CONNS=${CONNS:-32}
+PIN=${PIN:-$([ "$(nproc)" -ge 2 ] && echo 1 || echo 0)}
+SERVER_CPU=(); WRK_CPU=()
+[ "$PIN" = 1 ] && { SERVER_CPU=(taskset -c 0); WRK_CPU=(taskset -c 1); }
 PORT=${PORT:-18091}
 AGENT=${AGENT:-agent/target/tollgate-agent.jar}
 JAR=test-apps/$APP/target/$APP.jar
@@ -43,7 +48,7 @@ start_app() { # mode -> sets PID
     bucket4j) args=(-Dtestapp.bucket4j=map) ;;
     bucket4j-caffeine) args=(-Dtestapp.bucket4j=caffeine) ;;
   esac
-  PORT=$PORT java $JAVA_OPTS "${args[@]}" -jar "$JAR" >"/tmp/tollgate-e2e.$$.log" 2>&1 &
+  PORT=$PORT "${SERVER_CPU[@]}" java $JAVA_OPTS "${args[@]}" -jar "$JAR" >"/tmp/tollgate-e2e.$$.log" 2>&1 &
   PID=$!
   for _ in $(seq 1 600); do
     [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "$URL" || true)" = 200 ] && return 0
@@ -58,19 +63,41 @@ stop_app() {
   sleep 2
 }
 
+HZ=$(getconf CLK_TCK)
+# CPU ticks of the JVM's JIT compiler threads ("C1 CompilerThre", "C2 CompilerThre")
+jit_ticks() {
+  local t sum=0
+  for t in /proc/$PID/task/*; do
+    if grep -q Compiler "$t/comm" 2>/dev/null; then
+      sum=$((sum + $(awk '{print $14 + $15}' "$t/stat" 2>/dev/null || echo 0)))
+    fi
+  done
+  echo $sum
+}
+
 FIRST_ROUND=${FIRST_ROUND:-1}
 [ "$FIRST_ROUND" -gt 1 ] || : >"$RES/e2e-$APP-runs.txt"
-echo "# $(date -u +%FT%TZ) $APP rounds=$ROUNDS modes=${MODES[*]} wrk -t$THREADS -c$CONNS -d${DURATION}s --latency after ${WARMUP}s warm-up; JAVA_OPTS=$JAVA_OPTS; $(java -version 2>&1 | head -1); $(wrk -v 2>&1 | head -1); load=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RES/e2e-$APP-runs.txt"
+echo "# $(date -u +%FT%TZ) $APP rounds=$ROUNDS modes=${MODES[*]} wrk -t$THREADS -c$CONNS -d${DURATION}s --latency after >= ${WARMUP}s warm-up until the JIT used <= ${JIT_QUIET_MS} ms in 5 s (max ${WARMUP_MAX}s); pinned: $PIN; JAVA_OPTS=$JAVA_OPTS; $(java -version 2>&1 | head -1); $(wrk -v 2>&1 | head -1); load=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RES/e2e-$APP-runs.txt"
 for r in $(seq "$FIRST_ROUND" $((FIRST_ROUND + ROUNDS - 1))); do
   for mode in "${MODES[@]}"; do
     start_app "$mode"
-    wrk -t"$THREADS" -c"$CONNS" -d"${WARMUP}s" "$URL" >/dev/null
+    warmed=0
+    while :; do
+      jit0=$(jit_ticks)
+      "${WRK_CPU[@]}" wrk -t"$THREADS" -c"$CONNS" -d5s "$URL" >/dev/null
+      warmed=$((warmed + 5))
+      jit_ms=$(( ($(jit_ticks) - jit0) * 1000 / HZ ))
+      [ $warmed -ge "$WARMUP" ] && [ $jit_ms -le "$JIT_QUIET_MS" ] && break
+      [ $warmed -ge "$WARMUP_MAX" ] && { jit_ms="$jit_ms (never settled)"; break; }
+    done
     f="$RES/e2e-$APP-$mode-r$r.txt"
-    cpu0=$(awk '{print $14 + $15}' /proc/$PID/stat)
-    wrk -t"$THREADS" -c"$CONNS" -d"${DURATION}s" --latency "$URL" | tee "$f"
+    cpu0=$(awk '{print $14 + $15}' /proc/$PID/stat); jit0=$(jit_ticks)
+    "${WRK_CPU[@]}" wrk -t"$THREADS" -c"$CONNS" -d"${DURATION}s" --latency "$URL" | tee "$f"
     # the server's own CPU time over the measured run (user + system, all its threads): on a
     # shared machine, CPU per request moves less with the neighbours' load than requests/s does
-    echo "server CPU ticks: $(( $(awk '{print $14 + $15}' /proc/$PID/stat) - cpu0 )) of 1/$(getconf CLK_TCK) s" >>"$f"
+    echo "server CPU ticks: $(( $(awk '{print $14 + $15}' /proc/$PID/stat) - cpu0 )) of 1/$HZ s" >>"$f"
+    echo "JIT compiler threads CPU ticks: $(( $(jit_ticks) - jit0 )) of 1/$HZ s" >>"$f"
+    echo "warm-up: ${warmed} s, the JIT's CPU in its last 5 s: ${jit_ms} ms" >>"$f"
     # the agent must have refused nothing: any non-2xx response invalidates the run
     curl -s -o /dev/null -w "after run: GET /hello -> %{http_code}\n" "$URL" >>"$f"
     echo "$mode $r $f" >>"$RES/e2e-$APP-runs.txt"
@@ -92,18 +119,22 @@ for line in open(sys.argv[1]):
     reqs = int(re.search(r'(\d+) requests in', t).group(1))
     cpu = re.search(r'server CPU ticks: (\d+) of 1/(\d+) s', t)
     us = 1e6 * int(cpu.group(1)) / int(cpu.group(2)) / reqs if cpu else float('nan')
-    rows[mode].append((rps, p50, p99, us)); order.append(mode) if mode not in order else None
+    jit = re.search(r'JIT compiler threads CPU ticks: (\d+) of 1/(\d+) s', t)
+    jus = 1e6 * int(jit.group(1)) / int(jit.group(2)) / reqs if jit else float('nan')
+    warm = re.search(r'warm-up: (.*)', t)
+    rows[mode].append((rps, p50, p99, us, us - jus)); order.append(mode) if mode not in order else None
     print(f"{mode:8s} round {r}: {rps:10.0f} req/s  p50 {p50:7.3f} ms  p99 {p99:7.3f} ms  CPU {us:6.1f} us/req"
+          + f" (JIT {jus:4.1f})" + (f"  [{warm.group(1)}]" if warm else "")
           + (f"  NON-2XX {bad.group(1)}" if bad else "") + (f"  socket errors: {errs.group(1)}" if errs else ""))
 print()
-print(f"| {sys.argv[2]} | req/s (median of rounds) | vs none | p50 ms | vs none | p99 ms | vs none | server CPU µs/req | vs none | req/s vs none, round by round |")
-print("|---|---|---|---|---|---|---|---|---|---|")
+print(f"| {sys.argv[2]} | req/s (median of rounds) | vs none | p50 ms | vs none | p99 ms | vs none | server CPU µs/req | vs none | of which not JIT | vs none | req/s vs none, round by round |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 base = [statistics.median(x) for x in zip(*rows['none'])] if 'none' in rows else None
 for mode in order:
     m = [statistics.median(x) for x in zip(*rows[mode])]
     rel = (lambda i: f"{100*m[i]/base[i]:.1f}%") if base else (lambda i: "-")
     per = (", ".join(f"{100*a[0]/b[0]:.0f}%" for a, b in zip(rows[mode], rows['none']))
            if base and len(rows[mode]) == len(rows['none']) else "-")
-    print(f"| {mode} | {m[0]:,.0f} | {rel(0)} | {m[1]:.3f} | {rel(1)} | {m[2]:.3f} | {rel(2)} | {m[3]:.1f} | {rel(3)} | {per} |")
+    print(f"| {mode} | {m[0]:,.0f} | {rel(0)} | {m[1]:.3f} | {rel(1)} | {m[2]:.3f} | {rel(2)} | {m[3]:.1f} | {rel(3)} | {m[4]:.1f} | {rel(4)} | {per} |")
 PY
 cat "$RES/e2e-$APP-summary.txt"
