@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Where the server's CPU goes per request, native code, the JIT and the kernel included: runs
+# servlet-jakarta in MODE (none, rule, nomatch: as in run-end-to-end.sh) pinned to CPU 0 with wrk
+# on CPU 1, warms up WARMUP s, then samples DURATION s with async-profiler (itimer: this VM has no
+# perf events) and stops. Prints the share of samples under Tollgate's request entry, a tree of
+# what is under it, and the samples per 1,000 requests (comparable across modes).
+# async-profiler comes from Maven Central (tools.profiler:async-profiler:4.1, which carries the
+# Linux x64 library), fetched once into the local Maven repository.
+# Output: benchmarks/results/profile-async-MODE.collapsed (collapsed stacks) and
+#   profile-async-MODE.txt. Usage: benchmarks/profile-async.sh [MODE]
+#   env: WARMUP=40 DURATION=15 PORT=18094 APP=servlet-jakarta
+set -euo pipefail
+cd "$(dirname "$0")/.."
+MODE=${1:-rule}; WARMUP=${WARMUP:-40}; DURATION=${DURATION:-15}; PORT=${PORT:-18094}
+APP=${APP:-servlet-jakarta}
+AP_VERSION=4.1
+AP_JAR=$HOME/.m2/repository/tools/profiler/async-profiler/$AP_VERSION/async-profiler-$AP_VERSION.jar
+[ -f "$AP_JAR" ] || mvn -B -q dependency:get -Dartifact=tools.profiler:async-profiler:$AP_VERSION
+work=$(mktemp -d)
+unzip -q -o "$AP_JAR" linux-x64/libasyncProfiler.so -d "$work"
+LIB=$work/linux-x64/libasyncProfiler.so
+OUT=benchmarks/results/profile-async-$MODE
+args=()
+case $MODE in
+  rule) args=(-javaagent:agent/target/tollgate-agent.jar=config=benchmarks/e2e-rules.yaml) ;;
+  nomatch) args=(-javaagent:agent/target/tollgate-agent.jar=config=benchmarks/e2e-rules-nomatch.yaml) ;;
+  none) ;;
+  *) echo "MODE is none, rule or nomatch" >&2; exit 2 ;;
+esac
+URL=http://127.0.0.1:$PORT/hello
+PORT=$PORT taskset -c 0 java -Xms512m -Xmx512m "${args[@]}" -jar test-apps/$APP/target/$APP.jar >"$work/app.log" 2>&1 &
+PID=$!
+trap 'kill $PID 2>/dev/null || true; rm -rf "$work"' EXIT
+until [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "$URL" || true)" = 200 ]; do
+  kill -0 $PID 2>/dev/null || { cat "$work/app.log" >&2; exit 1; }; sleep 0.1
+done
+taskset -c 1 wrk -t2 -c32 -d"${WARMUP}s" "$URL" >/dev/null
+java -cp benchmarks/target/benchmarks.jar io.tollgate.benchmarks.LoadAgentPath $PID "$LIB" start,event=itimer,interval=1ms
+requests=$(taskset -c 1 wrk -t2 -c32 -d"${DURATION}s" "$URL" | tee "$work/wrk.txt" | grep -oE '[0-9]+ requests in' | cut -d' ' -f1)
+java -cp benchmarks/target/benchmarks.jar io.tollgate.benchmarks.LoadAgentPath $PID "$LIB" "stop,collapsed,file=$(pwd)/$OUT.collapsed"
+python3 - "$OUT.collapsed" "$requests" "$MODE" <<'PY' | tee "$OUT.txt"
+import collections, sys
+stacks = []
+for line in open(sys.argv[1]):
+    s, _, n = line.rstrip().rpartition(' ')
+    stacks.append((s.split(';'), int(n)))
+total = sum(n for _, n in stacks); requests = int(sys.argv[2])
+entry = 'io/tollgate/engine/TollgateGate.servletRequestStarted'
+print(f"mode {sys.argv[3]}: {total} samples over {requests} requests = {1000 * total / requests:.2f} per 1,000 requests")
+jit = sum(n for f, n in stacks if any(x.startswith('CompileBroker::') for x in f))
+print(f"JIT compiler threads: {jit} samples ({100 * jit / total:.1f}%)")
+under = [(f[f.index(entry):], n) for f, n in stacks if entry in f]
+inside = sum(n for _, n in under)
+print(f"under {entry}: {inside} samples ({100 * inside / total:.1f}% of all)")
+tree = collections.Counter()
+for f, n in under:
+    for d in range(2, min(len(f), 6) + 1):
+        tree[tuple(f[1:d])] += n
+def show(prefix, depth):
+    kids = sorted(((k, v) for k, v in tree.items() if len(k) == len(prefix) + 1 and k[:len(prefix)] == prefix), key=lambda kv: -kv[1])
+    for k, v in kids:
+        if v * 50 >= inside:  # 2% of the agent's samples or more
+            print('  ' * (depth + 1) + f"{v:5d} {k[-1].split('/')[-1][:100]}")
+            show(k, depth + 1)
+show((), 0)
+PY
