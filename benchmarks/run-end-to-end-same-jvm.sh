@@ -49,15 +49,8 @@ for _ in $(seq 600); do
 done
 
 ticks() { awk '{print $14 + $15}' /proc/$PID/stat; }
-jit_ticks() {
-  local t sum=0
-  for t in /proc/$PID/task/*; do
-    if grep -q Compiler "$t/comm" 2>/dev/null; then
-      sum=$((sum + $(awk '{print $14 + $15}' "$t/stat" 2>/dev/null || echo 0)))
-    fi
-  done
-  echo $sum
-}
+# shellcheck source=jit-ticks.sh
+. benchmarks/jit-ticks.sh
 load() { taskset -c 1 wrk -t"$THREADS" -c"$CONNS" -d"$1s" "${@:2}" "$URL"; }
 warm_up() { # until the JIT used at most JIT_QUIET_MS in a 5 s slice, after at least WARMUP s
   local warmed=0 j0 ms

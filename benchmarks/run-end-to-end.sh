@@ -64,16 +64,8 @@ stop_app() {
 }
 
 HZ=$(getconf CLK_TCK)
-# CPU ticks of the JVM's JIT compiler threads ("C1 CompilerThre", "C2 CompilerThre")
-jit_ticks() {
-  local t sum=0
-  for t in /proc/$PID/task/*; do
-    if grep -q Compiler "$t/comm" 2>/dev/null; then
-      sum=$((sum + $(awk '{print $14 + $15}' "$t/stat" 2>/dev/null || echo 0)))
-    fi
-  done
-  echo $sum
-}
+# shellcheck source=jit-ticks.sh
+. benchmarks/jit-ticks.sh
 
 FIRST_ROUND=${FIRST_ROUND:-1}
 [ "$FIRST_ROUND" -gt 1 ] || : >"$RES/e2e-$APP-runs.txt"
@@ -87,8 +79,8 @@ for r in $(seq "$FIRST_ROUND" $((FIRST_ROUND + ROUNDS - 1))); do
       "${WRK_CPU[@]}" wrk -t"$THREADS" -c"$CONNS" -d5s "$URL" >/dev/null
       warmed=$((warmed + 5))
       jit_ms=$(( ($(jit_ticks) - jit0) * 1000 / HZ ))
-      [ $warmed -ge "$WARMUP" ] && [ $jit_ms -le "$JIT_QUIET_MS" ] && break
-      [ $warmed -ge "$WARMUP_MAX" ] && { jit_ms="$jit_ms (never settled)"; break; }
+      [ $warmed -ge "$WARMUP" ] && [ $jit_ms -le "$JIT_QUIET_MS" ] && { jit_ms="$jit_ms ms"; break; }
+      [ $warmed -ge "$WARMUP_MAX" ] && { jit_ms="$jit_ms ms, never settled"; break; }
     done
     f="$RES/e2e-$APP-$mode-r$r.txt"
     cpu0=$(awk '{print $14 + $15}' /proc/$PID/stat); jit0=$(jit_ticks)
@@ -97,7 +89,7 @@ for r in $(seq "$FIRST_ROUND" $((FIRST_ROUND + ROUNDS - 1))); do
     # shared machine, CPU per request moves less with the neighbours' load than requests/s does
     echo "server CPU ticks: $(( $(awk '{print $14 + $15}' /proc/$PID/stat) - cpu0 )) of 1/$HZ s" >>"$f"
     echo "JIT compiler threads CPU ticks: $(( $(jit_ticks) - jit0 )) of 1/$HZ s" >>"$f"
-    echo "warm-up: ${warmed} s, the JIT's CPU in its last 5 s: ${jit_ms} ms" >>"$f"
+    echo "warm-up: ${warmed} s, the JIT's CPU in its last 5 s: ${jit_ms}" >>"$f"
     # the agent must have refused nothing: any non-2xx response invalidates the run
     curl -s -o /dev/null -w "after run: GET /hello -> %{http_code}\n" "$URL" >>"$f"
     echo "$mode $r $f" >>"$RES/e2e-$APP-runs.txt"
