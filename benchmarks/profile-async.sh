@@ -8,22 +8,24 @@
 # Linux x64 library), fetched once into the local Maven repository.
 # Output: benchmarks/results/profile-async-MODE.collapsed (collapsed stacks) and
 #   profile-async-MODE.txt. Usage: benchmarks/profile-async.sh [MODE]
-#   env: WARMUP=40 DURATION=15 PORT=18094 APP=servlet-jakarta
+#   env: WARMUP=40 DURATION=15 PORT=18094 APP=servlet-jakarta AGENT=agent/target/tollgate-agent.jar
+#        OUT=benchmarks/results/profile-async-MODE (where the two files go, without extension)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MODE=${1:-rule}; WARMUP=${WARMUP:-40}; DURATION=${DURATION:-15}; PORT=${PORT:-18094}
 APP=${APP:-servlet-jakarta}
+AGENT=${AGENT:-agent/target/tollgate-agent.jar}
 AP_VERSION=4.1
 AP_JAR=$HOME/.m2/repository/tools/profiler/async-profiler/$AP_VERSION/async-profiler-$AP_VERSION.jar
 [ -f "$AP_JAR" ] || mvn -B -q dependency:get -Dartifact=tools.profiler:async-profiler:$AP_VERSION
 work=$(mktemp -d)
 unzip -q -o "$AP_JAR" linux-x64/libasyncProfiler.so -d "$work"
 LIB=$work/linux-x64/libasyncProfiler.so
-OUT=benchmarks/results/profile-async-$MODE
+OUT=${OUT:-benchmarks/results/profile-async-$MODE}
 args=()
 case $MODE in
-  rule) args=(-javaagent:agent/target/tollgate-agent.jar=config=benchmarks/e2e-rules.yaml) ;;
-  nomatch) args=(-javaagent:agent/target/tollgate-agent.jar=config=benchmarks/e2e-rules-nomatch.yaml) ;;
+  rule) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules.yaml) ;;
+  nomatch) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-nomatch.yaml) ;;
   none) ;;
   *) echo "MODE is none, rule or nomatch" >&2; exit 2 ;;
 esac
@@ -37,7 +39,7 @@ done
 taskset -c 1 wrk -t2 -c32 -d"${WARMUP}s" "$URL" >/dev/null
 java -cp benchmarks/target/benchmarks.jar io.tollgate.benchmarks.LoadAgentPath $PID "$LIB" start,event=itimer,interval=1ms
 requests=$(taskset -c 1 wrk -t2 -c32 -d"${DURATION}s" "$URL" | tee "$work/wrk.txt" | grep -oE '[0-9]+ requests in' | cut -d' ' -f1)
-java -cp benchmarks/target/benchmarks.jar io.tollgate.benchmarks.LoadAgentPath $PID "$LIB" "stop,collapsed,file=$(pwd)/$OUT.collapsed"
+java -cp benchmarks/target/benchmarks.jar io.tollgate.benchmarks.LoadAgentPath $PID "$LIB" "stop,collapsed,file=$(readlink -f "$(dirname "$OUT")")/$(basename "$OUT").collapsed"
 python3 - "$OUT.collapsed" "$requests" "$MODE" <<'PY' | tee "$OUT.txt"
 import collections, sys
 stacks = []
