@@ -70,12 +70,14 @@ public abstract class RedisAlgorithmStore implements LimiterStore {
     } else if (algorithm instanceof Gcra) {
       return new RedisGcraStore(backend, ruleName, (Gcra) algorithm, timeOverride);
     } else if (algorithm instanceof FixedWindow) {
-      return new RedisFixedWindowStore(backend, ruleName, (FixedWindow) algorithm, timeOverride);
+      return RedisPeriodCountStore.fixedWindow(
+          backend, ruleName, (FixedWindow) algorithm, timeOverride);
     } else if (algorithm instanceof SlidingWindow) {
       return new RedisSlidingWindowStore(
           backend, ruleName, (SlidingWindow) algorithm, timeOverride);
     } else if (algorithm instanceof SlidingLog) {
-      return new RedisSlidingLogStore(backend, ruleName, (SlidingLog) algorithm, timeOverride);
+      return RedisPeriodCountStore.slidingLog(
+          backend, ruleName, (SlidingLog) algorithm, timeOverride);
     } else if (algorithm instanceof Concurrency) {
       return new RedisConcurrencyStore(backend, ruleName, (Concurrency) algorithm, timeOverride);
     } else if (algorithm instanceof CalendarQuota) {

@@ -14,9 +14,8 @@
  *       {@code release}) on Redis {@code TIME}, with keys from {@link
  *       io.tollgate.stores.redis.RedisKeys}: {@link io.tollgate.stores.redis.RedisLimiterStore}
  *       ({@code token-bucket.lua}), {@link io.tollgate.stores.redis.RedisGcraStore}, {@link
- *       io.tollgate.stores.redis.RedisFixedWindowStore}, {@link
+ *       io.tollgate.stores.redis.RedisPeriodCountStore} (fixed window and sliding log), {@link
  *       io.tollgate.stores.redis.RedisSlidingWindowStore}, {@link
- *       io.tollgate.stores.redis.RedisSlidingLogStore}, {@link
  *       io.tollgate.stores.redis.RedisConcurrencyStore} (leased permits) and {@link
  *       io.tollgate.stores.redis.RedisCalendarStore}; the scripts but the token bucket's share
  *       {@code common.lua} (the clock, exact integer helpers below 2^53).

@@ -7,7 +7,7 @@
 -- ARGV[2]   "now" as epoch nanoseconds (tests only); empty: Redis TIME is the clock
 -- ARGV[3]   cost (decide) or delta (adjust)
 -- ARGV[4]   limit
--- ARGV[5]   period in nanoseconds (at most 2^52, checked by RedisFixedWindowStore)
+-- ARGV[5]   period in nanoseconds (at most 2^52, checked by RedisPeriodCountStore)
 -- ARGV[6]   milliseconds to PEXPIRE the key with on every write (the period, rounded up)
 --
 -- decide returns {allowed (1 or 0), remaining, retryNanos (-1: cost above the limit, never
