@@ -20,6 +20,10 @@ public final class AgentLogSink {
     writer = lineWriter;
   }
 
+  public static void warn(String message) {
+    write(PREFIX + "WARN " + message);
+  }
+
   public static void error(String message, Throwable failure) {
     StringWriter trace = new StringWriter();
     if (failure != null) {

@@ -1,12 +1,12 @@
 package io.tollgate.bootstrap;
 
 /**
- * Returned by enter advice to skip the intercepted method: the request was refused.
+ * Returned by the bridge to skip the intercepted method: the request was refused.
  *
- * <p>Advice declares {@code skipOn = Refusal.class}; Byte Buddy skips the method when the returned
- * value is an instance of this class. For servlet and Spring entry points the response is already
- * written ({@link #WRITTEN}). Frameworks that answer with a value of their own (Jersey's
- * {@code ContainerResponse}) get it in {@link #frameworkResponse}, and their exit advice returns it,
+ * <p>The woven entry point checks the answer with {@code instanceof Refusal} and returns at once
+ * when it is one. For servlet and Spring entry points the response is already written
+ * ({@link #WRITTEN}). Frameworks that answer with a value of their own (Jersey's
+ * {@code ContainerResponse}) get it in {@link #frameworkResponse}, which the woven method returns,
  * so that the refusal goes through the framework's own response path.
  */
 public final class Refusal {

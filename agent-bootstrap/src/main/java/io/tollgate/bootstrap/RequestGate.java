@@ -17,8 +17,8 @@ public interface RequestGate {
    */
   Object servletRequestStarted(Object request, Object response);
 
-  /** The entry point that started this request has returned or thrown. */
-  void servletRequestEnded(Object scope, Object request, Object response, Throwable thrown);
+  /** The entry point that started this request has returned, or thrown {@code thrown}. */
+  void servletRequestEnded(Object scope, Throwable thrown);
 
   /**
    * Spring MVC is about to call a handler: the route template is known. Returns null, or
@@ -37,8 +37,12 @@ public interface RequestGate {
   /** Jersey's resource method returned {@code response}; {@code decision} is what started gave. */
   void jaxrsResourceEnded(Object decision, Object response) throws Exception;
 
-  /** A server without the servlet API (Grizzly, the JDK's) starts or ends handling a request. */
-  void serverRequestStarted(String remoteAddress);
+  /**
+   * A server without the servlet API (Grizzly) starts handling a request: its own request object,
+   * which knows the client's address.
+   */
+  void serverRequestStarted(Object serverRequest);
 
+  /** The server's request handler has returned or thrown. */
   void serverRequestEnded();
 }

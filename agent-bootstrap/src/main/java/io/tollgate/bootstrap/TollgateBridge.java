@@ -1,12 +1,17 @@
 package io.tollgate.bootstrap;
 
 /**
- * The static facade that inlined advice calls, on the bootstrap class loader so that every
+ * The static facade that the woven entry points call, on the bootstrap class loader so that every
  * application class loader can see it.
  *
- * <p>Fail-open by construction: until the engine is installed, and whenever it throws, a request
+ * <p>This is all the code Tollgate adds to an application's methods does: call one of these
+ * methods and act on its answer (skip the method on a {@link Refusal}). So every method here must
+ * be fail-open and never throw: until the engine is installed, and whenever it throws, a request
  * passes as if Tollgate were absent. Failures are counted and logged at most once a minute per
  * place, never thrown into the application.
+ *
+ * <p>While the agent starts beside the application, a request that reaches an entry point first
+ * waits for the engine ({@link EngineReadiness}).
  */
 public final class TollgateBridge {
 
@@ -20,13 +25,15 @@ public final class TollgateBridge {
 
   private TollgateBridge() {}
 
-  /** Installs (or replaces) the engine. */
+  /** Installs (or replaces) the engine, and ends any wait for it. */
   public static void install(RequestGate engine) {
     gate = engine;
+    EngineReadiness.ready();
   }
 
+  /** Woven into {@code Servlet.service} and {@code Filter.doFilter}, before the method's code. */
   public static Object servletRequestStarted(Object request, Object response) {
-    RequestGate engine = gate;
+    RequestGate engine = engine();
     if (engine == null) {
       return null;
     }
@@ -38,21 +45,22 @@ public final class TollgateBridge {
     }
   }
 
-  public static void servletRequestEnded(
-      Object scope, Object request, Object response, Throwable thrown) {
+  /** Woven before every return and throw of a method that called {@link #servletRequestStarted}. */
+  public static void servletRequestEnded(Object scope, Throwable thrown) {
     RequestGate engine = gate;
     if (engine == null || scope == null || scope instanceof Refusal) {
       return;
     }
     try {
-      engine.servletRequestEnded(scope, request, response, thrown);
+      engine.servletRequestEnded(scope, thrown);
     } catch (Throwable t) {
       InternalErrors.report("ending a servlet request", t);
     }
   }
 
+  /** Woven into Spring MVC's {@code HandlerAdapter.handle}. */
   public static Object springHandlerStarted(Object request, Object response) {
-    RequestGate engine = gate;
+    RequestGate engine = engine();
     if (engine == null) {
       return null;
     }
@@ -64,8 +72,9 @@ public final class TollgateBridge {
     }
   }
 
+  /** Woven into Jersey's {@code ResourceMethodInvoker.apply}. */
   public static Object jaxrsResourceStarted(Object processingContext) {
-    RequestGate engine = gate;
+    RequestGate engine = engine();
     if (engine == null) {
       return null;
     }
@@ -77,7 +86,11 @@ public final class TollgateBridge {
     }
   }
 
-  /** Returns the response to use: the refusal's, or {@code response} (with headers added). */
+  /**
+   * Woven before every return of Jersey's {@code ResourceMethodInvoker.apply}, and in place of its
+   * code when it is refused ({@code response} null). Returns the response to use: the refusal's,
+   * or {@code response} (with headers added).
+   */
   public static Object jaxrsResourceEnded(Object decision, Object response) {
     if (decision instanceof Refusal) {
       Object refusal = ((Refusal) decision).frameworkResponse;
@@ -95,18 +108,20 @@ public final class TollgateBridge {
     return response;
   }
 
-  public static void serverRequestStarted(String remoteAddress) {
-    RequestGate engine = gate;
+  /** Woven into a server's own request handler (Grizzly's), given its request object. */
+  public static void serverRequestStarted(Object serverRequest) {
+    RequestGate engine = engine();
     if (engine == null) {
       return;
     }
     try {
-      engine.serverRequestStarted(remoteAddress);
+      engine.serverRequestStarted(serverRequest);
     } catch (Throwable t) {
       InternalErrors.report("noting a server request", t);
     }
   }
 
+  /** Woven before every return and throw of the handler that called {@link #serverRequestStarted}. */
   public static void serverRequestEnded() {
     RequestGate engine = gate;
     if (engine == null) {
@@ -116,6 +131,20 @@ public final class TollgateBridge {
       engine.serverRequestEnded();
     } catch (Throwable t) {
       InternalErrors.report("ending a server request", t);
+    }
+  }
+
+  /** The engine; while the agent starts, after waiting for it. Null: let the request pass. */
+  private static RequestGate engine() {
+    RequestGate engine = gate;
+    if (engine != null) {
+      return engine;
+    }
+    try {
+      return EngineReadiness.await() ? gate : null;
+    } catch (Throwable t) {
+      InternalErrors.report("waiting for the agent to start", t);
+      return null;
     }
   }
 }

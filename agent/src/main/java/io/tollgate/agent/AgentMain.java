@@ -1,5 +1,6 @@
 package io.tollgate.agent;
 
+import io.tollgate.bootstrap.EngineReadiness;
 import io.tollgate.bootstrap.TollgateBridge;
 import io.tollgate.diagnostics.AgentLog;
 import io.tollgate.diagnostics.EntryPoints;
@@ -8,16 +9,14 @@ import io.tollgate.diagnostics.metrics.PrometheusExporter;
 import io.tollgate.engine.RulesFileWatcher;
 import io.tollgate.engine.RulesHolder;
 import io.tollgate.engine.TollgateGate;
-import io.tollgate.instrumentation.AgentInstaller;
+import io.tollgate.instrumentation.EntryPointTransformer;
+import io.tollgate.instrumentation.LoadedEntryPoints;
 import io.tollgate.limiters.Clock;
 import io.tollgate.rules.RuleSetFactory;
 import java.io.File;
-import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -25,12 +24,12 @@ import java.util.concurrent.TimeUnit;
  * instrumentation. Called once per JVM by the bootstrap tier; a later {@code attach} calls
  * {@link #reattach} instead.
  *
- * <p>With the JVM ({@code -javaagent}), {@code premain} only registers a
- * {@link StartupTransformer} and starts the {@code tollgate-start} thread, which does the rest
- * (about a second of CPU, mostly loading Byte Buddy) while the application starts: the
- * application waits only if it loads a class that may serve requests before the agent is ready.
- * Attached to a running JVM, everything happens before {@code agentmain} returns, as the
- * {@code attach} command reports the outcome.
+ * <p>With the JVM ({@code -javaagent}), {@code premain} only registers the
+ * {@link EntryPointTransformer}, which needs no rules, and starts the {@code tollgate-start}
+ * thread, which reads the rules and installs the engine while the application starts. No class
+ * waits for it; a request that reaches an entry point before the engine is installed does
+ * ({@link EngineReadiness}). Attached to a running JVM, everything happens before
+ * {@code agentmain} returns, as the {@code attach} command reports the outcome.
  */
 public final class AgentMain {
 
@@ -55,55 +54,50 @@ public final class AgentMain {
     AgentLog.info("Tollgate " + Version.current() + " starting on Java "
         + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")"
         + (atStartup ? "" : ", attached to a running JVM") + "; agent jar " + jar);
+    ClassLoader agentClassLoader = AgentMain.class.getClassLoader();
     if (atStartup) {
-      startBesideTheApplication(arguments, inst, startNanos);
+      EngineReadiness.expect();
+      inst.addTransformer(new EntryPointTransformer(agentClassLoader), true);
+      startBesideTheApplication(arguments, startNanos);
     } else {
       startEngine(arguments);
-      AgentInstaller.installOnRunningJvm(inst, AgentMain.class.getClassLoader());
+      inst.addTransformer(new EntryPointTransformer(agentClassLoader), true);
+      LoadedEntryPoints.retransform(inst, agentClassLoader);
       startBackgroundServices(arguments);
       AgentLog.info("ready; watching " + watched(arguments) + " for changes");
     }
   }
 
-  private static void startBesideTheApplication(
-      AgentArguments arguments, Instrumentation inst, long startNanos) {
-    StartupTransformer gatekeeper = new StartupTransformer(AgentMain.class.getClassLoader());
-    inst.addTransformer(gatekeeper, true);
+  private static void startBesideTheApplication(AgentArguments arguments, long startNanos) {
     // An anonymous class, not a lambda: one invokedynamic bootstrap fewer in premain.
     Thread thread = new Thread(new Runnable() {
       @Override
       public void run() {
-        finishStarting(arguments, inst, gatekeeper, startNanos);
+        finishStarting(arguments, startNanos);
       }
     }, "tollgate-start");
     thread.setDaemon(true);
-    gatekeeper.startedOn(thread);
     premainMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
     thread.start();
   }
 
-  /** On the start-up thread: everything {@code premain} left, then Byte Buddy takes over. */
-  private static void finishStarting(AgentArguments arguments, Instrumentation inst,
-      StartupTransformer gatekeeper, long startNanos) {
-    ClassFileTransformer byteBuddy = null;
+  /** On the start-up thread: the rules and the engine, then the background services. */
+  private static void finishStarting(AgentArguments arguments, long startNanos) {
     try {
       startEngine(arguments);
-      byteBuddy = AgentInstaller.transformerForJvmStart(AgentMain.class.getClassLoader());
     } catch (Throwable t) {
       AgentLog.error("the agent could not start; the application runs without rate limiting", t);
-    } finally {
-      gatekeeper.ready(byteBuddy);
-    }
-    if (byteBuddy == null) {
       return;
+    } finally {
+      EngineReadiness.ready(); // whatever happened: no request waits any more
     }
-    retransformLoadedUnchanged(inst, gatekeeper);
     startBackgroundServices(arguments);
     // "ready; watching ... for changes" as before: people and scripts look for it
     AgentLog.info("ready; watching " + watched(arguments) + " for changes ("
         + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos)
         + " ms after premain began: premain " + premainMillis + " ms, then "
-        + ownCpuMillis() + " ms CPU on the start-up thread; " + gatekeeper.waitSummary() + ")");
+        + ownCpuMillis() + " ms CPU on the start-up thread; "
+        + EngineReadiness.waitSummary() + ")");
   }
 
   /** The rules, and the engine that applies them behind the bridge. */
@@ -125,29 +119,6 @@ public final class AgentMain {
     PrometheusExporter.startIfConfigured(
         arguments.get("metrics-port"), arguments.get("metrics-host"));
     EntryPoints.warnIfNoneSeen(arguments.get("entry-point-warning-after"));
-  }
-
-  /** Classes that gave up waiting for a start that hung: instrumented now, late but not never. */
-  private static void retransformLoadedUnchanged(
-      Instrumentation inst, StartupTransformer gatekeeper) {
-    List<String> names = gatekeeper.loadedUnchanged();
-    if (names.isEmpty()) {
-      return;
-    }
-    List<Class<?>> classes = new ArrayList<>();
-    for (Class<?> loaded : inst.getAllLoadedClasses()) {
-      if (names.contains(loaded.getName().replace('.', '/')) && inst.isModifiableClass(loaded)) {
-        classes.add(loaded);
-      }
-    }
-    AgentLog.warn(names.size() + " class(es) that may serve requests loaded before the agent was"
-        + " ready (it took over " + StartupTransformer.MAX_WAIT_MILLIS / 1000 + " s); requests"
-        + " through them passed unlimited until now: " + names);
-    try {
-      inst.retransformClasses(classes.toArray(new Class<?>[0]));
-    } catch (Throwable t) {
-      AgentLog.error("could not instrument the classes loaded before the agent was ready", t);
-    }
   }
 
   private static long ownCpuMillis() {

@@ -3,8 +3,6 @@ package io.tollgate.diagnostics;
 import io.tollgate.config.Durations;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import net.bytebuddy.description.type.TypeDefinition;
-import net.bytebuddy.description.type.TypeDescription;
 
 /**
  * Which supported entry points (servlet containers, Spring MVC, Jersey) the agent has found:
@@ -22,15 +20,9 @@ public final class EntryPoints {
   private EntryPoints() {}
 
   /** Called for each class the agent instrumented; logs its framework the first time. */
-  public static void instrumented(TypeDescription type) {
-    String framework;
-    try {
-      framework = frameworkOf(type);
-    } catch (RuntimeException | LinkageError e) {
-      framework = "an entry point";
-    }
+  public static void detected(String framework, String className) {
     if (DETECTED.add(framework)) {
-      AgentLog.info("detected " + framework + " (" + type.getName() + ")");
+      AgentLog.info("detected " + framework + " (" + className + ")");
     }
   }
 
@@ -72,38 +64,5 @@ public final class EntryPoints {
     }, "tollgate-entry-point-watch");
     thread.setDaemon(true);
     thread.start();
-  }
-
-  static String frameworkOf(TypeDescription type) {
-    String name = type.getName();
-    if (hasSuperType(type, "org.springframework.web.servlet.HandlerAdapter", 0)) {
-      return "Spring MVC";
-    }
-    if (name.startsWith("org.glassfish.jersey.")) {
-      return name.contains("grizzly") ? "Jersey on Grizzly" : "Jersey (JAX-RS)";
-    }
-    if (hasSuperType(type, "jakarta.servlet.", 0)) {
-      return "a Servlet container (jakarta.servlet)";
-    }
-    if (hasSuperType(type, "javax.servlet.", 0)) {
-      return "a Servlet container (javax.servlet)";
-    }
-    return "an entry point";
-  }
-
-  /** Whether {@code type} or a supertype has a name starting with {@code prefix}. */
-  private static boolean hasSuperType(TypeDefinition type, String prefix, int depth) {
-    if (type == null || depth > 20) {
-      return false;
-    }
-    if (type.asErasure().getName().startsWith(prefix)) {
-      return true;
-    }
-    for (TypeDescription.Generic iface : type.getInterfaces()) {
-      if (hasSuperType(iface, prefix, depth + 1)) {
-        return true;
-      }
-    }
-    return hasSuperType(type.getSuperClass(), prefix, depth + 1);
   }
 }

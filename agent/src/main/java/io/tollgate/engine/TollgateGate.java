@@ -9,6 +9,7 @@ import io.tollgate.diagnostics.metrics.TollgateMetrics;
 import io.tollgate.http.HttpExchange;
 import io.tollgate.http.RateLimitHeaders;
 import io.tollgate.http.RefusalResponse;
+import io.tollgate.instrumentation.jaxrs.GrizzlyRequests;
 import io.tollgate.instrumentation.jaxrs.JerseyExchange;
 import io.tollgate.instrumentation.jaxrs.JerseyResponses;
 import io.tollgate.instrumentation.servlet.ServletExchange;
@@ -74,7 +75,7 @@ public final class TollgateGate implements RequestGate {
       return null;
     }
     failIfInjected();
-    ServletExchange exchange = ServletExchange.of(request, response);
+    ServletExchange exchange = ServletExchange.atFirstEntry(request, response);
     if (exchange == null) {
       return null;
     }
@@ -101,7 +102,7 @@ public final class TollgateGate implements RequestGate {
   }
 
   @Override
-  public void servletRequestEnded(Object scope, Object request, Object response, Throwable thrown) {
+  public void servletRequestEnded(Object scope, Throwable thrown) {
     if (scope instanceof ServletPhase) {
       // set, not remove: the thread's entry stays, so the next request does not make a new one
       SERVLET_PHASE.set(null);
@@ -219,8 +220,8 @@ public final class TollgateGate implements RequestGate {
   }
 
   @Override
-  public void serverRequestStarted(String remoteAddress) {
-    SERVER_REMOTE_ADDRESS.set(remoteAddress);
+  public void serverRequestStarted(Object serverRequest) {
+    SERVER_REMOTE_ADDRESS.set(GrizzlyRequests.remoteAddress(serverRequest));
   }
 
   @Override

@@ -1,25 +1,23 @@
 package io.tollgate.instrumentation;
 
-import io.tollgate.instrumentation.jaxrs.GrizzlyContainerInstrumentation;
-import io.tollgate.instrumentation.jaxrs.JerseyInstrumentation;
+import io.tollgate.instrumentation.jaxrs.JerseyEntryPoints;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Tells, from a class file's bytes alone, whether an instrumentation might change the class: a
- * necessary condition, cheap enough to ask of every class the application loads while the agent is
- * still starting (see {@code io.tollgate.agent.StartupTransformer}).
+ * Tells, from a class file's bytes alone, whether it may declare an entry point: a necessary
+ * condition, cheap enough to ask of every class the application loads, before any class file is
+ * parsed (see {@link EntryPointTransformer}).
  *
- * <p>Every method the instrumentations advise names its framework's request types in its
- * descriptor, and every class they change is a concrete class: {@code service} and
- * {@code doFilter} take {@code (ServletRequest, ServletResponse, ...)}, Spring MVC's
- * {@code HandlerAdapter.handle} takes {@code (HttpServletRequest, HttpServletResponse, Object)},
- * and the Jersey and Grizzly instrumentations change one class each, by name. So a class is a
- * candidate when it is not an interface and its constant pool holds one of those descriptor
- * fragments or class names. False positives (a {@code FilterChain}, say) only make the class wait
- * for the agent; a false negative would let requests through it pass unlimited, which the tests of
- * this class guard against for each instrumentation.
+ * <p>Every entry point names its framework's request types in its descriptor, and every class
+ * woven is a concrete class: {@code service} and {@code doFilter} take {@code (ServletRequest,
+ * ServletResponse, ...)}, Spring MVC's {@code HandlerAdapter.handle} takes {@code
+ * (HttpServletRequest, HttpServletResponse, Object)}, and the Jersey and Grizzly entry points are
+ * in one class each, named. So a class is a candidate when it is not an interface and its constant
+ * pool holds one of those descriptor fragments or class names. False positives (a
+ * {@code FilterChain}, say) only cost a parse; a false negative would let requests through it pass
+ * unlimited, which the tests of this class guard against for each entry point.
  *
- * <p>Uses nothing but the JDK: it runs before Byte Buddy is loaded, and must not load it.
+ * <p>Uses nothing but the JDK, so that the other classes load only for candidates.
  */
 public final class EntryPointClassFiles {
 
@@ -30,8 +28,8 @@ public final class EntryPointClassFiles {
     servletArguments("jakarta/servlet"),
     springHandleArguments("javax/servlet"),
     springHandleArguments("jakarta/servlet"),
-    internalName(JerseyInstrumentation.INVOKER),
-    internalName(GrizzlyContainerInstrumentation.CONTAINER),
+    internalName(JerseyEntryPoints.INVOKER),
+    internalName(JerseyEntryPoints.GRIZZLY_CONTAINER),
   };
 
   private EntryPointClassFiles() {}

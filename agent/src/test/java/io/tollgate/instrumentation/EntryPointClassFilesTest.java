@@ -10,9 +10,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Which class files may hold an entry point the instrumentations advise: while the agent starts,
- * exactly those make the application wait for it. A class wrongly judged "no" would be defined
- * before the agent is ready and never instrumented; a wrong "yes" only waits.
+ * Which class files may declare an entry point: only those are parsed by the weaving, every other
+ * class the application loads is passed over at the cost of a scan of its constant pool. A class
+ * wrongly judged "no" would never be instrumented (its requests would pass unlimited); a wrong
+ * "yes" only costs a parse.
  */
 class EntryPointClassFilesTest {
 
@@ -33,7 +34,7 @@ class EntryPointClassFilesTest {
     // Jersey and Grizzly: one class each, by name
     "org.glassfish.jersey.server.model.ResourceMethodInvoker,      true",
     "org.glassfish.jersey.grizzly2.httpserver.GrizzlyHttpContainer, true",
-    // Interfaces are never changed, so the checks frameworks make early on never wait
+    // Interfaces are never changed: nothing to parse
     "jakarta.servlet.Servlet,                                      false",
     "jakarta.servlet.Filter,                                       false",
     "javax.servlet.Servlet,                                        false",

@@ -1,5 +1,7 @@
 package io.tollgate.instrumentation.servlet;
 
+import io.tollgate.bootstrap.TollgateBridge;
+
 import io.tollgate.http.HttpExchange;
 import java.io.OutputStream;
 import java.security.Principal;
@@ -26,6 +28,33 @@ public final class ServletExchange implements HttpExchange {
   public static ServletExchange of(Object request, Object response) {
     ServletApi api = ServletApi.of(request);
     return api == null ? null : new ServletExchange(api, request, response);
+  }
+
+  /**
+   * The exchange of a request at the first entry point it reaches: its original dispatch (not a
+   * forward, include, error page or async re-dispatch), not marked by an earlier entry point; this
+   * marks it. Null at every later entry point of the same request (the filters after the first,
+   * the servlet), and for requests that are not HTTP servlet requests; nothing is allocated then.
+   */
+  public static ServletExchange atFirstEntry(Object request, Object response) {
+    ServletApi api = ServletApi.of(request);
+    if (api == null) {
+      return null;
+    }
+    try {
+      if (!isRequestDispatch(api.getDispatcherType.invokeExact(request))
+          || api.getAttribute.invokeExact(request, TollgateBridge.DECIDED_ATTRIBUTE) != null) {
+        return null;
+      }
+      api.setAttribute.invokeExact(request, TollgateBridge.DECIDED_ATTRIBUTE, (Object) Boolean.TRUE);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+    return new ServletExchange(api, request, response);
+  }
+
+  private static boolean isRequestDispatch(Object dispatcherType) {
+    return dispatcherType != null && "REQUEST".equals(dispatcherType.toString());
   }
 
   @Override
@@ -138,8 +167,7 @@ public final class ServletExchange implements HttpExchange {
   /** Whether this is the original dispatch of the request (not a forward, error or async one). */
   public boolean isRequestDispatch() {
     try {
-      Object type = api.getDispatcherType.invokeExact(request);
-      return type != null && "REQUEST".equals(type.toString());
+      return isRequestDispatch(api.getDispatcherType.invokeExact(request));
     } catch (Throwable t) {
       throw rethrow(t);
     }

@@ -1,0 +1,77 @@
+package io.tollgate.instrumentation;
+
+import net.bytebuddy.jar.asm.MethodVisitor;
+import net.bytebuddy.jar.asm.Opcodes;
+
+/**
+ * One method that Tollgate weaves into, as found in class files: by name and exact descriptor,
+ * either in one named class or in any concrete class.
+ *
+ * <p>Matching "any class" by descriptor alone, without walking the class's super types, is what
+ * keeps the weaving cheap enough to run while the application starts; the descriptors are specific
+ * enough for it: {@code service(ServletRequest, ServletResponse)} with a {@code void} result is
+ * {@code Servlet.service} and nothing else. A stray match would only call the bridge, which decides
+ * a request once, at its first entry point, whatever that is.
+ */
+public final class EntryPointMethod {
+
+  /** Creates the weaver for a method that matched. */
+  public interface Weaving {
+    MethodWeaver weave(MethodVisitor target, WovenMethod method);
+  }
+
+  private static final int NOT_WOVEN =
+      Opcodes.ACC_STATIC | Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE | Opcodes.ACC_BRIDGE
+          | Opcodes.ACC_SYNTHETIC;
+
+  /** The framework, as the "detected ..." log line names it. */
+  final String framework;
+  /**
+   * The type whose method this is ({@code jakarta.servlet.Servlet}); with {@link #inSubtypes}, the
+   * method is woven in every concrete class that declares it, otherwise in this class only.
+   */
+  final String type;
+  final boolean inSubtypes;
+  final String name;
+  final String descriptor;
+  final Weaving weaving;
+
+  private EntryPointMethod(String framework, String type, boolean inSubtypes, String name,
+      String descriptor, Weaving weaving) {
+    this.framework = framework;
+    this.type = type;
+    this.inSubtypes = inSubtypes;
+    this.name = name;
+    this.descriptor = descriptor;
+    this.weaving = weaving;
+  }
+
+  /** A public method of an interface, woven in every concrete class that implements it. */
+  public static EntryPointMethod inImplementations(String framework, String interfaceName,
+      String name, String descriptor, Weaving weaving) {
+    return new EntryPointMethod(framework, interfaceName, true, name, descriptor, weaving);
+  }
+
+  /** A method of one class. */
+  public static EntryPointMethod inClass(String framework, String className, String name,
+      String descriptor, Weaving weaving) {
+    return new EntryPointMethod(framework, className, false, name, descriptor, weaving);
+  }
+
+  /** Whether this is the method {@code name descriptor} of class {@code internalName}. */
+  boolean matches(String internalName, int methodAccess, String methodName, String methodDescriptor) {
+    if ((methodAccess & NOT_WOVEN) != 0
+        || !name.equals(methodName)
+        || !descriptor.equals(methodDescriptor)) {
+      return false;
+    }
+    return inSubtypes
+        ? (methodAccess & Opcodes.ACC_PUBLIC) != 0
+        : type.replace('.', '/').equals(internalName);
+  }
+
+  @Override
+  public String toString() {
+    return (inSubtypes ? "implementations of " : "") + type + "." + name + descriptor;
+  }
+}

@@ -1,0 +1,65 @@
+package io.tollgate.instrumentation;
+
+import io.tollgate.diagnostics.AgentLog;
+import io.tollgate.diagnostics.EntryPoints;
+import java.lang.instrument.ClassFileTransformer;
+import java.security.ProtectionDomain;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The agent's class file transformer: weaves the entry points of every class that declares one,
+ * as it loads or when {@code attach} retransforms it.
+ *
+ * <p>Every class the application loads passes through here, so the common answer must be cheap:
+ * {@link EntryPointClassFiles} rules out almost all of them from their constant pool, without
+ * parsing them; the rest are read by {@link EntryPointWeaving}. A class that cannot be woven is
+ * loaded unchanged, with a warning: requests through it pass unlimited, the application runs.
+ * Classes of the JDK's boot loader and of the agent itself are never looked at.
+ */
+public final class EntryPointTransformer implements ClassFileTransformer {
+
+  private final ClassLoader agentClassLoader;
+  private final EntryPointWeaving weaving;
+  private final Set<String> logged = ConcurrentHashMap.newKeySet();
+
+  public EntryPointTransformer(ClassLoader agentClassLoader) {
+    this(agentClassLoader, EntryPointWeaving.all());
+  }
+
+  EntryPointTransformer(ClassLoader agentClassLoader, EntryPointWeaving weaving) {
+    this.agentClassLoader = agentClassLoader;
+    this.weaving = weaving;
+  }
+
+  @Override
+  public byte[] transform(
+      ClassLoader loader,
+      String className,
+      Class<?> classBeingRedefined,
+      ProtectionDomain protectionDomain,
+      byte[] classfileBuffer) {
+    if (loader == null
+        || loader == agentClassLoader
+        || className == null
+        || !EntryPointClassFiles.mayBeInstrumented(classfileBuffer)) {
+      return null;
+    }
+    try {
+      EntryPointWeaving.WovenClass woven = weaving.weave(classfileBuffer);
+      if (woven == null) {
+        return null;
+      }
+      String name = className.replace('/', '.');
+      if (logged.add(name + "@" + System.identityHashCode(loader))) {
+        AgentLog.info("instrumented " + name + (classBeingRedefined != null ? " (already loaded)" : ""));
+        EntryPoints.detected(woven.framework, name);
+      }
+      return woven.classFile;
+    } catch (Throwable t) {
+      AgentLog.warn("could not instrument " + className.replace('/', '.')
+          + "; requests through it pass unlimited: " + t);
+      return null;
+    }
+  }
+}

@@ -1,0 +1,44 @@
+package io.tollgate.instrumentation.spring;
+
+import io.tollgate.instrumentation.EntryPointMethod;
+import io.tollgate.instrumentation.MethodWeaver;
+import io.tollgate.instrumentation.WovenMethod;
+import net.bytebuddy.jar.asm.MethodVisitor;
+import net.bytebuddy.jar.asm.Opcodes;
+
+/**
+ * Woven into Spring MVC's {@code HandlerAdapter.handle(request, response, handler)}: the handler
+ * is chosen and the route template is in the request, so rules on routes are decided here. As
+ * Java, the method begins with:
+ *
+ * <pre>{@code
+ * if (TollgateBridge.springHandlerStarted(request, response) instanceof Refusal) {
+ *   return null;   // the 429 is written; a null ModelAndView tells DispatcherServlet it is handled
+ * }
+ * }</pre>
+ */
+final class HandlerAdapterWeaver extends MethodWeaver {
+
+  static final EntryPointMethod.Weaving WEAVING =
+      new EntryPointMethod.Weaving() {
+        @Override
+        public MethodWeaver weave(MethodVisitor target, WovenMethod method) {
+          return new HandlerAdapterWeaver(target, method);
+        }
+      };
+
+  private HandlerAdapterWeaver(MethodVisitor target, WovenMethod method) {
+    super(target, method, false, false);
+  }
+
+  @Override
+  protected void atStart() {
+    loadArgument(0);
+    loadArgument(1);
+    callBridge("springHandlerStarted", "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;");
+    whenRefused();
+    insn(Opcodes.ACONST_NULL);
+    insn(Opcodes.ARETURN);
+    originalCodeStarts();
+  }
+}
