@@ -26,6 +26,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
@@ -68,6 +69,8 @@ public final class RedisBackend implements AutoCloseable {
   private volatile Throwable lastFailure;
   private volatile boolean closed;
   private int connectAttempts;
+  /** Open until the first connection attempt has ended, in success or failure. */
+  private final CountDownLatch firstAttempt = new CountDownLatch(1);
 
   private RedisBackend(RedisConnectionSettings settings) {
     // Our (relocated) Lettuce and Netty log as Tollgate does, never through whatever the app has.
@@ -241,11 +244,13 @@ public final class RedisBackend implements AutoCloseable {
             breaker.onSuccess(CircuitBreaker.Permit.NORMAL);
             log("connected to " + settings);
           }
+          firstAttempt.countDown();
         });
   }
 
   private void onConnectFailure(Throwable failure) {
     lastFailure = failure;
+    firstAttempt.countDown();
     if (closed) {
       return;
     }
@@ -274,14 +279,17 @@ public final class RedisBackend implements AutoCloseable {
           "redis unavailable (circuit open): " + describe(lastFailure), lastFailure,
           breaker.remainingOpenNanos());
     }
+    long deadline = System.nanoTime() + timeoutNanos;
     RedisScriptingAsyncCommands<String, String> c = commands;
+    if (c == null && !closed) {
+      c = awaitFirstConnection(deadline);
+    }
     if (c == null || closed) {
       breaker.onFailure(permit);
       throw new BackendUnavailableException(
           closed ? "redis backend closed" : "not connected to redis: " + describe(lastFailure),
           lastFailure, breaker.remainingOpenNanos());
     }
-    long deadline = System.nanoTime() + timeoutNanos;
     String[] keys = {key};
     try {
       Object result;
@@ -334,6 +342,21 @@ public final class RedisBackend implements AutoCloseable {
     }
   }
 
+  /**
+   * A decision that comes while the backend is still making its first connection (the first
+   * requests after the application started) waits for it, within its own timeout, rather than
+   * fall to the rule's failure policy for being early. Once that attempt has ended, nothing waits
+   * here: a backend that lost its connection, or never made one, answers at once.
+   */
+  private RedisScriptingAsyncCommands<String, String> awaitFirstConnection(long deadline) {
+    try {
+      firstAttempt.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return commands;
+  }
+
   /** The decision took longer than the timeout. */
   static final class TimeoutRuntimeException extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -384,6 +407,7 @@ public final class RedisBackend implements AutoCloseable {
       return;
     }
     closed = true;
+    firstAttempt.countDown();
     scheduler.shutdownNow();
     try {
       client.shutdown(0, 2, TimeUnit.SECONDS);

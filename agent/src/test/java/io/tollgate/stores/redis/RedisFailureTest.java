@@ -131,6 +131,21 @@ class RedisFailureTest {
   }
 
   @Test
+  void aDecisionWhileTheFirstConnectionIsBeingMadeWaitsForIt(@PrivateRedis RedisServer server) {
+    // The first requests after the application started: Redis is up, the connection not yet.
+    RedisConnectionSettings settings =
+        RedisConnectionSettings.uri(server.uri()).withTimeout(Duration.ofSeconds(10));
+    try (RedisBackend backend = RedisBackend.connect(settings)) {
+      RedisLimiterStore store =
+          new RedisLimiterStore(backend, "early", new TokenBucket(LimitSpec.of(5, TEN_DAYS)));
+      Verdict verdict = new Verdict();
+      store.decide("k", 1, verdict); // would throw "not connected" without the wait
+      assertTrue(verdict.allowed);
+      assertEquals(4, verdict.remaining);
+    }
+  }
+
+  @Test
   void noServerAtAllFailsFastAndNeverBlocks() throws Exception {
     int port;
     try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
