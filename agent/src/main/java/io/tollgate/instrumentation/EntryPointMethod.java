@@ -31,6 +31,7 @@ public final class EntryPointMethod {
    * method is woven in every concrete class that declares it, otherwise in this class only.
    */
   final String type;
+  private final String internalName;
   final boolean inSubtypes;
   final String name;
   final String descriptor;
@@ -40,6 +41,7 @@ public final class EntryPointMethod {
       String descriptor, Weaving weaving) {
     this.framework = framework;
     this.type = type;
+    this.internalName = type.replace('.', '/');
     this.inSubtypes = inSubtypes;
     this.name = name;
     this.descriptor = descriptor;
@@ -58,8 +60,8 @@ public final class EntryPointMethod {
     return new EntryPointMethod(framework, className, false, name, descriptor, weaving);
   }
 
-  /** Whether this is the method {@code name descriptor} of class {@code internalName}. */
-  boolean matches(String internalName, int methodAccess, String methodName, String methodDescriptor) {
+  /** Whether this is the method {@code methodName methodDescriptor} of class {@code owner}. */
+  boolean matches(String owner, int methodAccess, String methodName, String methodDescriptor) {
     if ((methodAccess & NOT_WOVEN) != 0
         || !name.equals(methodName)
         || !descriptor.equals(methodDescriptor)) {
@@ -67,7 +69,7 @@ public final class EntryPointMethod {
     }
     return inSubtypes
         ? (methodAccess & Opcodes.ACC_PUBLIC) != 0
-        : type.replace('.', '/').equals(internalName);
+        : internalName.equals(owner);
   }
 
   @Override

@@ -3,7 +3,6 @@ package io.tollgate.instrumentation;
 import io.tollgate.diagnostics.AgentLog;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -74,7 +73,7 @@ public final class LoadedEntryPoints {
     if (names.contains(type.getName())) {
       return true;
     }
-    for (Class<?> implemented : Arrays.asList(type.getInterfaces())) {
+    for (Class<?> implemented : type.getInterfaces()) {
       if (hasType(implemented, names, seen)) {
         return true;
       }
