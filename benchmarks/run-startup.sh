@@ -15,7 +15,16 @@ AGENT=agent/target/tollgate-agent.jar
 # BEFORE_AGENT=/path/to/an/older/tollgate-agent.jar adds a third mode, "before", in the same
 # alternation: a before/after comparison that shares the machine's noise.
 BEFORE_AGENT=${BEFORE_AGENT:-}
-MODES=(none agent); [ -n "$BEFORE_AGENT" ] && MODES+=(before)
+# EMPTY=1 adds the mode "empty": a Java agent whose one transformer changes nothing
+# (benchmarks/empty-agent), the floor that any instrumenting agent pays.
+EMPTY=${EMPTY:-0}
+MODES=(none agent); [ -n "$BEFORE_AGENT" ] && MODES+=(before); [ "$EMPTY" = 1 ] && MODES+=(empty)
+EMPTY_AGENT=benchmarks/target/empty-agent.jar
+if [ "$EMPTY" = 1 ]; then
+  mkdir -p benchmarks/target/empty-agent
+  javac --release 11 -d benchmarks/target/empty-agent benchmarks/empty-agent/EmptyAgent.java
+  jar cfm "$EMPTY_AGENT" benchmarks/empty-agent/MANIFEST.MF -C benchmarks/target/empty-agent .
+fi
 CONFIG=config-examples/quickstart.yaml
 OUT=benchmarks/results/startup.txt
 SUM=benchmarks/results/startup-summary.txt
@@ -29,6 +38,7 @@ one_run() { # app mode -> prints "ms cpu_ms": wall ms to the first 200, and the 
   local app=$1 mode=$2 jar=test-apps/$1/target/$1.jar pid t0 t1 code cpu
   local args=(); [ "$mode" = agent ] && args=(-javaagent:$AGENT=config=$CONFIG)
   [ "$mode" = before ] && args=(-javaagent:$BEFORE_AGENT=config=$CONFIG)
+  [ "$mode" = empty ] && args=(-javaagent:$EMPTY_AGENT)
   t0=$(now_ms)
   PORT=$PORT java "${args[@]}" -jar "$jar" >/tmp/tollgate-startup.$$.log 2>&1 &
   pid=$!
@@ -42,7 +52,7 @@ one_run() { # app mode -> prints "ms cpu_ms": wall ms to the first 200, and the 
   t1=$(now_ms)
   # CPU the JVM used until then (user + system, all threads): steadier than wall time on a busy machine
   cpu=$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%d", ($14 + $15) * 1000 / hz }' /proc/$pid/stat)
-  # the agent's own account: premain, CPU of its start-up thread, whether the app waited for it
+  # the agent's own account: premain, CPU of its start-up thread, whether a request waited for it
   [ "$mode" = agent ] && { sleep 0.2; echo "$app $(grep -m1 -o 'ready; watching.*' /tmp/tollgate-startup.$$.log || echo 'no ready line')" >>"$READY"; }
   kill $pid; wait $pid 2>/dev/null || true
   # let the port close and the machine settle
@@ -89,9 +99,9 @@ if cpu:
         print(f"| {app} | {mode} | {statistics.median(v):.0f} | {min(v)} | {max(v)} |")
     print()
 for app in sorted({a for a, _ in d}):
-    for mode in ('agent', 'before'):
+    for mode, what in (('agent', 'the agent'), ('before', 'the agent (before)'), ('empty', 'an empty agent')):
         if (app, 'none') in med and (app, mode) in med:
-            print(f"{app}: added by the agent{' (before)' if mode == 'before' else ''} (median - median) = {med[(app,mode)] - med[(app,'none')]:.0f} ms")
+            print(f"{app}: added by {what} (median - median) = {med[(app,mode)] - med[(app,'none')]:.0f} ms")
 PY
 cat "$SUM"
 
