@@ -8,14 +8,15 @@ import java.nio.charset.StandardCharsets;
  * condition, cheap enough to ask of every class the application loads, before any class file is
  * parsed (see {@link EntryPointTransformer}).
  *
- * <p>Every entry point names its framework's request types in its descriptor, and every class
+ * <p>Every entry point's descriptor begins with its framework's request types, and every class
  * woven is a concrete class: {@code service} and {@code doFilter} take {@code (ServletRequest,
  * ServletResponse, ...)}, Spring MVC's {@code HandlerAdapter.handle} takes {@code
  * (HttpServletRequest, HttpServletResponse, Object)}, and the Jersey and Grizzly entry points are
  * in one class each, named. So a class is a candidate when it is not an interface and its constant
- * pool holds one of those descriptor fragments or class names. False positives (a
- * {@code FilterChain}, say) only cost a parse; a false negative would let requests through it pass
- * unlimited, which the tests of this class guard against for each entry point.
+ * pool holds a string that begins as one of those descriptors do, or is one of those class names.
+ * False positives (a class that calls a servlet's {@code service}, say) only cost a parse; a false
+ * negative would let requests through it pass unlimited, which the tests of this class guard
+ * against for each entry point.
  *
  * <p>Uses nothing but the JDK, so that the other classes load only for candidates.
  */
@@ -23,11 +24,16 @@ public final class EntryPointClassFiles {
 
   private static final int ACC_INTERFACE = 0x0200;
 
-  private static final byte[][] MARKERS = {
+  /** How every entry point's descriptor begins: compared with constant pool strings' starts. */
+  private static final byte[][] DESCRIPTOR_STARTS = {
     servletArguments("javax/servlet"),
     servletArguments("jakarta/servlet"),
     springHandleArguments("javax/servlet"),
     springHandleArguments("jakarta/servlet"),
+  };
+
+  /** The classes whose entry points are found by name: compared with whole strings. */
+  private static final byte[][] CLASS_NAMES = {
     internalName(JerseyEntryPoints.INVOKER),
     internalName(JerseyEntryPoints.GRIZZLY_CONTAINER),
   };
@@ -58,7 +64,7 @@ public final class EntryPointClassFiles {
       switch (tag) {
         case 1: // Utf8
           int length = readUnsignedShort(b, at + 1);
-          if (!marked && containsMarker(b, at + 3, length)) {
+          if (!marked && isMarker(b, at + 3, length)) {
             marked = true;
           }
           at += 3 + length;
@@ -96,39 +102,40 @@ public final class EntryPointClassFiles {
     return marked && (access & ACC_INTERFACE) == 0;
   }
 
-  private static boolean containsMarker(byte[] b, int from, int length) {
-    for (byte[] marker : MARKERS) {
-      if (indexOf(b, from, length, marker)) {
+  /**
+   * Whether a constant pool string is an entry point's descriptor (it begins as one does) or the
+   * name of a class with entry points. Only a string's first bytes are read: this runs for every
+   * string of every class the application loads, mostly before the JIT has compiled it, and
+   * searching whole strings cost Spring Boot's start about a second of CPU.
+   */
+  private static boolean isMarker(byte[] b, int from, int length) {
+    byte[][] candidates = length > 0 && b[from] == '(' ? DESCRIPTOR_STARTS : CLASS_NAMES;
+    for (byte[] marker : candidates) {
+      if (length >= marker.length
+          && (candidates == DESCRIPTOR_STARTS || length == marker.length)
+          && startsWith(b, from, marker)) {
         return true;
       }
     }
     return false;
   }
 
-  private static boolean indexOf(byte[] b, int from, int length, byte[] marker) {
-    int last = from + length - marker.length;
-    byte first = marker[0];
-    for (int i = from; i <= last; i++) {
-      if (b[i] != first) {
-        continue;
-      }
-      int j = 1;
-      while (j < marker.length && b[i + j] == marker[j]) {
-        j++;
-      }
-      if (j == marker.length) {
-        return true;
+  private static boolean startsWith(byte[] b, int from, byte[] marker) {
+    for (int i = marker.length - 1; i >= 0; i--) {
+      // backwards: the descriptors share their first bytes and differ towards the end
+      if (b[from + i] != marker[i]) {
+        return false;
       }
     }
-    return false;
+    return true;
   }
 
   private static byte[] servletArguments(String servletPackage) {
-    return ascii("L" + servletPackage + "/ServletRequest;L" + servletPackage + "/ServletResponse;");
+    return ascii("(L" + servletPackage + "/ServletRequest;L" + servletPackage + "/ServletResponse;");
   }
 
   private static byte[] springHandleArguments(String servletPackage) {
-    return ascii("L" + servletPackage + "/http/HttpServletRequest;L" + servletPackage
+    return ascii("(L" + servletPackage + "/http/HttpServletRequest;L" + servletPackage
         + "/http/HttpServletResponse;Ljava/lang/Object;)");
   }
 

@@ -15,9 +15,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link EntryPointClassFiles} rules out almost all of them from their constant pool, without
  * parsing them; the rest are read by {@link EntryPointWeaving}. A class that cannot be woven is
  * loaded unchanged, with a warning: requests through it pass unlimited, the application runs.
- * Classes of the JDK's boot loader and of the agent itself are never looked at.
+ * Classes of the JDK's boot and platform loaders and of the agent itself are never looked at.
  */
 public final class EntryPointTransformer implements ClassFileTransformer {
+
+  /** The JDK's own modules outside {@code java.base}: never an entry point. */
+  private static final ClassLoader PLATFORM = ClassLoader.getPlatformClassLoader();
 
   private final ClassLoader agentClassLoader;
   private final EntryPointWeaving weaving;
@@ -40,6 +43,7 @@ public final class EntryPointTransformer implements ClassFileTransformer {
       ProtectionDomain protectionDomain,
       byte[] classfileBuffer) {
     if (loader == null
+        || loader == PLATFORM
         || loader == agentClassLoader
         || className == null
         || !EntryPointClassFiles.mayBeInstrumented(classfileBuffer)) {
