@@ -73,7 +73,7 @@ final class AgentClassLoader extends ClassLoader {
     }
   }
 
-  /** Class files are asked for as {@code X.class} (Byte Buddy reads advice this way). */
+  /** Class files are asked for as {@code X.class}, as a library reading its own classes would. */
   @Override
   protected URL findResource(String name) {
     String path = name.endsWith(".class")

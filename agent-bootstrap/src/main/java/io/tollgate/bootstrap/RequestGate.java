@@ -29,7 +29,7 @@ public interface RequestGate {
   /**
    * Jersey is about to invoke a resource method (its {@code RequestProcessingContext} is given):
    * the route template is known. Returns null; a {@link Refusal} whose framework response the
-   * advice returns instead of invoking the method; or anything else, handed to
+   * woven method returns instead of running its code; or anything else, handed to
    * {@link #jaxrsResourceEnded} with the method's response.
    */
   Object jaxrsResourceStarted(Object processingContext) throws Exception;

@@ -9,7 +9,7 @@ import java.util.jar.JarFile;
  * class loader.
  *
  * <p>It does as little as possible: it appends the agent jar to the bootstrap class path, so that
- * the bridge which inlined advice calls is visible from every class loader, and hands over to
+ * the bridge which woven entry points call is visible from every class loader, and hands over to
  * {@link AgentStarter} there. It never refers to another Tollgate class directly: a class resolved
  * from here before the jar is on the bootstrap path would be loaded twice, once by each loader,
  * and the two copies would not share state. It never throws: a failing agent must not stop the

@@ -1,5 +1,6 @@
 package io.tollgate.instrumentation;
 
+import java.lang.reflect.Constructor;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
 
@@ -14,11 +15,6 @@ import net.bytebuddy.jar.asm.Opcodes;
  * a request once, at its first entry point, whatever that is.
  */
 public final class EntryPointMethod {
-
-  /** Creates the weaver for a method that matched. */
-  public interface Weaving {
-    MethodWeaver weave(MethodVisitor target, WovenMethod method);
-  }
 
   private static final int NOT_WOVEN =
       Opcodes.ACC_STATIC | Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE | Opcodes.ACC_BRIDGE
@@ -35,29 +31,46 @@ public final class EntryPointMethod {
   final boolean inSubtypes;
   final String name;
   final String descriptor;
-  final Weaving weaving;
+  /** Its weaver: a subclass of {@link MethodWeaver} with a constructor (MethodVisitor, WovenMethod). */
+  private final Class<? extends MethodWeaver> weaver;
+  private volatile Constructor<? extends MethodWeaver> weaverConstructor;
 
   private EntryPointMethod(String framework, String type, boolean inSubtypes, String name,
-      String descriptor, Weaving weaving) {
+      String descriptor, Class<? extends MethodWeaver> weaver) {
     this.framework = framework;
     this.type = type;
     this.internalName = type.replace('.', '/');
     this.inSubtypes = inSubtypes;
     this.name = name;
     this.descriptor = descriptor;
-    this.weaving = weaving;
+    this.weaver = weaver;
   }
 
   /** A public method of an interface, woven in every concrete class that implements it. */
   public static EntryPointMethod inImplementations(String framework, String interfaceName,
-      String name, String descriptor, Weaving weaving) {
-    return new EntryPointMethod(framework, interfaceName, true, name, descriptor, weaving);
+      String name, String descriptor, Class<? extends MethodWeaver> weaver) {
+    return new EntryPointMethod(framework, interfaceName, true, name, descriptor, weaver);
   }
 
   /** A method of one class. */
   public static EntryPointMethod inClass(String framework, String className, String name,
-      String descriptor, Weaving weaving) {
-    return new EntryPointMethod(framework, className, false, name, descriptor, weaving);
+      String descriptor, Class<? extends MethodWeaver> weaver) {
+    return new EntryPointMethod(framework, className, false, name, descriptor, weaver);
+  }
+
+  /**
+   * A new weaver for one method that matched, writing to {@code target}: its constructor, found
+   * once by reflection (weavers stay small, with no factory class beside each).
+   */
+  MethodWeaver weaverFor(MethodVisitor target, WovenMethod method)
+      throws ReflectiveOperationException {
+    Constructor<? extends MethodWeaver> constructor = weaverConstructor;
+    if (constructor == null) {
+      constructor = weaver.getDeclaredConstructor(MethodVisitor.class, WovenMethod.class);
+      constructor.setAccessible(true);
+      weaverConstructor = constructor;
+    }
+    return constructor.newInstance(target, method);
   }
 
   /** Whether this is the method {@code methodName methodDescriptor} of class {@code owner}. */

@@ -143,7 +143,11 @@ public final class EntryPointWeaving {
       }
       WovenMethod method =
           new WovenMethod(scan.owner, descriptor, scan.majorVersion, found.maxLocals);
-      return found.method.weaving.weave(target, method);
+      try {
+        return found.method.weaverFor(target, method);
+      } catch (ReflectiveOperationException e) {
+        throw new IllegalStateException("no weaver for " + found.method, e);
+      }
     }
   }
 }

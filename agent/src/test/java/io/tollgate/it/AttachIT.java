@@ -55,7 +55,7 @@ class AttachIT {
       ItSupport.awaitCount(app, "attached again; already instrumented", 1, ATTACH_TIMEOUT);
       ItSupport.awaitCount(app, "loaded 1 rule: hello-strict from " + second, 1, ATTACH_TIMEOUT);
 
-      // Exactly two pass: a request counted twice (two layers of advice) would pass only once.
+      // Exactly two pass: a request counted twice (woven twice) would pass only once.
       ItSupport.assertAllowedThenRefused(app, "/hello", 2, 1);
       assertEquals("hello-strict", ItSupport.header(app.get("/hello"), "Tollgate-Rule"));
       assertEquals(instrumented, ItSupport.count(app, "instrumented "),

@@ -1,6 +1,5 @@
 package io.tollgate.instrumentation.jaxrs;
 
-import io.tollgate.instrumentation.EntryPointMethod;
 import io.tollgate.instrumentation.MethodWeaver;
 import io.tollgate.instrumentation.WovenMethod;
 import net.bytebuddy.jar.asm.MethodVisitor;
@@ -17,14 +16,7 @@ import net.bytebuddy.jar.asm.MethodVisitor;
  */
 final class GrizzlyContainerWeaver extends MethodWeaver {
 
-  static final EntryPointMethod.Weaving WEAVING =
-      new EntryPointMethod.Weaving() {
-        @Override
-        public MethodWeaver weave(MethodVisitor target, WovenMethod method) {
-          return new GrizzlyContainerWeaver(target, method);
-        }
-      };
-
+  /** Created by {@code EntryPointMethod}, by reflection. */
   private GrizzlyContainerWeaver(MethodVisitor target, WovenMethod method) {
     super(target, method, false, true);
   }

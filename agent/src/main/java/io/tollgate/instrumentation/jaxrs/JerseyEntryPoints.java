@@ -24,10 +24,10 @@ public final class JerseyEntryPoints {
         EntryPointMethod.inClass("Jersey (JAX-RS)", INVOKER, "apply",
             "(Lorg/glassfish/jersey/server/internal/process/RequestProcessingContext;)"
                 + "Lorg/glassfish/jersey/server/ContainerResponse;",
-            ResourceMethodInvokerWeaver.WEAVING),
+            ResourceMethodInvokerWeaver.class),
         EntryPointMethod.inClass("Jersey on Grizzly", GRIZZLY_CONTAINER, "service",
             "(Lorg/glassfish/grizzly/http/server/Request;"
                 + "Lorg/glassfish/grizzly/http/server/Response;)V",
-            GrizzlyContainerWeaver.WEAVING));
+            GrizzlyContainerWeaver.class));
   }
 }

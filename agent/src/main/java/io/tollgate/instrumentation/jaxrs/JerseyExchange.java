@@ -16,7 +16,7 @@ import java.util.Map;
  * <p>Jersey's classes live in the application's class loader, so they are reached by reflection
  * on their public methods; a request needs only a few calls. The client's address comes from the
  * container in front of Jersey (a servlet request, or Grizzly's request), since Jersey's own
- * request does not carry it. Responses are not written here: the advice returns Jersey's own
+ * request does not carry it. Responses are not written here: the woven invoker returns Jersey's own
  * {@code Response}.
  */
 public final class JerseyExchange implements HttpExchange {
@@ -121,12 +121,12 @@ public final class JerseyExchange implements HttpExchange {
 
   @Override
   public void setResponseHeader(String name, String value) {
-    throw new UnsupportedOperationException("Jersey responses are built by the advice");
+    throw new UnsupportedOperationException("Jersey responses are returned by the woven invoker");
   }
 
   @Override
   public void writeResponse(int status, List<String[]> headers, String contentType, byte[] body) {
-    throw new UnsupportedOperationException("Jersey responses are built by the advice");
+    throw new UnsupportedOperationException("Jersey responses are returned by the woven invoker");
   }
 
   @Override

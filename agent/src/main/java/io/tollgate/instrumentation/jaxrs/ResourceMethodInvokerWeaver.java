@@ -1,6 +1,5 @@
 package io.tollgate.instrumentation.jaxrs;
 
-import io.tollgate.instrumentation.EntryPointMethod;
 import io.tollgate.instrumentation.MethodWeaver;
 import io.tollgate.instrumentation.WovenMethod;
 import net.bytebuddy.jar.asm.MethodVisitor;
@@ -26,16 +25,9 @@ import net.bytebuddy.jar.asm.Opcodes;
  */
 final class ResourceMethodInvokerWeaver extends MethodWeaver {
 
-  static final EntryPointMethod.Weaving WEAVING =
-      new EntryPointMethod.Weaving() {
-        @Override
-        public MethodWeaver weave(MethodVisitor target, WovenMethod method) {
-          return new ResourceMethodInvokerWeaver(target, method);
-        }
-      };
-
   private static final String ENDED = "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;";
 
+  /** Created by {@code EntryPointMethod}, by reflection. */
   private ResourceMethodInvokerWeaver(MethodVisitor target, WovenMethod method) {
     super(target, method, true, false);
   }

@@ -20,9 +20,9 @@ public final class ServletEntryPoints {
     String chain = descriptorOf(namespace.type("FilterChain"));
     return Arrays.asList(
         EntryPointMethod.inImplementations(framework, namespace.type("Servlet"), "service",
-            "(" + request + response + ")V", ServletRequestWeaver.WEAVING),
+            "(" + request + response + ")V", ServletRequestWeaver.class),
         EntryPointMethod.inImplementations(framework, namespace.type("Filter"), "doFilter",
-            "(" + request + response + chain + ")V", ServletRequestWeaver.WEAVING));
+            "(" + request + response + chain + ")V", ServletRequestWeaver.class));
   }
 
   static String descriptorOf(String className) {

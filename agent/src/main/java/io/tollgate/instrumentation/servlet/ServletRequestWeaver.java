@@ -1,6 +1,5 @@
 package io.tollgate.instrumentation.servlet;
 
-import io.tollgate.instrumentation.EntryPointMethod;
 import io.tollgate.instrumentation.MethodWeaver;
 import io.tollgate.instrumentation.WovenMethod;
 import net.bytebuddy.jar.asm.MethodVisitor;
@@ -27,17 +26,10 @@ import net.bytebuddy.jar.asm.Opcodes;
  */
 final class ServletRequestWeaver extends MethodWeaver {
 
-  static final EntryPointMethod.Weaving WEAVING =
-      new EntryPointMethod.Weaving() {
-        @Override
-        public MethodWeaver weave(MethodVisitor target, WovenMethod method) {
-          return new ServletRequestWeaver(target, method);
-        }
-      };
-
   private static final String STARTED = "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;";
   private static final String ENDED = "(Ljava/lang/Object;Ljava/lang/Throwable;)V";
 
+  /** Created by {@code EntryPointMethod}, by reflection. */
   private ServletRequestWeaver(MethodVisitor target, WovenMethod method) {
     super(target, method, true, true);
   }

@@ -1,6 +1,5 @@
 package io.tollgate.instrumentation.spring;
 
-import io.tollgate.instrumentation.EntryPointMethod;
 import io.tollgate.instrumentation.MethodWeaver;
 import io.tollgate.instrumentation.WovenMethod;
 import net.bytebuddy.jar.asm.MethodVisitor;
@@ -19,14 +18,7 @@ import net.bytebuddy.jar.asm.Opcodes;
  */
 final class HandlerAdapterWeaver extends MethodWeaver {
 
-  static final EntryPointMethod.Weaving WEAVING =
-      new EntryPointMethod.Weaving() {
-        @Override
-        public MethodWeaver weave(MethodVisitor target, WovenMethod method) {
-          return new HandlerAdapterWeaver(target, method);
-        }
-      };
-
+  /** Created by {@code EntryPointMethod}, by reflection. */
   private HandlerAdapterWeaver(MethodVisitor target, WovenMethod method) {
     super(target, method, false, false);
   }

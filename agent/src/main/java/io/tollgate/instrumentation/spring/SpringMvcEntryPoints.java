@@ -24,7 +24,7 @@ public final class SpringMvcEntryPoints {
       methods.add(EntryPointMethod.inImplementations("Spring MVC", HANDLER_ADAPTER, "handle",
           "(L" + http + "HttpServletRequest;L" + http + "HttpServletResponse;Ljava/lang/Object;)"
               + MODEL_AND_VIEW,
-          HandlerAdapterWeaver.WEAVING));
+          HandlerAdapterWeaver.class));
     }
     return methods;
   }
