@@ -2,6 +2,7 @@ package io.tollgate.engine;
 
 import io.tollgate.bootstrap.Refusal;
 import io.tollgate.bootstrap.RequestGate;
+import io.tollgate.bootstrap.TollgateBridge;
 import io.tollgate.diagnostics.AgentLog;
 import io.tollgate.diagnostics.ProxySetupAdvisor;
 import io.tollgate.diagnostics.RateLimitedLog;
@@ -75,7 +76,8 @@ public final class TollgateGate implements RequestGate {
       return null;
     }
     failIfInjected();
-    ServletExchange exchange = ServletExchange.atFirstEntry(request, response);
+    ServletExchange exchange =
+        ServletExchange.firstTimeMarked(request, response, TollgateBridge.DECIDED_ATTRIBUTE);
     if (exchange == null) {
       return null;
     }
@@ -121,13 +123,11 @@ public final class TollgateGate implements RequestGate {
       return null;
     }
     failIfInjected();
-    ServletExchange exchange = ServletExchange.of(request, response);
-    if (exchange == null
-        || !exchange.isRequestDispatch()
-        || exchange.attribute(ROUTE_DECIDED_ATTRIBUTE) != null) {
+    ServletExchange exchange =
+        ServletExchange.firstTimeMarked(request, response, ROUTE_DECIDED_ATTRIBUTE);
+    if (exchange == null) {
       return null;
     }
-    exchange.setAttribute(ROUTE_DECIDED_ATTRIBUTE, Boolean.TRUE);
     exchange.setRoute(SpringRoutes.routeOf(exchange));
     ServletPhase phase = SERVLET_PHASE.get();
     RuleVerdicts earlier = phase == null ? null : phase.verdicts;

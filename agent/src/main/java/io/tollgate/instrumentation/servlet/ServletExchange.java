@@ -1,7 +1,5 @@
 package io.tollgate.instrumentation.servlet;
 
-import io.tollgate.bootstrap.TollgateBridge;
-
 import io.tollgate.http.HttpExchange;
 import java.io.OutputStream;
 import java.security.Principal;
@@ -24,29 +22,24 @@ public final class ServletExchange implements HttpExchange {
     this.response = response;
   }
 
-  /** The exchange, or null when this is not an HTTP servlet request. */
-  public static ServletExchange of(Object request, Object response) {
-    ServletApi api = ServletApi.of(request);
-    return api == null ? null : new ServletExchange(api, request, response);
-  }
-
   /**
-   * The exchange of a request at the first entry point it reaches: its original dispatch (not a
-   * forward, include, error page or async re-dispatch), not marked by an earlier entry point; this
-   * marks it. Null at every later entry point of the same request (the filters after the first,
-   * the servlet), and for requests that are not HTTP servlet requests; nothing is allocated then.
+   * The exchange of a request the first time its original dispatch (not a forward, include, error
+   * page or async re-dispatch) reaches an entry point that marks requests with {@code mark}; this
+   * marks it. Null at every later such entry point of the same request (the filters after the
+   * first, the servlet), and for requests that are not HTTP servlet requests; nothing is allocated
+   * then.
    */
-  public static ServletExchange atFirstEntry(Object request, Object response) {
+  public static ServletExchange firstTimeMarked(Object request, Object response, String mark) {
     ServletApi api = ServletApi.of(request);
     if (api == null) {
       return null;
     }
     try {
       if (!isRequestDispatch(api.getDispatcherType.invokeExact(request))
-          || api.getAttribute.invokeExact(request, TollgateBridge.DECIDED_ATTRIBUTE) != null) {
+          || api.getAttribute.invokeExact(request, mark) != null) {
         return null;
       }
-      api.setAttribute.invokeExact(request, TollgateBridge.DECIDED_ATTRIBUTE, (Object) Boolean.TRUE);
+      api.setAttribute.invokeExact(request, mark, (Object) Boolean.TRUE);
     } catch (Throwable t) {
       throw rethrow(t);
     }
@@ -164,26 +157,9 @@ public final class ServletExchange implements HttpExchange {
     this.route = routeTemplate;
   }
 
-  /** Whether this is the original dispatch of the request (not a forward, error or async one). */
-  public boolean isRequestDispatch() {
-    try {
-      return isRequestDispatch(api.getDispatcherType.invokeExact(request));
-    } catch (Throwable t) {
-      throw rethrow(t);
-    }
-  }
-
   public Object attribute(String name) {
     try {
       return api.getAttribute.invokeExact(request, name);
-    } catch (Throwable t) {
-      throw rethrow(t);
-    }
-  }
-
-  public void setAttribute(String name, Object value) {
-    try {
-      api.setAttribute.invokeExact(request, name, value);
     } catch (Throwable t) {
       throw rethrow(t);
     }
