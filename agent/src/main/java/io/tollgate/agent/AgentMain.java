@@ -10,6 +10,7 @@ import io.tollgate.engine.RulesFileWatcher;
 import io.tollgate.engine.RulesHolder;
 import io.tollgate.engine.TollgateGate;
 import io.tollgate.instrumentation.EntryPointTransformer;
+import io.tollgate.instrumentation.EntryPointWeaving;
 import io.tollgate.instrumentation.LoadedEntryPoints;
 import io.tollgate.limiters.Clock;
 import io.tollgate.rules.RuleSetFactory;
@@ -55,14 +56,16 @@ public final class AgentMain {
         + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")"
         + (atStartup ? "" : ", attached to a running JVM") + "; agent jar " + jar);
     ClassLoader agentClassLoader = AgentMain.class.getClassLoader();
+    EntryPointWeaving weaving = EntryPointWeaving.all();
+    EntryPointTransformer transformer = new EntryPointTransformer(agentClassLoader, weaving);
     if (atStartup) {
       EngineReadiness.expect();
-      inst.addTransformer(new EntryPointTransformer(agentClassLoader), true);
+      inst.addTransformer(transformer, true);
       startBesideTheApplication(arguments, startNanos);
     } else {
       startEngine(arguments);
-      inst.addTransformer(new EntryPointTransformer(agentClassLoader), true);
-      LoadedEntryPoints.retransform(inst, agentClassLoader);
+      inst.addTransformer(transformer, true);
+      LoadedEntryPoints.retransform(inst, weaving, agentClassLoader);
       startBackgroundServices(arguments);
       AgentLog.info("ready; watching " + watched(arguments) + " for changes");
     }

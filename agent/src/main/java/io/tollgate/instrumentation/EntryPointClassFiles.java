@@ -109,11 +109,16 @@ public final class EntryPointClassFiles {
    * searching whole strings cost Spring Boot's start about a second of CPU.
    */
   private static boolean isMarker(byte[] b, int from, int length) {
-    byte[][] candidates = length > 0 && b[from] == '(' ? DESCRIPTOR_STARTS : CLASS_NAMES;
-    for (byte[] marker : candidates) {
-      if (length >= marker.length
-          && (candidates == DESCRIPTOR_STARTS || length == marker.length)
-          && startsWith(b, from, marker)) {
+    if (length > 0 && b[from] == '(') {
+      for (byte[] start : DESCRIPTOR_STARTS) {
+        if (length >= start.length && startsWith(b, from, start)) {
+          return true;
+        }
+      }
+      return false;
+    }
+    for (byte[] name : CLASS_NAMES) {
+      if (length == name.length && startsWith(b, from, name)) {
         return true;
       }
     }

@@ -26,11 +26,7 @@ public final class EntryPointTransformer implements ClassFileTransformer {
   private final EntryPointWeaving weaving;
   private final Set<String> logged = ConcurrentHashMap.newKeySet();
 
-  public EntryPointTransformer(ClassLoader agentClassLoader) {
-    this(agentClassLoader, EntryPointWeaving.all());
-  }
-
-  EntryPointTransformer(ClassLoader agentClassLoader, EntryPointWeaving weaving) {
+  public EntryPointTransformer(ClassLoader agentClassLoader, EntryPointWeaving weaving) {
     this.agentClassLoader = agentClassLoader;
     this.weaving = weaving;
   }

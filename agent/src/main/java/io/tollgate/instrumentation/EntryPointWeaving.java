@@ -7,8 +7,10 @@ import io.tollgate.instrumentation.spring.SpringMvcEntryPoints;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.jar.asm.ClassWriter;
@@ -46,8 +48,16 @@ public final class EntryPointWeaving {
     return new EntryPointWeaving(Collections.unmodifiableList(methods));
   }
 
-  List<EntryPointMethod> methods() {
-    return methods;
+  /**
+   * The names of the types whose methods are entry points (the interfaces implemented, the classes
+   * named): a loaded class that has none of them among its super types has nothing to weave.
+   */
+  Set<String> declaringTypes() {
+    Set<String> types = new HashSet<>();
+    for (EntryPointMethod method : methods) {
+      types.add(method.type);
+    }
+    return types;
   }
 
   /** A woven class file, and the framework of its (first) entry point. */

@@ -19,11 +19,9 @@ public final class LoadedEntryPoints {
 
   private LoadedEntryPoints() {}
 
-  public static void retransform(Instrumentation inst, ClassLoader agentClassLoader) {
-    Set<String> types = new HashSet<>();
-    for (EntryPointMethod method : EntryPointWeaving.all().methods()) {
-      types.add(method.type);
-    }
+  public static void retransform(
+      Instrumentation inst, EntryPointWeaving weaving, ClassLoader agentClassLoader) {
+    Set<String> types = weaving.declaringTypes();
     List<Class<?>> candidates = new ArrayList<>();
     for (Class<?> loaded : inst.getAllLoadedClasses()) {
       if (isCandidate(loaded, types, agentClassLoader) && inst.isModifiableClass(loaded)) {
