@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -58,15 +58,13 @@ class EngineReadinessTest {
   void aRequestBeforeTheEngineIsInstalledWaitsForItAndIsDecidedByIt() throws Exception {
     TollgateBridge.install(null);
     EngineReadiness.expect();
-    CompletableFuture<Object> request = startRequest();
-    Thread.sleep(100);
-    assertTrue(!request.isDone(), "the request waits while the agent starts");
+    Request request = Request.start();
+    request.awaitWaiting();
 
     TollgateBridge.install(engine);
 
-    assertEquals(DECIDED, request.get(5, TimeUnit.SECONDS));
-    assertTrue(EngineReadiness.waitSummary().startsWith("1 request(s) waited for it"),
-        EngineReadiness.waitSummary());
+    assertEquals(DECIDED, request.answer());
+    assertEquals("1 request(s) waited for it", waitedCount());
   }
 
   @Test
@@ -74,7 +72,7 @@ class EngineReadinessTest {
     TollgateBridge.install(null);
     EngineReadiness.ready();
 
-    assertNull(startRequest().get(1, TimeUnit.SECONDS), "passes at once");
+    assertNull(Request.start().answer(), "passes");
     assertEquals("no request waited for it", EngineReadiness.waitSummary());
   }
 
@@ -82,12 +80,12 @@ class EngineReadinessTest {
   void aStartThatFailedLetsWaitingRequestsPass() throws Exception {
     TollgateBridge.install(null);
     EngineReadiness.expect();
-    CompletableFuture<Object> request = startRequest();
-    Thread.sleep(100);
+    Request request = Request.start();
+    request.awaitWaiting();
 
     EngineReadiness.ready(); // the start failed: no engine will come
 
-    assertNull(request.get(5, TimeUnit.SECONDS));
+    assertNull(request.answer());
   }
 
   @Test
@@ -96,16 +94,52 @@ class EngineReadinessTest {
     EngineReadiness.maxWaitMillis = 200;
     EngineReadiness.expect();
 
-    long start = System.nanoTime();
-    assertNull(startRequest().get(5, TimeUnit.SECONDS), "gave up after the bound");
-    assertTrue(System.nanoTime() - start >= TimeUnit.MILLISECONDS.toNanos(200));
-    assertNull(startRequest().get(100, TimeUnit.MILLISECONDS), "the next one does not wait");
+    assertNull(Request.start().answer(), "gave up after the bound");
+    assertEquals("1 request(s) waited for it", waitedCount());
+    assertNull(Request.start().answer(), "the next one passes");
+    assertEquals("1 request(s) waited for it", waitedCount(), "without waiting");
 
     TollgateBridge.install(engine);
-    assertEquals(DECIDED, startRequest().get(1, TimeUnit.SECONDS), "decided once it is there");
+    assertEquals(DECIDED, Request.start().answer(), "decided once it is there");
   }
 
-  private static CompletableFuture<Object> startRequest() {
-    return CompletableFuture.supplyAsync(() -> TollgateBridge.servletRequestStarted("req", "res"));
+  /** The summary without its total of milliseconds, which depends on the machine. */
+  private static String waitedCount() {
+    String summary = EngineReadiness.waitSummary();
+    int comma = summary.indexOf(',');
+    return comma < 0 ? summary : summary.substring(0, comma);
+  }
+
+  /** A request reaching a servlet entry point, on a thread of its own. */
+  private static final class Request {
+    private final Thread thread;
+    private final AtomicReference<Object> answer = new AtomicReference<>();
+
+    private Request() {
+      thread = new Thread(() -> answer.set(TollgateBridge.servletRequestStarted("req", "res")));
+    }
+
+    static Request start() {
+      Request request = new Request();
+      request.thread.start();
+      return request;
+    }
+
+    /** Until the request's thread is blocked, waiting for the engine (at most 10 s). */
+    void awaitWaiting() throws InterruptedException {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (thread.getState() != Thread.State.TIMED_WAITING) {
+        assertTrue(thread.isAlive(), "the request finished without waiting");
+        assertTrue(System.nanoTime() < deadline, "the request never waited");
+        Thread.sleep(5);
+      }
+    }
+
+    /** What the bridge answered (the engine's decision, or null to let it pass). */
+    Object answer() throws InterruptedException {
+      thread.join(TimeUnit.SECONDS.toMillis(60));
+      assertTrue(!thread.isAlive(), "the request is still waiting");
+      return answer.get();
+    }
   }
 }
