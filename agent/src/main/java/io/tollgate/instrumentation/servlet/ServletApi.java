@@ -1,17 +1,13 @@
 package io.tollgate.instrumentation.servlet;
 
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
-import java.util.Enumeration;
+import io.tollgate.instrumentation.DirectCalls;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
- * The servlet methods the engine calls, resolved once per request class as method handles.
- *
- * <p>The agent's own class loader cannot see the application's servlet API (and must not: it
- * would have to pick {@code javax} or {@code jakarta}, and one of possibly several copies). So the
- * interfaces are looked up in the request's own class loader, and their methods bound as handles
- * that take {@code Object}: after warm-up they cost about what a direct interface call does.
+ * What the engine knows of one request class: its servlet API ({@code javax} or {@code
+ * jakarta}), the {@link ServletCalls} into that API, and, for Tomcat's own requests, a cheaper
+ * way to their URI.
  */
 final class ServletApi {
 
@@ -23,109 +19,97 @@ final class ServletApi {
         }
       };
 
+  /** One generated class per copy of the servlet API, shared by all its request classes. */
+  private static final ClassValue<ServletCalls> BY_REQUEST_INTERFACE =
+      new ClassValue<ServletCalls>() {
+        @Override
+        protected ServletCalls computeValue(Class<?> httpServletRequest) {
+          String name = httpServletRequest.getName();
+          String namespace = name.substring(0, name.indexOf(".http."));
+          try {
+            return callsFor(namespace, httpServletRequest.getClassLoader());
+          } catch (ReflectiveOperationException | LinkageError e) {
+            throw new IllegalStateException(
+                "unexpected servlet API in " + httpServletRequest.getClassLoader() + ": " + e, e);
+          }
+        }
+      };
+
+  private static final String REQUEST = ".http.HttpServletRequest#";
+  private static final String RESPONSE = ".http.HttpServletResponse#";
+  private static final String COOKIE = ".http.Cookie#";
+
+  /** Each method of {@link ServletCalls}: the servlet type and method it calls. */
+  private static final String[][] CALLS = {
+    {"getMethod", REQUEST, "getMethod"},
+    {"getRequestURI", REQUEST, "getRequestURI"},
+    {"getRemoteAddr", REQUEST, "getRemoteAddr"},
+    {"getHeader", REQUEST, "getHeader"},
+    {"getHeaders", REQUEST, "getHeaders"},
+    {"getUserPrincipal", REQUEST, "getUserPrincipal"},
+    {"getParameter", REQUEST, "getParameter"},
+    {"getCookies", REQUEST, "getCookies"},
+    {"isAsyncStarted", REQUEST, "isAsyncStarted"},
+    {"getDispatcherType", REQUEST, "getDispatcherType"},
+    {"getAttribute", REQUEST, "getAttribute"},
+    {"setAttribute", REQUEST, "setAttribute"},
+    {"getContextPath", REQUEST, "getContextPath"},
+    {"getName", COOKIE, "getName"},
+    {"getValue", COOKIE, "getValue"},
+    {"setHeader", RESPONSE, "setHeader"},
+    {"getResponseHeader", RESPONSE, "getHeader"},
+    {"isCommitted", RESPONSE, "isCommitted"},
+    {"reset", RESPONSE, "reset"},
+    {"setStatus", RESPONSE, "setStatus"},
+    {"setContentType", RESPONSE, "setContentType"},
+    {"setContentLength", RESPONSE, "setContentLength"},
+    {"getOutputStream", RESPONSE, "getOutputStream"},
+    {"flushBuffer", RESPONSE, "flushBuffer"},
+  };
+
+  /**
+   * The calls into the servlet API of {@code namespace} ({@code javax.servlet} or {@code
+   * jakarta.servlet}) that {@code loader} sees.
+   */
+  static ServletCalls callsFor(String namespace, ClassLoader loader)
+      throws ReflectiveOperationException {
+    Map<String, String> targets = new HashMap<>();
+    for (String[] call : CALLS) {
+      targets.put(call[0], namespace + call[1] + call[2]);
+    }
+    String className = "io.tollgate.generated."
+        + (namespace.startsWith("jakarta") ? "Jakarta" : "Javax") + "ServletCalls";
+    return DirectCalls.implement(ServletCalls.class, targets, className, loader);
+  }
+
   /** The API for this request's class, or null when it is not an HTTP servlet request. */
   static ServletApi of(Object request) {
     return BY_REQUEST_CLASS.get(request.getClass());
   }
 
-  final MethodHandle getMethod;
-  final MethodHandle getRequestUri;
-  final MethodHandle getRemoteAddr;
-  final MethodHandle getHeader;
-  final MethodHandle getHeaders;
-  final MethodHandle getUserPrincipal;
-  final MethodHandle getParameter;
-  final MethodHandle getCookies;
-  final MethodHandle cookieName;
-  final MethodHandle cookieValue;
-  final MethodHandle isAsyncStarted;
-  final MethodHandle getDispatcherType;
-  final MethodHandle getAttribute;
-  final MethodHandle setAttribute;
-  final MethodHandle getContextPath;
-  final MethodHandle setHeader;
-  final MethodHandle addHeader;
-  final MethodHandle getResponseHeader;
-  final MethodHandle isCommitted;
-  final MethodHandle reset;
-  final MethodHandle setStatus;
-  final MethodHandle setContentType;
-  final MethodHandle setContentLength;
-  final MethodHandle getOutputStream;
-  final MethodHandle flushBuffer;
-
+  final ServletCalls calls;
   /** {@code javax.servlet} or {@code jakarta.servlet}. */
   final String namespace;
   /** Tomcat's URI without {@code getRequestURI()}'s decoding, for its own requests; or null. */
   final TomcatRequestUri tomcatUri;
 
-  private ServletApi(String ns, Class<?> requestClass) throws ReflectiveOperationException {
-    this.namespace = ns;
+  private ServletApi(String namespace, Class<?> httpServletRequest, Class<?> requestClass) {
+    this.namespace = namespace;
+    this.calls = BY_REQUEST_INTERFACE.get(httpServletRequest);
     this.tomcatUri = TomcatRequestUri.forRequestClass(requestClass);
-    ClassLoader loader = requestClass.getClassLoader();
-    Class<?> request = Class.forName(ns + ".http.HttpServletRequest", false, loader);
-    Class<?> response = Class.forName(ns + ".http.HttpServletResponse", false, loader);
-    Class<?> cookie = Class.forName(ns + ".http.Cookie", false, loader);
-    getMethod = handle(request, "getMethod", String.class);
-    getRequestUri = handle(request, "getRequestURI", String.class);
-    getRemoteAddr = handle(request, "getRemoteAddr", String.class);
-    getHeader = handle(request, "getHeader", String.class, String.class);
-    getHeaders = handle(request, "getHeaders", Enumeration.class, String.class);
-    getUserPrincipal = handle(request, "getUserPrincipal", java.security.Principal.class);
-    getParameter = handle(request, "getParameter", String.class, String.class);
-    getCookies =
-        MethodHandles.publicLookup()
-            .findVirtual(request, "getCookies", MethodType.methodType(java.lang.reflect.Array.newInstance(cookie, 0).getClass()))
-            .asType(MethodType.methodType(Object[].class, Object.class));
-    cookieName = handle(cookie, "getName", String.class);
-    cookieValue = handle(cookie, "getValue", String.class);
-    isAsyncStarted = handle(request, "isAsyncStarted", boolean.class);
-    getDispatcherType =
-        MethodHandles.publicLookup()
-            .unreflect(request.getMethod("getDispatcherType"))
-            .asType(MethodType.methodType(Object.class, Object.class));
-    getAttribute = handle(request, "getAttribute", Object.class, String.class);
-    setAttribute = handle(request, "setAttribute", void.class, String.class, Object.class);
-    getContextPath = handle(request, "getContextPath", String.class);
-    setHeader = handle(response, "setHeader", void.class, String.class, String.class);
-    addHeader = handle(response, "addHeader", void.class, String.class, String.class);
-    getResponseHeader = handle(response, "getHeader", String.class, String.class);
-    isCommitted = handle(response, "isCommitted", boolean.class);
-    reset = handle(response, "reset", void.class);
-    setStatus = handle(response, "setStatus", void.class, int.class);
-    setContentType = handle(response, "setContentType", void.class, String.class);
-    setContentLength = handle(response, "setContentLength", void.class, int.class);
-    // Declared to return ServletOutputStream, an OutputStream: taken by reflection, like
-    // getDispatcherType, rather than by its namespace's exact return type.
-    getOutputStream =
-        MethodHandles.publicLookup()
-            .unreflect(response.getMethod("getOutputStream"))
-            .asType(MethodType.methodType(java.io.OutputStream.class, Object.class));
-    flushBuffer = handle(response, "flushBuffer", void.class);
-  }
-
-  private static MethodHandle handle(
-      Class<?> owner, String name, Class<?> returnType, Class<?>... parameters)
-      throws ReflectiveOperationException {
-    MethodHandle handle =
-        MethodHandles.publicLookup()
-            .findVirtual(owner, name, MethodType.methodType(returnType, parameters));
-    MethodType erased = MethodType.methodType(returnType, parameters).insertParameterTypes(0, Object.class);
-    return handle.asType(erased);
   }
 
   private static ServletApi resolve(Class<?> requestClass) {
     ClassLoader loader = requestClass.getClassLoader();
-    for (String ns : new String[] {"jakarta.servlet", "javax.servlet"}) {
+    for (String namespace : new String[] {"jakarta.servlet", "javax.servlet"}) {
+      Class<?> httpRequest;
       try {
-        Class<?> httpRequest = Class.forName(ns + ".http.HttpServletRequest", false, loader);
-        if (httpRequest.isAssignableFrom(requestClass)) {
-          return new ServletApi(ns, requestClass);
-        }
+        httpRequest = Class.forName(namespace + ".http.HttpServletRequest", false, loader);
       } catch (ClassNotFoundException | LinkageError absent) {
-        // Not this namespace.
-      } catch (ReflectiveOperationException e) {
-        throw new IllegalStateException("unexpected servlet API in " + loader, e);
+        continue;
+      }
+      if (httpRequest.isAssignableFrom(requestClass)) {
+        return new ServletApi(namespace, httpRequest, requestClass);
       }
     }
     return null;

@@ -1,23 +1,27 @@
 package io.tollgate.instrumentation.servlet;
 
 import io.tollgate.http.HttpExchange;
+import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.security.Principal;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
 
-/** A servlet request and response, seen through {@link ServletApi}. */
+/** A servlet request and response, seen through {@link ServletCalls}. */
 public final class ServletExchange implements HttpExchange {
 
   private final ServletApi api;
+  private final ServletCalls calls;
   private final Object request;
   private final Object response;
   private String route;
 
   private ServletExchange(ServletApi api, Object request, Object response) {
     this.api = api;
+    this.calls = api.calls;
     this.request = request;
     this.response = response;
   }
@@ -34,15 +38,12 @@ public final class ServletExchange implements HttpExchange {
     if (api == null) {
       return null;
     }
-    try {
-      if (!isRequestDispatch(api.getDispatcherType.invokeExact(request))
-          || api.getAttribute.invokeExact(request, mark) != null) {
-        return null;
-      }
-      api.setAttribute.invokeExact(request, mark, (Object) Boolean.TRUE);
-    } catch (Throwable t) {
-      throw rethrow(t);
+    ServletCalls calls = api.calls;
+    if (!isRequestDispatch(calls.getDispatcherType(request))
+        || calls.getAttribute(request, mark) != null) {
+      return null;
     }
+    calls.setAttribute(request, mark, Boolean.TRUE);
     return new ServletExchange(api, request, response);
   }
 
@@ -50,13 +51,14 @@ public final class ServletExchange implements HttpExchange {
     return dispatcherType != null && "REQUEST".equals(dispatcherType.toString());
   }
 
+  /** Whether this is the exchange of {@code request} itself (not of a wrapper, nor another). */
+  public boolean isFor(Object request) {
+    return this.request == request;
+  }
+
   @Override
   public String method() {
-    try {
-      return (String) api.getMethod.invokeExact(request);
-    } catch (Throwable t) {
-      throw rethrow(t);
-    }
+    return calls.getMethod(request);
   }
 
   @Override
@@ -68,83 +70,55 @@ public final class ServletExchange implements HttpExchange {
         return uri;
       }
     }
-    try {
-      return (String) api.getRequestUri.invokeExact(request);
-    } catch (Throwable t) {
-      throw rethrow(t);
-    }
+    return calls.getRequestURI(request);
   }
 
   @Override
   public String remoteAddress() {
-    try {
-      return (String) api.getRemoteAddr.invokeExact(request);
-    } catch (Throwable t) {
-      throw rethrow(t);
-    }
+    return calls.getRemoteAddr(request);
   }
 
   @Override
   public String header(String name) {
-    try {
-      return (String) api.getHeader.invokeExact(request, name);
-    } catch (Throwable t) {
-      throw rethrow(t);
-    }
+    return calls.getHeader(request, name);
   }
 
   @Override
   public List<String> headerLines(String name) {
-    try {
-      Enumeration<?> values = (Enumeration<?>) api.getHeaders.invokeExact(request, name);
-      if (values == null || !values.hasMoreElements()) {
-        return Collections.emptyList();
-      }
-      List<String> lines = new ArrayList<>(2);
-      while (values.hasMoreElements()) {
-        lines.add(String.valueOf(values.nextElement()));
-      }
-      return lines;
-    } catch (Throwable t) {
-      throw rethrow(t);
+    Enumeration<?> values = calls.getHeaders(request, name);
+    if (values == null || !values.hasMoreElements()) {
+      return Collections.emptyList();
     }
+    List<String> lines = new ArrayList<>(2);
+    while (values.hasMoreElements()) {
+      lines.add(String.valueOf(values.nextElement()));
+    }
+    return lines;
   }
 
   @Override
   public String principalName() {
-    try {
-      Principal principal = (Principal) api.getUserPrincipal.invokeExact(request);
-      return principal == null ? null : principal.getName();
-    } catch (Throwable t) {
-      throw rethrow(t);
-    }
+    Principal principal = calls.getUserPrincipal(request);
+    return principal == null ? null : principal.getName();
   }
 
   @Override
   public String parameter(String name) {
-    try {
-      return (String) api.getParameter.invokeExact(request, name);
-    } catch (Throwable t) {
-      throw rethrow(t);
-    }
+    return calls.getParameter(request, name);
   }
 
   @Override
   public String cookie(String name) {
-    try {
-      Object[] cookies = (Object[]) api.getCookies.invokeExact(request);
-      if (cookies == null) {
-        return null;
-      }
-      for (Object cookie : cookies) {
-        if (name.equals((String) api.cookieName.invokeExact(cookie))) {
-          return (String) api.cookieValue.invokeExact(cookie);
-        }
-      }
+    Object[] cookies = calls.getCookies(request);
+    if (cookies == null) {
       return null;
-    } catch (Throwable t) {
-      throw rethrow(t);
     }
+    for (Object cookie : cookies) {
+      if (name.equals(calls.getName(cookie))) {
+        return calls.getValue(cookie);
+      }
+    }
+    return null;
   }
 
   @Override
@@ -158,37 +132,21 @@ public final class ServletExchange implements HttpExchange {
   }
 
   public Object attribute(String name) {
-    try {
-      return api.getAttribute.invokeExact(request, name);
-    } catch (Throwable t) {
-      throw rethrow(t);
-    }
+    return calls.getAttribute(request, name);
   }
 
   public String contextPath() {
-    try {
-      return (String) api.getContextPath.invokeExact(request);
-    } catch (Throwable t) {
-      throw rethrow(t);
-    }
+    return calls.getContextPath(request);
   }
 
   @Override
   public void setResponseHeader(String name, String value) {
-    try {
-      api.setHeader.invokeExact(response, name, value);
-    } catch (Throwable t) {
-      throw rethrow(t);
-    }
+    calls.setHeader(response, name, value);
   }
 
   @Override
   public String responseHeader(String name) {
-    try {
-      return (String) api.getResponseHeader.invokeExact(response, name);
-    } catch (Throwable t) {
-      throw rethrow(t);
-    }
+    return calls.getResponseHeader(response, name);
   }
 
   /**
@@ -197,22 +155,22 @@ public final class ServletExchange implements HttpExchange {
    */
   @Override
   public void writeResponse(int status, List<String[]> headers, String contentType, byte[] body) {
+    if (calls.isCommitted(response)) {
+      throw new IllegalStateException("the response was already committed");
+    }
+    calls.reset(response);
+    calls.setStatus(response, status);
+    for (String[] header : headers) {
+      calls.setHeader(response, header[0], header[1]);
+    }
+    calls.setContentType(response, contentType);
+    calls.setContentLength(response, body.length);
     try {
-      if ((boolean) api.isCommitted.invokeExact(response)) {
-        throw new IllegalStateException("the response was already committed");
-      }
-      api.reset.invokeExact(response);
-      api.setStatus.invokeExact(response, status);
-      for (String[] header : headers) {
-        api.setHeader.invokeExact(response, header[0], header[1]);
-      }
-      api.setContentType.invokeExact(response, contentType);
-      api.setContentLength.invokeExact(response, body.length);
-      OutputStream out = (OutputStream) api.getOutputStream.invokeExact(response);
+      OutputStream out = calls.getOutputStream(response);
       out.write(body);
-      api.flushBuffer.invokeExact(response);
-    } catch (Throwable t) {
-      throw rethrow(t);
+      calls.flushBuffer(response);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -237,20 +195,6 @@ public final class ServletExchange implements HttpExchange {
   }
 
   public boolean isAsyncStarted() {
-    try {
-      return (boolean) api.isAsyncStarted.invokeExact(request);
-    } catch (Throwable t) {
-      throw rethrow(t);
-    }
-  }
-
-  private static RuntimeException rethrow(Throwable t) {
-    if (t instanceof RuntimeException) {
-      return (RuntimeException) t;
-    }
-    if (t instanceof Error) {
-      throw (Error) t;
-    }
-    return new IllegalStateException(t);
+    return calls.isAsyncStarted(request);
   }
 }

@@ -1,11 +1,13 @@
 package io.tollgate.instrumentation.servlet;
 
+import io.tollgate.instrumentation.DirectCalls;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Field;
-import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Tomcat's request URI read from its bytes, for requests that Tomcat hands over unwrapped (its
@@ -26,56 +28,38 @@ final class TomcatRequestUri {
 
   private static final int T_BYTES = 2;
 
+  private static final String REQUEST = "org.apache.catalina.connector.Request#";
+  private static final String COYOTE_REQUEST = "org.apache.coyote.Request#";
+  private static final String MESSAGE_BYTES = "org.apache.tomcat.util.buf.MessageBytes#";
+  private static final String BYTE_CHUNK = "org.apache.tomcat.util.buf.ByteChunk#";
+
+  /** The facade's {@code request} field (protected, so read through a handle). */
   private final MethodHandle facadeRequest;
-  private final MethodHandle coyoteRequest;
-  private final MethodHandle requestUri;
-  private final MethodHandle type;
-  private final MethodHandle byteChunk;
-  private final MethodHandle buffer;
-  private final MethodHandle start;
-  private final MethodHandle length;
-  private final MethodHandle charset;
+  private final TomcatCalls calls;
 
   private TomcatRequestUri(Class<?> facade) throws ReflectiveOperationException {
     ClassLoader loader = facade.getClassLoader();
-    Class<?> request = Class.forName("org.apache.catalina.connector.Request", false, loader);
-    Class<?> coyote = Class.forName("org.apache.coyote.Request", false, loader);
-    Class<?> messageBytes = Class.forName("org.apache.tomcat.util.buf.MessageBytes", false, loader);
-    Class<?> chunk = Class.forName("org.apache.tomcat.util.buf.ByteChunk", false, loader);
+    Class<?> messageBytes =
+        Class.forName("org.apache.tomcat.util.buf.MessageBytes", false, loader);
     if (messageBytes.getField("T_BYTES").getInt(null) != T_BYTES) {
       throw new NoSuchFieldException("MessageBytes.T_BYTES is not " + T_BYTES);
     }
     Field field = facade.getDeclaredField("request");
     field.setAccessible(true);
-    MethodHandles.Lookup lookup = MethodHandles.publicLookup();
     facadeRequest =
         MethodHandles.lookup().unreflectGetter(field)
             .asType(MethodType.methodType(Object.class, Object.class));
-    coyoteRequest = getter(lookup, request, "getCoyoteRequest", coyote);
-    requestUri = getter(lookup, coyote, "requestURI", messageBytes);
-    type =
-        lookup.findVirtual(messageBytes, "getType", MethodType.methodType(int.class))
-            .asType(MethodType.methodType(int.class, Object.class));
-    byteChunk = getter(lookup, messageBytes, "getByteChunk", chunk);
-    buffer =
-        lookup.findVirtual(chunk, "getBuffer", MethodType.methodType(byte[].class))
-            .asType(MethodType.methodType(byte[].class, Object.class));
-    start =
-        lookup.findVirtual(chunk, "getStart", MethodType.methodType(int.class))
-            .asType(MethodType.methodType(int.class, Object.class));
-    length =
-        lookup.findVirtual(chunk, "getLength", MethodType.methodType(int.class))
-            .asType(MethodType.methodType(int.class, Object.class));
-    charset =
-        lookup.findVirtual(chunk, "getCharset", MethodType.methodType(Charset.class))
-            .asType(MethodType.methodType(Charset.class, Object.class));
-  }
-
-  private static MethodHandle getter(
-      MethodHandles.Lookup lookup, Class<?> owner, String name, Class<?> returns)
-      throws ReflectiveOperationException {
-    return lookup.findVirtual(owner, name, MethodType.methodType(returns))
-        .asType(MethodType.methodType(Object.class, Object.class));
+    Map<String, String> targets = new HashMap<>();
+    targets.put("getCoyoteRequest", REQUEST + "getCoyoteRequest");
+    targets.put("requestURI", COYOTE_REQUEST + "requestURI");
+    targets.put("getType", MESSAGE_BYTES + "getType");
+    targets.put("getByteChunk", MESSAGE_BYTES + "getByteChunk");
+    for (String method : new String[] {"getBuffer", "getStart", "getLength", "getCharset"}) {
+      targets.put(method, BYTE_CHUNK + method);
+    }
+    calls =
+        DirectCalls.implement(
+            TomcatCalls.class, targets, "io.tollgate.generated.TomcatCalls", loader);
   }
 
   /** For Tomcat's request facade class; null for any other class, or a Tomcat it does not know. */
@@ -97,17 +81,16 @@ final class TomcatRequestUri {
       if (request == null) {
         return null;
       }
-      Object uri = requestUri.invokeExact(coyoteRequest.invokeExact(request));
-      if ((int) type.invokeExact(uri) != T_BYTES) {
+      Object uri = calls.requestURI(calls.getCoyoteRequest(request));
+      if (calls.getType(uri) != T_BYTES) {
         return null;
       }
-      Object bytes = byteChunk.invokeExact(uri);
-      if ((Charset) charset.invokeExact(bytes) != StandardCharsets.ISO_8859_1) {
+      Object bytes = calls.getByteChunk(uri);
+      if (calls.getCharset(bytes) != StandardCharsets.ISO_8859_1) {
         return null;
       }
-      byte[] data = (byte[]) buffer.invokeExact(bytes);
       return new String(
-          data, (int) start.invokeExact(bytes), (int) length.invokeExact(bytes),
+          calls.getBuffer(bytes), calls.getStart(bytes), calls.getLength(bytes),
           StandardCharsets.ISO_8859_1);
     } catch (Throwable e) {
       return null;

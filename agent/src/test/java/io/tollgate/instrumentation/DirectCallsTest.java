@@ -1,0 +1,111 @@
+package io.tollgate.instrumentation;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The class {@link DirectCalls} writes, on the JDK's own classes: calls on interfaces and on
+ * classes, arguments of one and two slots, and what it refuses to write.
+ */
+class DirectCallsTest {
+
+  /** Calls on a few JDK types, as an agent interface would declare them. */
+  public interface JdkCalls {
+    int length(Object charSequence);
+
+    char charAt(Object string, int index);
+
+    boolean compareAndSet(Object atomicLong, long expected, long update);
+
+    Object insert(Object builder, int offset, double value);
+
+    void setLength(Object builder, int length);
+  }
+
+  private static final Map<String, String> TARGETS =
+      Map.of(
+          "length", "java.lang.CharSequence#length",
+          "charAt", "java.lang.String#charAt",
+          "compareAndSet", "java.util.concurrent.atomic.AtomicLong#compareAndSet",
+          "insert", "java.lang.StringBuilder#insert",
+          "setLength", "java.lang.StringBuilder#setLength");
+
+  private final JdkCalls calls = implement(TARGETS);
+
+  @Test
+  void callsAnInterfaceMethod() {
+    assertEquals(5, calls.length(new StringBuilder("tolls")));
+  }
+
+  @Test
+  void callsAClassMethodWithAnArgument() {
+    assertEquals('l', calls.charAt("tollgate", 2));
+  }
+
+  @Test
+  void passesTwoSlotArguments() {
+    AtomicLong value = new AtomicLong(7);
+
+    assertTrue(calls.compareAndSet(value, 7, 1L << 40));
+    assertEquals(1L << 40, value.get());
+  }
+
+  @Test
+  void passesArgumentsAfterOneAnotherAndReturnsTheTargetsAnswer() {
+    StringBuilder builder = new StringBuilder("ab");
+
+    Object answer = calls.insert(builder, 1, 0.5);
+
+    assertEquals("a0.5b", builder.toString());
+    assertEquals(builder, answer);
+  }
+
+  @Test
+  void callsAVoidMethod() {
+    StringBuilder builder = new StringBuilder("tollgate");
+
+    calls.setLength(builder, 4);
+
+    assertEquals("toll", builder.toString());
+  }
+
+  @Test
+  void anInterfaceMethodWithoutATargetIsRefusedByName() {
+    IllegalStateException refused =
+        assertThrows(
+            IllegalStateException.class,
+            () -> implement(Map.of("length", "java.lang.CharSequence#length")));
+
+    assertTrue(refused.getMessage().startsWith("no target for JdkCalls."), refused.getMessage());
+  }
+
+  @Test
+  void aTargetThatDoesNotExistIsRefusedWhenWritten() {
+    Map<String, String> targets = new java.util.HashMap<>(TARGETS);
+    targets.put("charAt", "java.lang.String#characterAt");
+
+    NoSuchMethodException refused =
+        assertThrows(
+            NoSuchMethodException.class,
+            () -> DirectCalls.implement(
+                JdkCalls.class, targets, "io.tollgate.generated.JdkCalls",
+                DirectCallsTest.class.getClassLoader()));
+
+    assertTrue(refused.getMessage().contains("characterAt"), refused.getMessage());
+  }
+
+  private static JdkCalls implement(Map<String, String> targets) {
+    try {
+      return DirectCalls.implement(
+          JdkCalls.class, targets, "io.tollgate.generated.JdkCalls",
+          DirectCallsTest.class.getClassLoader());
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
