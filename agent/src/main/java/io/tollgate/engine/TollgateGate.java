@@ -76,6 +76,12 @@ public final class TollgateGate implements RequestGate {
       return null;
     }
     failIfInjected();
+    ServletPhase serving = SERVLET_PHASE.get();
+    if (serving != null && serving.exchange.isFor(request)) {
+      // A later filter, or the servlet, of the request this thread began at an earlier entry
+      // point: known without asking the container (a wrapped request is asked, below).
+      return null;
+    }
     ServletExchange exchange =
         ServletExchange.firstTimeMarked(request, response, TollgateBridge.DECIDED_ATTRIBUTE);
     if (exchange == null) {
