@@ -73,8 +73,10 @@ public final class RateLimitHeaders {
     long resetSeconds = ceilSeconds(tightest.verdict.resetNanos);
     if (mode == HeadersMode.DRAFT || mode == HeadersMode.BOTH) {
       out.header("RateLimit-Policy", morePolicies == null ? policies : morePolicies.toString());
-      // one concatenation: sized once, no StringBuilder
-      out.header("RateLimit", tightest.rule.rateLimitPrefix() + remaining + ";t=" + resetSeconds);
+      // sized once: the JIT does not size a concatenation of longs itself
+      String prefix = tightest.rule.rateLimitPrefix();
+      out.header("RateLimit", new StringBuilder(prefix.length() + 24).append(prefix)
+          .append(remaining).append(";t=").append(resetSeconds).toString());
     }
     if (mode == HeadersMode.LEGACY || mode == HeadersMode.BOTH) {
       out.header("X-RateLimit-Limit", Long.toString(tightest.rule.policy().quota()));
