@@ -20,18 +20,19 @@
 # skips steps 2 and 3: rule against nomatch in a JVM that had the agent from its first class on.
 # Output: benchmarks/results/e2e-same-jvm-APP.txt (e2e-same-jvm-premain-APP.txt with START=premain). Needs: mvn -B -q -o package -DskipTests, wrk,
 # taskset. Usage: benchmarks/run-end-to-end-same-jvm.sh [APP]
-#   env: START=attach SLICES=6 SLICE=10 WARMUP=20 WARMUP_MAX=120 JIT_QUIET_MS=50 THREADS=2 CONNS=32 PORT=18092
+#   env: AGENT=agent/target/tollgate-agent.jar OUT=(the file above) START=attach SLICES=6 SLICE=10 WARMUP=20 WARMUP_MAX=120 JIT_QUIET_MS=50 THREADS=2 CONNS=32 PORT=18092
 set -euo pipefail
 cd "$(dirname "$0")/.."
 APP=${1:-servlet-jakarta}
 SLICES=${SLICES:-6}; SLICE=${SLICE:-10}; WARMUP=${WARMUP:-20}; WARMUP_MAX=${WARMUP_MAX:-120}
 JIT_QUIET_MS=${JIT_QUIET_MS:-50}; THREADS=${THREADS:-2}; CONNS=${CONNS:-32}; PORT=${PORT:-18092}
-AGENT=agent/target/tollgate-agent.jar
+AGENT=${AGENT:-agent/target/tollgate-agent.jar}
 JAR=test-apps/$APP/target/$APP.jar
 URL=http://127.0.0.1:$PORT/hello
 START=${START:-attach}
-OUT=benchmarks/results/e2e-same-jvm-$APP.txt
-[ "$START" = premain ] && OUT=benchmarks/results/e2e-same-jvm-premain-$APP.txt
+DEFAULT_OUT=benchmarks/results/e2e-same-jvm-$APP.txt
+[ "$START" = premain ] && DEFAULT_OUT=benchmarks/results/e2e-same-jvm-premain-$APP.txt
+OUT=${OUT:-$DEFAULT_OUT}
 HZ=$(getconf CLK_TCK)
 work=$(mktemp -d)
 RULES=$work/rules.yaml

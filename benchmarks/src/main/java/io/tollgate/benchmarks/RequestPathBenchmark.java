@@ -1,0 +1,161 @@
+package io.tollgate.benchmarks;
+
+import io.github.bucket4j.Bandwidth;
+import io.github.bucket4j.Bucket;
+import io.github.bucket4j.ConsumptionProbe;
+import io.tollgate.bootstrap.TollgateBridge;
+import io.tollgate.engine.RulesHolder;
+import io.tollgate.engine.TollgateGate;
+import io.tollgate.limiters.Clock;
+import io.tollgate.rules.RuleSetFactory;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.catalina.connector.Connector;
+import org.apache.catalina.connector.Request;
+import org.apache.catalina.connector.Response;
+import org.apache.catalina.core.StandardContext;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * What the agent's engine costs one request on its way through Tomcat, without the network: the
+ * engine is called as the woven entry points call it, on Tomcat's own request and response objects
+ * (a {@code RequestFacade} over a connector request over a coyote request for {@code GET /hello}
+ * from 10.0.0.7, as Tomcat's HTTP processor fills them), and the request is made ready for the
+ * next call the way Tomcat would leave it (the agent's attribute removed, the response's headers
+ * cleared).
+ *
+ * <ul>
+ *   <li>{@code none}: only that reset, the floor to subtract;
+ *   <li>{@code tollgate} with {@code rules=nomatch}: the first entry point, with one rule that does
+ *       not match ({@code benchmarks/e2e-rules-nomatch.yaml});
+ *   <li>{@code tollgate} with {@code rules=rule}: one rule that matches and allows
+ *       ({@code benchmarks/e2e-rules.yaml}): key, decision, metrics and the two quota headers;
+ *   <li>{@code tollgateLaterEntryPoint}: a filter or servlet after the first entry point of the
+ *       same request (what every further filter in the chain costs);
+ *   <li>{@code bucket4jFilter}: what the hand-written Bucket4j filter of the end-to-end benchmark
+ *       does (path and method check, a bucket per address in a {@code ConcurrentHashMap}, one
+ *       header).
+ * </ul>
+ *
+ * <p>Rerun: {@code java -jar benchmarks/target/benchmarks.jar RequestPathBenchmark -prof gc}
+ * from the repository root (the rules files are read from {@code benchmarks/}).
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 2, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@State(Scope.Thread)
+public class RequestPathBenchmark {
+
+  @Param({"rule", "nomatch"})
+  public String rules;
+
+  private Request connectorRequest;
+  private Response connectorResponse;
+  private HttpServletRequest request;
+  private HttpServletResponse response;
+  private TollgateGate gate;
+  private ConcurrentMap<String, Bucket> buckets;
+
+  @Setup
+  public void setUp() {
+    Connector connector = new Connector("HTTP/1.1");
+    connectorRequest = connector.createRequest();
+    org.apache.coyote.Request coyoteRequest = new org.apache.coyote.Request();
+    byte[] uri = "/hello".getBytes(StandardCharsets.ISO_8859_1);
+    coyoteRequest.requestURI().setBytes(uri, 0, uri.length);
+    coyoteRequest.requestURI().getByteChunk().setCharset(StandardCharsets.ISO_8859_1);
+    coyoteRequest.decodedURI().setString("/hello");
+    coyoteRequest.method().setString("GET");
+    coyoteRequest.remoteAddr().setString("10.0.0.7");
+    coyoteRequest.getMimeHeaders().addValue("Host").setString("127.0.0.1:8080");
+    connectorRequest.setCoyoteRequest(coyoteRequest);
+    // mapped to a web application with no listeners, as Tomcat's mapper leaves a request
+    connectorRequest.getMappingData().context = new StandardContext();
+    connectorResponse = connector.createResponse();
+    connectorResponse.setCoyoteResponse(new org.apache.coyote.Response());
+    connectorRequest.setResponse(connectorResponse);
+    connectorResponse.setRequest(connectorRequest);
+    request = connectorRequest.getRequest();
+    response = connectorResponse.getResponse();
+
+    RulesHolder holder = new RulesHolder(new RuleSetFactory(Clock.system()));
+    holder.useFile(
+        rules.equals("rule") ? "benchmarks/e2e-rules.yaml" : "benchmarks/e2e-rules-nomatch.yaml");
+    if (holder.current().isEmpty()) {
+      throw new IllegalStateException("no rules loaded: run from the repository root");
+    }
+    gate = new TollgateGate(holder);
+    buckets = new ConcurrentHashMap<>();
+  }
+
+  @Benchmark
+  public void none() {
+    resetForNextRequest();
+  }
+
+  @Benchmark
+  public Object tollgate() {
+    Object scope = gate.servletRequestStarted(request, response);
+    gate.servletRequestEnded(scope, null);
+    resetForNextRequest();
+    return scope;
+  }
+
+  @Benchmark
+  public Object tollgateLaterEntryPoint() {
+    Object first = gate.servletRequestStarted(request, response);
+    Object later = gate.servletRequestStarted(request, response);
+    gate.servletRequestEnded(later, null);
+    gate.servletRequestEnded(first, null);
+    resetForNextRequest();
+    return later;
+  }
+
+  @Benchmark
+  public boolean bucket4jFilter() {
+    boolean passed = false;
+    if ("/hello".equals(request.getRequestURI()) && "GET".equals(request.getMethod())) {
+      ConsumptionProbe probe =
+          buckets.computeIfAbsent(request.getRemoteAddr(), ip -> newBucket())
+              .tryConsumeAndReturnRemaining(1);
+      if (probe.isConsumed()) {
+        response.setHeader("X-Rate-Limit-Remaining", Long.toString(probe.getRemainingTokens()));
+        passed = true;
+      }
+    }
+    resetForNextRequest();
+    return passed;
+  }
+
+  private void resetForNextRequest() {
+    connectorRequest.removeAttribute(TollgateBridge.DECIDED_ATTRIBUTE);
+    connectorResponse.getCoyoteResponse().getMimeHeaders().clear();
+  }
+
+  private static Bucket newBucket() {
+    return Bucket.builder()
+        .addLimit(
+            Bandwidth.builder()
+                .capacity(1_000_000_000L)
+                .refillGreedy(1_000_000_000L, Duration.ofSeconds(1))
+                .build())
+        .build();
+  }
+}
