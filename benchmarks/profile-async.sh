@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Where the server's CPU goes per request, native code, the JIT and the kernel included: runs
-# servlet-jakarta in MODE (none, rule, nomatch: as in run-end-to-end.sh) pinned to CPU 0 with wrk
+# servlet-jakarta in MODE (none, rule, nomatch, noheaders: as in run-end-to-end.sh) pinned to CPU 0 with wrk
 # on CPU 1, warms up WARMUP s, then samples DURATION s with async-profiler (itimer: this VM has no
 # perf events) and stops. Prints the share of samples under Tollgate's request entry, a tree of
 # what is under it, and the samples per 1,000 requests (comparable across modes).
@@ -26,8 +26,9 @@ args=()
 case $MODE in
   rule) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules.yaml) ;;
   nomatch) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-nomatch.yaml) ;;
+  noheaders) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-noheaders.yaml) ;;
   none) ;;
-  *) echo "MODE is none, rule or nomatch" >&2; exit 2 ;;
+  *) echo "MODE is none, rule, nomatch or noheaders" >&2; exit 2 ;;
 esac
 URL=http://127.0.0.1:$PORT/hello
 PORT=$PORT taskset -c 0 java -Xms512m -Xmx512m "${args[@]}" -jar test-apps/$APP/target/$APP.jar >"$work/app.log" 2>&1 &

@@ -20,11 +20,14 @@
 # skips steps 2 and 3: rule against nomatch in a JVM that had the agent from its first class on.
 # Output: benchmarks/results/e2e-same-jvm-APP.txt (e2e-same-jvm-premain-APP.txt with START=premain). Needs: mvn -B -q -o package -DskipTests, wrk,
 # taskset. Usage: benchmarks/run-end-to-end-same-jvm.sh [APP]
+# ALT_RULES=FILE ALT_NAME=NAME alternate "rule" with another file than the no-match one, e.g.
+# ALT_RULES=benchmarks/e2e-rules-noheaders.yaml ALT_NAME=noheaders (the quota headers' cost).
 #   env: AGENT=agent/target/tollgate-agent.jar OUT=(the file above) START=attach SLICES=6 SLICE=10 WARMUP=20 WARMUP_MAX=120 JIT_QUIET_MS=50 THREADS=2 CONNS=32 PORT=18092
 set -euo pipefail
 cd "$(dirname "$0")/.."
 APP=${1:-servlet-jakarta}
 SLICES=${SLICES:-6}; SLICE=${SLICE:-10}; WARMUP=${WARMUP:-20}; WARMUP_MAX=${WARMUP_MAX:-120}
+ALT_RULES=${ALT_RULES:-benchmarks/e2e-rules-nomatch.yaml}; ALT_NAME=${ALT_NAME:-nomatch}
 JIT_QUIET_MS=${JIT_QUIET_MS:-50}; THREADS=${THREADS:-2}; CONNS=${CONNS:-32}; PORT=${PORT:-18092}
 AGENT=${AGENT:-agent/target/tollgate-agent.jar}
 JAR=test-apps/$APP/target/$APP.jar
@@ -97,23 +100,23 @@ warm_up agent
 for _ in $(seq "$SLICES"); do
   cp benchmarks/e2e-rules.yaml "$RULES"; sleep 3; load 5 >/dev/null
   slice rule
-  cp benchmarks/e2e-rules-nomatch.yaml "$RULES"; sleep 3; load 5 >/dev/null
-  slice nomatch
+  cp "$ALT_RULES" "$RULES"; sleep 3; load 5 >/dev/null
+  slice "$ALT_NAME"
 done
 grep -c 'rules reloaded\|reloaded' "$work/app.log" | sed 's/^/# reload lines in the agent log: /' | tee -a "$OUT" || true
 
-python3 - "$OUT" <<'PY' | tee -a "$OUT"
+python3 - "$OUT" "$ALT_NAME" <<'PY' | tee -a "$OUT"
 import re, statistics, sys, collections
 rows = collections.defaultdict(list)
 for line in open(sys.argv[1]):
-    m = re.match(r'(none|rule|nomatch) rps=(\S+) p99_ms=(\S+) cpu_us=(\S+) jit_us=(\S+) nonjit_us=(\S+)', line)
+    m = re.match(r'(\S+) rps=(\S+) p99_ms=(\S+) cpu_us=(\S+) jit_us=(\S+) nonjit_us=(\S+)', line)
     if m:
         rows[m.group(1)].append([float(x) for x in m.groups()[1:]])
 med = {k: [statistics.median(c) for c in zip(*v)] for k, v in rows.items()}
 print()
 print("| mode (medians of the slices) | req/s | p99 ms | server CPU µs/req | of which not JIT |")
 print("|---|---|---|---|---|")
-for k in ("none", "rule", "nomatch"):
+for k in ("none", "rule", sys.argv[2]):
     if k in med:
         r, p, c, j, nj = med[k]
         print(f"| {k} ({len(rows[k])} slices) | {r:,.0f} | {p:.3f} | {c:.2f} | {nj:.2f} |")
@@ -122,7 +125,7 @@ def ratio(a, b, what):
         print(f"{a} / {b}: req/s {100 * med[a][0] / med[b][0]:.1f}%, p99 {100 * med[a][1] / med[b][1]:.1f}%,"
               f" CPU per request (not JIT) {100 * med[a][4] / med[b][4]:.1f}% ({what})")
 print()
-ratio("rule", "nomatch", "the cost of deciding")
-ratio("nomatch", "none", "the cost of the advice being there")
+ratio("rule", sys.argv[2], "the cost of deciding" if sys.argv[2] == "nomatch" else "against the other file")
+ratio(sys.argv[2], "none", "the cost of the advice being there")
 ratio("rule", "none", "both")
 PY
