@@ -76,10 +76,11 @@ public final class TollgateGate implements RequestGate {
       return null;
     }
     failIfInjected();
-    ServletPhase serving = SERVLET_PHASE.get();
-    if (serving != null && serving.exchange.isFor(request)) {
-      // A later filter, or the servlet, of the request this thread began at an earlier entry
-      // point: known without asking the container (a wrapped request is asked, below).
+    if (SERVLET_PHASE.get() != null) {
+      // This thread is inside the first entry point of a request, so this is part of that
+      // request: a later filter or the servlet (often with the request wrapped, by Spring
+      // Security or the application), a forward or include, or a request made in-process while
+      // serving it. Known without asking the container anything.
       return null;
     }
     ServletExchange exchange =

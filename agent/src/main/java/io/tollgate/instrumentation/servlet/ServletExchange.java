@@ -51,11 +51,6 @@ public final class ServletExchange implements HttpExchange {
     return dispatcherType != null && "REQUEST".equals(dispatcherType.toString());
   }
 
-  /** Whether this is the exchange of {@code request} itself (not of a wrapper, nor another). */
-  public boolean isFor(Object request) {
-    return this.request == request;
-  }
-
   @Override
   public String method() {
     return calls.getMethod(request);
