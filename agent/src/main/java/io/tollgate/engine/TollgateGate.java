@@ -11,8 +11,9 @@ import io.tollgate.http.HttpExchange;
 import io.tollgate.http.RateLimitHeaders;
 import io.tollgate.http.RefusalResponse;
 import io.tollgate.instrumentation.jaxrs.GrizzlyRequests;
+import io.tollgate.instrumentation.jaxrs.JerseyApi;
 import io.tollgate.instrumentation.jaxrs.JerseyExchange;
-import io.tollgate.instrumentation.jaxrs.JerseyResponses;
+import io.tollgate.instrumentation.jaxrs.JerseyResponseHeaders;
 import io.tollgate.instrumentation.servlet.ServletExchange;
 import io.tollgate.instrumentation.spring.SpringRoutes;
 import io.tollgate.rules.RuleSet;
@@ -170,9 +171,11 @@ public final class TollgateGate implements RequestGate {
     if (point == DecisionPoint.ROUTE && !ruleSet.hasRouteRules()) {
       return null;
     }
-    Object containerRequest = JerseyResponses.requestOf(processingContext);
+    JerseyApi jersey = JerseyApi.of(processingContext);
+    Object containerRequest = jersey.calls.request(processingContext);
     JerseyExchange exchange =
-        JerseyExchange.of(
+        new JerseyExchange(
+            jersey.calls,
             containerRequest,
             servlet != null ? servlet.exchange.remoteAddress() : SERVER_REMOTE_ADDRESS.get());
     if (exchange.property(ROUTE_DECIDED_ATTRIBUTE) != null) {
@@ -206,7 +209,7 @@ public final class TollgateGate implements RequestGate {
           flat,
           RefusalResponse.CONTENT_TYPE,
           body,
-          JerseyResponses.containerResponse(
+          jersey.refusals().containerResponse(
               containerRequest, status, flat, RefusalResponse.CONTENT_TYPE, body));
     }
     logAllowed(exchange, verdicts);
@@ -215,14 +218,13 @@ public final class TollgateGate implements RequestGate {
       setHeaders(servlet.exchange, headers);
       return null;
     }
-    return headers.isEmpty() ? null : flatten(headers);
+    return headers.isEmpty() ? null : new JerseyResponseHeaders(jersey.calls, flatten(headers));
   }
 
   @Override
-  public void jaxrsResourceEnded(Object decision, Object response)
-      throws ReflectiveOperationException {
-    if (decision instanceof String[]) {
-      JerseyResponses.setHeaders(response, (String[]) decision);
+  public void jaxrsResourceEnded(Object decision, Object response) {
+    if (decision instanceof JerseyResponseHeaders) {
+      ((JerseyResponseHeaders) decision).setOn(response);
     }
   }
 

@@ -1,6 +1,7 @@
 package io.tollgate.instrumentation;
 
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.util.Arrays;
 import java.util.Map;
 import net.bytebuddy.jar.asm.ClassWriter;
@@ -31,7 +32,8 @@ import net.bytebuddy.jar.asm.Type;
  * of the application's classes and which adds only the interface: the generated code sees the
  * application's classes as the application does, and nothing else of the agent. Every target
  * method is looked up by reflection first, so a missing one (Servlet 2.5 has no {@code
- * getDispatcherType}) fails here, with its name, not at the first call.
+ * getDispatcherType}), or one of a class that is not public, fails here, with its name, not at the
+ * first call.
  */
 public final class DirectCalls {
 
@@ -78,6 +80,10 @@ public final class DirectCalls {
       }
       int hash = target.indexOf('#');
       Class<?> owner = Class.forName(target.substring(0, hash), false, loader);
+      if (!Modifier.isPublic(owner.getModifiers())) {
+        // the generated class is in a package (and a loader) of its own
+        throw new IllegalAccessException(owner + " is not public: it cannot be called directly");
+      }
       Class<?>[] parameters = call.getParameterTypes();
       Method targetMethod =
           owner.getMethod(

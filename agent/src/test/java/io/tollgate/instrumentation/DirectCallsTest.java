@@ -99,6 +99,23 @@ class DirectCallsTest {
     assertTrue(refused.getMessage().contains("characterAt"), refused.getMessage());
   }
 
+  @Test
+  void aTargetOnAClassThatIsNotPublicIsRefusedWhenWritten() {
+    Map<String, String> targets = new java.util.HashMap<>(TARGETS);
+    // public method, package-private class: the generated class could not link to it
+    targets.put("length", "java.lang.AbstractStringBuilder#length");
+
+    IllegalAccessException refused =
+        assertThrows(
+            IllegalAccessException.class,
+            () -> DirectCalls.implement(
+                JdkCalls.class, targets, "io.tollgate.generated.JdkCalls",
+                DirectCallsTest.class.getClassLoader()));
+
+    assertTrue(refused.getMessage().contains("AbstractStringBuilder is not public"),
+        refused.getMessage());
+  }
+
   private static JdkCalls implement(Map<String, String> targets) {
     try {
       return DirectCalls.implement(

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.tollgate.bootstrap.Refusal;
 import io.tollgate.bootstrap.TollgateBridge;
 import io.tollgate.instrumentation.samples.Events;
+import io.tollgate.instrumentation.samples.JerseyResponses;
 import io.tollgate.instrumentation.samples.NotEntryPoints;
 import io.tollgate.instrumentation.samples.SampleHandlerAdapter;
 import io.tollgate.instrumentation.samples.SampleServlet;
@@ -16,7 +17,6 @@ import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.List;
 import org.glassfish.jersey.grizzly2.httpserver.GrizzlyHttpContainer;
-import org.glassfish.jersey.server.ContainerResponse;
 import org.glassfish.jersey.server.model.ResourceMethodInvoker;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -152,7 +152,7 @@ class EntryPointWeavingTest {
       case "refusal":
         gate.answer = woven.getSimpleName().equals("ResourceMethodInvoker")
             ? new Refusal(429, new String[0], "text/plain", new byte[0],
-                new ContainerResponse("the 429"))
+                JerseyResponses.of("the 429"))
             : Refusal.WRITTEN;
         break;
       case "failure":
@@ -171,7 +171,7 @@ class EntryPointWeavingTest {
     try {
       Object returned = method.invoke(instance, arguments);
       if (method.getReturnType() != void.class) {
-        Events.add("returned " + returned);
+        Events.add("returned " + JerseyResponses.describe(returned));
       }
     } catch (InvocationTargetException e) {
       if (!script.contains("throw")) {

@@ -2,6 +2,7 @@ package io.tollgate.instrumentation;
 
 import io.tollgate.bootstrap.RequestGate;
 import io.tollgate.instrumentation.samples.Events;
+import io.tollgate.instrumentation.samples.JerseyResponses;
 
 /**
  * An engine behind the bridge that records what the woven code asked it, into the same log as the
@@ -42,7 +43,7 @@ final class RecordingGate implements RequestGate {
 
   @Override
   public void jaxrsResourceEnded(Object decision, Object response) {
-    Events.add("ended " + decision + " " + response);
+    Events.add("ended " + decision + " " + JerseyResponses.describe(response));
   }
 
   @Override

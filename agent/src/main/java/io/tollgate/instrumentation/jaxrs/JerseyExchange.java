@@ -2,8 +2,6 @@ package io.tollgate.instrumentation.jaxrs;
 
 import io.tollgate.http.HttpExchange;
 import io.tollgate.rules.RouteTemplates;
-import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.net.URI;
 import java.security.Principal;
 import java.util.Collections;
@@ -13,36 +11,32 @@ import java.util.Map;
 /**
  * A Jersey {@code ContainerRequest} (Jersey 2 or 3+) seen as an {@link HttpExchange}.
  *
- * <p>Jersey's classes live in the application's class loader, so they are reached by reflection
- * on their public methods; a request needs only a few calls. The client's address comes from the
- * container in front of Jersey (a servlet request, or Grizzly's request), since Jersey's own
- * request does not carry it. Responses are not written here: the woven invoker returns Jersey's own
- * {@code Response}.
+ * <p>Jersey's classes live in the application's class loader; they are called through the {@link
+ * JerseyCalls} written for that Jersey. The client's address comes from the container in front of
+ * Jersey (a servlet request, or Grizzly's request), since Jersey's own request does not carry it.
+ * Responses are not written here: the woven invoker returns Jersey's own {@code Response}.
  */
 public final class JerseyExchange implements HttpExchange {
 
+  private final JerseyCalls calls;
   private final Object request;
   private final String remoteAddress;
   private String route;
 
-  private JerseyExchange(Object request, String remoteAddress) {
-    this.request = request;
+  public JerseyExchange(JerseyCalls calls, Object containerRequest, String remoteAddress) {
+    this.calls = calls;
+    this.request = containerRequest;
     this.remoteAddress = remoteAddress;
-  }
-
-  public static JerseyExchange of(Object containerRequest, String remoteAddress) {
-    return new JerseyExchange(containerRequest, remoteAddress);
   }
 
   @Override
   public String method() {
-    return (String) call(request, "getMethod");
+    return calls.getMethod(request);
   }
 
   @Override
   public String rawPath() {
-    URI uri = (URI) call(request, "getRequestUri");
-    return uri.getRawPath();
+    return calls.getRequestUri(request).getRawPath();
   }
 
   @Override
@@ -59,30 +53,29 @@ public final class JerseyExchange implements HttpExchange {
   @Override
   @SuppressWarnings("unchecked")
   public List<String> headerLines(String name) {
-    Object values = call(request, "getRequestHeader", name);
+    List<?> values = calls.getRequestHeader(request, name);
     return values == null ? Collections.<String>emptyList() : (List<String>) values;
   }
 
   @Override
   public String principalName() {
-    Object security = call(request, "getSecurityContext");
-    Principal principal = security == null ? null : (Principal) call(security, "getUserPrincipal");
+    Object security = calls.getSecurityContext(request);
+    Principal principal = security == null ? null : calls.getUserPrincipal(security);
     return principal == null ? null : principal.getName();
   }
 
   @Override
   public String parameter(String name) {
-    Object uriInfo = call(request, "getUriInfo");
-    Object query = call(uriInfo, "getQueryParameters");
-    Object value = call(query, "getFirst", (Object) name);
+    Object query = calls.getQueryParameters(calls.getUriInfo(request));
+    Object value = calls.getFirst(query, name);
     return value == null ? null : value.toString();
   }
 
   @Override
   public String cookie(String name) {
-    Map<?, ?> cookies = (Map<?, ?>) call(request, "getCookies");
+    Map<?, ?> cookies = calls.getCookies(request);
     Object cookie = cookies == null ? null : cookies.get(name);
-    return cookie == null ? null : (String) call(cookie, "getValue");
+    return cookie == null ? null : calls.getValue(cookie);
   }
 
   @Override
@@ -95,28 +88,27 @@ public final class JerseyExchange implements HttpExchange {
 
   /** The base path plus the matched templates, outermost first: {@code /api/orders/{id}}. */
   private String matchedRoute() {
-    Object uriInfo = call(request, "getUriInfo");
-    List<?> templates = (List<?>) call(uriInfo, "getMatchedTemplates");
+    List<?> templates = calls.getMatchedTemplates(calls.getUriInfo(request));
     if (templates == null || templates.isEmpty()) {
       return null;
     }
     StringBuilder joined = new StringBuilder();
-    URI base = (URI) call(request, "getBaseUri");
+    URI base = calls.getBaseUri(request);
     if (base != null && base.getRawPath() != null) {
       joined.append(base.getRawPath());
     }
     for (int i = templates.size() - 1; i >= 0; i--) {
-      joined.append('/').append((String) call(templates.get(i), "getTemplate"));
+      joined.append('/').append(calls.getTemplate(templates.get(i)));
     }
     return RouteTemplates.normalize(joined.toString());
   }
 
   public Object property(String name) {
-    return call(request, "getProperty", name);
+    return calls.getProperty(request, name);
   }
 
   public void setProperty(String name, Object value) {
-    call(request, "setProperty", name, value);
+    calls.setProperty(request, name, value);
   }
 
   @Override
@@ -131,59 +123,6 @@ public final class JerseyExchange implements HttpExchange {
 
   @Override
   public String responseHeader(String name) {
-    return null;
-  }
-
-  /** Methods found per class, by name and arity; a ClassValue so that redeployed apps unload. */
-  private static final ClassValue<java.util.concurrent.ConcurrentMap<String, Method>> METHODS =
-      new ClassValue<java.util.concurrent.ConcurrentMap<String, Method>>() {
-        @Override
-        protected java.util.concurrent.ConcurrentMap<String, Method> computeValue(Class<?> type) {
-          return new java.util.concurrent.ConcurrentHashMap<>();
-        }
-      };
-
-  private static Object call(Object target, String name, Object... args) {
-    try {
-      Class<?> type = target.getClass();
-      Method method =
-          METHODS.get(type).computeIfAbsent(name + "/" + args.length,
-              k -> publicMethod(type, name, args.length));
-      return method.invoke(target, args);
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("cannot call " + name + " on " + target.getClass(), e);
-    }
-  }
-
-  /**
-   * A public method by name and arity, declared by a public type: implementation classes are often
-   * not public (an anonymous {@code SecurityContext}), their interfaces are.
-   */
-  private static Method publicMethod(Class<?> type, String name, int arity) {
-    for (Class<?> c = type; c != null; c = c.getSuperclass()) {
-      Method found = publicMethodOn(c, name, arity);
-      if (found != null) {
-        return found;
-      }
-    }
-    throw new IllegalStateException("no public method " + name + " on " + type);
-  }
-
-  private static Method publicMethodOn(Class<?> type, String name, int arity) {
-    if (Modifier.isPublic(type.getModifiers())) {
-      for (Method method : type.getMethods()) {
-        if (method.getName().equals(name) && method.getParameterCount() == arity
-            && Modifier.isPublic(method.getDeclaringClass().getModifiers())) {
-          return method;
-        }
-      }
-    }
-    for (Class<?> iface : type.getInterfaces()) {
-      Method found = publicMethodOn(iface, name, arity);
-      if (found != null) {
-        return found;
-      }
-    }
     return null;
   }
 }

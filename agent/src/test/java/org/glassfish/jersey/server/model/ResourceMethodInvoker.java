@@ -1,12 +1,14 @@
 package org.glassfish.jersey.server.model;
 
 import io.tollgate.instrumentation.samples.Events;
+import io.tollgate.instrumentation.samples.JerseyResponses;
 import org.glassfish.jersey.server.ContainerResponse;
 import org.glassfish.jersey.server.internal.process.RequestProcessingContext;
 
 /**
- * Stands in for Jersey's class of that name (not on the test class path) in class-file and
- * weaving tests: its {@code apply} has the real one's descriptor, and two returns.
+ * Stands in for Jersey's class of that name in class-file and weaving tests (the test classes come
+ * before Jersey's jar on the class path): its {@code apply} has the real one's descriptor, and two
+ * returns, of Jersey's own responses.
  */
 public final class ResourceMethodInvoker {
 
@@ -16,8 +18,8 @@ public final class ResourceMethodInvoker {
       throw new IllegalStateException("from the body");
     }
     if (Events.scripted("return early")) {
-      return new ContainerResponse("early response");
+      return JerseyResponses.of("early response");
     }
-    return new ContainerResponse("response");
+    return JerseyResponses.of("response");
   }
 }

@@ -1,0 +1,12 @@
+package io.tollgate.instrumentation.jaxrs;
+
+/**
+ * The Grizzly method the engine calls, implemented for each Grizzly it meets by {@link
+ * io.tollgate.instrumentation.DirectCalls}. Public only because the generated class, in a class
+ * loader of its own, implements it.
+ */
+public interface GrizzlyCalls {
+
+  /** {@code org.glassfish.grizzly.http.server.Request.getRemoteAddr()}. */
+  String getRemoteAddr(Object request);
+}
