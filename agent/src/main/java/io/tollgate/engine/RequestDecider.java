@@ -29,13 +29,12 @@ public final class RequestDecider {
       HttpExchange exchange, RuleSet rules, DecisionPoint point, RuleVerdicts earlier) {
     String method = exchange.method();
     String path = PathNormalizer.normalize(exchange.rawPath());
-    String route = point == DecisionPoint.FIRST_ENTRY ? null : exchange.route();
     RuleVerdicts verdicts = earlier;
     for (int i = 0, n = rules.size(); i < n; i++) {
       Rule rule = rules.get(i);
       if (!point.decides(rule)
           || !rule.matches(method, path)
-          || (rule.needsRoute() && !rule.matchesRoute(route))) {
+          || (rule.needsRoute() && !rule.matchesRoute(routeAt(point, exchange)))) {
         continue;
       }
       String key = rule.keyFor(exchange);
@@ -48,6 +47,14 @@ public final class RequestDecider {
       decideRule(rule, exchange, key, rule.costFor(path), verdicts);
     }
     return verdicts;
+  }
+
+  /**
+   * The request's route template, asked for only when a rule needs it: Jersey works it out from
+   * its matched templates (once per request), and at the first entry point it is not known yet.
+   */
+  private static String routeAt(DecisionPoint point, HttpExchange exchange) {
+    return point == DecisionPoint.FIRST_ENTRY ? null : exchange.route();
   }
 
   private static void decideRule(
