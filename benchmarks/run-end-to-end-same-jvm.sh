@@ -22,6 +22,8 @@
 # taskset. Usage: benchmarks/run-end-to-end-same-jvm.sh [APP]
 # ALT_RULES=FILE ALT_NAME=NAME alternate "rule" with another file than the no-match one, e.g.
 # ALT_RULES=benchmarks/e2e-rules-noheaders.yaml ALT_NAME=noheaders (the quota headers' cost).
+# RULES_FILE=FILE puts another file in the place of e2e-rules.yaml ("rule"), e.g.
+# benchmarks/e2e-rules-legacy.yaml (the X-RateLimit-* headers instead of the IETF ones).
 #   env: AGENT=agent/target/tollgate-agent.jar OUT=(the file above) START=attach SLICES=6 SLICE=10 WARMUP=20 WARMUP_MAX=120 JIT_QUIET_MS=50 THREADS=2 CONNS=32 PORT=18092
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,7 +41,8 @@ OUT=${OUT:-$DEFAULT_OUT}
 HZ=$(getconf CLK_TCK)
 work=$(mktemp -d)
 RULES=$work/rules.yaml
-cp benchmarks/e2e-rules.yaml "$RULES"
+RULES_FILE=${RULES_FILE:-benchmarks/e2e-rules.yaml}
+cp "$RULES_FILE" "$RULES"
 mkdir -p benchmarks/results
 
 AGENT_ARGS=(); [ "$START" = premain ] && AGENT_ARGS=("-javaagent:$AGENT=config=$RULES")
@@ -98,7 +101,7 @@ if [ "$START" = attach ]; then
 fi
 warm_up agent
 for _ in $(seq "$SLICES"); do
-  cp benchmarks/e2e-rules.yaml "$RULES"; sleep 3; load 5 >/dev/null
+  cp "$RULES_FILE" "$RULES"; sleep 3; load 5 >/dev/null
   slice rule
   cp "$ALT_RULES" "$RULES"; sleep 3; load 5 >/dev/null
   slice "$ALT_NAME"
