@@ -1,9 +1,6 @@
 package io.tollgate.benchmarks;
 
-import io.tollgate.engine.RulesHolder;
 import io.tollgate.engine.TollgateGate;
-import io.tollgate.limiters.Clock;
-import io.tollgate.rules.RuleSetFactory;
 import java.lang.reflect.Proxy;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -83,13 +80,7 @@ public class JerseyPathBenchmark {
     processingContext = new RequestProcessingContext(null, containerRequest, null, null, null);
     containerResponse = new ContainerResponse(containerRequest, Response.ok("Hello").build());
 
-    RulesHolder holder = new RulesHolder(new RuleSetFactory(Clock.system()));
-    holder.useFile(
-        rules.equals("rule") ? "benchmarks/e2e-rules.yaml" : "benchmarks/e2e-rules-nomatch.yaml");
-    if (holder.current().isEmpty()) {
-      throw new IllegalStateException("no rules loaded: run from the repository root");
-    }
-    gate = new TollgateGate(holder);
+    gate = EndToEndRules.engine(rules);
     tollgate();
     if (containerResponse.getHeaders().containsKey("RateLimit") != rules.equals("rule")) {
       throw new IllegalStateException("the engine did not decide as " + rules + " expects");

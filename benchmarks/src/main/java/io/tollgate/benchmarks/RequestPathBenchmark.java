@@ -4,10 +4,7 @@ import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;
 import io.tollgate.bootstrap.TollgateBridge;
-import io.tollgate.engine.RulesHolder;
 import io.tollgate.engine.TollgateGate;
-import io.tollgate.limiters.Clock;
-import io.tollgate.rules.RuleSetFactory;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.nio.charset.StandardCharsets;
@@ -95,13 +92,7 @@ public class RequestPathBenchmark {
     request = connectorRequest.getRequest();
     response = connectorResponse.getResponse();
 
-    RulesHolder holder = new RulesHolder(new RuleSetFactory(Clock.system()));
-    holder.useFile(
-        rules.equals("rule") ? "benchmarks/e2e-rules.yaml" : "benchmarks/e2e-rules-nomatch.yaml");
-    if (holder.current().isEmpty()) {
-      throw new IllegalStateException("no rules loaded: run from the repository root");
-    }
-    gate = new TollgateGate(holder);
+    gate = EndToEndRules.engine(rules);
     buckets = new ConcurrentHashMap<>();
   }
 
