@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Start-up time: from launching `java -jar` to the first 200 on GET /hello, for the test apps
 # servlet-jakarta and spring-boot3, without the agent and with it (quickstart.yaml), RUNS runs each,
-# alternating (run i of every app/mode before run i+1). Polls the port every 10 ms with curl.
+# alternating (run i of every app/mode before run i+1), the modes' order turned by one place each
+# round so that no mode always starts in the same place (an A/A check, the same start-up code as
+# "agent" and "before": +171 / +358 ms in fixed places, +169 / +192 ms turned; BENCHMARKS.md
+# section 5). Polls the port every 10 ms with curl.
 # Also the agent jar's size and what takes the space.
 # Output: benchmarks/results/startup.txt (raw ms per run), startup-summary.txt, and
 # startup-agent-ready.txt (the agent's "ready" line of each run: premain, start-up thread CPU).
@@ -70,7 +73,8 @@ for app in "${APPS[@]}"; do for mode in "${MODES[@]}"; do one_run "$app" "$mode"
 : >"$READY"
 for i in $(seq 1 "$RUNS"); do
   for app in "${APPS[@]}"; do
-    for mode in "${MODES[@]}"; do
+    for k in "${!MODES[@]}"; do
+      mode=${MODES[$(( (k + i - 1) % ${#MODES[@]} ))]}
       ms=$(one_run "$app" "$mode"); echo "$app $mode $i $ms" | tee -a "$OUT"
     done
   done
