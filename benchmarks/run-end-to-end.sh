@@ -9,7 +9,8 @@
 #   bucket4j-caffeine - as bucket4j, with the buckets in a Caffeine cache bounded like Tollgate's
 #   rule-baseline - as rule, with the agent jar $BASELINE_AGENT (e.g. a copy of an earlier build),
 #              to compare two builds of the agent in the same run
-# Modes alternate within each round (round 1: none, rule, nomatch; round 2: ...). Each start is a
+# Modes alternate within each round, their order turned by one place each round (round 1: none,
+# rule, nomatch; round 2: rule, nomatch, none; ...), as in run-startup.sh. Each start is a
 # fresh JVM, then warm-up until the JIT has settled: wrk in 5 s slices, at least WARMUP s, until
 # the JVM's compiler threads used at most JIT_QUIET_MS of CPU in a slice (at most WARMUP_MAX s;
 # the summary marks a run that never settled). Then DURATION s measured with --latency.
@@ -71,7 +72,8 @@ FIRST_ROUND=${FIRST_ROUND:-1}
 [ "$FIRST_ROUND" -gt 1 ] || : >"$RES/e2e-$APP-runs.txt"
 echo "# $(date -u +%FT%TZ) $APP rounds=$ROUNDS modes=${MODES[*]} wrk -t$THREADS -c$CONNS -d${DURATION}s --latency after >= ${WARMUP}s warm-up until the JIT used <= ${JIT_QUIET_MS} ms in 5 s (max ${WARMUP_MAX}s); pinned: $PIN; JAVA_OPTS=$JAVA_OPTS; $(java -version 2>&1 | head -1); $(wrk -v 2>&1 | head -1); load=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RES/e2e-$APP-runs.txt"
 for r in $(seq "$FIRST_ROUND" $((FIRST_ROUND + ROUNDS - 1))); do
-  for mode in "${MODES[@]}"; do
+  for k in "${!MODES[@]}"; do
+    mode=${MODES[$(( (k + r - 1) % ${#MODES[@]} ))]}
     start_app "$mode"
     warmed=0
     while :; do
