@@ -9,6 +9,7 @@
 #   bucket4j-caffeine - as bucket4j, with the buckets in a Caffeine cache bounded like Tollgate's
 #   rule-baseline - as rule, with the agent jar $BASELINE_AGENT (e.g. a copy of an earlier build),
 #              to compare two builds of the agent in the same run
+#   none-again - exactly as none: an A/A check of the alternation itself
 # Modes alternate within each round, their order turned by one place each round (round 1: none,
 # rule, nomatch; round 2: rule, nomatch, none; ...), as in run-startup.sh. Each start is a
 # fresh JVM, then warm-up until the JIT has settled: wrk in 5 s slices, at least WARMUP s, until
