@@ -3,6 +3,7 @@ package io.tollgate.instrumentation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Map;
 import net.bytebuddy.jar.asm.ClassWriter;
 import net.bytebuddy.jar.asm.MethodVisitor;
@@ -50,6 +51,25 @@ public final class DirectCalls {
     byte[] classFile = write(callsInterface, targets, className, loader);
     Class<?> generated = new Loader(loader, callsInterface).define(className, classFile);
     return callsInterface.cast(generated.getConstructor().newInstance());
+  }
+
+  /**
+   * {@link #implement} for an API that comes in the {@code javax} and the {@code jakarta}
+   * namespace. Each row of {@code calls} is an interface method and its target, {@code
+   * "com.example.Type#method"}; a target that starts with {@code .} is in {@code namespace}
+   * ({@code ".http.Cookie#getName"}). The class is named after the namespace and the interface:
+   * {@code io.tollgate.generated.JakartaServletCalls}.
+   */
+  public static <T> T implementIn(
+      String namespace, Class<T> callsInterface, String[][] calls, ClassLoader loader)
+      throws ReflectiveOperationException {
+    Map<String, String> targets = new HashMap<>();
+    for (String[] call : calls) {
+      targets.put(call[0], call[1].startsWith(".") ? namespace + call[1] : call[1]);
+    }
+    String className = "io.tollgate.generated."
+        + (namespace.startsWith("jakarta") ? "Jakarta" : "Javax") + callsInterface.getSimpleName();
+    return implement(callsInterface, targets, className, loader);
   }
 
   private static byte[] write(

@@ -1,8 +1,6 @@
 package io.tollgate.instrumentation.jaxrs;
 
 import io.tollgate.instrumentation.DirectCalls;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * What the engine knows of one Jersey: its JAX-RS namespace ({@code javax.ws.rs} or {@code
@@ -85,13 +83,7 @@ public final class JerseyApi {
 
   static JerseyCalls callsFor(String namespace, ClassLoader loader)
       throws ReflectiveOperationException {
-    Map<String, String> targets = new HashMap<>();
-    for (String[] call : CALLS) {
-      targets.put(call[0], call[1].startsWith(".") ? namespace + call[1] : call[1]);
-    }
-    String className = "io.tollgate.generated."
-        + (namespace.startsWith("jakarta") ? "Jakarta" : "Javax") + "JerseyCalls";
-    return DirectCalls.implement(JerseyCalls.class, targets, className, loader);
+    return DirectCalls.implementIn(namespace, JerseyCalls.class, CALLS, loader);
   }
 
   /** Builds refusals in this Jersey: found at the first refusal, which may never come. */

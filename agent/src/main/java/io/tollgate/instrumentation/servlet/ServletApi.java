@@ -1,8 +1,6 @@
 package io.tollgate.instrumentation.servlet;
 
 import io.tollgate.instrumentation.DirectCalls;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * What the engine knows of one request class: its servlet API ({@code javax} or {@code
@@ -39,32 +37,32 @@ final class ServletApi {
   private static final String RESPONSE = ".http.HttpServletResponse#";
   private static final String COOKIE = ".http.Cookie#";
 
-  /** Each method of {@link ServletCalls}: the servlet type and method it calls. */
+  /** Each method of {@link ServletCalls}: the servlet type (in the namespace) and method it calls. */
   private static final String[][] CALLS = {
-    {"getMethod", REQUEST, "getMethod"},
-    {"getRequestURI", REQUEST, "getRequestURI"},
-    {"getRemoteAddr", REQUEST, "getRemoteAddr"},
-    {"getHeader", REQUEST, "getHeader"},
-    {"getHeaders", REQUEST, "getHeaders"},
-    {"getUserPrincipal", REQUEST, "getUserPrincipal"},
-    {"getParameter", REQUEST, "getParameter"},
-    {"getCookies", REQUEST, "getCookies"},
-    {"isAsyncStarted", REQUEST, "isAsyncStarted"},
-    {"getDispatcherType", REQUEST, "getDispatcherType"},
-    {"getAttribute", REQUEST, "getAttribute"},
-    {"setAttribute", REQUEST, "setAttribute"},
-    {"getContextPath", REQUEST, "getContextPath"},
-    {"getName", COOKIE, "getName"},
-    {"getValue", COOKIE, "getValue"},
-    {"setHeader", RESPONSE, "setHeader"},
-    {"getResponseHeader", RESPONSE, "getHeader"},
-    {"isCommitted", RESPONSE, "isCommitted"},
-    {"reset", RESPONSE, "reset"},
-    {"setStatus", RESPONSE, "setStatus"},
-    {"setContentType", RESPONSE, "setContentType"},
-    {"setContentLength", RESPONSE, "setContentLength"},
-    {"getOutputStream", RESPONSE, "getOutputStream"},
-    {"flushBuffer", RESPONSE, "flushBuffer"},
+    {"getMethod", REQUEST + "getMethod"},
+    {"getRequestURI", REQUEST + "getRequestURI"},
+    {"getRemoteAddr", REQUEST + "getRemoteAddr"},
+    {"getHeader", REQUEST + "getHeader"},
+    {"getHeaders", REQUEST + "getHeaders"},
+    {"getUserPrincipal", REQUEST + "getUserPrincipal"},
+    {"getParameter", REQUEST + "getParameter"},
+    {"getCookies", REQUEST + "getCookies"},
+    {"isAsyncStarted", REQUEST + "isAsyncStarted"},
+    {"getDispatcherType", REQUEST + "getDispatcherType"},
+    {"getAttribute", REQUEST + "getAttribute"},
+    {"setAttribute", REQUEST + "setAttribute"},
+    {"getContextPath", REQUEST + "getContextPath"},
+    {"getName", COOKIE + "getName"},
+    {"getValue", COOKIE + "getValue"},
+    {"setHeader", RESPONSE + "setHeader"},
+    {"getResponseHeader", RESPONSE + "getHeader"},
+    {"isCommitted", RESPONSE + "isCommitted"},
+    {"reset", RESPONSE + "reset"},
+    {"setStatus", RESPONSE + "setStatus"},
+    {"setContentType", RESPONSE + "setContentType"},
+    {"setContentLength", RESPONSE + "setContentLength"},
+    {"getOutputStream", RESPONSE + "getOutputStream"},
+    {"flushBuffer", RESPONSE + "flushBuffer"},
   };
 
   /**
@@ -73,13 +71,7 @@ final class ServletApi {
    */
   static ServletCalls callsFor(String namespace, ClassLoader loader)
       throws ReflectiveOperationException {
-    Map<String, String> targets = new HashMap<>();
-    for (String[] call : CALLS) {
-      targets.put(call[0], namespace + call[1] + call[2]);
-    }
-    String className = "io.tollgate.generated."
-        + (namespace.startsWith("jakarta") ? "Jakarta" : "Javax") + "ServletCalls";
-    return DirectCalls.implement(ServletCalls.class, targets, className, loader);
+    return DirectCalls.implementIn(namespace, ServletCalls.class, CALLS, loader);
   }
 
   /** The API for this request's class, or null when it is not an HTTP servlet request. */
