@@ -132,6 +132,6 @@ def ratio(a, b, what):
               f" CPU per request (not JIT) {100 * med[a][4] / med[b][4]:.1f}% ({what})")
 print()
 ratio("rule", sys.argv[2], "the cost of deciding" if sys.argv[2] == "nomatch" else "against the other file")
-ratio(sys.argv[2], "none", "the cost of the advice being there")
+ratio(sys.argv[2], "none", "the cost of the advice being there" if sys.argv[2] == "nomatch" else "against the bare app")
 ratio("rule", "none", "both")
 PY
