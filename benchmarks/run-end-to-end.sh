@@ -22,7 +22,8 @@
 # and wrk on CPU 1 (taskset), so that neither takes the other's core: the server's throughput is
 # then what one core gives, and its CPU per request decides it.
 # Besides wrk's figures, the server's CPU time per request over the measured run (from
-# /proc/PID/stat), split into the JIT compiler threads' share and the rest (/proc/PID/task/*).
+# /proc/PID/stat), split into the JIT compiler threads' share and the rest (/proc/PID/task/*), and
+# its context switches per request (benchmarks/threads-under-load.sh says which threads make them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 APP=${1:-servlet-jakarta}; ROUNDS=${2:-2}; shift 2 || shift $# || true
@@ -68,6 +69,8 @@ stop_app() {
 HZ=$(getconf CLK_TCK)
 # shellcheck source=jit-ticks.sh
 . benchmarks/jit-ticks.sh
+# shellcheck source=context-switches.sh
+. benchmarks/context-switches.sh
 
 FIRST_ROUND=${FIRST_ROUND:-1}
 [ "$FIRST_ROUND" -gt 1 ] || : >"$RES/e2e-$APP-runs.txt"
@@ -86,12 +89,13 @@ for r in $(seq "$FIRST_ROUND" $((FIRST_ROUND + ROUNDS - 1))); do
       [ $warmed -ge "$WARMUP_MAX" ] && { jit_ms="$jit_ms ms, never settled"; break; }
     done
     f="$RES/e2e-$APP-$mode-r$r.txt"
-    cpu0=$(awk '{print $14 + $15}' /proc/$PID/stat); jit0=$(jit_ticks)
+    cpu0=$(awk '{print $14 + $15}' /proc/$PID/stat); jit0=$(jit_ticks); cs0=$(context_switches)
     "${WRK_CPU[@]}" wrk -t"$THREADS" -c"$CONNS" -d"${DURATION}s" --latency "$URL" | tee "$f"
     # the server's own CPU time over the measured run (user + system, all its threads): on a
     # shared machine, CPU per request moves less with the neighbours' load than requests/s does
     echo "server CPU ticks: $(( $(awk '{print $14 + $15}' /proc/$PID/stat) - cpu0 )) of 1/$HZ s" >>"$f"
     echo "JIT compiler threads CPU ticks: $(( $(jit_ticks) - jit0 )) of 1/$HZ s" >>"$f"
+    echo "server context switches: $(( $(context_switches) - cs0 ))" >>"$f"
     echo "warm-up: ${warmed} s, the JIT's CPU in its last 5 s: ${jit_ms}" >>"$f"
     # the agent must have refused nothing: any non-2xx response invalidates the run
     curl -s -o /dev/null -w "after run: GET /hello -> %{http_code}\n" "$URL" >>"$f"
@@ -117,19 +121,21 @@ for line in open(sys.argv[1]):
     jit = re.search(r'JIT compiler threads CPU ticks: (\d+) of 1/(\d+) s', t)
     jus = 1e6 * int(jit.group(1)) / int(jit.group(2)) / reqs if jit else float('nan')
     warm = re.search(r'warm-up: (.*)', t)
-    rows[mode].append((rps, p50, p99, us, us - jus)); order.append(mode) if mode not in order else None
+    cs = re.search(r'server context switches: (\d+)', t)
+    csr = int(cs.group(1)) / reqs if cs else float('nan')
+    rows[mode].append((rps, p50, p99, us, us - jus, csr)); order.append(mode) if mode not in order else None
     print(f"{mode:8s} round {r}: {rps:10.0f} req/s  p50 {p50:7.3f} ms  p99 {p99:7.3f} ms  CPU {us:6.1f} us/req"
-          + f" (JIT {jus:4.1f})" + (f"  [{warm.group(1)}]" if warm else "")
+          + f" (JIT {jus:4.1f})" + f"  switches {csr:5.2f}/req" + (f"  [{warm.group(1)}]" if warm else "")
           + (f"  NON-2XX {bad.group(1)}" if bad else "") + (f"  socket errors: {errs.group(1)}" if errs else ""))
 print()
-print(f"| {sys.argv[2]} | req/s (median of rounds) | vs none | p50 ms | vs none | p99 ms | vs none | server CPU µs/req | vs none | of which not JIT | vs none | req/s vs none, round by round |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+print(f"| {sys.argv[2]} | req/s (median of rounds) | vs none | p50 ms | vs none | p99 ms | vs none | server CPU µs/req | vs none | of which not JIT | vs none | context switches/req | req/s vs none, round by round |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 base = [statistics.median(x) for x in zip(*rows['none'])] if 'none' in rows else None
 for mode in order:
     m = [statistics.median(x) for x in zip(*rows[mode])]
     rel = (lambda i: f"{100*m[i]/base[i]:.1f}%") if base else (lambda i: "-")
     per = (", ".join(f"{100*a[0]/b[0]:.0f}%" for a, b in zip(rows[mode], rows['none']))
            if base and len(rows[mode]) == len(rows['none']) else "-")
-    print(f"| {mode} | {m[0]:,.0f} | {rel(0)} | {m[1]:.3f} | {rel(1)} | {m[2]:.3f} | {rel(2)} | {m[3]:.1f} | {rel(3)} | {m[4]:.1f} | {rel(4)} | {per} |")
+    print(f"| {mode} | {m[0]:,.0f} | {rel(0)} | {m[1]:.3f} | {rel(1)} | {m[2]:.3f} | {rel(2)} | {m[3]:.1f} | {rel(3)} | {m[4]:.1f} | {rel(4)} | {m[5]:.2f} | {per} |")
 PY
 cat "$RES/e2e-$APP-summary.txt"
