@@ -24,6 +24,8 @@ public final class EngineReadiness {
   public static final long MAX_WAIT_MILLIS = 30_000;
 
   private static volatile CountDownLatch starting;
+  /** Non-null while the start waits for the first request ({@link #startAtFirstRequest}). */
+  private static volatile CountDownLatch firstRequest;
   /** {@link #MAX_WAIT_MILLIS}; shorter in tests. */
   static volatile long maxWaitMillis = MAX_WAIT_MILLIS;
 
@@ -38,6 +40,24 @@ public final class EngineReadiness {
     starting = new CountDownLatch(1);
   }
 
+  /**
+   * The start waits until a request reaches an entry point: for an application that sets up
+   * {@code java.util.logging} itself, which the engine's start would otherwise do first. The
+   * first request then waits for the start, as any early request does. Call after
+   * {@link #expect()}.
+   */
+  public static void startAtFirstRequest() {
+    firstRequest = new CountDownLatch(1);
+  }
+
+  /** On the start-up thread: returns once a request has reached an entry point, if asked to wait. */
+  public static void awaitFirstRequest() throws InterruptedException {
+    CountDownLatch latch = firstRequest;
+    if (latch != null) {
+      latch.await();
+    }
+  }
+
   /** The engine is installed, or will never be (the start failed): no request waits any more. */
   public static void ready() {
     CountDownLatch latch = starting;
@@ -49,7 +69,12 @@ public final class EngineReadiness {
 
   /** Waits, if the agent is starting, until it is ready; true when it became ready in time. */
   static boolean await() {
-    CountDownLatch latch = starting;
+    CountDownLatch latch = starting; // before the start may begin, and end, below
+    CountDownLatch first = firstRequest;
+    if (first != null) {
+      firstRequest = null;
+      first.countDown();
+    }
     if (latch == null) {
       return false;
     }
@@ -79,6 +104,7 @@ public final class EngineReadiness {
       waitedNanos = 0;
     }
     starting = null;
+    firstRequest = null;
     maxWaitMillis = MAX_WAIT_MILLIS;
   }
 

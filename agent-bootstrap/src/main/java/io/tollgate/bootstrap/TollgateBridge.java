@@ -141,7 +141,9 @@ public final class TollgateBridge {
       return engine;
     }
     try {
-      return EngineReadiness.await() ? gate : null;
+      // whatever the wait's outcome: the engine may have been installed just before it began
+      EngineReadiness.await();
+      return gate;
     } catch (Throwable t) {
       InternalErrors.report("waiting for the agent to start", t);
       return null;

@@ -60,6 +60,13 @@ public final class AgentMain {
     EntryPointTransformer transformer = new EntryPointTransformer(agentClassLoader, weaving);
     if (atStartup) {
       EngineReadiness.expect();
+      String waitReason = ApplicationLogManager.reasonToWait(arguments);
+      if (waitReason != null) {
+        EngineReadiness.startAtFirstRequest();
+        AgentLog.info(waitReason + ": the rules are loaded when the first request arrives, so"
+            + " that the agent does not set up java.util.logging before the application does ("
+            + ApplicationLogManager.ARGUMENT + "=false starts at once)");
+      }
       inst.addTransformer(transformer, true);
       startBesideTheApplication(arguments, startNanos);
     } else {
@@ -87,6 +94,7 @@ public final class AgentMain {
   /** On the start-up thread: the rules and the engine, then the background services. */
   private static void finishStarting(AgentArguments arguments, long startNanos) {
     try {
+      EngineReadiness.awaitFirstRequest();
       startEngine(arguments);
     } catch (Throwable t) {
       AgentLog.error("the agent could not start; the application runs without rate limiting", t);

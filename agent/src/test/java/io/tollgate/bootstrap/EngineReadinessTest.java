@@ -103,6 +103,47 @@ class EngineReadinessTest {
     assertEquals(DECIDED, Request.start().answer(), "decided once it is there");
   }
 
+  @Test
+  void aStartDeferredToTheFirstRequestBeginsWhenOneArrivesWhichIsThenDecided() throws Exception {
+    TollgateBridge.install(null);
+    EngineReadiness.expect();
+    EngineReadiness.startAtFirstRequest();
+    Thread startUp = new Thread(() -> {
+      try {
+        EngineReadiness.awaitFirstRequest();
+        TollgateBridge.install(engine);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    startUp.start();
+    Thread.sleep(100);
+    assertEquals(Thread.State.WAITING, startUp.getState(), "no request yet: the start waits");
+
+    Request first = Request.start();
+
+    assertEquals(DECIDED, first.answer(), "the first request waited for the start it began");
+    startUp.join(TimeUnit.SECONDS.toMillis(10));
+    assertEquals("1 request(s) waited for it", waitedCount());
+    assertEquals(DECIDED, Request.start().answer());
+    assertEquals("1 request(s) waited for it", waitedCount(), "later requests do not wait");
+  }
+
+  @Test
+  void withoutADeferredStartTheStartThreadDoesNotWaitForARequest() throws Exception {
+    EngineReadiness.expect();
+    Thread startUp = new Thread(() -> {
+      try {
+        EngineReadiness.awaitFirstRequest();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    startUp.start();
+    startUp.join(TimeUnit.SECONDS.toMillis(10));
+    assertTrue(!startUp.isAlive());
+  }
+
   /** The summary without its total of milliseconds, which depends on the machine. */
   private static String waitedCount() {
     String summary = EngineReadiness.waitSummary();
