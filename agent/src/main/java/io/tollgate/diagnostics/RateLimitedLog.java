@@ -23,6 +23,20 @@ public final class RateLimitedLog {
 
   /** Builds and logs the message unless this topic was logged within the interval. */
   public void log(String topic, Supplier<String> message) {
+    if (due(topic)) {
+      AgentLog.info(message.get());
+    }
+  }
+
+  /** As {@link #log}, as a warning. */
+  public void warn(String topic, Supplier<String> message) {
+    if (due(topic)) {
+      AgentLog.warn(message.get());
+    }
+  }
+
+  /** Whether this topic may be logged now; if so, it may not again for the interval. */
+  private boolean due(String topic) {
     long now = System.nanoTime();
     AtomicLong last = lastLogged.get(topic);
     if (last == null) {
@@ -32,8 +46,6 @@ public final class RateLimitedLog {
       last = lastLogged.computeIfAbsent(topic, t -> new AtomicLong(now - intervalNanos));
     }
     long previous = last.get();
-    if (now - previous >= intervalNanos && last.compareAndSet(previous, now)) {
-      AgentLog.info(message.get());
-    }
+    return now - previous >= intervalNanos && last.compareAndSet(previous, now);
   }
 }

@@ -44,7 +44,8 @@ public final class RateLimitHeaders {
     RuleVerdicts.Entry tightest = null;
     for (int i = 0, n = entries.size(); i < n; i++) {
       RuleVerdicts.Entry entry = entries.get(i);
-      if (!entry.rule.showsQuotaHeaders() || entry.verdict.backendUnavailable) {
+      // a shadow rule only observes: telling clients its quota would change what they do
+      if (!entry.rule.showsQuotaHeaders() || entry.verdict.fallback || entry.rule.isShadow()) {
         continue;
       }
       String item = entry.rule.quotaPolicyItem();
@@ -63,7 +64,7 @@ public final class RateLimitHeaders {
     RuleVerdicts.Entry refusedBy = verdicts.refusedBy();
     if (refusedBy != null
         && refusedBy.rule.showsQuotaHeaders()
-        && !refusedBy.verdict.backendUnavailable) {
+        && !refusedBy.verdict.fallback) {
       tightest = refusedBy;
     }
     if (tightest == null) {

@@ -32,12 +32,12 @@ public final class RefusalResponse {
 
   public static byte[] body(int status, String ruleName, long retryAfterSeconds) {
     String title = status == 503 ? "Service Unavailable" : "Too Many Requests";
+    String wait = retryAfterSeconds == 1 ? "1 second." : retryAfterSeconds + " seconds.";
     String detail =
         status == 503
             ? "The rate limiter's backend is unavailable and rule '" + ruleName
-                + "' refuses requests while it is; retry after " + retryAfterSeconds + " seconds."
-            : "Rate limit '" + ruleName + "' exceeded; retry after " + retryAfterSeconds
-                + " seconds.";
+                + "' refuses requests while it is; retry after " + wait
+            : "Rate limit '" + ruleName + "' exceeded; retry after " + wait;
     StringBuilder json = new StringBuilder(200);
     json.append("{\"type\":\"about:blank\",\"title\":");
     appendJson(json, title);

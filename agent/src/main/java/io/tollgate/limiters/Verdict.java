@@ -33,6 +33,13 @@ public final class Verdict {
    */
   public boolean backendUnavailable;
 
+  /**
+   * Set by a shared store that could not answer, whatever its fallback policy did (allow, deny, or
+   * a local share of the limit): the shared quota is unknown, so no quota headers are sent, and
+   * the rule's backend-error metric counts the decision.
+   */
+  public boolean fallback;
+
   public Verdict allow(long remaining, long resetNanos) {
     this.allowed = true;
     this.remaining = Math.max(0, remaining);
@@ -40,6 +47,7 @@ public final class Verdict {
     this.resetNanos = Math.max(0, resetNanos);
     this.delayNanos = 0;
     this.backendUnavailable = false;
+    this.fallback = false;
     return this;
   }
 
@@ -50,6 +58,7 @@ public final class Verdict {
     this.resetNanos = Math.max(0, resetNanos);
     this.delayNanos = 0;
     this.backendUnavailable = false;
+    this.fallback = false;
     return this;
   }
 

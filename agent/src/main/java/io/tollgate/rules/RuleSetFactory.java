@@ -8,6 +8,7 @@ import io.tollgate.config.LimitConfig;
 import io.tollgate.config.Mode;
 import io.tollgate.config.PenaltyConfig;
 import io.tollgate.config.PlansConfig;
+import io.tollgate.config.RedisSettings;
 import io.tollgate.config.RuleConfig;
 import io.tollgate.config.RulesConfig;
 import io.tollgate.diagnostics.ProxySetupAdvisor;
@@ -19,6 +20,7 @@ import io.tollgate.limiters.LimitSpec;
 import io.tollgate.limiters.RateLimitAlgorithm;
 import io.tollgate.stores.LimiterStore;
 import io.tollgate.stores.redis.RedisAlgorithmStore;
+import io.tollgate.stores.redis.RedisBackend;
 import io.tollgate.stores.redis.RedisPenaltyBox;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -200,6 +202,7 @@ public final class RuleSetFactory {
     if (config.backend() != Backend.REDIS) {
       return;
     }
+    checkRedisUris(config, problems);
     for (RuleConfig rule : config.rules()) {
       // The scripts' own bounds (Lua numbers are exact to 2^53): the store refuses such a rule.
       for (LimitConfig limit : allLimits(rule)) {
@@ -225,6 +228,27 @@ public final class RuleSetFactory {
           problems.add(
               new ConfigProblem(config.source(), rule.lineOf("penalty"), 1, e.getMessage()));
         }
+      }
+    }
+  }
+
+  /** Addresses the Redis client would refuse (a port out of range, a password not encoded). */
+  private static void checkRedisUris(RulesConfig config, List<ConfigProblem> problems) {
+    RedisSettings redis = config.redis();
+    if (redis == null) {
+      return;
+    }
+    List<String> uris = new ArrayList<>(redis.cluster());
+    if (redis.uri() != null) {
+      uris.add(0, redis.uri());
+    }
+    for (String uri : uris) {
+      try {
+        RedisBackend.parseUri(uri);
+      } catch (IllegalArgumentException e) {
+        int line = config.lineOf(redis.uri() != null ? "redis.uri" : "redis.cluster");
+        problems.add(new ConfigProblem(
+            config.source(), line == 0 ? config.lineOf("redis") : line, 1, e.getMessage()));
       }
     }
   }

@@ -204,6 +204,22 @@ class RuleModelTest {
   }
 
   @Test
+  void aShadowRuleTellsClientsNothingOnlyTheEnforcedRulesQuotasAreShown() throws Exception {
+    Harness h = new Harness("rules:\n"
+        + "  - name: narrow\n    match: {path: /api}\n    key: ip\n    limit: 2\n    period: 10s\n"
+        + "  - name: shadowed\n    match: {path: /api}\n    key: ip\n    limit: 1\n    period: 1h\n"
+        + "    mode: shadow\n");
+    h.decider.decide(FakeExchange.get("/api"), h.rules, DecisionPoint.FIRST_ENTRY, null);
+    RuleVerdicts second =
+        h.decider.decide(FakeExchange.get("/api"), h.rules, DecisionPoint.FIRST_ENTRY, null);
+    assertTrue(second.wouldRefuse() != null, "the shadow rule would refuse the second request");
+    List<String[]> headers = new ArrayList<>();
+    RateLimitHeaders.addTo(headers, second, HeadersMode.DRAFT);
+    assertEquals("RateLimit-Policy: \"narrow\";q=2;w=10", show(headers.get(0)));
+    assertEquals("RateLimit: \"narrow\";r=0;t=10", show(headers.get(1)));
+  }
+
+  @Test
   void aRuleChangedOnReloadKeepsTheCountsOfTheLimitsThatDidNotChange() throws Exception {
     Harness h = new Harness(rule("limits: [{limit: 1, period: 1m}, {limit: 5, period: 1h}]"));
     assertEquals("200", h.send("GET /api"));

@@ -109,6 +109,24 @@ class RedisAppsIT {
     }
   }
 
+  /**
+   * On JDK 25 the Redis client runs its Netty without {@code sun.misc.Unsafe}, so the application's
+   * standard error gets no "terminally deprecated method" warnings naming it, and limits hold.
+   */
+  @Test
+  void onJdk25TheRedisClientLimitsWithoutUnsafeWarnings(RedisServer redis) throws Exception {
+    String rule = "jdk25-" + UUID.randomUUID().toString().substring(0, 8);
+    try (ForkedApp app = ForkedApp.app(APP).on(Jdk.jdk25())
+        .withAgent("config=" + rules(redis, rule, 3)).start()) {
+      ItSupport.assertAllowedThenRefused(app, "/hello", 3, 2);
+      ServletAppsIT.assertAgentLogClean(app);
+      for (String line : app.output()) {
+        assertTrue(!line.contains("sun.misc.Unsafe"),
+            "no Unsafe warning: " + line + "\n" + String.join("\n", app.output()));
+      }
+    }
+  }
+
   @Test
   void concurrentRequestsOverThreeInstancesGetExactlyTheLimit(RedisServer redis)
       throws Exception {

@@ -17,11 +17,48 @@ import org.junit.jupiter.params.provider.CsvSource;
 class RedisBackendRulesTest {
 
   private static List<ConfigProblem> check(String ruleLines) throws Exception {
+    return checkWithUri("redis://cache.invalid:6379", ruleLines);
+  }
+
+  private static List<ConfigProblem> checkWithUri(String uri, String ruleLines) throws Exception {
     String yaml =
-        "backend: redis\nredis:\n  uri: redis://cache.invalid:6379\nrules:\n"
+        "backend: redis\nredis:\n  uri: '" + uri + "'\nrules:\n"
             + "  - name: r\n    match:\n      path: /api/**\n    key: ip\n" + ruleLines;
     RulesConfig config = RulesFileParser.parse(yaml, "rules.yaml");
     return new RuleSetFactory(Clock.system()).check(config);
+  }
+
+  /**
+   * An address the Redis client would refuse is reported where validate and a reload see it,
+   * with its line and without its password, instead of leaving the agent with no rules.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "redis://127.0.0.1:99999                   | Port out of range: 99999",
+        "redis://:p@ss/w#rd@127.0.0.1:16392        | must be percent-encoded",
+        "redis://:topsecret pw@127.0.0.1:16390     | must be percent-encoded",
+      })
+  void anAddressTheClientWouldRefuseIsAProblemOnItsLine(String uri, String said) throws Exception {
+    List<ConfigProblem> problems = checkWithUri(uri, "    limit: 10\n    period: 1s\n");
+    assertEquals(1, problems.size(), problems.toString());
+    String message = problems.get(0).toString();
+    assertTrue(message.contains(said), message);
+    assertTrue(message.contains("rules.yaml") && message.contains("line 3"), message);
+    assertTrue(!message.contains("topsecret") && !message.contains("w#rd"), message);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+    "redis://:p%40ss%2Fw%23rd@127.0.0.1:16392",
+    "rediss://user:secret@cache.example:6380/2",
+    "redis-sentinel://sentinel-a:26379,sentinel-b:26379/0#mymaster",
+      })
+  void wellFormedAddressesPass(String uri) throws Exception {
+    assertEquals(List.of(), checkWithUri(uri, "    limit: 10\n    period: 1s\n"));
   }
 
   @ParameterizedTest

@@ -1,7 +1,6 @@
 package io.tollgate.diagnostics.metrics;
 
 import io.tollgate.engine.RuleVerdicts;
-import io.tollgate.rules.Rule;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -47,15 +46,10 @@ public final class TollgateMetrics {
       } else {
         metrics.refused(entry.key);
       }
+      if (entry.verdict.fallback) {
+        metrics.backendError();
+      }
       metrics.decisionTook(decisionNanos);
-    }
-  }
-
-  /** For a backend (Redis) that could not answer for {@code rule}: its on-failure applied. */
-  public static void backendError(Rule rule) {
-    RuleMetrics metrics = forRule(rule.name());
-    if (metrics != null) {
-      metrics.backendError();
     }
   }
 

@@ -102,6 +102,7 @@ public final class FailurePolicyStore implements LimiterStore {
     DecisionSource source = decideWithSource(key, cost, verdict);
     verdict.backendUnavailable =
         source == DecisionSource.FAIL_CLOSED || source == DecisionSource.FAIL_OPEN;
+    verdict.fallback = source != DecisionSource.BACKEND;
   }
 
   public DecisionSource decideWithSource(String key, long cost, Verdict verdict) {

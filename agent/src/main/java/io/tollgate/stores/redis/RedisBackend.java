@@ -21,6 +21,8 @@ import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
+import io.tollgate.diagnostics.AgentLog;
+import io.tollgate.diagnostics.RateLimitedLog;
 import java.io.File;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -55,6 +57,9 @@ public final class RedisBackend implements AutoCloseable {
 
   private static final AtomicInteger THREADS = new AtomicInteger();
 
+  /** Reminders that a backend still cannot connect: at most once a minute each. */
+  private static final RateLimitedLog CONNECT_FAILURES = new RateLimitedLog(60_000);
+
   private final RedisConnectionSettings settings;
   private final long timeoutNanos;
   private final CircuitBreaker breaker;
@@ -67,6 +72,7 @@ public final class RedisBackend implements AutoCloseable {
   private volatile StatefulConnection<String, String> connection;
   private volatile RedisScriptingAsyncCommands<String, String> commands;
   private volatile Throwable lastFailure;
+  private final RedisOutageLog outage;
   private volatile boolean closed;
   private int connectAttempts;
   /** Open until the first connection attempt has ended, in success or failure. */
@@ -75,7 +81,9 @@ public final class RedisBackend implements AutoCloseable {
   private RedisBackend(RedisConnectionSettings settings) {
     // Our (relocated) Lettuce and Netty log as Tollgate does, never through whatever the app has.
     RedisClientLogging.install();
+    NettyWithoutUnsafe.onJdksThatWarn();
     this.settings = settings;
+    this.outage = new RedisOutageLog(settings.address());
     this.timeoutNanos = settings.timeout().toNanos();
     // Invalid URIs fail here, before any thread is started.
     if (settings.isCluster()) {
@@ -131,6 +139,7 @@ public final class RedisBackend implements AutoCloseable {
               .build());
       this.client = single;
     }
+    client.addListener(new RedisConnectionLog(settings.address(), () -> closed));
     ScheduledThreadPoolExecutor executor =
         new ScheduledThreadPoolExecutor(
             1,
@@ -170,14 +179,38 @@ public final class RedisBackend implements AutoCloseable {
     return backend;
   }
 
-  private RedisURI redisUri(String text) {
+  /**
+   * Parses a Redis URI as the backend will; {@code validate} and the rules' check use it too, so
+   * that a file that validates is a file the agent can connect with.
+   *
+   * @throws IllegalArgumentException saying what is wrong, without the password
+   */
+  public static RedisURI parseUri(String text) {
+    String redacted = RedisConnectionSettings.redact(text);
     RedisURI uri;
     try {
       uri = RedisURI.create(text);
     } catch (RuntimeException e) {
-      throw new IllegalArgumentException(
-          "invalid redis uri " + RedisConnectionSettings.redact(text) + ": " + e.getMessage());
+      String why = String.valueOf(e.getMessage()).replace(text, redacted);
+      throw new IllegalArgumentException("invalid redis uri " + redacted + ": " + why
+          + uriHint(text));
     }
+    return uri;
+  }
+
+  /** What usually breaks a Redis URI: a password with characters URIs reserve. */
+  private static String uriHint(String text) {
+    int scheme = text.indexOf("://");
+    String rest = scheme < 0 ? text : text.substring(scheme + 3);
+    return rest.indexOf('@') != rest.lastIndexOf('@') || rest.indexOf(' ') >= 0
+            || (rest.indexOf('#') >= 0 && !text.startsWith("redis-sentinel://"))
+        ? " (a password with @ / # ? % : or a space must be percent-encoded: @ as %40, / as %2F,"
+            + " # as %23, ? as %3F, % as %25, : as %3A, a space as %20)"
+        : "";
+  }
+
+  private RedisURI redisUri(String text) {
+    RedisURI uri = parseUri(text);
     // Lettuce bounds a new connection's handshake (TLS, HELLO, AUTH) by this: give it the connect
     // timeout, as a TLS handshake on a cold or busy JVM can take longer than one decision may.
     // Decisions are bounded separately (TimeoutOptions and the deadline in eval).
@@ -242,7 +275,8 @@ public final class RedisBackend implements AutoCloseable {
             }
             connection = conn;
             breaker.onSuccess(CircuitBreaker.Permit.NORMAL);
-            log("connected to " + settings);
+            AgentLog.info("connected to " + settings
+                + (connectAttempts > 0 ? " after " + (connectAttempts + 1) + " attempts" : ""));
           }
           firstAttempt.countDown();
         });
@@ -256,7 +290,10 @@ public final class RedisBackend implements AutoCloseable {
     }
     int attempt = ++connectAttempts;
     if (attempt == 1) {
-      log("cannot connect to " + settings + " yet (" + describe(failure) + "); retrying");
+      AgentLog.warn("cannot connect to " + settings + " (" + describe(failure) + "); retrying");
+    } else {
+      CONNECT_FAILURES.warn(settings.toString(), () -> "still cannot connect to " + settings
+          + " after " + attempt + " attempts (" + describe(failure) + "); retrying");
     }
     long delayMillis = Math.min(5_000L, 250L << Math.min(attempt - 1, 5));
     try {
@@ -275,9 +312,7 @@ public final class RedisBackend implements AutoCloseable {
   public List<Object> eval(RedisScript script, String key, String... args) {
     CircuitBreaker.Permit permit = breaker.tryAcquire();
     if (permit == CircuitBreaker.Permit.REJECTED) {
-      throw new BackendUnavailableException(
-          "redis unavailable (circuit open): " + describe(lastFailure), lastFailure,
-          breaker.remainingOpenNanos());
+      throw unavailable("circuit open after: " + describe(lastFailure), lastFailure);
     }
     long deadline = System.nanoTime() + timeoutNanos;
     RedisScriptingAsyncCommands<String, String> c = commands;
@@ -286,9 +321,10 @@ public final class RedisBackend implements AutoCloseable {
     }
     if (c == null || closed) {
       breaker.onFailure(permit);
-      throw new BackendUnavailableException(
-          closed ? "redis backend closed" : "not connected to redis: " + describe(lastFailure),
-          lastFailure, breaker.remainingOpenNanos());
+      if (closed) {
+        throw new BackendUnavailableException("redis backend closed", lastFailure, 0);
+      }
+      throw unavailable("not connected: " + describe(lastFailure), lastFailure);
     }
     String[] keys = {key};
     try {
@@ -300,13 +336,20 @@ public final class RedisBackend implements AutoCloseable {
         result = await(c.eval(script.body(), ScriptOutputType.MULTI, keys, args), deadline);
       }
       breaker.onSuccess(permit);
+      outage.answered();
       return result instanceof List ? (List<Object>) result : singleton(result);
     } catch (RuntimeException e) {
       lastFailure = e;
       breaker.onFailure(permit);
-      throw new BackendUnavailableException(
-          "redis failed: " + describe(e), e, breaker.remainingOpenNanos());
+      throw unavailable(describe(e), e);
     }
+  }
+
+  /** Logged (at most once a minute while it lasts): the caller applies its on-failure policy. */
+  private BackendUnavailableException unavailable(String reason, Throwable cause) {
+    outage.decisionFailed(reason);
+    return new BackendUnavailableException(
+        "redis cannot decide: " + reason, cause, breaker.remainingOpenNanos());
   }
 
   private static List<Object> singleton(Object value) {
@@ -430,12 +473,17 @@ public final class RedisBackend implements AutoCloseable {
     }
     StringBuilder out = new StringBuilder();
     Throwable current = failure;
+    String previous = null;
     for (int depth = 0; current != null && depth < 4; depth++) {
-      if (depth > 0) {
-        out.append("; caused by ");
-      }
       String message = current.getMessage();
-      out.append(current.getClass().getSimpleName()).append(message == null ? "" : ": " + message);
+      // Lettuce and Netty wrap a failure with its own message again: say each message once
+      if (message == null || previous == null || !previous.contains(message)) {
+        if (depth > 0) {
+          out.append("; caused by ");
+        }
+        out.append(current.getClass().getSimpleName()).append(message == null ? "" : ": " + message);
+      }
+      previous = message;
       if (current.getCause() == current) {
         break;
       }
@@ -444,7 +492,4 @@ public final class RedisBackend implements AutoCloseable {
     return out.toString();
   }
 
-  static void log(String message) {
-    System.err.println("[tollgate] " + message);
-  }
 }

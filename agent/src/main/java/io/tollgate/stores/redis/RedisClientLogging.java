@@ -3,6 +3,7 @@ package io.tollgate.stores.redis;
 import io.netty.util.internal.logging.AbstractInternalLogger;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
+import io.tollgate.diagnostics.AgentLog;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
@@ -51,7 +52,7 @@ final class RedisClientLogging extends InternalLoggerFactory {
     LAST_LOGGED.put(key, now);
     String shortName = logger.substring(logger.lastIndexOf('.') + 1);
     StringBuilder line =
-        new StringBuilder("[tollgate] redis client ").append(level).append(' ').append(shortName)
+        new StringBuilder("redis client ").append(level).append(' ').append(shortName)
             .append(": ").append(message);
     if (error != null) {
       line.append(" (").append(error.getClass().getSimpleName());
@@ -60,7 +61,7 @@ final class RedisClientLogging extends InternalLoggerFactory {
       }
       line.append(')');
     }
-    System.err.println(line);
+    AgentLog.info(line.toString()); // with the agent's prefix, and to its log file too
   }
 
   /** Replaces each {} in {@code pattern} with the next argument; a trailing Throwable is the cause. */

@@ -215,18 +215,21 @@ public final class RedisConnectionSettings {
     return fallbackInstances;
   }
 
+  /** Where: the URI or the cluster's seeds, without passwords. */
+  public String address() {
+    if (uri != null) {
+      return redact(uri);
+    }
+    StringBuilder out = new StringBuilder("cluster [");
+    for (int i = 0; i < clusterSeeds.size(); i++) {
+      out.append(i == 0 ? "" : ", ").append(redact(clusterSeeds.get(i)));
+    }
+    return out.append(']').toString();
+  }
+
   @Override
   public String toString() {
-    StringBuilder out = new StringBuilder("redis ");
-    if (uri != null) {
-      out.append(redact(uri));
-    } else {
-      out.append("cluster [");
-      for (int i = 0; i < clusterSeeds.size(); i++) {
-        out.append(i == 0 ? "" : ", ").append(redact(clusterSeeds.get(i)));
-      }
-      out.append(']');
-    }
+    StringBuilder out = new StringBuilder("redis ").append(address());
     out.append(" timeout ").append(timeout.toMillis()).append("ms");
     if (tlsCaFile != null) {
       out.append(" tls ca-file ").append(tlsCaFile);

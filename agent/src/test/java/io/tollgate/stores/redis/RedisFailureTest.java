@@ -116,6 +116,9 @@ class RedisFailureTest {
         assertTrue(allow.failOpenDecisions() >= 20);
         assertTrue(deny.failClosedDecisions() >= 20);
         assertEquals(20, local.degradedLocalDecisions());
+        local.decide("y", 1, verdict);
+        assertTrue(verdict.fallback, "decided by the fallback: no quota headers, a backend error");
+        assertFalse(verdict.backendUnavailable, "a local refusal is a 429, not a 503");
 
         server.restart();
         awaitTrue(
@@ -125,6 +128,8 @@ class RedisFailureTest {
             () -> deny.decideWithSource("k", 1, verdict) == DecisionSource.BACKEND, "deny store");
         // The restarted server is empty: the bucket starts full again.
         assertTrue(verdict.allowed);
+        allow.decide("k", 1, verdict);
+        assertFalse(verdict.fallback, "decided on redis");
         awaitTrue(() -> registry.beat() == 2, "both instances announce themselves again");
       }
     }

@@ -1,0 +1,69 @@
+package io.tollgate.stores.redis;
+
+import io.tollgate.diagnostics.AgentLog;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What an operator reads about one Redis backend's decisions: the first decision it could not
+ * make (timed out, refused, an error reply such as OOM, not connected), a reminder at most once a
+ * minute while that lasts, and a line when it answers again, with how long it did not and how
+ * many decisions fell back to their rule's {@code on-failure} meanwhile. Each rule's counter of
+ * those is its {@code BackendErrors} metric.
+ *
+ * <p>While Redis answers, {@link #answered} costs one volatile read.
+ */
+final class RedisOutageLog {
+
+  private static final long REMINDER_NANOS = TimeUnit.MINUTES.toNanos(1);
+
+  private final String backend;
+  /** When decisions began to fail ({@link System#nanoTime}, never 0), or 0 while Redis answers. */
+  private final AtomicLong failingSince = new AtomicLong();
+  private final AtomicLong lastReminder = new AtomicLong();
+  private final LongAdder failedDecisions = new LongAdder();
+
+  RedisOutageLog(String backend) {
+    this.backend = backend;
+  }
+
+  /** A decision Redis could not make, for {@code reason}. */
+  void decisionFailed(String reason) {
+    failedDecisions.increment();
+    long now = System.nanoTime() | 1;
+    if (failingSince.get() == 0 && failingSince.compareAndSet(0, now)) {
+      lastReminder.set(now);
+      AgentLog.warn("redis at " + backend + " cannot decide (" + reason + "): each rule on it applies"
+          + " its on-failure policy until it answers again");
+      return;
+    }
+    long last = lastReminder.get();
+    if (now - last >= REMINDER_NANOS && lastReminder.compareAndSet(last, now)) {
+      long since = failingSince.get();
+      AgentLog.warn("redis at " + backend + " still cannot decide (" + reason + "), for "
+          + (since == 0 ? "?" : secondsSince(since) + " s") + "; "
+          + failedDecisions.sum() + " decisions fell back to on-failure so far");
+    }
+  }
+
+  /** A decision Redis made. */
+  void answered() {
+    long since = failingSince.get();
+    if (since != 0 && failingSince.compareAndSet(since, 0)) {
+      AgentLog.info("redis at " + backend + " answers again, after " + secondsSince(since)
+          + " s in which " + failedDecisions.sumThenReset()
+          + " decisions fell back to on-failure");
+    }
+  }
+
+  /** Whether decisions are failing now. */
+  boolean failing() {
+    return failingSince.get() != 0;
+  }
+
+  private static String secondsSince(long nanos) {
+    long tenths = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - nanos) / 100;
+    return tenths / 10 + "." + tenths % 10;
+  }
+}

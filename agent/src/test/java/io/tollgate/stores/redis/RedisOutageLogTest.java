@@ -1,0 +1,87 @@
+package io.tollgate.stores.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An outage of Redis reads in the log as it happened: when decisions began to fail and why, once
+ * (not once per request), and when Redis answered again, with how many decisions fell back.
+ */
+class RedisOutageLogTest {
+
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  private PrintStream original;
+
+  @BeforeEach
+  void captureTheLog() {
+    original = System.err;
+    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  @AfterEach
+  void restore() {
+    System.setErr(original);
+  }
+
+  private List<String> lines() {
+    return Arrays.stream(err.toString(StandardCharsets.UTF_8).split("\\R"))
+        .filter(l -> !l.isEmpty())
+        .collect(Collectors.toList());
+  }
+
+  @Test
+  void whileRedisAnswersNothingIsLogged() {
+    RedisOutageLog log = new RedisOutageLog("redis://cache:6379");
+    for (int i = 0; i < 100; i++) {
+      log.answered();
+    }
+    assertEquals(List.of(), lines());
+  }
+
+  @Test
+  void anOutageIsOneWarningThenOneLineWhenItEnds() {
+    RedisOutageLog log = new RedisOutageLog("redis://cache:6379");
+    log.decisionFailed("timed out");
+    log.decisionFailed("circuit open after: timed out");
+    log.decisionFailed("circuit open after: timed out");
+    assertTrue(log.failing());
+    log.answered();
+    log.answered();
+
+    List<String> lines = lines();
+    assertEquals(2, lines.size(), String.join("\n", lines));
+    assertEquals("[tollgate] WARN redis at redis://cache:6379 cannot decide (timed out): each rule on"
+        + " it applies its on-failure policy until it answers again", lines.get(0));
+    assertTrue(lines.get(1).startsWith("[tollgate] redis at redis://cache:6379 answers again, after "),
+        lines.get(1));
+    assertTrue(lines.get(1).endsWith(" s in which 3 decisions fell back to on-failure"),
+        lines.get(1));
+    assertTrue(!log.failing());
+  }
+
+  @Test
+  void aSecondOutageIsReportedAfreshWithItsOwnCount() {
+    RedisOutageLog log = new RedisOutageLog("redis://cache:6379");
+    log.decisionFailed("timed out");
+    log.answered();
+    log.decisionFailed("RedisCommandExecutionException: OOM command not allowed");
+    log.decisionFailed("RedisCommandExecutionException: OOM command not allowed");
+    log.answered();
+
+    List<String> lines = lines();
+    assertEquals(4, lines.size(), String.join("\n", lines));
+    assertTrue(lines.get(2).contains("cannot decide (RedisCommandExecutionException: OOM"),
+        lines.get(2));
+    assertTrue(lines.get(3).endsWith(" 2 decisions fell back to on-failure"), lines.get(3));
+  }
+}
