@@ -24,6 +24,17 @@ public enum DecisionPoint {
     }
   },
 
+  /**
+   * A later servlet entry point of the same request (a filter after the first, the servlet): no
+   * rule of its own, only those that waited there for the authenticated user.
+   */
+  LATER_ENTRY {
+    @Override
+    boolean decides(Rule rule) {
+      return false;
+    }
+  },
+
   /** A framework with no servlet entry point before it (Jersey on Grizzly): every rule. */
   ONLY_ENTRY {
     @Override

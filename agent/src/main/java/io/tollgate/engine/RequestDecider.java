@@ -6,6 +6,7 @@ import io.tollgate.limiters.Verdict;
 import io.tollgate.rules.PenaltyTracker;
 import io.tollgate.rules.Rule;
 import io.tollgate.rules.RuleSet;
+import java.util.List;
 
 /**
  * Applies every matching rule to a request. Each rule counts the request against its own key; the
@@ -27,15 +28,55 @@ public final class RequestDecider {
    */
   public RuleVerdicts decide(
       HttpExchange exchange, RuleSet rules, DecisionPoint point, RuleVerdicts earlier) {
+    return decide(exchange, rules, point, earlier, null, false);
+  }
+
+  /**
+   * As {@link #decide(HttpExchange, RuleSet, DecisionPoint, RuleVerdicts)}, where rules keyed by
+   * the authenticated user may wait for it (an application's security filter sets it after the
+   * first servlet entry point):
+   *
+   * <ul>
+   *   <li>at {@link DecisionPoint#FIRST_ENTRY}, with {@code waiting} a list, such a rule on a
+   *       request without a user yet is added to it instead of being decided; when
+   *       {@code handlerAhead} is false (no framework handler will come), only if the rule has no
+   *       {@code key-fallback}, which must apply where the rule is decided;
+   *   <li>at {@link DecisionPoint#LATER_ENTRY}, the waiting rules are decided once the request
+   *       has a user, and leave {@code waiting};
+   *   <li>at the framework's handler ({@link DecisionPoint#ROUTE}), the waiting rules are decided
+   *       with the others, with or without a user (then by the fallback, or not at all).
+   * </ul>
+   */
+  public RuleVerdicts decide(
+      HttpExchange exchange,
+      RuleSet rules,
+      DecisionPoint point,
+      RuleVerdicts earlier,
+      List<Rule> waiting,
+      boolean handlerAhead) {
     String method = exchange.method();
     String path = PathNormalizer.normalize(exchange.rawPath());
     RuleVerdicts verdicts = earlier;
+    boolean deferring = waiting != null && point == DecisionPoint.FIRST_ENTRY;
+    boolean resuming = waiting != null && point != DecisionPoint.FIRST_ENTRY;
     for (int i = 0, n = rules.size(); i < n; i++) {
       Rule rule = rules.get(i);
-      if (!point.decides(rule)
+      if (!(point.decides(rule) || (resuming && waiting.contains(rule)))
           || !rule.matches(method, path)
           || (rule.needsRoute() && !rule.matchesRoute(routeAt(point, exchange)))) {
         continue;
+      }
+      if (deferring
+          && rule.lacksPrincipalYet(exchange)
+          && (handlerAhead || !rule.hasKeyFallback())) {
+        waiting.add(rule);
+        continue;
+      }
+      if (point == DecisionPoint.LATER_ENTRY) {
+        if (rule.lacksPrincipalYet(exchange)) {
+          continue;
+        }
+        waiting.remove(rule);
       }
       String key = rule.keyFor(exchange);
       if (key == null || rule.isAllowlisted(exchange, key)) {
@@ -54,7 +95,9 @@ public final class RequestDecider {
    * its matched templates (once per request), and at the first entry point it is not known yet.
    */
   private static String routeAt(DecisionPoint point, HttpExchange exchange) {
-    return point == DecisionPoint.FIRST_ENTRY ? null : exchange.route();
+    return point == DecisionPoint.FIRST_ENTRY || point == DecisionPoint.LATER_ENTRY
+        ? null
+        : exchange.route();
   }
 
   private static void decideRule(

@@ -16,6 +16,7 @@ import io.tollgate.instrumentation.jaxrs.JerseyExchange;
 import io.tollgate.instrumentation.jaxrs.JerseyResponseHeaders;
 import io.tollgate.instrumentation.servlet.ServletExchange;
 import io.tollgate.instrumentation.spring.SpringRoutes;
+import io.tollgate.rules.Rule;
 import io.tollgate.rules.RuleSet;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,6 +52,11 @@ public final class TollgateGate implements RequestGate {
   private final RateLimitedLog shadowLog = new RateLimitedLog(1_000);
   private final ProxySetupAdvisor proxyAdvisor = new ProxySetupAdvisor();
   private final boolean injectFailure = Boolean.getBoolean(INJECT_FAILURE_PROPERTY);
+  /**
+   * Whether a framework's handler (Spring MVC's, or Jersey's behind a servlet container) has run
+   * in this JVM: then rules keyed by the user can wait for it, after the security filters.
+   */
+  private volatile boolean handlerPointSeen;
 
   public TollgateGate(RulesHolder rules) {
     this.rules = rules;
@@ -63,6 +69,11 @@ public final class TollgateGate implements RequestGate {
   static final class ServletPhase {
     final ServletExchange exchange;
     RuleVerdicts verdicts;
+    /**
+     * Rules keyed by the user, which the request did not have at its first entry point: decided
+     * at the framework's handler, after the application's security filters. Null when none.
+     */
+    List<Rule> waitingForPrincipal;
 
     ServletPhase(ServletExchange exchange, RuleVerdicts verdicts) {
       this.exchange = exchange;
@@ -77,12 +88,15 @@ public final class TollgateGate implements RequestGate {
       return null;
     }
     failIfInjected();
-    if (SERVLET_PHASE.get() != null) {
+    ServletPhase current = SERVLET_PHASE.get();
+    if (current != null) {
       // This thread is inside the first entry point of a request, so this is part of that
       // request: a later filter or the servlet (often with the request wrapped, by Spring
       // Security or the application), a forward or include, or a request made in-process while
       // serving it. Known without asking the container anything.
-      return null;
+      return current.waitingForPrincipal == null
+          ? null
+          : decideOnceTheUserIsKnown(current, request, response, ruleSet);
     }
     ServletExchange exchange =
         ServletExchange.firstTimeMarked(request, response, TollgateBridge.DECIDED_ATTRIBUTE);
@@ -94,7 +108,8 @@ public final class TollgateGate implements RequestGate {
           exchange.remoteAddress(),
           exchange.header("X-Forwarded-For") != null || exchange.header("Forwarded") != null);
     }
-    RuleVerdicts verdicts = decide(exchange, ruleSet, DecisionPoint.FIRST_ENTRY, null);
+    List<Rule> waiting = ruleSet.hasPrincipalRules() ? new ArrayList<>(1) : null;
+    RuleVerdicts verdicts = decide(exchange, ruleSet, DecisionPoint.FIRST_ENTRY, null, waiting);
     if (verdicts != null) {
       if (verdicts.refused()) {
         List<String[]> headers = headersFor(verdicts, ruleSet);
@@ -107,8 +122,44 @@ public final class TollgateGate implements RequestGate {
       RequestPacing.hold(verdicts.takeDelayNanos());
     }
     ServletPhase phase = new ServletPhase(exchange, verdicts);
+    if (waiting != null && !waiting.isEmpty()) {
+      phase.waitingForPrincipal = waiting;
+    }
     SERVLET_PHASE.set(phase);
     return phase;
+  }
+
+  /**
+   * A later entry point of a request whose rules keyed by the user waited for it: decides them
+   * here if the request (as this point sees it) now has a user. They may refuse it here.
+   */
+  private Object decideOnceTheUserIsKnown(
+      ServletPhase phase, Object request, Object response, RuleSet ruleSet) {
+    ServletExchange exchange = ServletExchange.atLaterEntry(request, response);
+    if (exchange == null || exchange.principalName() == null) {
+      return null;
+    }
+    List<Rule> waiting = phase.waitingForPrincipal;
+    RuleVerdicts earlier = phase.verdicts;
+    int before = earlier == null ? 0 : earlier.size();
+    RuleVerdicts verdicts = decide(exchange, ruleSet, DecisionPoint.LATER_ENTRY, earlier, waiting);
+    if (waiting.isEmpty()) {
+      phase.waitingForPrincipal = null;
+    }
+    if (verdicts == null || verdicts.size() == before) {
+      return null;
+    }
+    phase.verdicts = verdicts;
+    if (verdicts.refused()) {
+      List<String[]> headers = headersFor(verdicts, ruleSet);
+      verdicts.releaseHeld();
+      writeRefusal(exchange, verdicts, headers);
+      return Refusal.WRITTEN;
+    }
+    setHeaders(exchange, verdicts, ruleSet);
+    logAllowed(exchange, verdicts);
+    RequestPacing.hold(verdicts.takeDelayNanos());
+    return null;
   }
 
   @Override
@@ -126,8 +177,13 @@ public final class TollgateGate implements RequestGate {
 
   @Override
   public Object springHandlerStarted(Object request, Object response) {
+    if (!handlerPointSeen) {
+      handlerPointSeen = true;
+    }
     RuleSet ruleSet = rules.current();
-    if (!ruleSet.hasRouteRules()) {
+    ServletPhase phase = SERVLET_PHASE.get();
+    List<Rule> waiting = phase == null ? null : phase.waitingForPrincipal;
+    if (!ruleSet.hasRouteRules() && waiting == null) {
       return null;
     }
     failIfInjected();
@@ -137,10 +193,12 @@ public final class TollgateGate implements RequestGate {
       return null;
     }
     exchange.setRoute(SpringRoutes.routeOf(exchange));
-    ServletPhase phase = SERVLET_PHASE.get();
     RuleVerdicts earlier = phase == null ? null : phase.verdicts;
     int before = earlier == null ? 0 : earlier.size();
-    RuleVerdicts verdicts = decide(exchange, ruleSet, DecisionPoint.ROUTE, earlier);
+    if (phase != null) {
+      phase.waitingForPrincipal = null; // decided here, once
+    }
+    RuleVerdicts verdicts = decide(exchange, ruleSet, DecisionPoint.ROUTE, earlier, waiting);
     if (verdicts == null || verdicts.size() == before) {
       return null;
     }
@@ -168,7 +226,11 @@ public final class TollgateGate implements RequestGate {
     failIfInjected();
     ServletPhase servlet = SERVLET_PHASE.get();
     DecisionPoint point = servlet == null ? DecisionPoint.ONLY_ENTRY : DecisionPoint.ROUTE;
-    if (point == DecisionPoint.ROUTE && !ruleSet.hasRouteRules()) {
+    if (point == DecisionPoint.ROUTE && !handlerPointSeen) {
+      handlerPointSeen = true;
+    }
+    List<Rule> waiting = servlet == null ? null : servlet.waitingForPrincipal;
+    if (point == DecisionPoint.ROUTE && !ruleSet.hasRouteRules() && waiting == null) {
       return null;
     }
     JerseyApi jersey = JerseyApi.of(processingContext);
@@ -184,7 +246,10 @@ public final class TollgateGate implements RequestGate {
     exchange.setProperty(ROUTE_DECIDED_ATTRIBUTE, Boolean.TRUE);
     RuleVerdicts earlier = servlet == null ? null : servlet.verdicts;
     int before = earlier == null ? 0 : earlier.size();
-    RuleVerdicts verdicts = decide(exchange, ruleSet, point, earlier);
+    if (servlet != null) {
+      servlet.waitingForPrincipal = null; // decided here, once
+    }
+    RuleVerdicts verdicts = decide(exchange, ruleSet, point, earlier, waiting);
     if (verdicts == null || verdicts.size() == before) {
       return null;
     }
@@ -246,10 +311,15 @@ public final class TollgateGate implements RequestGate {
 
   /** Decides at one entry point and counts this decision's verdicts in the rule metrics. */
   private RuleVerdicts decide(
-      HttpExchange exchange, RuleSet ruleSet, DecisionPoint point, RuleVerdicts earlier) {
+      HttpExchange exchange,
+      RuleSet ruleSet,
+      DecisionPoint point,
+      RuleVerdicts earlier,
+      List<Rule> waiting) {
     int before = earlier == null ? 0 : earlier.size();
     long start = System.nanoTime();
-    RuleVerdicts verdicts = decider.decide(exchange, ruleSet, point, earlier);
+    RuleVerdicts verdicts =
+        decider.decide(exchange, ruleSet, point, earlier, waiting, handlerPointSeen);
     TollgateMetrics.record(verdicts, before, System.nanoTime() - start);
     return verdicts;
   }

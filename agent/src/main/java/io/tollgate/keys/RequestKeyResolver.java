@@ -91,6 +91,19 @@ public final class RequestKeyResolver {
     return fallback != null && fallback.needsRoute();
   }
 
+  /**
+   * True when the key (without its fallback) has the authenticated user as a part: an
+   * application's own security filter may set it after the first servlet entry point.
+   */
+  public boolean needsPrincipal() {
+    for (Part part : parts) {
+      if (part.kind == Kind.PRINCIPAL) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Whether the fallback key stands in for requests that lack this one. */
   public boolean hasFallback() {
     return fallback != null;

@@ -186,6 +186,25 @@ public final class Rule {
     return shared.route == null || shared.route.equals(routeTemplate);
   }
 
+  /** Whether requests that lack the key count against the rule's {@code key-fallback}. */
+  public boolean hasKeyFallback() {
+    return shared.keyResolver.hasFallback();
+  }
+
+  /** Whether the rule's key has the authenticated user as a part. */
+  public boolean keyNeedsPrincipal() {
+    return shared.keyResolver.needsPrincipal();
+  }
+
+  /**
+   * Whether the rule's key needs the authenticated user and this request has none yet: at the
+   * first servlet entry point, a security filter that runs later (Spring Security) may still set
+   * it, so the decision can wait for the framework's handler.
+   */
+  public boolean lacksPrincipalYet(HttpExchange exchange) {
+    return shared.keyResolver.needsPrincipal() && exchange.principalName() == null;
+  }
+
   /** The key this request counts against, or null when the request lacks it (no API key...). */
   public String keyFor(HttpExchange exchange) {
     String primary = shared.keyResolver.resolvePrimary(exchange);

@@ -14,6 +14,7 @@ public final class RuleSet {
   private final String source;
   private final HeadersMode headers;
   private final boolean hasRouteRules;
+  private final boolean hasPrincipalRules;
 
   private final boolean trustsNoProxy;
 
@@ -24,10 +25,18 @@ public final class RuleSet {
     this.ruleList = Collections.unmodifiableList(rules);
     this.source = source;
     boolean route = false;
+    boolean principal = false;
     for (Rule rule : this.rules) {
       route |= rule.needsRoute();
+      principal |= rule.keyNeedsPrincipal();
     }
     this.hasRouteRules = route;
+    this.hasPrincipalRules = principal;
+  }
+
+  /** Whether a rule's key has the authenticated user as a part. */
+  public boolean hasPrincipalRules() {
+    return hasPrincipalRules;
   }
 
   /**

@@ -47,6 +47,16 @@ public final class ServletExchange implements HttpExchange {
     return new ServletExchange(api, request, response);
   }
 
+  /**
+   * The exchange of a request at a later entry point of the same request (a filter after the
+   * first, the servlet), as that point sees it (often wrapped by a security filter), without
+   * marking it; null for requests that are not HTTP servlet requests.
+   */
+  public static ServletExchange atLaterEntry(Object request, Object response) {
+    ServletApi api = ServletApi.of(request);
+    return api == null ? null : new ServletExchange(api, request, response);
+  }
+
   private static boolean isRequestDispatch(Object dispatcherType) {
     return dispatcherType != null && "REQUEST".equals(dispatcherType.toString());
   }
