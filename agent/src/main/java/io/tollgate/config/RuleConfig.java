@@ -22,7 +22,8 @@ public final class RuleConfig {
   /** Nominal days of each {@link CalendarQuota.Unit}, in declaration order. */
   private static final long[] CALENDAR_NOMINAL_DAYS = {1, 7, 30, 365};
 
-  private static final String[] LOGIN_STYLE_WORDS = {"login", "log-in", "signin", "sign-in", "otp", "password", "passwd", "token", "mfa", "2fa"};
+  private static final String[] LOGIN_STYLE_WORDS = {"login", "signin", "otp", "password", "passwd", "token", "mfa", "2fa", "auth",
+      "securitycheck"}; // compared with '-' and '_' removed: sign-in, j_security_check, oauth
 
   private final String name;
   private final int line;
@@ -274,7 +275,8 @@ public final class RuleConfig {
 
   /**
    * {@code quota-headers} with its documented default: true, except for rules whose paths or route
-   * look like login-style endpoints (login, signin, otp, password, token), where it is false.
+   * look like login-style endpoints (login, signin, otp, password, token, auth,
+   * j_security_check), where it is false.
    */
   public boolean quotaHeadersOrDefault() {
     if (quotaHeaders != null) {

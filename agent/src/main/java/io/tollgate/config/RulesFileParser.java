@@ -878,6 +878,12 @@ public final class RulesFileParser {
         }
         if (burstTuple != null) {
           burst = positive(burstTuple.getValueNode(), "burst", ctx);
+          if (algorithm != AlgorithmKind.TOKEN_BUCKET && algorithm != AlgorithmKind.GCRA) {
+            problem(
+                burstTuple.getKeyNode(),
+                ctx + "burst applies to token-bucket and gcra only (" + algorithm.yamlName()
+                    + " allows at most 'limit' in a window); remove it, or use one of them");
+          }
         }
         if (limit != null && period != null) {
           limits = Collections.singletonList(new LimitConfig(limit, period, burst == null ? 0 : burst));

@@ -78,6 +78,14 @@ public final class RulesHolder {
 
   private boolean apply(String yaml, String file, boolean firstLoad) {
     RuleSet previous = current;
+    if (!previous.isEmpty() && isBlank(yaml)) {
+      // A file being rewritten (truncated, then written) reads this way for a moment, and so does
+      // a deployment that lost its content: neither means "remove every limit".
+      AgentLog.error("the rules file " + file + " is empty (nothing but blanks and comments) and"
+          + " was not applied" + keptRulesNote() + "; to remove every rule on purpose, write"
+          + " 'rules: []'");
+      return false;
+    }
     RuleSet next;
     try {
       RulesConfig config = RulesFileParser.parse(yaml, file);
@@ -97,6 +105,20 @@ public final class RulesHolder {
     AgentLog.info((firstLoad ? "loaded " : "reloaded ") + describe(next) + " from " + file);
     if (!firstLoad) {
       logChanges(previous, next);
+    }
+    return true;
+  }
+
+  /** Whether a rules file holds nothing at all: blank lines, comments, document markers. */
+  static boolean isBlank(String yaml) {
+    for (String line : yaml.split("\\R", -1)) {
+      String t = line.trim();
+      if (t.startsWith("\uFEFF")) {
+        t = t.substring(1).trim();
+      }
+      if (!t.isEmpty() && !t.startsWith("#") && !t.equals("---") && !t.equals("...")) {
+        return false;
+      }
     }
     return true;
   }

@@ -117,7 +117,7 @@ class RulesFileParserTest {
     assertEquals(AlgorithmKind.SLIDING_WINDOW, api.algorithm());
     assertEquals(100, api.limit());
     assertEquals(10_000_000_000L, api.periodNanos());
-    assertEquals(150, api.burst());
+    assertEquals(100, api.burst(), "a window allows at most its limit: burst is the limit");
     assertEquals(2, api.cost().defaultCost());
     Map<String, Long> byPath = new LinkedHashMap<>();
     byPath.put("/api/search", 5L);
@@ -343,5 +343,35 @@ class RulesFileParserTest {
     assertEquals(a, b);
     assertEquals(a.hashCode(), b.hashCode());
     assertFalse(a.equals(c));
+  }
+
+  /** Where an attacker would count the tries left, the quota headers are off unless asked for. */
+  @ParameterizedTest(name = "{0}: quota headers shown {1}")
+  @CsvSource({
+    "/login, false",
+    "/api/v1/sign-in, false",
+    "/j_security_check, false",
+    "/oauth/token, false",
+    "/api/v1/auth, false",
+    "/account/reset-password, false",
+    "/verify-otp, false",
+    "/api/orders/**, true",
+    "/hello, true",
+  })
+  void loginStylePathsHideTheQuotaByDefault(String path, boolean shown) throws Exception {
+    RulesConfig c = RulesFileParser.parse("rules:\n  - name: r\n    match:\n      path: " + path
+        + "\n    key: ip\n    limit: 5\n    period: 1m\n", "rules.yaml", ENV);
+    assertEquals(shown, c.rules().get(0).quotaHeadersOrDefault());
+  }
+
+  /** A window or a log allows at most its limit: a burst there would be ignored, so it is refused. */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"fixed-window", "sliding-window", "sliding-log", "concurrency"})
+  void burstIsRefusedWhereTheAlgorithmHasNone(String algorithm) {
+    ConfigException e = assertThrows(ConfigException.class, () -> RulesFileParser.parse(
+        "rules:\n  - name: r\n    key: ip\n    algorithm: " + algorithm
+            + "\n    limit: 3\n    period: 1m\n    burst: 10\n", "rules.yaml", ENV));
+    assertTrue(e.getMessage().contains("line 7") && e.getMessage().contains("burst applies to"),
+        e.getMessage());
   }
 }
