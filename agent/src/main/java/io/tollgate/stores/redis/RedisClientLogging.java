@@ -28,6 +28,7 @@ final class RedisClientLogging extends InternalLoggerFactory {
       synchronized (RedisClientLogging.class) {
         if (!installed) {
           InternalLoggerFactory.setDefaultFactory(new RedisClientLogging());
+          ReactorLogging.install();
           installed = true;
         }
       }
