@@ -51,6 +51,11 @@ public final class AgentArguments {
     return System.getenv("TOLLGATE_" + name.toUpperCase(java.util.Locale.ROOT).replace('-', '_'));
   }
 
+  /** Whether the argument string itself sets {@code name} (not a property or the environment). */
+  public boolean given(String name) {
+    return arguments.containsKey(name);
+  }
+
   public boolean isTrue(String name) {
     return "true".equalsIgnoreCase(get(name));
   }

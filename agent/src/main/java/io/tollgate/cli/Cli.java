@@ -69,7 +69,8 @@ public final class Cli {
         "  java -jar tollgate-agent.jar --version",
         "  java -jar tollgate-agent.jar --help",
         "",
-        "attach options (key=value): config=PATH, debug=true, log-file=PATH.",
+        "attach options (key=value): config=PATH, debug=true, log-file=PATH, metrics-port=N,",
+        "  metrics-host=ADDRESS, entry-point-warning-after=DURATION, custom-log-manager=true.",
         "Attaching again to the same JVM switches it to the new configuration.",
         "validate exits 0 when every file is valid, 1 when one is not (one line per problem,",
         "with its line number), 2 on a usage error.",
@@ -84,8 +85,9 @@ public final class Cli {
     int result = OK;
     for (String file : files) {
       Path path = Paths.get(file);
-      if (!Files.isReadable(path)) {
-        err.println(file + ": cannot read the file");
+      if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
+        err.println(file + (Files.isDirectory(path) ? ": is a directory, not a rules file"
+            : ": cannot read the file"));
         result = Math.max(result, USAGE);
         continue;
       }
@@ -107,6 +109,10 @@ public final class Cli {
     return result;
   }
 
+  /** What the agent reads from its arguments (AgentMain and its services). */
+  static final List<String> ATTACH_OPTIONS = List.of("config", "debug", "log-file",
+      "metrics-port", "metrics-host", "entry-point-warning-after", "custom-log-manager");
+
   private static int attach(String[] args, File agentJar, PrintStream out, PrintStream err) {
     if (args.length == 0) {
       err.println("tollgate attach: name the process id of the JVM (see `jps -l`)");
@@ -117,6 +123,10 @@ public final class Cli {
       err.println("tollgate attach: '" + pid + "' is not a process id");
       return USAGE;
     }
+    if (!ProcessHandle.of(Long.parseLong(pid)).isPresent()) {
+      err.println("tollgate attach: no process with id " + pid + " (see `jps -l`)");
+      return INVALID;
+    }
     List<String> options = new ArrayList<>();
     for (String option : Arrays.copyOfRange(args, 1, args.length)) {
       int eq = option.indexOf('=');
@@ -126,6 +136,11 @@ public final class Cli {
       }
       String key = option.substring(0, eq);
       String value = option.substring(eq + 1);
+      if (!ATTACH_OPTIONS.contains(key)) {
+        err.println("tollgate attach: unknown option '" + key + "'; the options are "
+            + String.join(", ", ATTACH_OPTIONS));
+        return USAGE;
+      }
       if (key.equals("config") || key.equals("log-file")) {
         // The target JVM has its own working directory: send an absolute path.
         value = new File(value).getAbsolutePath();

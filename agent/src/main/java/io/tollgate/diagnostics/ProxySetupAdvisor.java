@@ -19,8 +19,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       with a proxy that adds no header; everyone gets 429 at once.
  * </ul>
  *
- * <p>Cheap enough for every request: after {@value #SAMPLES} observations it looks at one request
- * in 64 only.
+ * <p>Cheap enough for every request: after two windows of {@value #SAMPLES} observations it looks at
+ * one request in 64 only.
  */
 public final class ProxySetupAdvisor {
 
@@ -34,9 +34,14 @@ public final class ProxySetupAdvisor {
           Cidr.parse("100.64.0.0/10"),
           Cidr.parse("fc00::/7"));
 
+  /** The share of a window's samples from one private peer that makes it look like a proxy. */
+  static final double SINGLE_PEER_SHARE = 0.95;
+
   private final AtomicLong observed = new AtomicLong();
-  private final AtomicLong fromSamePrivatePeer = new AtomicLong();
-  private volatile String firstPeer;
+  /** Guarded by this: the current window of {@value #SAMPLES} sampled peers. */
+  private int windowSamples;
+  private String windowPeer;
+  private int windowPeerSamples;
   private final AtomicBoolean warnedForwardedHeader = new AtomicBoolean();
   private final AtomicBoolean warnedSinglePeer = new AtomicBoolean();
 
@@ -57,7 +62,9 @@ public final class ProxySetupAdvisor {
   /** Whether this request should be looked at; call {@link #observe} only then. */
   public boolean wantsSample() {
     long n = observed.incrementAndGet();
-    return (n <= SAMPLES || (n & 63) == 0) && !(warnedForwardedHeader.get() && warnedSinglePeer.get());
+    // every request of the first two windows (one may start with a probe from elsewhere)
+    return (n <= 2 * SAMPLES || (n & 63) == 0)
+        && !(warnedForwardedHeader.get() && warnedSinglePeer.get());
   }
 
   /**
@@ -74,21 +81,37 @@ public final class ProxySetupAdvisor {
     if (warnedSinglePeer.get() || peer == null) {
       return;
     }
-    String first = firstPeer;
-    if (first == null) {
-      firstPeer = peer;
-      first = peer;
+    String dominant = singlePeerOfWindow(peer);
+    if (dominant != null && isPrivate(dominant) && warnedSinglePeer.compareAndSet(false, true)) {
+      IpAddress ip = IpAddress.tryParse(dominant);
+      AgentLog.warn("at least " + Math.round(SINGLE_PEER_SHARE * 100) + "% of " + SAMPLES
+          + " sampled requests came from " + (ip == null ? dominant : ip.toString())
+          + ", a private address, and client-ip.trusted-proxies is 0: if that is a load"
+          + " balancer, every client shares one budget and all get 429 at once. Set"
+          + " client-ip.trusted-proxies.");
     }
-    if (!first.equals(peer)) {
-      fromSamePrivatePeer.set(Long.MIN_VALUE / 2);
-      return;
+  }
+
+  /**
+   * Counts a sample in the current window (its first peer is the window's candidate); at the end
+   * of a window, returns that peer if it sent nearly all of it, and starts the next. A health
+   * check from elsewhere costs one window at most, never the whole watch.
+   */
+  private synchronized String singlePeerOfWindow(String peer) {
+    if (windowSamples == 0) {
+      windowPeer = peer;
+      windowPeerSamples = 0;
     }
-    if (fromSamePrivatePeer.incrementAndGet() == SAMPLES && isPrivate(peer)
-        && warnedSinglePeer.compareAndSet(false, true)) {
-      AgentLog.warn("the last " + SAMPLES + " requests all came from " + peer + ", a private"
-          + " address, and client-ip.trusted-proxies is 0: if that is a load balancer, every"
-          + " client shares one budget and all get 429 at once. Set client-ip.trusted-proxies.");
+    windowSamples++;
+    if (windowPeer.equals(peer)) {
+      windowPeerSamples++;
     }
+    if (windowSamples < SAMPLES) {
+      return null;
+    }
+    boolean single = windowPeerSamples >= SINGLE_PEER_SHARE * SAMPLES;
+    windowSamples = 0;
+    return single ? windowPeer : null;
   }
 
   static boolean isPrivate(String address) {

@@ -58,6 +58,29 @@ class CliIT {
   }
 
   @Test
+  void attachToAProcessThatDoesNotExistSaysSo() throws Exception {
+    long pid = 4_000_000_000L; // beyond any pid_max
+    Result result = run("attach", Long.toString(pid), "config=" + RulesFiles.helloPerIp(dir, 5));
+    assertEquals(1, result.exitCode, result.err);
+    assertTrue(result.err.contains("no process with id " + pid), result.err);
+  }
+
+  @Test
+  void attachWithAMistypedOptionSaysWhichOptionsThereAre() throws Exception {
+    Result result = run("attach", Long.toString(ProcessHandle.current().pid()), "debgu=true");
+    assertEquals(2, result.exitCode, result.err);
+    assertTrue(result.err.contains("unknown option 'debgu'") && result.err.contains("debug"),
+        result.err);
+  }
+
+  @Test
+  void validateOnADirectoryIsAUsageError() throws Exception {
+    Result result = run("validate", dir.toString());
+    assertEquals(2, result.exitCode, result.err);
+    assertTrue(result.err.contains("is a directory"), result.err);
+  }
+
+  @Test
   void validateAcceptsAGoodFile() throws Exception {
     Path rules = RulesFiles.helloPerIp(dir, 5);
     Result result = run("validate", rules.toString());
