@@ -110,16 +110,8 @@ public final class TollgateGate implements RequestGate {
     }
     List<Rule> waiting = ruleSet.hasPrincipalRules() ? new ArrayList<>(1) : null;
     RuleVerdicts verdicts = decide(exchange, ruleSet, DecisionPoint.FIRST_ENTRY, null, waiting);
-    if (verdicts != null) {
-      if (verdicts.refused()) {
-        List<String[]> headers = headersFor(verdicts, ruleSet);
-        verdicts.releaseHeld();
-        writeRefusal(exchange, verdicts, headers);
-        return Refusal.WRITTEN;
-      }
-      setHeaders(exchange, verdicts, ruleSet);
-      logAllowed(exchange, verdicts);
-      RequestPacing.hold(verdicts.takeDelayNanos());
+    if (verdicts != null && refuseOrPass(exchange, verdicts, ruleSet) != null) {
+      return Refusal.WRITTEN;
     }
     ServletPhase phase = new ServletPhase(exchange, verdicts);
     if (waiting != null && !waiting.isEmpty()) {
@@ -150,6 +142,15 @@ public final class TollgateGate implements RequestGate {
       return null;
     }
     phase.verdicts = verdicts;
+    return refuseOrPass(exchange, verdicts, ruleSet);
+  }
+
+  /**
+   * Acts on a servlet request's verdicts: writes the refusal in place of the application's answer
+   * (and returns {@link Refusal#WRITTEN}), or adds the quota headers and lets it pass (null),
+   * after any pacing delay.
+   */
+  private Object refuseOrPass(HttpExchange exchange, RuleVerdicts verdicts, RuleSet ruleSet) {
     if (verdicts.refused()) {
       List<String[]> headers = headersFor(verdicts, ruleSet);
       verdicts.releaseHeld();
@@ -205,16 +206,7 @@ public final class TollgateGate implements RequestGate {
     if (phase != null) {
       phase.verdicts = verdicts;
     }
-    if (verdicts.refused()) {
-      List<String[]> headers = headersFor(verdicts, ruleSet);
-      verdicts.releaseHeld();
-      writeRefusal(exchange, verdicts, headers);
-      return Refusal.WRITTEN;
-    }
-    setHeaders(exchange, verdicts, ruleSet);
-    logAllowed(exchange, verdicts);
-    RequestPacing.hold(verdicts.takeDelayNanos());
-    return null;
+    return refuseOrPass(exchange, verdicts, ruleSet);
   }
 
   @Override

@@ -3,12 +3,9 @@ package io.tollgate.diagnostics;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import io.tollgate.testing.StandardErrorCapture;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Traffic that comes nearly all from one private address, with no proxy trusted, looks like a
@@ -17,22 +14,10 @@ import org.junit.jupiter.api.Test;
  */
 class ProxySetupAdvisorTest {
 
-  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-  private PrintStream original;
-
-  @BeforeEach
-  void captureTheLog() {
-    original = System.err;
-    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-  }
-
-  @AfterEach
-  void restore() {
-    System.setErr(original);
-  }
+  @RegisterExtension final StandardErrorCapture err = new StandardErrorCapture();
 
   private long warnings() {
-    return err.toString(StandardCharsets.UTF_8).lines()
+    return err.text().lines()
         .filter(l -> l.contains("a private address, and client-ip.trusted-proxies is 0"))
         .count();
   }
@@ -50,8 +35,8 @@ class ProxySetupAdvisorTest {
     ProxySetupAdvisor advisor = new ProxySetupAdvisor();
     send(advisor, "127.0.0.1", 1);
     send(advisor, "fd00:0:0:0:0:0:0:2", 2 * ProxySetupAdvisor.SAMPLES);
-    assertEquals(1, warnings(), err.toString(StandardCharsets.UTF_8));
-    assertTrue(err.toString(StandardCharsets.UTF_8).contains("came from fd00::2,"),
+    assertEquals(1, warnings(), err.text());
+    assertTrue(err.text().contains("came from fd00::2,"),
         "the address as keys show it: " + err);
   }
 
@@ -62,7 +47,7 @@ class ProxySetupAdvisorTest {
       send(advisor, "10.0.0.5", 49);
       send(advisor, "10.0.0.1", 1); // the kubelet's probe
     }
-    assertEquals(1, warnings(), err.toString(StandardCharsets.UTF_8));
+    assertEquals(1, warnings(), err.text());
   }
 
   @Test
@@ -72,6 +57,6 @@ class ProxySetupAdvisorTest {
       send(advisor, "10.0.0." + (i % 7), 1);
     }
     send(advisor, "203.0.113.9", 4 * ProxySetupAdvisor.SAMPLES);
-    assertEquals(0, warnings(), err.toString(StandardCharsets.UTF_8));
+    assertEquals(0, warnings(), err.text());
   }
 }

@@ -2,33 +2,18 @@ package io.tollgate.stores.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import io.tollgate.testing.StandardErrorCapture;
 import java.util.List;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import reactor.util.Logger;
 import reactor.util.Loggers;
 
 /** Reactor's warnings reach the agent's log like Lettuce's; its chatter below that does not. */
 class ReactorLoggingTest {
 
-  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-  private PrintStream original;
-
-  @BeforeEach
-  void captureTheLog() {
-    original = System.err;
-    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-  }
-
-  @AfterEach
-  void restore() {
-    System.setErr(original);
-  }
+  @RegisterExtension final StandardErrorCapture err = new StandardErrorCapture();
 
   @Test
   void warningsAndErrorsGoToTheAgentsLogOnlyThey() {
@@ -39,10 +24,10 @@ class ReactorLoggingTest {
     logger.warn("dropped {} signal", "onNext");
     logger.error("failed", new IllegalStateException("boom"));
 
-    List<String> lines = err.toString(StandardCharsets.UTF_8).lines()
+    List<String> lines = err.text().lines()
         .filter(l -> l.startsWith("[tollgate] "))
         .collect(Collectors.toList());
-    assertEquals(2, lines.size(), err.toString(StandardCharsets.UTF_8));
+    assertEquals(2, lines.size(), err.text());
     assertEquals(true, lines.get(0).contains("redis client warning")
         && lines.get(0).endsWith("dropped onNext signal"), lines.get(0));
     assertEquals(true, lines.get(1).contains("redis client error")

@@ -3,15 +3,10 @@ package io.tollgate.stores.redis;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
+import io.tollgate.testing.StandardErrorCapture;
 import java.util.List;
-import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * An outage of Redis reads in the log as it happened: when decisions began to fail and why, once
@@ -19,25 +14,7 @@ import org.junit.jupiter.api.Test;
  */
 class RedisOutageLogTest {
 
-  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-  private PrintStream original;
-
-  @BeforeEach
-  void captureTheLog() {
-    original = System.err;
-    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-  }
-
-  @AfterEach
-  void restore() {
-    System.setErr(original);
-  }
-
-  private List<String> lines() {
-    return Arrays.stream(err.toString(StandardCharsets.UTF_8).split("\\R"))
-        .filter(l -> !l.isEmpty())
-        .collect(Collectors.toList());
-  }
+  @RegisterExtension final StandardErrorCapture err = new StandardErrorCapture();
 
   @Test
   void whileRedisAnswersNothingIsLogged() {
@@ -45,7 +22,7 @@ class RedisOutageLogTest {
     for (int i = 0; i < 100; i++) {
       log.answered();
     }
-    assertEquals(List.of(), lines());
+    assertEquals(List.of(), err.lines());
   }
 
   @Test
@@ -58,7 +35,7 @@ class RedisOutageLogTest {
     log.answered();
     log.answered();
 
-    List<String> lines = lines();
+    List<String> lines = err.lines();
     assertEquals(2, lines.size(), String.join("\n", lines));
     assertEquals("[tollgate] WARN redis at redis://cache:6379 cannot decide (timed out): each rule on"
         + " it applies its on-failure policy until it answers again", lines.get(0));
@@ -78,7 +55,7 @@ class RedisOutageLogTest {
     log.decisionFailed("RedisCommandExecutionException: OOM command not allowed");
     log.answered();
 
-    List<String> lines = lines();
+    List<String> lines = err.lines();
     assertEquals(4, lines.size(), String.join("\n", lines));
     assertTrue(lines.get(2).contains("cannot decide (RedisCommandExecutionException: OOM"),
         lines.get(2));
