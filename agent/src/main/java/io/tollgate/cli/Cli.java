@@ -99,6 +99,7 @@ public final class Cli {
         }
         int rules = config.rules().size();
         out.println(file + ": valid, " + rules + " rule" + (rules == 1 ? "" : "s"));
+        RuleSetFactory.warnAboutSettings(config);
       } catch (ConfigException e) {
         for (ConfigProblem problem : e.problems()) {
           err.println(problem);

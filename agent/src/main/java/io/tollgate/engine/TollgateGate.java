@@ -6,6 +6,7 @@ import io.tollgate.bootstrap.TollgateBridge;
 import io.tollgate.diagnostics.AgentLog;
 import io.tollgate.diagnostics.ProxySetupAdvisor;
 import io.tollgate.diagnostics.RateLimitedLog;
+import io.tollgate.diagnostics.RouteRulesAdvisor;
 import io.tollgate.diagnostics.metrics.TollgateMetrics;
 import io.tollgate.http.HttpExchange;
 import io.tollgate.http.RateLimitHeaders;
@@ -51,6 +52,7 @@ public final class TollgateGate implements RequestGate {
   private final RequestDecider decider = new RequestDecider();
   private final RateLimitedLog shadowLog = new RateLimitedLog(1_000);
   private final ProxySetupAdvisor proxyAdvisor = new ProxySetupAdvisor();
+  private final RouteRulesAdvisor routeRulesAdvisor = new RouteRulesAdvisor();
   private final boolean injectFailure = Boolean.getBoolean(INJECT_FAILURE_PROPERTY);
   /**
    * Whether a framework's handler (Spring MVC's, or Jersey's behind a servlet container) has run
@@ -168,12 +170,23 @@ public final class TollgateGate implements RequestGate {
     if (scope instanceof ServletPhase) {
       // set, not remove: the thread's entry stays, so the next request does not make a new one
       SERVLET_PHASE.set(null);
+      routeRulesAdvisor.requestEnded(handlerPointSeen, this::routeRuleNames);
       RuleVerdicts verdicts = ((ServletPhase) scope).verdicts;
       if (verdicts != null && verdicts.hasWorkAtEnd()) {
         ServletExchange exchange = ((ServletPhase) scope).exchange;
         exchange.whenComplete(() -> verdicts.requestEnded(exchange::responseHeader));
       }
     }
+  }
+
+  private List<String> routeRuleNames() {
+    List<String> names = new ArrayList<>();
+    for (Rule rule : rules.current().rules()) {
+      if (rule.needsRoute()) {
+        names.add(rule.name());
+      }
+    }
+    return names;
   }
 
   @Override

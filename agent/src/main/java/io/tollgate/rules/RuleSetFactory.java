@@ -53,7 +53,7 @@ public final class RuleSetFactory {
     }
     stores.useBackendOf(config);
     ClientAddressResolver clients = ClientAddresses.resolverFor(config.clientIp());
-    ProxySetupAdvisor.checkSettings(clients.trustedProxies(), config.source());
+    warnAboutSettings(config);
     List<Rule> rules = new ArrayList<>();
     for (RuleConfig ruleConfig : config.rules()) {
       boolean shadow = ruleConfig.effectiveMode(config.mode()) == Mode.SHADOW;
@@ -168,6 +168,15 @@ public final class RuleSetFactory {
       all.addAll(l);
     }
     return all;
+  }
+
+  /**
+   * Logs what is valid but most likely a mistake (trusting every address as a proxy): when the
+   * agent applies a file, and when {@code validate} checks one.
+   */
+  public static void warnAboutSettings(RulesConfig config) {
+    ProxySetupAdvisor.checkSettings(
+        ClientAddresses.resolverFor(config.clientIp()).trustedProxies(), config.source());
   }
 
   /**

@@ -74,6 +74,17 @@ class CliIT {
   }
 
   @Test
+  void validateWarnsAboutTrustingEveryAddressButPassesTheFile() throws Exception {
+    Path rules = RulesFiles.write(dir, "open.yaml",
+        "client-ip:",
+        "  trusted-proxies: [0.0.0.0/0]",
+        "rules: []");
+    Result result = run("validate", rules.toString());
+    assertEquals(0, result.exitCode, result.err);
+    assertTrue(result.err.contains("trusts every address"), result.err);
+  }
+
+  @Test
   void validateOnADirectoryIsAUsageError() throws Exception {
     Result result = run("validate", dir.toString());
     assertEquals(2, result.exitCode, result.err);

@@ -36,8 +36,11 @@ public final class StandardErrorCapture implements BeforeEachCallback, AfterEach
     return captured.toString(StandardCharsets.UTF_8);
   }
 
-  /** The non-empty lines captured so far. */
-  public List<String> lines() {
-    return text().lines().filter(l -> !l.isEmpty()).collect(Collectors.toList());
+  /**
+   * The agent's lines captured so far ({@code [tollgate] ...}): other tools in the test JVM write
+   * to standard error too (a fuzzer's instrumentation announces each class it loads).
+   */
+  public List<String> agentLines() {
+    return text().lines().filter(l -> l.startsWith("[tollgate] ")).collect(Collectors.toList());
   }
 }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.tollgate.testing.StandardErrorCapture;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import reactor.util.Logger;
@@ -24,9 +23,7 @@ class ReactorLoggingTest {
     logger.warn("dropped {} signal", "onNext");
     logger.error("failed", new IllegalStateException("boom"));
 
-    List<String> lines = err.text().lines()
-        .filter(l -> l.startsWith("[tollgate] "))
-        .collect(Collectors.toList());
+    List<String> lines = err.agentLines();
     assertEquals(2, lines.size(), err.text());
     assertEquals(true, lines.get(0).contains("redis client warning")
         && lines.get(0).endsWith("dropped onNext signal"), lines.get(0));

@@ -22,7 +22,7 @@ class RedisOutageLogTest {
     for (int i = 0; i < 100; i++) {
       log.answered();
     }
-    assertEquals(List.of(), err.lines());
+    assertEquals(List.of(), err.agentLines());
   }
 
   @Test
@@ -35,7 +35,7 @@ class RedisOutageLogTest {
     log.answered();
     log.answered();
 
-    List<String> lines = err.lines();
+    List<String> lines = err.agentLines();
     assertEquals(2, lines.size(), String.join("\n", lines));
     assertEquals("[tollgate] WARN redis at redis://cache:6379 cannot decide (timed out): each rule on"
         + " it applies its on-failure policy until it answers again", lines.get(0));
@@ -55,7 +55,7 @@ class RedisOutageLogTest {
     log.decisionFailed("RedisCommandExecutionException: OOM command not allowed");
     log.answered();
 
-    List<String> lines = err.lines();
+    List<String> lines = err.agentLines();
     assertEquals(4, lines.size(), String.join("\n", lines));
     assertTrue(lines.get(2).contains("cannot decide (RedisCommandExecutionException: OOM"),
         lines.get(2));
