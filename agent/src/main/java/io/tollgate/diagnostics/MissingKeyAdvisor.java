@@ -47,8 +47,11 @@ public final class MissingKeyAdvisor {
             + " no " + key + "; "
             + (hasFallback
                 ? "they are counted by the rule's key-fallback instead."
-                : "they are not limited by this rule. Check the key's name, or set key-fallback"
-                    + " (for example key-fallback: ip)."));
+                : key.contains("principal")
+                    ? "requests without an authenticated user are not limited by this rule; to"
+                        + " count them too, set key-fallback (for example key-fallback: ip)."
+                    : "they are not limited by this rule. Check the key's name, or set"
+                        + " key-fallback (for example key-fallback: ip)."));
       }
     }
   }
