@@ -2,6 +2,7 @@ package io.tollgate.agent;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -10,6 +11,16 @@ import java.util.Map;
  * same precedence as the OpenTelemetry agent.
  */
 public final class AgentArguments {
+
+  /**
+   * Every setting the agent reads: the {@code attach} command refuses others, and a second attach
+   * applies only {@link #APPLIED_AGAIN}.
+   */
+  public static final List<String> NAMES = List.of("config", "debug", "log-file",
+      "metrics-port", "metrics-host", "entry-point-warning-after", "custom-log-manager");
+
+  /** The settings a second attach applies; the others stay as the first start set them. */
+  public static final List<String> APPLIED_AGAIN = List.of("config", "debug");
 
   private final Map<String, String> arguments;
 

@@ -154,18 +154,13 @@ public final class AgentMain {
       AgentLog.info("config " + config);
       rules.useFile(config);
     }
-    for (String setting : FIRST_START_ONLY) {
-      if (arguments.given(setting)) {
+    for (String setting : AgentArguments.NAMES) {
+      if (arguments.given(setting) && !AgentArguments.APPLIED_AGAIN.contains(setting)) {
         AgentLog.warn(setting + " is read when the agent first starts; this attach leaves it as"
             + " it was (restart the JVM to change it)");
       }
     }
   }
-
-  /** Settings a second attach cannot change: only config and debug are applied again. */
-  private static final String[] FIRST_START_ONLY = {
-    "log-file", "metrics-port", "metrics-host", "entry-point-warning-after", "custom-log-manager"
-  };
 
   private static String configPath(AgentArguments arguments) {
     String config = arguments.get("config");

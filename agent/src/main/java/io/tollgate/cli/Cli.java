@@ -1,5 +1,6 @@
 package io.tollgate.cli;
 
+import io.tollgate.agent.AgentArguments;
 import io.tollgate.config.ConfigException;
 import io.tollgate.config.ConfigProblem;
 import io.tollgate.config.RulesConfig;
@@ -110,10 +111,6 @@ public final class Cli {
     return result;
   }
 
-  /** What the agent reads from its arguments (AgentMain and its services). */
-  static final List<String> ATTACH_OPTIONS = List.of("config", "debug", "log-file",
-      "metrics-port", "metrics-host", "entry-point-warning-after", "custom-log-manager");
-
   private static int attach(String[] args, File agentJar, PrintStream out, PrintStream err) {
     if (args.length == 0) {
       err.println("tollgate attach: name the process id of the JVM (see `jps -l`)");
@@ -137,9 +134,9 @@ public final class Cli {
       }
       String key = option.substring(0, eq);
       String value = option.substring(eq + 1);
-      if (!ATTACH_OPTIONS.contains(key)) {
+      if (!AgentArguments.NAMES.contains(key)) {
         err.println("tollgate attach: unknown option '" + key + "'; the options are "
-            + String.join(", ", ATTACH_OPTIONS));
+            + String.join(", ", AgentArguments.NAMES));
         return USAGE;
       }
       if (key.equals("config") || key.equals("log-file")) {

@@ -41,8 +41,8 @@ public final class RequestDecider {
    *       request without a user yet is added to it instead of being decided; when
    *       {@code handlerAhead} is false (no framework handler will come), only if the rule has no
    *       {@code key-fallback}, which must apply where the rule is decided;
-   *   <li>at {@link DecisionPoint#LATER_ENTRY}, the waiting rules are decided once the request
-   *       has a user, and leave {@code waiting};
+   *   <li>at {@link DecisionPoint#LATER_ENTRY}, which the caller reaches once the request has a
+   *       user, the waiting rules are decided and leave {@code waiting};
    *   <li>at the framework's handler ({@link DecisionPoint#ROUTE}), the waiting rules are decided
    *       with the others, with or without a user (then by the fallback, or not at all).
    * </ul>
@@ -73,9 +73,6 @@ public final class RequestDecider {
         continue;
       }
       if (point == DecisionPoint.LATER_ENTRY) {
-        if (rule.lacksPrincipalYet(exchange)) {
-          continue;
-        }
         waiting.remove(rule);
       }
       String key = rule.keyFor(exchange);

@@ -73,7 +73,8 @@ public final class TollgateGate implements RequestGate {
     RuleVerdicts verdicts;
     /**
      * Rules keyed by the user, which the request did not have at its first entry point: decided
-     * at the framework's handler, after the application's security filters. Null when none.
+     * at the first later entry point that has one, at the latest at the framework's handler.
+     * Null when none.
      */
     List<Rule> waitingForPrincipal;
 
@@ -179,6 +180,13 @@ public final class TollgateGate implements RequestGate {
     }
   }
 
+  /** A framework's handler runs behind a servlet entry point: written once, read on each request. */
+  private void noteHandlerPoint() {
+    if (!handlerPointSeen) {
+      handlerPointSeen = true;
+    }
+  }
+
   private List<String> routeRuleNames() {
     List<String> names = new ArrayList<>();
     for (Rule rule : rules.current().rules()) {
@@ -191,9 +199,7 @@ public final class TollgateGate implements RequestGate {
 
   @Override
   public Object springHandlerStarted(Object request, Object response) {
-    if (!handlerPointSeen) {
-      handlerPointSeen = true;
-    }
+    noteHandlerPoint();
     RuleSet ruleSet = rules.current();
     ServletPhase phase = SERVLET_PHASE.get();
     List<Rule> waiting = phase == null ? null : phase.waitingForPrincipal;
@@ -231,8 +237,8 @@ public final class TollgateGate implements RequestGate {
     failIfInjected();
     ServletPhase servlet = SERVLET_PHASE.get();
     DecisionPoint point = servlet == null ? DecisionPoint.ONLY_ENTRY : DecisionPoint.ROUTE;
-    if (point == DecisionPoint.ROUTE && !handlerPointSeen) {
-      handlerPointSeen = true;
+    if (point == DecisionPoint.ROUTE) {
+      noteHandlerPoint();
     }
     List<Rule> waiting = servlet == null ? null : servlet.waitingForPrincipal;
     if (point == DecisionPoint.ROUTE && !ruleSet.hasRouteRules() && waiting == null) {

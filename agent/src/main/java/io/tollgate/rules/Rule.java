@@ -202,7 +202,7 @@ public final class Rule {
    * it, so the decision can wait for the framework's handler.
    */
   public boolean lacksPrincipalYet(HttpExchange exchange) {
-    return shared.keyResolver.needsPrincipal() && exchange.principalName() == null;
+    return keyNeedsPrincipal() && exchange.principalName() == null;
   }
 
   /** The key this request counts against, or null when the request lacks it (no API key...). */

@@ -53,7 +53,7 @@ public final class RuleSetFactory {
     }
     stores.useBackendOf(config);
     ClientAddressResolver clients = ClientAddresses.resolverFor(config.clientIp());
-    warnAboutSettings(config);
+    warnAboutSettings(clients, config.source());
     List<Rule> rules = new ArrayList<>();
     for (RuleConfig ruleConfig : config.rules()) {
       boolean shadow = ruleConfig.effectiveMode(config.mode()) == Mode.SHADOW;
@@ -175,8 +175,11 @@ public final class RuleSetFactory {
    * agent applies a file, and when {@code validate} checks one.
    */
   public static void warnAboutSettings(RulesConfig config) {
-    ProxySetupAdvisor.checkSettings(
-        ClientAddresses.resolverFor(config.clientIp()).trustedProxies(), config.source());
+    warnAboutSettings(ClientAddresses.resolverFor(config.clientIp()), config.source());
+  }
+
+  private static void warnAboutSettings(ClientAddressResolver clients, String source) {
+    ProxySetupAdvisor.checkSettings(clients.trustedProxies(), source);
   }
 
   /**
