@@ -3,9 +3,13 @@ package io.tollgate.limiters;
 /**
  * Refuses a key outright for a while once it has been refused too often: a key refused
  * {@code maxRefusals} times within {@code period} is refused, whatever its limiter would say, for
- * the next {@code penalty}, with a retry-after of the time left in the box. Meant for abuse: a
- * client that keeps hammering a login form after its first 429s gets a long 429 instead of one
- * attempt every few seconds.
+ * the next {@code penalty}. Meant for abuse: a client that keeps hammering a login form after its
+ * first 429s gets a long 429 instead of one attempt every few seconds.
+ *
+ * <p>The retry-after of a boxed key is the time left in the box, or, when the limiter that filled
+ * the box needs longer to allow the key again, that: a client that waits as told is not refused
+ * again by the limiter the moment the box ends. The limiter's wait is known from the refusal that
+ * filled the box, and stays exact while boxed, since the limiter counts nothing meanwhile.
  *
  * <p>Pure and per key like the algorithms: {@link #check} before the limiter, {@link #record} after
  * it, or both together by wrapping the limiter in {@link #guard}. Refusals while boxed are not
@@ -21,12 +25,16 @@ public final class PenaltyBox {
   /** The largest refusal count a penalty box accepts. */
   public static final int MAX_REFUSALS = 1000;
 
-  /** Per-key state: recent refusal times (a ring), and the end of the current box, if any. */
+  /**
+   * Per-key state: recent refusal times (a ring), the end of the current box, if any, and when the
+   * key may retry (the box's end, or later when the limiter that filled it said so).
+   */
   public static final class State {
     final long[] refusals;
     int head;
     int size;
     long boxedUntil = Long.MIN_VALUE;
+    long retryFrom = Long.MIN_VALUE;
 
     State(int capacity) {
       this.refusals = new long[capacity];
@@ -75,7 +83,7 @@ public final class PenaltyBox {
    */
   public boolean check(State state, long nowNanos, Verdict verdict) {
     if (nowNanos < state.boxedUntil) {
-      long left = state.boxedUntil - nowNanos;
+      long left = Math.max(state.boxedUntil, state.retryFrom) - nowNanos;
       verdict.refuse(0, left, left);
       return true;
     }
@@ -85,7 +93,7 @@ public final class PenaltyBox {
   /**
    * After the limiter: counts the verdict if it is a refusal; when that makes {@code maxRefusals}
    * within the period, boxes the key and stretches the verdict's retry-after and reset to the
-   * penalty.
+   * penalty (when the limiter's own wait is not longer).
    */
   public void record(State state, long nowNanos, Verdict verdict) {
     if (verdict.allowed) {
@@ -100,6 +108,9 @@ public final class PenaltyBox {
     state.size++;
     if (state.size >= maxRefusals) {
       state.boxedUntil = nowNanos + penalty;
+      long wait = Math.max(penalty, verdict.retryAfterNanos);
+      long retryFrom = nowNanos + wait;
+      state.retryFrom = retryFrom < nowNanos ? Long.MAX_VALUE : retryFrom; // saturated
       state.head = 0;
       state.size = 0;
       verdict.remaining = 0;

@@ -36,9 +36,10 @@ public final class PenaltyTracker {
   /** With {@link #shared}: whether this process's states count while Redis cannot answer. */
   private final boolean localWhenUnavailable;
   /**
-   * With {@link #shared}: the keys this instance has seen boxed on Redis, with the end of the box
-   * on this process's clock. A box never ends early, so until then the key is refused here without
-   * asking Redis again: a boxed client's flood costs Redis nothing.
+   * With {@link #shared}: the keys this instance has seen boxed on Redis, with the time they may
+   * retry on this process's clock (the box's end, or the limiter's if later), kept no longer than
+   * the penalty. A box never ends early, so until then the key is refused here without asking
+   * Redis again: a boxed client's flood costs Redis nothing.
    */
   private final Cache<String, Long> knownBoxed;
 
@@ -127,7 +128,8 @@ public final class PenaltyTracker {
     if (shared != null) {
       try {
         if (shared.record(key, verdict)) {
-          knownBoxed.put(key, clock.nowNanos() + shared.penaltyNanos());
+          // the verdict now says when the key may retry: the box's end or the limiter's, if later
+          knownBoxed.put(key, clock.nowNanos() + verdict.retryAfterNanos);
         }
         return;
       } catch (BackendUnavailableException e) {

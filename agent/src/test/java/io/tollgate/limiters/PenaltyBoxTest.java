@@ -21,13 +21,19 @@ class PenaltyBoxTest {
 
   /** 1 per second behind a box: 3 refusals within 10 s -> refused for 60 s. */
   private static RateLimitAlgorithm<?> guarded() {
-    return new PenaltyBox(3, 10 * S, 60 * S).guard(new FixedWindow(LimitSpec.of(1, S)));
+    return guarded(LimitSpec.of(1, S));
+  }
+
+  /** The same box in front of a fixed window of {@code limit}. */
+  private static RateLimitAlgorithm<?> guarded(LimitSpec limit) {
+    return new PenaltyBox(3, 10 * S, 60 * S).guard(new FixedWindow(limit));
   }
 
   static Stream<Arguments> scenarios() {
     return Stream.of(
         Arguments.of(
             "three refusals within 10 s box the key for 60 s from the third",
+            guarded(),
             Arrays.asList(
                 allow(0, 1, 0), refuse(100, 1, 0, 900 * MS), refuse(200, 1, 0, 800 * MS),
                 // the third refusal fills the box: its retry-after is the penalty
@@ -37,7 +43,20 @@ class PenaltyBoxTest {
                 refuse(60_299, 1, 0, MS),
                 allow(60_300, 1, 0))),
         Arguments.of(
+            "a boxed key retries when its limiter allows again, if that is after the box",
+            guarded(LimitSpec.of(1, 120 * S)),
+            Arrays.asList(
+                allow(0, 1, 0), refuse(100, 1, 0, 119_900 * MS), refuse(200, 1, 0, 119_800 * MS),
+                // the third fills the 60 s box, but the window opens again only at 120 s
+                refuse(300, 1, 0, 119_700 * MS),
+                refuse(5000, 1, 0, 115 * S),
+                refuse(60_299, 1, 0, 59_701 * MS),
+                // the box is over; the limiter refuses with the same wait
+                refuse(60_300, 1, 0, 59_700 * MS),
+                allow(120_000, 1, 0))),
+        Arguments.of(
             "refusals further apart than the period never fill the box",
+            guarded(),
             Arrays.asList(
                 allow(0, 1, 0), refuse(500, 1, 0, 500 * MS),
                 allow(6000, 1, 0), refuse(6500, 1, 0, 500 * MS),
@@ -49,8 +68,8 @@ class PenaltyBoxTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("scenarios")
   @SuppressWarnings({"unchecked", "rawtypes"})
-  void spec(String name, List<Step> steps) {
-    Step.play((RateLimitAlgorithm) guarded(), steps);
+  void spec(String name, RateLimitAlgorithm algorithm, List<Step> steps) {
+    Step.play(algorithm, steps);
   }
 
   @Test

@@ -178,8 +178,9 @@ class PenaltyTrackerOnRedisTest {
   @Test
   void aLimiterRetryLongerThanThePenaltyIsKept() {
     ManualClock clock = new ManualClock(T0);
+    String rule = uniqueRule("longer");
     PenaltyTracker local = localTracker(clock);
-    PenaltyTracker redis = redisTracker(backend, uniqueRule("longer"), clock, false);
+    PenaltyTracker redis = redisTracker(backend, rule, clock, false);
     for (int i = 0; i < AFTER; i++) {
       Verdict expected = refusal(2 * BOX_FOR);
       Verdict actual = refusal(2 * BOX_FOR);
@@ -188,7 +189,25 @@ class PenaltyTrackerOnRedisTest {
       assertSame(expected, actual, "refusal " + (i + 1));
       assertEquals(2 * BOX_FOR, actual.retryAfterNanos);
     }
-    assertTrue(redis.check("k", new Verdict()), "boxed all the same");
+    // While boxed, the wait told is the limiter's (120 s from the box's start), not the box's 60 s:
+    // a client that waits as told is not refused by the limiter as soon as the box ends.
+    clock.advanceNanos(10 * S);
+    PenaltyTracker anotherInstance = redisTracker(backend, rule, clock, false);
+    for (PenaltyTracker tracker : Arrays.asList(local, redis, anotherInstance)) {
+      Verdict boxed = new Verdict();
+      assertTrue(tracker.check("k", boxed), "boxed");
+      assertEquals(2 * BOX_FOR - 10 * S, boxed.retryAfterNanos, boxed.toString());
+      assertEquals(2 * BOX_FOR - 10 * S, boxed.resetNanos, boxed.toString());
+    }
+    clock.advanceNanos(BOX_FOR - 10 * S);
+    assertFalse(local.check("k", new Verdict()), "the box is over: the limiter decides again");
+    RedisPenaltyBox script = new RedisPenaltyBox(backend, rule, AFTER, WITHIN, BOX_FOR, clock);
+    assertFalse(script.check("k", new Verdict()), "over on Redis too");
+    // An instance that saw the key boxed still answers for it until the retry time, with the wait
+    // the limiter would give itself, and without asking Redis.
+    Verdict remembered = new Verdict();
+    assertTrue(anotherInstance.check("k", remembered));
+    assertEquals(BOX_FOR, remembered.retryAfterNanos, remembered.toString());
   }
 
   @Test

@@ -62,7 +62,16 @@ final class RedisClientLogging extends InternalLoggerFactory {
       }
       line.append(')');
     }
-    AgentLog.info(line.toString()); // with the agent's prefix, and to its log file too
+    AgentLog.info(readable(line.toString())); // with the agent's prefix, and to its log file too
+  }
+
+  /**
+   * Without the JDK's rendering of an address not looked up yet ({@code localhost/<unresolved>:6379}
+   * from {@code InetSocketAddress.toString()}), which reads like a failed lookup in a line about an
+   * outage: {@code localhost:6379}.
+   */
+  static String readable(String line) {
+    return line.replace("/<unresolved>:", ":");
   }
 
   /** Replaces each {} in {@code pattern} with the next argument; a trailing Throwable is the cause. */

@@ -12,8 +12,8 @@ import java.util.List;
  * {@link PenaltyBox.State}, with Redis {@code TIME} as the clock, so that N instances box a key
  * after {@code maxRefusals} refusals in all, and all of them refuse it while it is boxed.
  *
- * <p>One {@code EVALSHA} per call. {@link #check} (before every decision of the rule) reads one hash
- * field, and Redis's clock only for a key that has been boxed; {@link #record} is for refusals only.
+ * <p>One {@code EVALSHA} per call. {@link #check} (before every decision of the rule) reads two hash
+ * fields, and Redis's clock only for a key that has been boxed; {@link #record} is for refusals only.
  * Every write sets the hash to expire after {@link PenaltyBox#idleNanosUntilFresh()}.
  *
  * <p>Both throw {@link BackendUnavailableException} when Redis cannot answer; the caller decides
@@ -60,7 +60,8 @@ public final class RedisPenaltyBox {
           Integer.toString(maxRefusals),
           Long.toString(periodNanos),
           Long.toString(penaltyNanos),
-          Long.toString(ttlMillis)
+          Long.toString(ttlMillis),
+          "0"
         };
   }
 
@@ -85,12 +86,14 @@ public final class RedisPenaltyBox {
   }
 
   /**
-   * If the key is in the box: writes the refusal into {@code verdict} and returns true.
+   * If the key is in the box: writes the refusal into {@code verdict} and returns true. Its
+   * retry-after is the box's, or the limiter's that filled the box when that is longer, as {@link
+   * PenaltyBox#check}'s.
    *
    * @throws BackendUnavailableException when Redis cannot answer
    */
   public boolean check(String key, Verdict verdict) {
-    List<Object> reply = eval("check", key);
+    List<Object> reply = eval("check", key, 0);
     if (RedisAlgorithmStore.number(reply, 0, RedisScript.PENALTY_BOX) == 0) {
       return false;
     }
@@ -110,7 +113,8 @@ public final class RedisPenaltyBox {
     if (verdict.allowed) {
       return false;
     }
-    List<Object> reply = eval("record", key);
+    List<Object> reply =
+        eval("record", key, Math.min(verdict.retryAfterNanos, RedisAlgorithmStore.LUA_PERIOD_MAX));
     if (RedisAlgorithmStore.number(reply, 0, RedisScript.PENALTY_BOX) != 1) {
       return false;
     }
@@ -130,10 +134,11 @@ public final class RedisPenaltyBox {
     return ruleName;
   }
 
-  private List<Object> eval(String op, String key) {
+  private List<Object> eval(String op, String key, long limiterWaitNanos) {
     String[] argv = argvTemplate.clone();
     argv[0] = op;
     argv[1] = timeOverride == null ? "" : Long.toString(timeOverride.nowNanos());
+    argv[6] = Long.toString(Math.max(0, limiterWaitNanos));
     return backend.eval(RedisScript.PENALTY_BOX, RedisKeys.penaltyKey(ruleName, key), argv);
   }
 }

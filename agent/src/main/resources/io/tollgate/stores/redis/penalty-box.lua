@@ -1,7 +1,9 @@
 -- Tollgate penalty box: PenaltyBox.check and PenaltyBox.record (io.tollgate.limiters.PenaltyBox),
 -- line for line, on one hash per key holding exactly PenaltyBox.State: fields until (boxedUntil,
--- decimal epoch nanoseconds; absent: never boxed), head and size (the ring's), and the ring slots
--- r0 .. r(max-1) (decimal epoch nanoseconds of the refusals counted).
+-- decimal epoch nanoseconds; absent: never boxed), retry (retryFrom: when the boxed key may retry,
+-- the box's end or later when the limiter that filled it said so; absent in hashes written before
+-- it existed), head and size (the ring's), and the ring slots r0 .. r(max-1) (decimal epoch
+-- nanoseconds of the refusals counted).
 --
 -- KEYS[1]   the hash (RedisKeys.penaltyKey: hash-tagged like the rule's bucket of the same key)
 -- ARGV[1]   check | record
@@ -10,8 +12,10 @@
 -- ARGV[4]   period in nanoseconds (at most 2^52, checked by RedisPenaltyBox)
 -- ARGV[5]   penalty in nanoseconds (at most 2^52, checked by RedisPenaltyBox)
 -- ARGV[6]   milliseconds to PEXPIRE the hash with on every write (idleNanosUntilFresh, rounded up)
+-- ARGV[7]   record only: the limiter's retry-after of this refusal in nanoseconds (at most 2^52)
 --
--- check returns {0} when the key is not boxed, {1, leftNanos} when it is; it reads TIME only for
+-- check returns {0} when the key is not boxed, {1, leftNanos} when it is, leftNanos being the time
+-- to retry (the box's, or the limiter's when longer); it reads TIME only for
 -- a key that has been boxed, and writes nothing. record counts one refusal and returns {1} when it
 -- filled the box, {0} otherwise (the caller stretches the verdict, as PenaltyBox.record does).
 --
@@ -33,8 +37,20 @@ local function minus(a_sec, a_ns, b_sec, b_ns)
   return ds * 1000000000 + (a_ns - b_ns)
 end
 
+-- (seconds, nanoseconds) + nanoseconds (0 .. 2^52): a (seconds, nanoseconds) pair.
+local function plus(sec, ns, nanos)
+  local p_sec, p_ns = divmod(nanos, 1000000000)
+  local r_sec, r_ns = sec + p_sec, ns + p_ns
+  if r_ns >= 1000000000 then
+    r_ns = r_ns - 1000000000
+    r_sec = r_sec + 1
+  end
+  return r_sec, r_ns
+end
+
 if op == 'check' then
-  local until_ns = redis.call('HGET', KEYS[1], 'until')
+  local box = redis.call('HMGET', KEYS[1], 'until', 'retry')
+  local until_ns = box[1]
   if not until_ns then return {0} end
   local now_sec, now_ns = read_now(ARGV[2])
   local u_sec, u_ns = split_ns(until_ns)
@@ -42,6 +58,13 @@ if op == 'check' then
   if left <= 0 then return {0} end
   -- Never more than the penalty, even if Redis's clock stepped back since the box began.
   if left > penalty then left = penalty end
+  if box[2] then
+    local r_sec, r_ns = split_ns(box[2])
+    local to_retry = minus(r_sec, r_ns, now_sec, now_ns)
+    -- the limiter's wait is at most 2^52 ns, whatever the clock did since
+    if to_retry > 4503599627370496 then to_retry = 4503599627370496 end
+    if to_retry > left then left = to_retry end
+  end
   return {1, left}
 end
 
@@ -65,13 +88,10 @@ redis.call('HSET', KEYS[1], 'r' .. ((head + size) % max_refusals), now)
 size = size + 1
 local boxed = 0
 if size >= max_refusals then
-  local p_sec, p_ns = divmod(penalty, 1000000000)
-  local u_sec, u_ns = now_sec + p_sec, now_ns + p_ns
-  if u_ns >= 1000000000 then
-    u_ns = u_ns - 1000000000
-    u_sec = u_sec + 1
-  end
-  redis.call('HSET', KEYS[1], 'until', join_ns(u_sec, u_ns))
+  redis.call('HSET', KEYS[1], 'until', join_ns(plus(now_sec, now_ns, penalty)))
+  local wait = tonumber(ARGV[7]) or 0
+  if wait < penalty then wait = penalty end
+  redis.call('HSET', KEYS[1], 'retry', join_ns(plus(now_sec, now_ns, wait)))
   head = 0
   size = 0
   boxed = 1

@@ -44,7 +44,7 @@ class PenaltyBoxConformanceTest {
           new RedisPenaltyBox(backend, RedisTestSupport.uniqueRule("big"), 2, max, max, clock);
       for (long step : new long[] {0, max - 1, 1, max - 1, 1, 7}) {
         clock.advanceNanos(step);
-        compare(box, state, redis, clock, "after +" + step);
+        compare(box, state, redis, clock, S, "after +" + step);
       }
     }
   }
@@ -68,23 +68,33 @@ class PenaltyBoxConformanceTest {
       String context =
           "seed " + seed + " (after " + after + ", period " + period + ", penalty " + penalty
               + ") step " + i;
-      if (compare(box, state, redis, clock, context)) {
+      // the limiter's wait: shorter or longer than the box (a longer one outlasts it)
+      long[] waits = {S, penalty - 1, penalty, penalty + 1, 3 * penalty};
+      if (compare(box, state, redis, clock, waits[random.nextInt(waits.length)], context)) {
         boxes++;
       }
     }
     assertTrue(boxes > 0, "seed " + seed + ": the traffic never filled the box");
   }
 
-  /** What the engine does, on both: check; unless boxed, record a refusal. True when boxed. */
+  /**
+   * What the engine does, on both: check; unless boxed, record a refusal by a limiter that asks to
+   * wait {@code limiterWait}. True when boxed.
+   */
   private static boolean compare(
-      PenaltyBox box, PenaltyBox.State state, RedisPenaltyBox redis, ManualClock clock, String at) {
+      PenaltyBox box,
+      PenaltyBox.State state,
+      RedisPenaltyBox redis,
+      ManualClock clock,
+      long limiterWait,
+      String at) {
     Verdict expected = new Verdict();
     Verdict actual = new Verdict();
     boolean boxed = box.check(state, clock.nowNanos(), expected);
     assertEquals(boxed, redis.check("k", actual), at + ": check");
     if (!boxed) {
-      expected.refuse(0, S, S);
-      actual.refuse(0, S, S);
+      expected.refuse(0, limiterWait, limiterWait);
+      actual.refuse(0, limiterWait, limiterWait);
       box.record(state, clock.nowNanos(), expected);
       redis.record("k", actual);
     }

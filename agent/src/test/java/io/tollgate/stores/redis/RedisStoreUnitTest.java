@@ -116,4 +116,17 @@ class RedisStoreUnitTest {
     assertEquals("a 1 b 2 c {}", RedisClientLogging.format("a {} b {} c {}", 1, 2, cause));
     assertEquals(cause, RedisClientLogging.cause(1, 2, cause));
   }
+
+  @Test
+  void clientLogLinesNameAddressesAsConfigured() {
+    String unresolved =
+        RedisClientLogging.format(
+            "Cannot reconnect to [{}]: {}",
+            java.net.InetSocketAddress.createUnresolved("redis.internal", 6379),
+            "Connection refused");
+    assertEquals(
+        "Cannot reconnect to [redis.internal:6379]: Connection refused",
+        RedisClientLogging.readable(unresolved));
+    assertEquals("localhost/127.0.0.1:6379", RedisClientLogging.readable("localhost/127.0.0.1:6379"));
+  }
 }
