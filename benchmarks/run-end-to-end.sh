@@ -5,8 +5,10 @@
 #   rule-noheaders - as rule, with headers: none (no RateLimit headers on responses)
 #   nomatch - with the agent and one rule that matches nothing wrk sends (e2e-rules-nomatch.yaml)
 #   bucket4j - no agent; instead the app's hand-written Bucket4j filter (one bucket per client IP
-#              in a ConcurrentHashMap, 429 when empty; same limit as the rule), servlet-jakarta only
+#              in a ConcurrentHashMap, 429 when empty; same limit as the rule): a servlet filter
+#              on servlet-jakarta, a OncePerRequestFilter bean on spring-boot3
 #   bucket4j-caffeine - as bucket4j, with the buckets in a Caffeine cache bounded like Tollgate's
+#              (servlet-jakarta only)
 #   rule-baseline - as rule, with the agent jar $BASELINE_AGENT (e.g. a copy of an earlier build),
 #              to compare two builds of the agent in the same run
 #   none-again - exactly as none: an A/A check of the alternation itself
