@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Every benchmark of BENCHMARKS.md, one after the other, as its "Current figures" were taken: about
-# 70 minutes on a 2-core machine. Run it on an otherwise idle machine (each benchmark keeps both
+# Every benchmark of BENCHMARKS.md, one after the other, as its figures were taken: about
+# 60 minutes on a 2-core machine. Run it on an otherwise idle machine (each benchmark keeps both
 # cores busy; a build or test beside it moves the figures by more than what they measure).
 #
 #   mvn -B -q package -DskipTests     # once, from the repository root (needs wrk, redis-server,
@@ -70,9 +70,6 @@ if wants redis; then
 fi
 if wants startup; then
   step "start-up (section 5)"
-  benchmarks/run-startup.sh 9 servlet-jakarta spring-boot3 >"$OUT/startup-console.txt" 2>&1
-  for f in startup.txt startup-summary.txt startup-agent-ready.txt; do
-    cp "benchmarks/results/$f" "$OUT/$f"
-  done
+  RES=$OUT benchmarks/run-startup.sh 9 servlet-jakarta spring-boot3 >"$OUT/startup-console.txt" 2>&1
 fi
 step "done"

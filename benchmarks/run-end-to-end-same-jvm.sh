@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end overhead measured inside ONE JVM, to take out what differs from one JVM start to the
 # next (the JIT's inlining choices, code and heap layout), which on this 2-core machine moves the
-# bare app's throughput by ±15% and hides a few-percent cost (see BENCHMARKS.md, section 3):
+# bare app's throughput by ±15% and hides a few-percent cost (see benchmarks/HISTORY.md, section 3):
 #
 #   1. start APP without the agent, pinned to CPU 0 (wrk on CPU 1); warm up until the JIT settles;
 #   2. measure SLICES slices of SLICE s:                                   mode "none";
@@ -106,7 +106,7 @@ alt_slice() { cp "$ALT_RULES" "$RULES"; sleep 3; load 5 >/dev/null; slice "$ALT_
 for i in $(seq "$SLICES"); do
   # which file goes first turns each pair, so that neither always follows the other. An A/A check
   # (the rule against a copy of itself) measured 105% with the rule always first and 96% turned:
-  # this method resolves about 5% on the project's machine (BENCHMARKS.md, section 3)
+  # this method resolves about 5% on the project's machine (benchmarks/HISTORY.md, section 3)
   if [ $((i % 2)) = 1 ]; then rule_slice; alt_slice; else alt_slice; rule_slice; fi
 done
 grep -c 'rules reloaded\|reloaded' "$work/app.log" | sed 's/^/# reload lines in the agent log: /' | tee -a "$OUT" || true

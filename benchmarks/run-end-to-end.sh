@@ -19,10 +19,12 @@
 # the summary marks a run that never settled). Then DURATION s measured with --latency.
 # A JIT still compiling costs tens of µs of CPU per request on 2 cores, more than anything measured
 # here, and the agent's extra code takes longer to compile: with a fixed 10 s warm-up the same build
-# measured anywhere from 53% to 100% of the bare app (see BENCHMARKS.md, section 3).
+# measured anywhere from 53% to 100% of the bare app (see benchmarks/HISTORY.md, section 3).
 # Loopback only (127.0.0.1). With PIN=1 (the default on 2 or more cores) the server runs on CPU 0
 # and wrk on CPU 1 (taskset), so that neither takes the other's core: the server's throughput is
-# then what one core gives, and its CPU per request decides it.
+# then what one core gives, and its CPU per request decides it. With PIN=same both run on CPU 0:
+# no wake-up crosses cores (on a VM each such wake-up of an idle core is an inter-processor
+# interrupt, which the sender pays), and the throughput is what one core gives server and wrk.
 # Besides wrk's figures, the server's CPU time per request over the measured run (from
 # /proc/PID/stat), split into the JIT compiler threads' share and the rest (/proc/PID/task/*), and
 # its context switches per request (benchmarks/threads-under-load.sh says which threads make them).
@@ -35,6 +37,7 @@ DURATION=${DURATION:-15}; THREADS=${THREADS:-2}; CONNS=${CONNS:-32}
 PIN=${PIN:-$([ "$(nproc)" -ge 2 ] && echo 1 || echo 0)}
 SERVER_CPU=(); WRK_CPU=()
 [ "$PIN" = 1 ] && { SERVER_CPU=(taskset -c 0); WRK_CPU=(taskset -c 1); }
+[ "$PIN" = same ] && { SERVER_CPU=(taskset -c 0); WRK_CPU=(taskset -c 0); }
 PORT=${PORT:-18091}
 AGENT=${AGENT:-agent/target/tollgate-agent.jar}
 JAR=test-apps/$APP/target/$APP.jar

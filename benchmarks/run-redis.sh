@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Redis-mode throughput (BENCHMARKS.md, "Redis-mode throughput"): decisions per second through
+# Redis-mode throughput (BENCHMARKS.md, section 4): decisions per second through
 # Tollgate's RedisLimiterStore, through redis-benchmark running the same EVALSHA of token-bucket.lua,
 # and through Bucket4j's Lettuce proxy manager, at the same concurrency, on many keys and on one hot
 # key. The three sides alternate within each (workload, threads) cell, and their order rotates from
@@ -22,7 +22,7 @@
 # Output: benchmarks/results/NAME-runs.txt (one RESULT line per measurement),
 #   NAME-raw.txt (every program's full output, redis-benchmark's CSV, INFO commandstats),
 #   NAME-summary.txt (medians and ratios, from benchmarks/redis-table.py).
-# About 6.5 minutes per round with the defaults on a busy 2-core machine; BENCHMARKS.md used ROUNDS=3.
+# About 6.5 minutes per round with the defaults on a busy 2-core machine; an earlier run in benchmarks/HISTORY.md used ROUNDS=3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -3,10 +3,10 @@
 # servlet-jakarta and spring-boot3, without the agent and with it (quickstart.yaml), RUNS runs each,
 # alternating (run i of every app/mode before run i+1), the modes' order turned by one place each
 # round so that no mode always starts in the same place (an A/A check, the same start-up code as
-# "agent" and "before": +171 / +358 ms in fixed places, +169 / +192 ms turned; BENCHMARKS.md
+# "agent" and "before": +171 / +358 ms in fixed places, +169 / +192 ms turned; benchmarks/HISTORY.md
 # section 5). Polls the port every 10 ms with curl.
 # Also the agent jar's size and what takes the space.
-# Output: benchmarks/results/startup.txt (raw ms per run), startup-summary.txt, and
+# Output (in $RES, default benchmarks/results): startup.txt (raw ms per run), startup-summary.txt, and
 # startup-agent-ready.txt (the agent's "ready" line of each run: premain, start-up thread CPU).
 # Needs: mvn -B -q -o package -DskipTests first. Usage: benchmarks/run-startup.sh [RUNS] [APPS...]
 set -euo pipefail
@@ -29,10 +29,11 @@ if [ "$EMPTY" = 1 ]; then
   jar cfm "$EMPTY_AGENT" benchmarks/empty-agent/MANIFEST.MF -C benchmarks/target/empty-agent .
 fi
 CONFIG=config-examples/quickstart.yaml
-OUT=benchmarks/results/startup.txt
-SUM=benchmarks/results/startup-summary.txt
-READY=benchmarks/results/startup-agent-ready.txt
-mkdir -p benchmarks/results
+RES=${RES:-benchmarks/results}
+mkdir -p "$RES"
+OUT=$RES/startup.txt
+SUM=$RES/startup-summary.txt
+READY=$RES/startup-agent-ready.txt
 : >"$OUT"; : >"$READY"
 
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }

@@ -29,7 +29,7 @@ import java.util.function.Function;
  *
  * <p>Idle keys are forgotten by the store itself, not by Caffeine's expiry: with any expiry,
  * Caffeine reads a clock, writes the entry's access time and records the read for its policy on
- * every hit, which cost more than the decision (see BENCHMARKS.md, section 1). Instead each decision
+ * every hit, which cost more than the decision (see benchmarks/HISTORY.md, section 1). Instead each decision
  * writes a coarse tick (about a second) into its state ({@link KeyState}), under the monitor it
  * holds anyway, and the store sweeps its keys once per idle period, a few keys per decision (so no
  * request pays for a whole sweep), dropping those idle for longer than
