@@ -29,10 +29,10 @@ import java.util.function.Function;
  *
  * <p>Idle keys are forgotten by the store itself, not by Caffeine's expiry: with any expiry,
  * Caffeine reads a clock, writes the entry's access time and records the read for its policy on
- * every hit, which cost more than the decision (see benchmarks/HISTORY.md, section 1). Instead each decision
- * writes a coarse tick (about a second) into its state ({@link KeyState}), under the monitor it
- * holds anyway, and the store sweeps its keys once per idle period, a few keys per decision (so no
- * request pays for a whole sweep), dropping those idle for longer than
+ * every hit, which cost more than the decision (see benchmarks/HISTORY.md, section 1). Instead
+ * each decision writes a coarse tick (about a second) into its state ({@link KeyState}), under the
+ * monitor it holds anyway, and the store sweeps its keys once per idle period, a few keys per
+ * decision (so no request pays for a whole sweep), dropping those idle for longer than
  * {@link RateLimitAlgorithm#idleNanosUntilFresh()}. Without expiry, and while under half full, a
  * Caffeine hit is a plain hash lookup.
  *
