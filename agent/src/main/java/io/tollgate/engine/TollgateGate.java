@@ -21,6 +21,7 @@ import io.tollgate.rules.Rule;
 import io.tollgate.rules.RuleSet;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The engine behind the bridge: finds the request's rules, decides, and either adds the quota
@@ -53,6 +54,8 @@ public final class TollgateGate implements RequestGate {
   private final RateLimitedLog shadowLog = new RateLimitedLog(1_000);
   private final ProxySetupAdvisor proxyAdvisor = new ProxySetupAdvisor();
   private final RouteRulesAdvisor routeRulesAdvisor = new RouteRulesAdvisor();
+  /** Made once: the end of every servlet request hands it to {@link #routeRulesAdvisor}. */
+  private final Supplier<List<String>> namesOfRouteRules = this::routeRuleNames;
   private final boolean injectFailure = Boolean.getBoolean(INJECT_FAILURE_PROPERTY);
   /**
    * Whether a framework's handler (Spring MVC's, or Jersey's behind a servlet container) has run
@@ -171,7 +174,7 @@ public final class TollgateGate implements RequestGate {
     if (scope instanceof ServletPhase) {
       // set, not remove: the thread's entry stays, so the next request does not make a new one
       SERVLET_PHASE.set(null);
-      routeRulesAdvisor.requestEnded(handlerPointSeen, this::routeRuleNames);
+      routeRulesAdvisor.requestEnded(handlerPointSeen, namesOfRouteRules);
       RuleVerdicts verdicts = ((ServletPhase) scope).verdicts;
       if (verdicts != null && verdicts.hasWorkAtEnd()) {
         ServletExchange exchange = ((ServletPhase) scope).exchange;

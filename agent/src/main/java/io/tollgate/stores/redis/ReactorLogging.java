@@ -24,8 +24,7 @@ final class ReactorLogging implements Logger {
   }
 
   private void emit(String level, String pattern, Object... args) {
-    RedisClientLogging.emit(level, name, pattern, RedisClientLogging.format(pattern, args),
-        RedisClientLogging.cause(args));
+    RedisClientLogging.emit(level, name, pattern, args);
   }
 
   @Override

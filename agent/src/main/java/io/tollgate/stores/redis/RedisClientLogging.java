@@ -40,7 +40,13 @@ final class RedisClientLogging extends InternalLoggerFactory {
     return new Logger(name);
   }
 
-  static void emit(String level, String logger, String pattern, String message, Throwable error) {
+  /**
+   * Writes one warning or error of {@code logger}: {@code pattern} with its {} filled from
+   * {@code args} (a trailing Throwable is the cause), unless the same pattern was written less
+   * than a minute ago, in which case nothing is even formatted. Netty's and Reactor's loggers
+   * both end here.
+   */
+  static void emit(String level, String logger, String pattern, Object... args) {
     String key = logger + '|' + pattern;
     long now = System.nanoTime();
     Long last = LAST_LOGGED.get(key);
@@ -51,6 +57,8 @@ final class RedisClientLogging extends InternalLoggerFactory {
       LAST_LOGGED.clear();
     }
     LAST_LOGGED.put(key, now);
+    String message = format(pattern, args);
+    Throwable error = cause(args);
     String shortName = logger.substring(logger.lastIndexOf('.') + 1);
     StringBuilder line =
         new StringBuilder("redis client ").append(level).append(' ').append(shortName)
@@ -112,7 +120,7 @@ final class RedisClientLogging extends InternalLoggerFactory {
     }
 
     private void warnOrError(String level, String pattern, Object... args) {
-      emit(level, name(), pattern, format(pattern, args), cause(args));
+      emit(level, name(), pattern, args);
     }
 
     @Override
