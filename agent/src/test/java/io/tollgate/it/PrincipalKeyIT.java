@@ -22,7 +22,7 @@ class PrincipalKeyIT {
   @TempDir Path dir;
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"servlet-jakarta", "spring-boot3", "jaxrs-javax"})
+  @ValueSource(strings = {"servlet-jakarta", "spring-boot3", "spring-boot4", "jaxrs-javax"})
   void eachUserHasABudgetOfTheirOwn(String appName) throws Exception {
     Path rules = RulesFiles.write(dir, "rules.yaml",
         "rules:",
