@@ -41,9 +41,12 @@ final class WeavingVerificationCorpus {
     this.jars = jars;
   }
 
-  /** The corpus in {@code folder}: its jars in name order (the class path order). */
+  /**
+   * The corpus in {@code folder}: its jars, in its sub-folders too (a server's distribution
+   * unpacked), in path order, which is the class path's.
+   */
   static WeavingVerificationCorpus in(Path folder) {
-    try (Stream<Path> files = Files.list(folder)) {
+    try (Stream<Path> files = Files.walk(folder)) {
       List<Path> jars = files.filter(f -> f.getFileName().toString().endsWith(".jar")).sorted()
           .collect(Collectors.toList());
       return new WeavingVerificationCorpus(folder.getFileName().toString(), jars);

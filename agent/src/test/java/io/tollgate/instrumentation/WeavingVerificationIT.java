@@ -1,43 +1,40 @@
 package io.tollgate.instrumentation;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tollgate.testing.StandardErrorCapture;
+import io.tollgate.it.Jdk;
+import java.io.File;
 import java.io.IOException;
-import java.lang.instrument.ClassFileTransformer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import net.bytebuddy.jar.asm.ClassWriter;
-import net.bytebuddy.jar.asm.MethodVisitor;
-import net.bytebuddy.jar.asm.Opcodes;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The weaving, proven on the jars of real servers and frameworks rather than on the test apps:
  * every class in them that declares an entry point is woven by the agent's own transformer,
  * defined in a fresh class loader and linked, so that the JVM's verifier checks the hand-written
- * stack map frames of every woven method. None may fail; each corpus's counts (woven classes and
- * methods per jar) are printed, and kept in {@code target/weave-corpus/summary.txt}.
+ * stack map frames of every woven method. None may fail. Each corpus's counts (woven classes and
+ * methods per jar) are in the test's output and in {@code target/weave-corpus/summary-jdkN.txt}.
  *
  * <p>The jars are fetched by Maven into {@code target/weave-corpus/NAME/}, one folder per corpus
  * with its dependencies, so that no two versions of a class ever share a class path (see the
  * {@code weave-corpus-*} executions in agent/pom.xml). A woven class that cannot be linked because
  * a class it needs is in none of them (an optional dependency) is not verified; those are counted
- * apart, and must stay few.
+ * apart, and must stay few. The corpora are verified on each JDK the suite runs on, in a JVM of
+ * its own ({@link WeavingVerificationMain}), one per JDK.
  */
 class WeavingVerificationIT {
 
@@ -46,121 +43,193 @@ class WeavingVerificationIT {
   /** At most this share of a corpus's woven classes may go unverified for a missing dependency. */
   private static final double MAX_UNLINKED_SHARE = 0.05;
 
-  private static final Map<String, String> SUMMARY = new TreeMap<>();
-
-  @RegisterExtension final StandardErrorCapture agentLog = new StandardErrorCapture();
-
   /**
-   * Each corpus, and whether it must have classes woven today: servlet containers, Spring MVC and
-   * Jersey do (their entry points exist); RESTEasy and CXF are counted, whatever weaves there.
+   * Each corpus; whether it must have classes woven today (servlet containers, Spring MVC and
+   * Jersey do, their entry points exist; on RESTEasy and CXF whatever weaves there is counted);
+   * and the oldest Java its classes run on.
    */
-  @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', value = {
-    "tomcat9-embed        | woven",
-    "tomcat9-catalina     | woven",
-    "tomcat10-embed       | woven",
-    "tomcat10-catalina    | woven",
-    "tomcat11-embed       | woven",
-    "tomcat11-catalina    | woven",
-    "jetty9               | woven",
-    "jetty11              | woven",
-    "jetty12-ee8          | woven",
-    "jetty12-ee10         | woven",
-    "undertow             | woven",
-    "servlet-api-javax4   | woven",
-    "servlet-api-jakarta5 | woven",
-    "servlet-api-jakarta6 | woven",
-    "spring-webmvc5       | woven",
-    "spring-webmvc6       | woven",
-    "spring-webmvc7       | woven",
-    "jersey2              | woven",
-    "jersey3              | woven",
-    "jersey4              | woven",
-    "resteasy6            | counted",
-    "resteasy7            | counted",
-    "cxf4                 | counted",
-  })
-  void everyWovenClassPassesTheVerifier(String corpusName, String expectation) throws IOException {
-    Path folder = CORPORA.resolve(corpusName);
-    assertTrue(Files.isDirectory(folder),
-        folder.toAbsolutePath() + " is missing: Maven copies it in the pre-integration-test phase");
+  private static final List<Corpus> CORPUS_TABLE = List.of(
+      new Corpus("tomcat9-embed", true, 8),
+      new Corpus("tomcat9-catalina", true, 8),
+      new Corpus("tomcat10-embed", true, 11),
+      new Corpus("tomcat10-catalina", true, 11),
+      new Corpus("tomcat11-embed", true, 17),
+      new Corpus("tomcat11-catalina", true, 17),
+      new Corpus("jetty9", true, 8),
+      new Corpus("jetty11", true, 11),
+      new Corpus("jetty12-ee8", true, 17),
+      new Corpus("jetty12-ee10", true, 17),
+      new Corpus("undertow", true, 11),
+      new Corpus("payara-micro7", true, 21),
+      new Corpus("servlet-api-javax4", true, 8),
+      new Corpus("servlet-api-jakarta5", true, 8),
+      new Corpus("servlet-api-jakarta6", true, 11),
+      new Corpus("spring-webmvc5", true, 8),
+      new Corpus("spring-webmvc6", true, 17),
+      new Corpus("spring-webmvc7", true, 17),
+      new Corpus("jersey2", true, 8),
+      new Corpus("jersey3", true, 11),
+      new Corpus("jersey4", true, 17),
+      new Corpus("resteasy6", false, 11),
+      new Corpus("resteasy7", false, 17),
+      new Corpus("cxf4", false, 17));
 
-    WeavingVerificationCorpus.Result result =
-        WeavingVerificationCorpus.in(folder).weaveAndVerify(agentTransformer());
+  /** What each JDK's run found, by corpus name; each JDK's corpora run once, in one JVM. */
+  private static final Map<String, Map<String, Result>> RESULTS = new HashMap<>();
 
-    String described = result.describe();
-    System.out.print(described);
-    SUMMARY.put(corpusName, described);
-    List<String> weavingFailures = agentLog.agentLines().stream()
-        .filter(line -> line.contains("could not instrument")).collect(Collectors.toList());
-    assertEquals(List.of(), weavingFailures, "classes the transformer failed to weave");
-    assertEquals(List.of(), result.verifyErrors, "woven classes the JVM refused");
-    if (expectation.equals("woven")) {
-      assertTrue(result.wovenClasses() > 0, corpusName + " has entry points to weave");
+  static Stream<Arguments> corporaAndJdks() {
+    List<Arguments> cases = new ArrayList<>();
+    for (Jdk jdk : Jdk.all()) {
+      for (Corpus corpus : CORPUS_TABLE) {
+        if (jdk.feature() >= corpus.minimumJava) {
+          cases.add(Arguments.of(corpus, jdk));
+        }
+      }
     }
-    assertTrue(result.missingDependencies.size() <= MAX_UNLINKED_SHARE * result.wovenClasses(),
-        "too many woven classes left unverified for a missing dependency; add it to the corpus: "
-            + result.missingDependencies);
+    return cases.stream();
   }
 
-  /** Every corpus Maven fetched is one the test above verifies (and the other way round). */
+  @ParameterizedTest(name = "{0} on {1}")
+  @MethodSource("corporaAndJdks")
+  void everyWovenClassPassesTheVerifier(Corpus corpus, Jdk jdk) throws Exception {
+    Result result = resultsOn(jdk).get(corpus.name);
+    assertTrue(result != null, "no result for " + corpus + " on " + jdk);
+    assertEquals(0, result.weavingFailures, "classes the transformer failed to weave\n" + result);
+    assertEquals(0, result.verifyErrors, "woven classes the JVM refused\n" + result);
+    assertEquals(result.wovenClasses, result.verified + result.missingDependencies, result.text);
+    if (corpus.entryPointsToday) {
+      assertTrue(result.wovenClasses > 0, corpus + " has entry points to weave\n" + result);
+    }
+    assertTrue(result.missingDependencies <= MAX_UNLINKED_SHARE * result.wovenClasses,
+        "too many woven classes left unverified for want of a dependency; add it to the corpus\n"
+            + result);
+  }
+
+  /** Every corpus Maven fetched is one the test above verifies, and the other way round. */
   @Test
-  void everyFetchedCorpusIsVerified() throws IOException {
-    List<String> listed = Stream.of(WeavingVerificationIT.class.getDeclaredMethods())
-        .filter(m -> m.getName().equals("everyWovenClassPassesTheVerifier"))
-        .flatMap(m -> Stream.of(m.getAnnotation(CsvSource.class).value()))
-        .map(row -> row.split("\\|")[0].trim()).sorted().collect(Collectors.toList());
+  void everyFetchedCorpusIsInTheTable() throws IOException {
+    List<String> listed = CORPUS_TABLE.stream().map(c -> c.name).sorted()
+        .collect(Collectors.toList());
     try (Stream<Path> folders = Files.list(CORPORA)) {
       List<String> fetched = folders.filter(Files::isDirectory)
           .map(f -> f.getFileName().toString()).sorted().collect(Collectors.toList());
-      assertEquals(listed, fetched);
+      assertEquals(listed, fetched, "the corpora in " + CORPORA.toAbsolutePath());
     }
   }
 
   /**
-   * The proof rests on the JVM verifying what a class loader defines when the test links it (and
-   * not later, or never, as with {@code -Xverify:none}): a class with a method that returns a
-   * reference as an int must be refused there.
+   * The proof rests on the JVM verifying a class when the corpus runner links it (and not later,
+   * or never, as with {@code -Xverify:none}): the runner's canary, a class whose method returns a
+   * reference as an int, must be refused there, on every JDK.
    */
-  @Test
-  void theVerifierRefusesABrokenClassWhereTheTestLinks() throws Exception {
-    byte[] broken = brokenClassFile("io/tollgate/instrumentation/BrokenSample");
-    Class<?> defined = new ClassLoader(null) {
-      Class<?> define() {
-        return defineClass("io.tollgate.instrumentation.BrokenSample", broken, 0, broken.length);
-      }
-    }.define();
-    assertThrows(VerifyError.class, () -> WeavingVerificationCorpus.linked(defined));
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("jdks")
+  void theVerifierRefusesABrokenClassWhereTheRunnerLinks(Jdk jdk) throws Exception {
+    assertEquals("VerifyError", resultsOn(jdk).get(CANARY).text);
   }
 
-  @AfterAll
-  static void writeSummary() throws IOException {
-    if (SUMMARY.isEmpty() || !Files.isDirectory(CORPORA)) {
-      return;
+  static Stream<Jdk> jdks() {
+    return Jdk.all().stream();
+  }
+
+  private static final String CANARY = "(canary)";
+
+  private static synchronized Map<String, Result> resultsOn(Jdk jdk) throws Exception {
+    Map<String, Result> known = RESULTS.get(jdk.toString());
+    if (known == null) {
+      known = run(jdk);
+      RESULTS.put(jdk.toString(), known);
     }
-    Files.write(CORPORA.resolve("summary.txt"),
-        String.join("", SUMMARY.values()).getBytes(StandardCharsets.UTF_8),
-        StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING);
+    return known;
   }
 
-  /** The transformer as the agent installs it (see {@code AgentMain}). */
-  private static ClassFileTransformer agentTransformer() {
-    return new EntryPointTransformer(
-        WeavingVerificationIT.class.getClassLoader(), EntryPointWeaving.all());
+  /** Runs {@link WeavingVerificationMain} on {@code jdk} over the corpora that run there. */
+  private static Map<String, Result> run(Jdk jdk) throws Exception {
+    List<String> command = new ArrayList<>(List.of(jdk.javaExecutable(), "-cp", System.getProperty("java.class.path"), WeavingVerificationMain.class.getName(),
+        CORPORA.toAbsolutePath().toString()));
+    for (Corpus corpus : CORPUS_TABLE) {
+      if (jdk.feature() >= corpus.minimumJava) {
+        command.add(corpus.name);
+      }
+    }
+    File output = File.createTempFile("weave-verification", ".txt");
+    try {
+      Process runner = new ProcessBuilder(command).redirectErrorStream(true)
+          .redirectOutput(output).start();
+      if (!runner.waitFor(15, TimeUnit.MINUTES)) {
+        runner.destroyForcibly();
+        throw new IllegalStateException("the corpus runner did not finish on " + jdk);
+      }
+      List<String> lines = Files.readAllLines(output.toPath(), StandardCharsets.UTF_8);
+      String text = String.join(System.lineSeparator(), lines);
+      System.out.println("=== weaving verified on " + jdk + System.lineSeparator() + text);
+      Files.write(CORPORA.resolve("summary-jdk" + jdk.feature() + ".txt"),
+          lines, StandardCharsets.UTF_8);
+      assertEquals(0, runner.exitValue(), text);
+      return Result.parse(lines);
+    } finally {
+      Files.deleteIfExists(output.toPath());
+    }
   }
 
-  /** {@code int broken() { return this; }}: a reference where an int is due. */
-  private static byte[] brokenClassFile(String internalName) {
-    ClassWriter writer = new ClassWriter(0);
-    writer.visit(Opcodes.V17, Opcodes.ACC_PUBLIC, internalName, null, "java/lang/Object", null);
-    MethodVisitor method =
-        writer.visitMethod(Opcodes.ACC_PUBLIC, "broken", "()I", null, null);
-    method.visitCode();
-    method.visitVarInsn(Opcodes.ALOAD, 0);
-    method.visitInsn(Opcodes.IRETURN);
-    method.visitMaxs(1, 1);
-    method.visitEnd();
-    writer.visitEnd();
-    return writer.toByteArray();
+  /** A row of the corpus table. */
+  static final class Corpus {
+    final String name;
+    final boolean entryPointsToday;
+    final int minimumJava;
+
+    Corpus(String name, boolean entryPointsToday, int minimumJava) {
+      this.name = name;
+      this.entryPointsToday = entryPointsToday;
+      this.minimumJava = minimumJava;
+    }
+
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  /** One corpus's figures, as the runner's {@code RESULT} line gives them, with its description. */
+  private static final class Result {
+    int wovenClasses;
+    int wovenMethods;
+    int verified;
+    int verifyErrors;
+    int missingDependencies;
+    int weavingFailures;
+    String text = "";
+
+    static Map<String, Result> parse(List<String> lines) {
+      Map<String, Result> results = new HashMap<>();
+      StringBuilder description = new StringBuilder();
+      for (String line : lines) {
+        if (line.startsWith("CANARY ")) {
+          Result canary = new Result();
+          canary.text = line.substring("CANARY ".length());
+          results.put(CANARY, canary);
+        } else if (line.startsWith("RESULT ")) {
+          String[] f = line.split(" ");
+          Result result = new Result();
+          result.wovenClasses = Integer.parseInt(f[2]);
+          result.wovenMethods = Integer.parseInt(f[3]);
+          result.verified = Integer.parseInt(f[4]);
+          result.verifyErrors = Integer.parseInt(f[5]);
+          result.missingDependencies = Integer.parseInt(f[6]);
+          result.weavingFailures = Integer.parseInt(f[7]);
+          result.text = description.toString();
+          results.put(f[1], result);
+          description.setLength(0);
+        } else {
+          description.append(line).append(System.lineSeparator());
+        }
+      }
+      return results;
+    }
+
+    @Override
+    public String toString() {
+      return text;
+    }
   }
 }

@@ -16,14 +16,16 @@ public final class Jdk {
 
   private final String label;
   private final File home;
+  private final int feature;
 
-  private Jdk(String label, File home) {
-    this.label = label;
+  private Jdk(int feature, File home) {
+    this.label = "JDK " + feature;
     this.home = home;
+    this.feature = feature;
   }
 
   public static Jdk current() {
-    return new Jdk("JDK " + Runtime.version().feature(), new File(System.getProperty("java.home")));
+    return new Jdk(Runtime.version().feature(), new File(System.getProperty("java.home")));
   }
 
   public static Jdk jdk25() {
@@ -32,7 +34,7 @@ public final class Jdk {
       throw new IllegalStateException("JDK 25 not found at " + home + "; install Temurin 25 there"
           + " or pass -D" + JDK25_PROPERTY + "=/path/to/jdk-25");
     }
-    return new Jdk("JDK 25", home);
+    return new Jdk(25, home);
   }
 
   /** The JDKs every app is tested on. */
@@ -43,7 +45,12 @@ public final class Jdk {
     return jdks;
   }
 
-  String javaExecutable() {
+  /** Its Java release: 17, 25. */
+  public int feature() {
+    return feature;
+  }
+
+  public String javaExecutable() {
     return new File(home, "bin/java").getAbsolutePath();
   }
 
