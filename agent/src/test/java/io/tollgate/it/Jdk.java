@@ -45,13 +45,17 @@ public final class Jdk {
     return jdks;
   }
 
-  /** Its Java release: 17, 25. */
-  public int feature() {
-    return feature;
+  public File home() {
+    return home;
   }
 
   public String javaExecutable() {
     return new File(home, "bin/java").getAbsolutePath();
+  }
+
+  /** Its Java release: 17, 25. */
+  public int feature() {
+    return feature;
   }
 
   @Override
