@@ -41,7 +41,7 @@ public final class WeavingVerificationMain {
         System.setErr(standardError);
       }
       List<String> weavingFailures = agentLog.toString(StandardCharsets.UTF_8).lines()
-          .filter(line -> line.contains("could not instrument")).collect(Collectors.toList());
+          .filter(WeavingVerificationMain::isWeavingFailure).collect(Collectors.toList());
       System.out.print(result.describe());
       weavingFailures.forEach(line -> System.out.println("    WEAVING FAILED " + line));
       System.out.println(String.join(" ", "RESULT", result.corpus,
@@ -50,6 +50,14 @@ public final class WeavingVerificationMain {
           String.valueOf(result.missingDependencies.size()),
           String.valueOf(weavingFailures.size())));
     }
+  }
+
+  /**
+   * A line of the agent's log that says a class was left unwoven (its weaving failed, or its loader
+   * would not show it the bridge), or any other error.
+   */
+  private static boolean isWeavingFailure(String line) {
+    return line.contains("could not instrument") || line.startsWith("[tollgate] ERROR");
   }
 
   /** The transformer as the agent installs it (see {@code AgentMain}). */
