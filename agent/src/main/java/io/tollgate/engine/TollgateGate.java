@@ -206,7 +206,10 @@ public final class TollgateGate implements RequestGate {
     RuleSet ruleSet = rules.current();
     ServletPhase phase = SERVLET_PHASE.get();
     List<Rule> waiting = phase == null ? null : phase.waitingForPrincipal;
-    if (!ruleSet.hasRouteRules() && waiting == null) {
+    // A method override the application honours (HiddenHttpMethodFilter's _method) is seen
+    // only here: rules that match by the overridden method are decided here.
+    boolean overridable = phase != null && ruleSet.hasMethodRules();
+    if (!ruleSet.hasRouteRules() && waiting == null && !overridable) {
       return null;
     }
     failIfInjected();
@@ -215,13 +218,18 @@ public final class TollgateGate implements RequestGate {
     if (exchange == null) {
       return null;
     }
+    String sentMethod = phase == null ? null : phase.exchange.method();
+    if (!ruleSet.hasRouteRules() && waiting == null && exchange.method().equals(sentMethod)) {
+      return null;
+    }
     exchange.setRoute(SpringRoutes.routeOf(exchange));
     RuleVerdicts earlier = phase == null ? null : phase.verdicts;
     int before = earlier == null ? 0 : earlier.size();
     if (phase != null) {
       phase.waitingForPrincipal = null; // decided here, once
     }
-    RuleVerdicts verdicts = decide(exchange, ruleSet, DecisionPoint.ROUTE, earlier, waiting);
+    RuleVerdicts verdicts =
+        decide(exchange, sentMethod, ruleSet, DecisionPoint.ROUTE, earlier, waiting);
     if (verdicts == null || verdicts.size() == before) {
       return null;
     }
@@ -244,7 +252,12 @@ public final class TollgateGate implements RequestGate {
       noteHandlerPoint();
     }
     List<Rule> waiting = servlet == null ? null : servlet.waitingForPrincipal;
-    if (point == DecisionPoint.ROUTE && !ruleSet.hasRouteRules() && waiting == null) {
+    // Jersey's HttpMethodOverrideFilter (X-HTTP-Method-Override) changes the method before
+    // this point: rules that match by the overridden method are decided here.
+    if (point == DecisionPoint.ROUTE
+        && !ruleSet.hasRouteRules()
+        && waiting == null
+        && !ruleSet.hasMethodRules()) {
       return null;
     }
     JerseyApi jersey = JerseyApi.of(processingContext);
@@ -263,7 +276,10 @@ public final class TollgateGate implements RequestGate {
     if (servlet != null) {
       servlet.waitingForPrincipal = null; // decided here, once
     }
-    RuleVerdicts verdicts = decide(exchange, ruleSet, point, earlier, waiting);
+    RuleVerdicts verdicts =
+        decide(
+            exchange, servlet == null ? null : servlet.exchange.method(),
+            ruleSet, point, earlier, waiting);
     if (verdicts == null || verdicts.size() == before) {
       return null;
     }
@@ -330,10 +346,21 @@ public final class TollgateGate implements RequestGate {
       DecisionPoint point,
       RuleVerdicts earlier,
       List<Rule> waiting) {
+    return decide(exchange, null, ruleSet, point, earlier, waiting);
+  }
+
+  /** As above, at a handler whose method may be overridden from {@code sentMethod}. */
+  private RuleVerdicts decide(
+      HttpExchange exchange,
+      String sentMethod,
+      RuleSet ruleSet,
+      DecisionPoint point,
+      RuleVerdicts earlier,
+      List<Rule> waiting) {
     int before = earlier == null ? 0 : earlier.size();
     long start = System.nanoTime();
     RuleVerdicts verdicts =
-        decider.decide(exchange, ruleSet, point, earlier, waiting, handlerPointSeen);
+        decider.decide(exchange, sentMethod, ruleSet, point, earlier, waiting, handlerPointSeen);
     TollgateMetrics.record(verdicts, before, System.nanoTime() - start);
     return verdicts;
   }
