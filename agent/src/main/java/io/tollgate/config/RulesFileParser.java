@@ -1,5 +1,7 @@
 package io.tollgate.config;
 
+import io.tollgate.keys.Cidr;
+import io.tollgate.keys.TrustedProxies;
 import io.tollgate.limiters.AlgorithmKind;
 import io.tollgate.limiters.CalendarQuota;
 import java.io.IOException;
@@ -99,6 +101,8 @@ public final class RulesFileParser {
   private static final Pattern RULE_NAME = Pattern.compile("[A-Za-z0-9._-]+");
   private static final Pattern INTEGER = Pattern.compile("[-+]?[0-9][0-9_]*");
   private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+  private static final Pattern LEADING_ZERO_OCTET =
+      Pattern.compile("(^|[.:])0[0-9]+(?=[./]|$)");
   private static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
 
   private RulesFileParser() {}
@@ -241,82 +245,25 @@ public final class RulesFileParser {
     return true;
   }
 
-  /** An IPv4 or IPv6 address, optionally with a /prefix that fits it. */
+  /**
+   * An IPv4 or IPv6 address, optionally with a /prefix that fits it: whatever {@link Cidr#parse},
+   * which the agent builds the client-address resolver and allowlists with, accepts, so that a file
+   * that passes here is one the agent can apply.
+   */
   static boolean isCidr(String s) {
-    int slash = s.indexOf('/');
-    String addr = slash < 0 ? s : s.substring(0, slash);
-    int max;
-    if (isIpv4(addr)) {
-      max = 32;
-    } else if (isIpv6(addr)) {
-      max = 128;
-    } else {
-      return false;
-    }
-    if (slash < 0) {
-      return true;
-    }
-    String prefix = s.substring(slash + 1);
-    if (prefix.isEmpty() || prefix.length() > 3 || !prefix.chars().allMatch(Character::isDigit)) {
-      return false;
-    }
-    return Integer.parseInt(prefix) <= max;
+    return cidrProblem(s) == null;
   }
 
-  static boolean isIpv4(String s) {
-    String[] parts = s.split("\\.", -1);
-    if (parts.length != 4) {
-      return false;
+  /** Why {@code s} is not a CIDR the agent accepts, or null when it is one. */
+  static String cidrProblem(String s) {
+    try {
+      Cidr.parse(s);
+      return null;
+    } catch (IllegalArgumentException e) {
+      return LEADING_ZERO_OCTET.matcher(s).find()
+          ? "an IPv4 octet with a leading zero, which some tools read as octal"
+          : e.getMessage();
     }
-    for (String p : parts) {
-      if (p.isEmpty() || p.length() > 3 || !p.chars().allMatch(c -> c >= '0' && c <= '9')) {
-        return false;
-      }
-      if (Integer.parseInt(p) > 255) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  static boolean isIpv6(String s) {
-    if (s.isEmpty() || s.indexOf(':') < 0) {
-      return false;
-    }
-    String body = s;
-    if (s.indexOf('.') >= 0) {
-      int lastColon = s.lastIndexOf(':');
-      if (!isIpv4(s.substring(lastColon + 1))) {
-        return false;
-      }
-      body = s.substring(0, lastColon + 1) + "0:0"; // the IPv4 tail counts as two groups
-    }
-    int dbl = body.indexOf("::");
-    if (dbl >= 0 && body.indexOf("::", dbl + 1) >= 0) {
-      return false;
-    }
-    String[] sides =
-        dbl >= 0
-            ? new String[] {body.substring(0, dbl), body.substring(dbl + 2)}
-            : new String[] {body};
-    int groups = 0;
-    for (String side : sides) {
-      if (side.isEmpty()) {
-        continue;
-      }
-      for (String g : side.split(":", -1)) {
-        if (g.isEmpty() || g.length() > 4) {
-          return false;
-        }
-        for (int i = 0; i < g.length(); i++) {
-          if (Character.digit(g.charAt(i), 16) < 0) {
-            return false;
-          }
-        }
-        groups++;
-      }
-    }
-    return dbl >= 0 ? groups <= 7 : groups == 8;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -593,25 +540,28 @@ public final class RulesFileParser {
       if (proxies != null) {
         Node v = proxies.getValueNode();
         String expected =
-            "a number of proxy hops (0 or more) or a list of proxy networks such as [10.0.0.0/8]";
+            "a number of proxy hops (0 to " + TrustedProxies.MAX_HOPS
+                + ") or a list of proxy networks such as [10.0.0.0/8]";
         if (v instanceof SequenceNode) {
           for (Node item : ((SequenceNode) v).getValue()) {
             String cidr =
                 string(item, "each entry of client-ip.trusted-proxies", "a CIDR such as 10.0.0.0/8", "");
             if (cidr != null) {
-              if (isCidr(cidr.trim())) {
+              String why = cidrProblem(cidr.trim());
+              if (why == null) {
                 cidrs.add(cidr.trim());
               } else {
                 problem(
                     item,
                     "client-ip.trusted-proxies: '"
                         + cidr
-                        + "' is not an IP address or CIDR such as 10.0.0.0/8 or fd00::/8");
+                        + "' is not an IP address or CIDR such as 10.0.0.0/8 or fd00::/8 ("
+                        + why + ")");
               }
             }
           }
         } else if (v instanceof ScalarNode && !isNull(v)) {
-          Long n = integer(v, "client-ip.trusted-proxies", expected, 0, Integer.MAX_VALUE, "");
+          Long n = integer(v, "client-ip.trusted-proxies", expected, 0, TrustedProxies.MAX_HOPS, "");
           hops = n == null ? 0 : n.intValue();
         } else {
           problem(v, "client-ip.trusted-proxies must be " + expected + ", got " + describe(v));
@@ -1210,8 +1160,8 @@ public final class RulesFileParser {
           String c = string(itemNode, "each entry of allow.cidrs", "a CIDR such as 10.0.0.0/8", ctx);
           if (c == null) {
             ok = false;
-          } else if (!isCidr(c.trim())) {
-            problem(itemNode, ctx + "allow.cidrs: '" + c + "' is not an IP address or CIDR such as 10.0.0.0/8 or fd00::/8");
+          } else if (cidrProblem(c.trim()) != null) {
+            problem(itemNode, ctx + "allow.cidrs: '" + c + "' is not an IP address or CIDR such as 10.0.0.0/8 or fd00::/8 (" + cidrProblem(c.trim()) + ")");
             ok = false;
           } else {
             cidrs.add(c.trim());

@@ -68,6 +68,11 @@ class RulesFileParserEdgeCasesTest {
     "gggg::,              false",
     "localhost,           false",
     "proxy.internal/24,   false",
+    // what the agent's own CIDR parser refuses, validate refuses too
+    "010.0.0.0/8,         false",
+    "10.0.0.01,           false",
+    "::ffff:10.0.0.0/64,  false",
+    "fe80::1%eth0,        false",
   })
   void proxyNetworks(String cidr, boolean valid) {
     assertEquals(valid, RulesFileParser.isCidr(cidr));
