@@ -35,11 +35,11 @@ class RulesFileParserEdgeCasesTest {
   void suggestsOnlyNearMisses(String typo, String expected) {
     List<String> keys =
         expected.isEmpty()
-            ? RulesFileParser.RULE_KEYS
+            ? RuleParser.RULE_KEYS
             : RulesFileParser.TOP_LEVEL_KEYS.contains(expected)
                 ? RulesFileParser.TOP_LEVEL_KEYS
-                : RulesFileParser.RULE_KEYS;
-    String hint = RulesFileParser.suggest(typo, keys);
+                : RuleParser.RULE_KEYS;
+    String hint = YamlNodes.suggest(typo, keys);
     assertEquals(expected.isEmpty() ? null : expected, hint);
   }
 
@@ -75,7 +75,7 @@ class RulesFileParserEdgeCasesTest {
     "fe80::1%eth0,        false",
   })
   void proxyNetworks(String cidr, boolean valid) {
-    assertEquals(valid, RulesFileParser.isCidr(cidr));
+    assertEquals(valid, ClientIpSectionParser.isCidr(cidr));
   }
 
   @ParameterizedTest(name = "''{0}'' is a header token: {1}")
@@ -89,7 +89,7 @@ class RulesFileParserEdgeCasesTest {
     "Ünicode,    false",
   })
   void headerNamesAreTokens(String name, boolean valid) {
-    assertEquals(valid, RulesFileParser.isToken(name));
+    assertEquals(valid, YamlNodes.isToken(name));
   }
 
   /** Whatever the input, parse returns a config or throws a ConfigException: never anything else. */
