@@ -97,22 +97,8 @@ final class LimitsParser {
 
     // calendar quotas: the calendar sets the window
     CalendarQuota.Unit calendar = null;
-    java.time.ZoneId zone = null;
     if (calendarTuple != null) {
-      String unit = y.string(calendarTuple.getValueNode(), "calendar", "one of " + String.join(", ", CALENDAR_UNITS), ctx);
-      if (unit != null) {
-        String u = unit.trim().toLowerCase(Locale.ROOT);
-        if (CALENDAR_UNITS.contains(u)) {
-          calendar = CalendarQuota.Unit.valueOf(u.toUpperCase(Locale.ROOT));
-        } else {
-          String hint = suggest(u, CALENDAR_UNITS);
-          y.problem(
-              calendarTuple.getValueNode(),
-              ctx + "calendar must be one of " + String.join(", ", CALENDAR_UNITS) + ", got "
-                  + describe(calendarTuple.getValueNode())
-                  + (hint != null ? "; did you mean '" + hint + "'?" : ""));
-        }
-      }
+      calendar = calendarUnit(calendarTuple, ctx);
       if (algTuple != null && algorithm != AlgorithmKind.FIXED_WINDOW) {
         y.problem(
             algTuple.getValueNode(),
@@ -122,7 +108,8 @@ final class LimitsParser {
       if (periodTuple != null) {
         y.problem(
             periodTuple.getKeyNode(),
-            ctx + "with 'calendar' the window is the calendar " + (calendar == null ? "unit" : unit.trim())
+            ctx + "with 'calendar' the window is the calendar "
+                + (calendar == null ? "unit" : ((ScalarNode) calendarTuple.getValueNode()).getValue().trim())
                 + "; leave 'period' out");
       }
       if (burstTuple != null) {
@@ -135,21 +122,7 @@ final class LimitsParser {
                 + "' cannot be combined with 'calendar'");
       }
     }
-    NodeTuple zoneTuple = f.get("time-zone");
-    if (zoneTuple != null) {
-      String z = y.string(zoneTuple.getValueNode(), "time-zone", "a time zone such as Europe/Paris or UTC", ctx);
-      if (calendarTuple == null) {
-        y.problem(zoneTuple.getKeyNode(), ctx + "time-zone applies to calendar quotas only; add 'calendar: day' (or week, month, year) or remove it");
-      } else if (z != null) {
-        try {
-          zone = java.time.ZoneId.of(z.trim());
-        } catch (java.time.DateTimeException e) {
-          y.problem(
-              zoneTuple.getValueNode(),
-              ctx + "time-zone '" + z.trim() + "' is not a time zone; write a region such as Europe/Paris, America/New_York, or UTC");
-        }
-      }
-    }
+    java.time.ZoneId zone = zone(f.get("time-zone"), calendarTuple, ctx);
 
     Long limit = null;
     Long period = null;
@@ -279,4 +252,44 @@ final class LimitsParser {
     }
     return ok ? out : null;
   }
+
+  /** {@code calendar:} day, week, month or year; null when wrong. */
+  private CalendarQuota.Unit calendarUnit(NodeTuple calendarTuple, String ctx) {
+    String unit = y.string(calendarTuple.getValueNode(), "calendar", "one of " + String.join(", ", CALENDAR_UNITS), ctx);
+    if (unit == null) {
+      return null;
+    }
+    String u = unit.trim().toLowerCase(Locale.ROOT);
+    if (CALENDAR_UNITS.contains(u)) {
+      return CalendarQuota.Unit.valueOf(u.toUpperCase(Locale.ROOT));
+    }
+    String hint = suggest(u, CALENDAR_UNITS);
+    y.problem(
+        calendarTuple.getValueNode(),
+        ctx + "calendar must be one of " + String.join(", ", CALENDAR_UNITS) + ", got "
+            + describe(calendarTuple.getValueNode())
+            + (hint != null ? "; did you mean '" + hint + "'?" : ""));
+    return null;
+  }
+
+  /** {@code time-zone:} of a calendar quota; null when not given (UTC) or wrong. */
+  private java.time.ZoneId zone(NodeTuple zoneTuple, NodeTuple calendarTuple, String ctx) {
+    if (zoneTuple == null) {
+      return null;
+    }
+    String z = y.string(zoneTuple.getValueNode(), "time-zone", "a time zone such as Europe/Paris or UTC", ctx);
+    if (calendarTuple == null) {
+      y.problem(zoneTuple.getKeyNode(), ctx + "time-zone applies to calendar quotas only; add 'calendar: day' (or week, month, year) or remove it");
+    } else if (z != null) {
+      try {
+        return java.time.ZoneId.of(z.trim());
+      } catch (java.time.DateTimeException e) {
+        y.problem(
+            zoneTuple.getValueNode(),
+            ctx + "time-zone '" + z.trim() + "' is not a time zone; write a region such as Europe/Paris, America/New_York, or UTC");
+      }
+    }
+    return null;
+  }
+
 }

@@ -176,53 +176,10 @@ final class RuleParser {
     if (mk != null) {
       maxKeys = y.positive(mk.getValueNode(), "max-keys", ctx);
     }
-    long maxDelay = 0;
-    NodeTuple md = f.get("max-delay");
-    if (md != null) {
-      Long d = y.duration(md.getValueNode(), "max-delay", ctx);
-      if (algorithm != AlgorithmKind.GCRA) {
-        y.problem(
-            md.getKeyNode(),
-            ctx + "max-delay applies to the gcra algorithm only (it holds requests to pace them); add 'algorithm: gcra' or remove it");
-      } else if (d != null && d > MAX_DELAY_CAP_NANOS) {
-        y.problem(
-            md.getValueNode(),
-            ctx + "max-delay must be at most 10s: a held request keeps a server thread busy, so longer waits should be refused with Retry-After instead");
-      } else if (d != null) {
-        maxDelay = d;
-      }
-    }
+    long maxDelay = maxDelay(f.get("max-delay"), algorithm, ctx);
     String costHeader = costs.header(f.get("cost-header"), algorithm, ctx);
-    AllowConfig allow = AllowConfig.NONE;
-    NodeTuple allowTuple = f.get("allow");
-    if (allowTuple != null) {
-      AllowConfig a = allows.parse(allowTuple.getValueNode(), ctx, true);
-      if (a != null) {
-        allow = a;
-        if (!a.keys().isEmpty()) {
-          boolean oneNamedPart =
-              key.size() == 1
-                  && (key.get(0).startsWith("header:") || key.get(0).startsWith("cookie:")
-                      || key.get(0).startsWith("param:") || key.get(0).equals("principal"));
-          if (!oneNamedPart) {
-            y.problem(
-                allowTuple.getValueNode(),
-                ctx + "allow.keys needs a rule keyed by one header:, cookie:, param: or principal part (the rule's key is "
-                    + key + "); allow client addresses with allow.cidrs");
-          }
-        }
-      }
-    }
-    allow = allow.plus(topAllow);
-    PenaltyConfig penalty = null;
-    NodeTuple penaltyTuple = f.get("penalty");
-    if (penaltyTuple != null) {
-      penalty = penalties.parse(penaltyTuple.getValueNode(), ctx);
-      if (algorithm == AlgorithmKind.CONCURRENCY && penalty != null) {
-        y.problem(penaltyTuple.getKeyNode(), ctx + "penalty does not apply to the concurrency algorithm");
-        penalty = null;
-      }
-    }
+    AllowConfig allow = allow(f.get("allow"), key, ctx).plus(topAllow);
+    PenaltyConfig penalty = penalty(f.get("penalty"), algorithm, ctx);
 
     costs.checkFits(cost, costTuple, algorithm, lim.all(), ctx);
 
@@ -266,6 +223,66 @@ final class RuleParser {
       b.keyLine(e.getKey(), e.getValue());
     }
     return b.build();
+  }
+
+  /** {@code max-delay}: how long a gcra rule may hold a request to pace it; 0 when not given. */
+  private long maxDelay(NodeTuple md, AlgorithmKind algorithm, String ctx) {
+    if (md == null) {
+      return 0;
+    }
+    Long d = y.duration(md.getValueNode(), "max-delay", ctx);
+    if (algorithm != AlgorithmKind.GCRA) {
+      y.problem(
+          md.getKeyNode(),
+          ctx + "max-delay applies to the gcra algorithm only (it holds requests to pace them); add 'algorithm: gcra' or remove it");
+    } else if (d != null && d > MAX_DELAY_CAP_NANOS) {
+      y.problem(
+          md.getValueNode(),
+          ctx + "max-delay must be at most 10s: a held request keeps a server thread busy, so longer waits should be refused with Retry-After instead");
+    } else if (d != null) {
+      return d;
+    }
+    return 0;
+  }
+
+  /**
+   * The rule's own {@code allow:} ({@link AllowConfig#NONE} when not given); keys are allowed only
+   * on a rule keyed by one named part, which is what they are compared with.
+   */
+  private AllowConfig allow(NodeTuple allowTuple, List<String> key, String ctx) {
+    if (allowTuple == null) {
+      return AllowConfig.NONE;
+    }
+    AllowConfig a = allows.parse(allowTuple.getValueNode(), ctx, true);
+    if (a == null) {
+      return AllowConfig.NONE;
+    }
+    if (!a.keys().isEmpty()) {
+      boolean oneNamedPart =
+          key.size() == 1
+              && (key.get(0).startsWith("header:") || key.get(0).startsWith("cookie:")
+                  || key.get(0).startsWith("param:") || key.get(0).equals("principal"));
+      if (!oneNamedPart) {
+        y.problem(
+            allowTuple.getValueNode(),
+            ctx + "allow.keys needs a rule keyed by one header:, cookie:, param: or principal part (the rule's key is "
+                + key + "); allow client addresses with allow.cidrs");
+      }
+    }
+    return a;
+  }
+
+  /** The rule's {@code penalty:}, or null; the concurrency algorithm has none. */
+  private PenaltyConfig penalty(NodeTuple penaltyTuple, AlgorithmKind algorithm, String ctx) {
+    if (penaltyTuple == null) {
+      return null;
+    }
+    PenaltyConfig penalty = penalties.parse(penaltyTuple.getValueNode(), ctx);
+    if (algorithm == AlgorithmKind.CONCURRENCY && penalty != null) {
+      y.problem(penaltyTuple.getKeyNode(), ctx + "penalty does not apply to the concurrency algorithm");
+      return null;
+    }
+    return penalty;
   }
 
   /**
