@@ -9,6 +9,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 
 /** A rule's {@code key:} and {@code key-fallback:}: the parts a request's key is made of. */
@@ -23,8 +24,28 @@ final class KeyParser {
     this.y = y;
   }
 
+  /** {@code key:} ({@code keyTuple}, or null): its parts; {@code [ip]} when not given or wrong. */
+  List<String> key(NodeTuple keyTuple, String ctx) {
+    List<String> parts = keyTuple == null ? null : parts(keyTuple.getValueNode(), ctx);
+    return parts == null ? Collections.singletonList("ip") : parts;
+  }
+
+  /** {@code key-fallback:}, which needs a {@code key:} to fall back from; null when none. */
+  List<String> fallback(NodeTuple fallbackTuple, NodeTuple keyTuple, String ctx) {
+    if (fallbackTuple == null) {
+      return null;
+    }
+    List<String> fallback = parts(fallbackTuple.getValueNode(), ctx);
+    if (fallback != null && keyTuple == null) {
+      y.problem(fallbackTuple.getKeyNode(), ctx + "key-fallback needs a key to fall back from;"
+          + " add key: (for example key: header:X-Api-Key)");
+      return null;
+    }
+    return fallback;
+  }
+
   /** A key or key fallback: one part or a list of them, normalised; null when wrong. */
-  List<String> parts(Node node, String ctx) {
+  private List<String> parts(Node node, String ctx) {
     List<Node> items;
     if (node instanceof SequenceNode) {
       items = ((SequenceNode) node).getValue();

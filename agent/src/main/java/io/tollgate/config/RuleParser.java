@@ -8,7 +8,6 @@ import static io.tollgate.config.YamlNodes.suggest;
 import io.tollgate.limiters.AlgorithmKind;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -125,24 +124,9 @@ final class RuleParser {
 
     MatchParser.Match match = matchParser.parse(f.get("match"), ctx, keyLines);
 
-    List<String> key = Collections.singletonList("ip");
     NodeTuple keyTuple = f.get("key");
-    if (keyTuple != null) {
-      List<String> k = keys.parts(keyTuple.getValueNode(), ctx);
-      if (k != null) {
-        key = k;
-      }
-    }
-    List<String> keyFallback = null;
-    NodeTuple fallbackTuple = f.get("key-fallback");
-    if (fallbackTuple != null) {
-      keyFallback = keys.parts(fallbackTuple.getValueNode(), ctx);
-      if (keyFallback != null && keyTuple == null) {
-        y.problem(fallbackTuple.getKeyNode(), ctx + "key-fallback needs a key to fall back from;"
-            + " add key: (for example key: header:X-Api-Key)");
-        keyFallback = null;
-      }
-    }
+    List<String> key = keys.key(keyTuple, ctx);
+    List<String> keyFallback = keys.fallback(f.get("key-fallback"), keyTuple, ctx);
 
     AlgorithmKind algorithm = AlgorithmKind.TOKEN_BUCKET;
     NodeTuple algTuple = f.get("algorithm");

@@ -83,8 +83,9 @@ public final class RulesFileParser {
   }
 
   /**
-   * Checks a rules file, as {@code tollgate-agent.jar validate FILE} does: the problems found, in file
-   * order, each printable as {@code <file>: line N, column M: <message>}; empty when the file is valid.
+   * The problems the parser finds in a rules file, in file order, each printable as {@code <file>:
+   * line N, column M: <message>}; empty when it finds none. {@code tollgate-agent.jar validate FILE}
+   * also builds the rules as the agent does ({@code RuleSetFactory.withoutConnecting}).
    */
   public static List<ConfigProblem> validate(Path file, Function<String, String> env) {
     try {
