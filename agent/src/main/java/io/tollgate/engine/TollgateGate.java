@@ -208,8 +208,9 @@ public final class TollgateGate implements RequestGate {
     List<Rule> waiting = phase == null ? null : phase.waitingForPrincipal;
     // A method override the application honours (HiddenHttpMethodFilter's _method) is seen
     // only here: rules that match by the overridden method are decided here.
-    boolean overridable = phase != null && ruleSet.hasMethodRules();
-    if (!ruleSet.hasRouteRules() && waiting == null && !overridable) {
+    if (!ruleSet.hasRouteRules()
+        && waiting == null
+        && !(phase != null && ruleSet.hasMethodRules() && methodOverridden(request, phase))) {
       return null;
     }
     failIfInjected();
@@ -218,16 +219,13 @@ public final class TollgateGate implements RequestGate {
     if (exchange == null) {
       return null;
     }
-    String sentMethod = phase == null ? null : phase.exchange.method();
-    if (!ruleSet.hasRouteRules() && waiting == null && exchange.method().equals(sentMethod)) {
-      return null;
-    }
     exchange.setRoute(SpringRoutes.routeOf(exchange));
     RuleVerdicts earlier = phase == null ? null : phase.verdicts;
     int before = earlier == null ? 0 : earlier.size();
     if (phase != null) {
       phase.waitingForPrincipal = null; // decided here, once
     }
+    String sentMethod = phase == null ? null : phase.exchange.method();
     RuleVerdicts verdicts =
         decide(exchange, sentMethod, ruleSet, DecisionPoint.ROUTE, earlier, waiting);
     if (verdicts == null || verdicts.size() == before) {
@@ -237,6 +235,12 @@ public final class TollgateGate implements RequestGate {
       phase.verdicts = verdicts;
     }
     return refuseOrPass(exchange, verdicts, ruleSet);
+  }
+
+  /** Whether the application runs {@code request} by another method than its first entry saw. */
+  private static boolean methodOverridden(Object request, ServletPhase phase) {
+    ServletExchange asSeen = ServletExchange.atLaterEntry(request, null);
+    return asSeen != null && !asSeen.method().equals(phase.exchange.method());
   }
 
   @Override
@@ -267,6 +271,12 @@ public final class TollgateGate implements RequestGate {
             jersey.calls,
             containerRequest,
             servlet != null ? servlet.exchange.remoteAddress() : SERVER_REMOTE_ADDRESS.get());
+    if (point == DecisionPoint.ROUTE
+        && !ruleSet.hasRouteRules()
+        && waiting == null
+        && exchange.method().equals(servlet.exchange.method())) {
+      return null; // only the method override brought it here, and there is none
+    }
     if (exchange.property(ROUTE_DECIDED_ATTRIBUTE) != null) {
       return null;
     }
