@@ -54,16 +54,39 @@ public final class RequestDecider {
       RuleVerdicts earlier,
       List<Rule> waiting,
       boolean handlerAhead) {
+    return decide(exchange, null, rules, point, earlier, waiting, handlerAhead);
+  }
+
+  /**
+   * As above, at a framework's handler whose request method ({@code exchange.method()}, as the
+   * application sees it) may differ from the one the first entry point saw ({@code sentMethod},
+   * or null when there was none): an override such as Spring's {@code _method}. A rule counts the
+   * request when either method matches; the rules that match only by the override were not
+   * decided at the first entry point, so they are decided here (see {@link Rule#matches(String,
+   * String, String)}).
+   */
+  public RuleVerdicts decide(
+      HttpExchange exchange,
+      String sentMethod,
+      RuleSet rules,
+      DecisionPoint point,
+      RuleVerdicts earlier,
+      List<Rule> waiting,
+      boolean handlerAhead) {
     String method = exchange.method();
+    String sent = sentMethod == null ? method : sentMethod;
+    boolean overridden = !sent.equals(method);
     String path = PathNormalizer.normalize(exchange.rawPath());
     RuleVerdicts verdicts = earlier;
     boolean deferring = waiting != null && point == DecisionPoint.FIRST_ENTRY;
     boolean resuming = waiting != null && point != DecisionPoint.FIRST_ENTRY;
     for (int i = 0, n = rules.size(); i < n; i++) {
       Rule rule = rules.get(i);
-      if (!(point.decides(rule) || (resuming && waiting.contains(rule)))
-          || !rule.matches(method, path)
-          || (rule.needsRoute() && !rule.matchesRoute(routeAt(point, exchange)))) {
+      boolean decidesHere = point.decides(rule) || (resuming && waiting.contains(rule));
+      if (decidesHere
+          ? !rule.matches(sent, method, path)
+              || (rule.needsRoute() && !rule.matchesRoute(routeAt(point, exchange)))
+          : !(overridden && rule.matchesOnlyByOverride(sent, method, path))) {
         continue;
       }
       if (deferring

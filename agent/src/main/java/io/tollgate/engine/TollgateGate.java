@@ -206,7 +206,11 @@ public final class TollgateGate implements RequestGate {
     RuleSet ruleSet = rules.current();
     ServletPhase phase = SERVLET_PHASE.get();
     List<Rule> waiting = phase == null ? null : phase.waitingForPrincipal;
-    if (!ruleSet.hasRouteRules() && waiting == null) {
+    // A method override the application honours (HiddenHttpMethodFilter's _method) is seen
+    // only here: rules that match by the overridden method are decided here.
+    if (!ruleSet.hasRouteRules()
+        && waiting == null
+        && !(phase != null && ruleSet.hasMethodRules() && methodOverridden(request, phase))) {
       return null;
     }
     failIfInjected();
@@ -221,7 +225,9 @@ public final class TollgateGate implements RequestGate {
     if (phase != null) {
       phase.waitingForPrincipal = null; // decided here, once
     }
-    RuleVerdicts verdicts = decide(exchange, ruleSet, DecisionPoint.ROUTE, earlier, waiting);
+    String sentMethod = phase == null ? null : phase.exchange.method();
+    RuleVerdicts verdicts =
+        decide(exchange, sentMethod, ruleSet, DecisionPoint.ROUTE, earlier, waiting);
     if (verdicts == null || verdicts.size() == before) {
       return null;
     }
@@ -229,6 +235,12 @@ public final class TollgateGate implements RequestGate {
       phase.verdicts = verdicts;
     }
     return refuseOrPass(exchange, verdicts, ruleSet);
+  }
+
+  /** Whether the application runs {@code request} by another method than its first entry saw. */
+  private static boolean methodOverridden(Object request, ServletPhase phase) {
+    ServletExchange asSeen = ServletExchange.atLaterEntry(request, null);
+    return asSeen != null && !asSeen.method().equals(phase.exchange.method());
   }
 
   @Override
@@ -244,7 +256,12 @@ public final class TollgateGate implements RequestGate {
       noteHandlerPoint();
     }
     List<Rule> waiting = servlet == null ? null : servlet.waitingForPrincipal;
-    if (point == DecisionPoint.ROUTE && !ruleSet.hasRouteRules() && waiting == null) {
+    // Jersey's HttpMethodOverrideFilter (X-HTTP-Method-Override) changes the method before
+    // this point: rules that match by the overridden method are decided here.
+    if (point == DecisionPoint.ROUTE
+        && !ruleSet.hasRouteRules()
+        && waiting == null
+        && !ruleSet.hasMethodRules()) {
       return null;
     }
     JerseyApi jersey = JerseyApi.of(processingContext);
@@ -254,6 +271,12 @@ public final class TollgateGate implements RequestGate {
             jersey.calls,
             containerRequest,
             servlet != null ? servlet.exchange.remoteAddress() : SERVER_REMOTE_ADDRESS.get());
+    if (point == DecisionPoint.ROUTE
+        && !ruleSet.hasRouteRules()
+        && waiting == null
+        && exchange.method().equals(servlet.exchange.method())) {
+      return null; // only the method override brought it here, and there is none
+    }
     if (exchange.property(ROUTE_DECIDED_ATTRIBUTE) != null) {
       return null;
     }
@@ -263,7 +286,10 @@ public final class TollgateGate implements RequestGate {
     if (servlet != null) {
       servlet.waitingForPrincipal = null; // decided here, once
     }
-    RuleVerdicts verdicts = decide(exchange, ruleSet, point, earlier, waiting);
+    RuleVerdicts verdicts =
+        decide(
+            exchange, servlet == null ? null : servlet.exchange.method(),
+            ruleSet, point, earlier, waiting);
     if (verdicts == null || verdicts.size() == before) {
       return null;
     }
@@ -330,10 +356,21 @@ public final class TollgateGate implements RequestGate {
       DecisionPoint point,
       RuleVerdicts earlier,
       List<Rule> waiting) {
+    return decide(exchange, null, ruleSet, point, earlier, waiting);
+  }
+
+  /** As above, at a handler whose method may be overridden from {@code sentMethod}. */
+  private RuleVerdicts decide(
+      HttpExchange exchange,
+      String sentMethod,
+      RuleSet ruleSet,
+      DecisionPoint point,
+      RuleVerdicts earlier,
+      List<Rule> waiting) {
     int before = earlier == null ? 0 : earlier.size();
     long start = System.nanoTime();
     RuleVerdicts verdicts =
-        decider.decide(exchange, ruleSet, point, earlier, waiting, handlerPointSeen);
+        decider.decide(exchange, sentMethod, ruleSet, point, earlier, waiting, handlerPointSeen);
     TollgateMetrics.record(verdicts, before, System.nanoTime() - start);
     return verdicts;
   }

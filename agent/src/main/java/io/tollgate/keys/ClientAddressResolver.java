@@ -50,8 +50,12 @@ import java.util.List;
  * {@value #UNKNOWN_KEY} whenever the peer would be the answer.
  *
  * <h2>Keys</h2>
- * IPv4 (and IPv4-mapped IPv6) clients are keyed by the dotted quad; IPv6 clients by their
- * {@code ipv6Prefix} network, e.g. {@code 2001:db8:1:2::/64} ({@link IpAddress#toKey(int)}).
+ * IPv4 clients are keyed by the dotted quad, and so are IPv6 addresses that carry an IPv4 client
+ * (IPv4-mapped {@code ::ffff:a.b.c.d}, NAT64 {@code 64:ff9b::/96}, IPv4-compatible, 6to4 and
+ * Teredo: {@link IpAddress#embeddedIpv4()}), so that the users of one NAT64 gateway do not share
+ * its /64; other IPv6 clients by their {@code ipv6Prefix} network, e.g.
+ * {@code 2001:db8:1:2::/64} ({@link IpAddress#toKey(int)}). Trust and allowlist CIDRs are matched
+ * against the address as it is, not the embedded one.
  */
 public final class ClientAddressResolver {
 

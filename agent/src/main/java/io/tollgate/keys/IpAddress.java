@@ -24,9 +24,9 @@ import java.util.Arrays;
  * <p><b>IPv4-mapped IPv6</b> ({@code ::ffff:0:0/96}, detected by its bits, so {@code ::ffff:1.2.3.4}
  * and {@code ::ffff:102:304} alike) is normalised to the plain IPv4 address. An {@code IpAddress}
  * therefore never holds a mapped address, and a dual-stack socket cannot make every IPv4 client share
- * one IPv6 prefix bucket (the CVE-2026-30827 failure). Other IPv6 forms that embed IPv4
- * ({@code 2001:db8::1.2.3.4}, NAT64 {@code 64:ff9b::/96}, the deprecated compatible form
- * {@code ::1.2.3.4}) stay IPv6.
+ * one IPv6 prefix bucket (the CVE-2026-30827 failure). Other IPv6 forms that carry an IPv4
+ * address stay IPv6 here (so that CIDRs of them still match), and are keyed by that IPv4 address
+ * ({@link #embeddedIpv4()}, {@link #toKey(int)}).
  *
  * <p>{@link #parseHostPort(String)} additionally understands the forms seen in forwarding headers and
  * socket peer strings: {@code [2001:db8::1]}, {@code [2001:db8::1]:443}, {@code 1.2.3.4:8080}, and an
@@ -486,9 +486,10 @@ public final class IpAddress {
 
   /**
    * The rate-limit key for this address: an IPv4 address as its dotted quad ({@code 192.0.2.7});
-   * an IPv6 address as its network of the given prefix length, canonical text plus the length
-   * ({@code 2001:db8:1:2::/64}; with 128, {@code 2001:db8::1/128}). IPv4 keys never contain
-   * {@code '/'} and IPv6 keys always do.
+   * an IPv6 address that carries an IPv4 client ({@link #embeddedIpv4()}) as that client's dotted
+   * quad; any other IPv6 address as its network of the given prefix length, canonical text plus
+   * the length ({@code 2001:db8:1:2::/64}; with 128, {@code 2001:db8::1/128}). IPv4 keys never
+   * contain {@code '/'} and IPv6 keys always do.
    *
    * @param ipv6PrefixLength 1..128
    * @throws IllegalArgumentException if the prefix length is out of range
@@ -500,7 +501,73 @@ public final class IpAddress {
     if (isIpv4()) {
       return toString();
     }
+    IpAddress v4 = embeddedIpv4();
+    if (v4 != null) {
+      return v4.toString();
+    }
     return mask(ipv6PrefixLength).toString() + "/" + ipv6PrefixLength;
+  }
+
+  /**
+   * The IPv4 client an IPv6 address stands for, or null. A translator or tunnel puts the client's
+   * IPv4 address into these, so that every client behind it would share one IPv6 prefix (a NAT64
+   * gateway's whole user base in one /64) unless keyed by it:
+   *
+   * <ul>
+   *   <li>NAT64, the well-known prefix {@code 64:ff9b::/96} (RFC 6052): the last 32 bits;
+   *   <li>IPv4-translated {@code ::ffff:0:a.b.c.d} (RFC 2765): the last 32 bits;
+   *   <li>IPv4-compatible {@code ::a.b.c.d} (deprecated by RFC 4291): the last 32 bits, unless they
+   *       are in {@code 0.0.0.0/8}, which no client has (so {@code ::} and {@code ::1} are not);
+   *   <li>6to4, {@code 2002::/16} (RFC 3056): bits 16 to 47, the site's IPv4 address;
+   *   <li>Teredo, {@code 2001:0::/32} (RFC 4380): the client's public IPv4 address, the last 32
+   *       bits inverted.
+   * </ul>
+   *
+   * IPv4-mapped addresses ({@code ::ffff:a.b.c.d}) are IPv4 already ({@link #parse}). An IPv4
+   * address has none.
+   */
+  public IpAddress embeddedIpv4() {
+    if (isIpv4()) {
+      return null;
+    }
+    if (group(0) == 0x0064 && group(1) == 0xff9b && zeroBytes(4, 12)) {
+      return ipv4At(12, 0);
+    }
+    if (zeroBytes(0, 8) && group(4) == 0xffff && group(5) == 0) {
+      return ipv4At(12, 0);
+    }
+    if (zeroBytes(0, 12) && bytes[12] != 0) {
+      return ipv4At(12, 0);
+    }
+    if (group(0) == 0x2002) {
+      return ipv4At(2, 0);
+    }
+    if (group(0) == 0x2001 && group(1) == 0) {
+      return ipv4At(12, 0xff);
+    }
+    return null;
+  }
+
+  private int group(int index) {
+    return ((bytes[2 * index] & 0xff) << 8) | (bytes[2 * index + 1] & 0xff);
+  }
+
+  private boolean zeroBytes(int from, int to) {
+    for (int i = from; i < to; i++) {
+      if (bytes[i] != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The four bytes from {@code offset}, each XORed with {@code xor}, as an IPv4 address. */
+  private IpAddress ipv4At(int offset, int xor) {
+    byte[] v4 = new byte[4];
+    for (int i = 0; i < 4; i++) {
+      v4[i] = (byte) (bytes[offset + i] ^ xor);
+    }
+    return new IpAddress(v4);
   }
 
   /**

@@ -174,6 +174,33 @@ public final class Rule {
   }
 
   /**
+   * Whether the request matches by the method sent or by the method the application sees after
+   * an override ({@code _method}, {@code X-HTTP-Method-Override}): a rule counts both, so that
+   * neither a POST rule nor a DELETE rule is escaped by overriding POST with DELETE.
+   */
+  public boolean matches(String sentMethod, String effectiveMethod, String normalizedPath) {
+    return shared.matcher.matches(sentMethod, normalizedPath)
+        || (!sentMethod.equals(effectiveMethod)
+            && shared.matcher.matches(effectiveMethod, normalizedPath));
+  }
+
+  /**
+   * Whether this rule matches the request only by the method the application sees after an
+   * override, not by the method sent: such a rule was not decided where only the sent method is
+   * known (the first servlet entry point), so the framework's handler point decides it.
+   */
+  public boolean matchesOnlyByOverride(
+      String sentMethod, String effectiveMethod, String normalizedPath) {
+    return !sentMethod.equals(effectiveMethod)
+        && shared.matcher.matchesOnlyByOverride(sentMethod, effectiveMethod, normalizedPath);
+  }
+
+  /** Whether the rule lists methods, so that a method override may change whether it matches. */
+  public boolean matchesByMethod() {
+    return !shared.matcher.matchesEveryMethod();
+  }
+
+  /**
    * Whether this rule can only be decided where the framework knows the route template (it
    * matches a route, or keys by it).
    */

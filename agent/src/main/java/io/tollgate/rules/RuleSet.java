@@ -15,6 +15,7 @@ public final class RuleSet {
   private final HeadersMode headers;
   private final boolean hasRouteRules;
   private final boolean hasPrincipalRules;
+  private final boolean hasMethodRules;
 
   private final boolean trustsNoProxy;
 
@@ -26,12 +27,23 @@ public final class RuleSet {
     this.source = source;
     boolean route = false;
     boolean principal = false;
+    boolean method = false;
     for (Rule rule : this.rules) {
       route |= rule.needsRoute();
       principal |= rule.keyNeedsPrincipal();
+      method |= rule.matchesByMethod();
     }
+    this.hasMethodRules = method;
     this.hasRouteRules = route;
     this.hasPrincipalRules = principal;
+  }
+
+  /**
+   * Whether some rule lists methods: then a framework's handler point checks whether the
+   * application overrode the request's method ({@code _method}) into one of them.
+   */
+  public boolean hasMethodRules() {
+    return hasMethodRules;
   }
 
   /** Whether a rule's key has the authenticated user as a part. */

@@ -35,10 +35,25 @@ public final class RuleSetFactory {
 
   private final Clock clock;
   private final StoreProvider stores;
+  private final boolean validating;
 
   public RuleSetFactory(Clock clock) {
+    this(clock, new StoreProvider(clock), false);
+  }
+
+  private RuleSetFactory(Clock clock, StoreProvider stores, boolean validating) {
     this.clock = clock;
-    this.stores = new StoreProvider(clock);
+    this.stores = stores;
+    this.validating = validating;
+  }
+
+  /**
+   * A factory for {@code validate}: it builds everything the agent builds from a rules file
+   * (matchers, keys, client-address resolver, allowlists, algorithms, stores), so that a file it
+   * accepts is one the agent applies, but it connects to nothing and logs nothing.
+   */
+  public static RuleSetFactory withoutConnecting(Clock clock) {
+    return new RuleSetFactory(clock, new StoreProvider(clock, false), true);
   }
 
   /**
@@ -53,7 +68,9 @@ public final class RuleSetFactory {
     }
     stores.useBackendOf(config);
     ClientAddressResolver clients = ClientAddresses.resolverFor(config.clientIp());
-    warnAboutSettings(clients, config.source());
+    if (!validating) {
+      warnAboutSettings(clients, config.source());
+    }
     List<Rule> rules = new ArrayList<>();
     for (RuleConfig ruleConfig : config.rules()) {
       boolean shadow = ruleConfig.effectiveMode(config.mode()) == Mode.SHADOW;

@@ -34,12 +34,19 @@ import java.util.Locale;
 public final class StoreProvider {
 
   private final Clock clock;
+  /** False for {@code validate}: every store is built as the agent builds it, none connects. */
+  private final boolean connects;
   private RedisSettings connectedTo;
   private RedisBackend backend;
   private InstanceRegistry instances;
 
   public StoreProvider(Clock clock) {
+    this(clock, true);
+  }
+
+  StoreProvider(Clock clock, boolean connects) {
     this.clock = clock;
+    this.connects = connects;
   }
 
   /** Prepares the backend the rules file names. */
@@ -61,6 +68,10 @@ public final class StoreProvider {
             .withTls(
                 wanted.tlsCaFile(),
                 RedisConnectionSettings.VerifyPeer.valueOf(wanted.verifyPeer().name()));
+    if (!connects) {
+      // The stores below are built on no backend: they reach it only when they decide.
+      return;
+    }
     backend = RedisBackend.connect(settings);
     instances = new InstanceRegistry(backend);
     connectedTo = wanted;
@@ -96,7 +107,7 @@ public final class StoreProvider {
         shared,
         decider,
         OnFailure.fromYamlName(rule.onFailure().name().toLowerCase(Locale.ROOT)),
-        registry::liveInstances,
+        registry == null ? () -> 1 : registry::liveInstances,
         clock,
         rule.maxKeys());
   }

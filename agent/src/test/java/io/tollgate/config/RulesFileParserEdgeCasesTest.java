@@ -35,11 +35,11 @@ class RulesFileParserEdgeCasesTest {
   void suggestsOnlyNearMisses(String typo, String expected) {
     List<String> keys =
         expected.isEmpty()
-            ? RulesFileParser.RULE_KEYS
+            ? RuleParser.RULE_KEYS
             : RulesFileParser.TOP_LEVEL_KEYS.contains(expected)
                 ? RulesFileParser.TOP_LEVEL_KEYS
-                : RulesFileParser.RULE_KEYS;
-    String hint = RulesFileParser.suggest(typo, keys);
+                : RuleParser.RULE_KEYS;
+    String hint = YamlNodes.suggest(typo, keys);
     assertEquals(expected.isEmpty() ? null : expected, hint);
   }
 
@@ -68,9 +68,14 @@ class RulesFileParserEdgeCasesTest {
     "gggg::,              false",
     "localhost,           false",
     "proxy.internal/24,   false",
+    // what the agent's own CIDR parser refuses, validate refuses too
+    "010.0.0.0/8,         false",
+    "10.0.0.01,           false",
+    "::ffff:10.0.0.0/64,  false",
+    "fe80::1%eth0,        false",
   })
   void proxyNetworks(String cidr, boolean valid) {
-    assertEquals(valid, RulesFileParser.isCidr(cidr));
+    assertEquals(valid, ClientIpSectionParser.isCidr(cidr));
   }
 
   @ParameterizedTest(name = "''{0}'' is a header token: {1}")
@@ -84,7 +89,7 @@ class RulesFileParserEdgeCasesTest {
     "Ünicode,    false",
   })
   void headerNamesAreTokens(String name, boolean valid) {
-    assertEquals(valid, RulesFileParser.isToken(name));
+    assertEquals(valid, YamlNodes.isToken(name));
   }
 
   /** Whatever the input, parse returns a config or throws a ConfigException: never anything else. */

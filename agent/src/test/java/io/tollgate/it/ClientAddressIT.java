@@ -84,4 +84,32 @@ class ClientAddressIT {
           "RFC 7239 Forwarded with a bracketed IPv6 address and port");
     }
   }
+
+  @Test
+  void clientsBehindOneNat64GatewayHaveABudgetEachTheSameAsOverIpv4() throws Exception {
+    try (ForkedApp app = ForkedApp.app(APP).withAgent("config=" + rules("1")).start()) {
+      for (int i = 1; i <= 5; i++) {
+        assertEquals(200, app.send("GET", "/hello",
+            Map.of("X-Forwarded-For", "64:ff9b::203.0.113.7")).statusCode(), "request " + i);
+      }
+      assertEquals(429, app.send("GET", "/hello",
+          Map.of("X-Forwarded-For", "64:ff9b::cb00:7107")).statusCode(),
+          "the same client, written in hex");
+      assertEquals(429, app.send("GET", "/hello",
+          Map.of("X-Forwarded-For", "203.0.113.7")).statusCode(),
+          "and over IPv4: one client, one budget");
+      assertEquals(200, app.send("GET", "/hello",
+          Map.of("X-Forwarded-For", "64:ff9b::203.0.113.8")).statusCode(),
+          "another NAT64 user of the same /64 has a budget of its own");
+      for (int i = 1; i <= 5; i++) {
+        assertEquals(200, app.send("GET", "/hello",
+            Map.of("X-Forwarded-For", "2001:0:4136:e378:8000:63bf:3fff:fdd2")).statusCode(),
+            "Teredo request " + i);
+      }
+      assertEquals(429, app.send("GET", "/hello",
+          Map.of("X-Forwarded-For", "192.0.2.45")).statusCode(),
+          "a Teredo client is keyed by its public IPv4 address, 192.0.2.45");
+      ServletAppsIT.assertAgentLogClean(app);
+    }
+  }
 }

@@ -297,8 +297,6 @@ class ClientAddressResolverTest {
         Arguments.of("::FFFF:1.2.3.4", "1.2.3.4"),
         Arguments.of("[::ffff:1.2.3.4]:8080", "1.2.3.4"),
         Arguments.of("2001:db8::1.2.3.4", "2001:db8::/64"),       // not mapped
-        Arguments.of("::1.2.3.4", "::/64"),                       // deprecated compatible form: IPv6
-        Arguments.of("64:ff9b::1.2.3.4", "64:ff9b::/64"),         // NAT64: IPv6
         Arguments.of("::fffe:1.2.3.4", "::/64"));
   }
 
@@ -306,6 +304,51 @@ class ClientAddressResolverTest {
   @MethodSource("mappedTable")
   void ipv4MappedIsKeyedAsIpv4(String peer, String expected) {
     assertEquals(expected, new ClientAddressResolver(TrustedProxies.none()).resolve(peer, null, null));
+  }
+
+  static Stream<Arguments> embeddedIpv4Table() {
+    // IPv6 addresses a translator or tunnel made from an IPv4 client: keyed by that client, or
+    // every user of one NAT64 gateway (one 6to4 relay...) would share one /64
+    return Stream.of(
+        // NAT64, well-known prefix 64:ff9b::/96 (RFC 6052)
+        Arguments.of("64:ff9b::1.2.3.4", "1.2.3.4"),
+        Arguments.of("64:ff9b::c000:221", "192.0.2.33"),
+        Arguments.of("[64:ff9b::203.0.113.9]:443", "203.0.113.9"),
+        Arguments.of("64:ff9b:0:0:1::1.2.3.4", "64:ff9b::/64"),       // outside the /96: IPv6
+        Arguments.of("64:ff9b:1::1.2.3.4", "64:ff9b:1::/64"),         // local-use /48: IPv6
+        // IPv4-translated ::ffff:0:a.b.c.d (RFC 2765)
+        Arguments.of("::ffff:0:198.51.100.7", "198.51.100.7"),
+        // IPv4-compatible ::a.b.c.d (deprecated, RFC 4291); 0.0.0.0/8 is no client's address
+        Arguments.of("::1.2.3.4", "1.2.3.4"),
+        Arguments.of("::c633:6407", "198.51.100.7"),
+        Arguments.of("::1", "::/64"),
+        Arguments.of("::", "::/64"),
+        Arguments.of("::0.1.2.3", "::/64"),
+        // 6to4, 2002::/16 (RFC 3056): bits 16..47 are the site's IPv4 address
+        Arguments.of("2002:c000:204::1", "192.0.2.4"),
+        Arguments.of("2002:cb00:7107:1:2:3:4:5", "203.0.113.7"),
+        Arguments.of("2003:c000:204::1", "2003:c000:204::/64"),
+        // Teredo, 2001:0::/32 (RFC 4380): the client's public IPv4, the last 32 bits inverted
+        Arguments.of("2001:0:4136:e378:8000:63bf:3fff:fdd2", "192.0.2.45"),
+        Arguments.of("2001::ffff:ffff:3fff:fdd2", "192.0.2.45"),
+        Arguments.of("2001:1::3fff:fdd2", "2001:1::/64"),              // not Teredo
+        Arguments.of("2001:db8::3fff:fdd2", "2001:db8::/64"));         // documentation: IPv6
+  }
+
+  @ParameterizedTest(name = "{0} -> {1}")
+  @MethodSource("embeddedIpv4Table")
+  void anIpv6AddressThatCarriesAnIpv4ClientIsKeyedByIt(String peer, String expected) {
+    assertEquals(expected, new ClientAddressResolver(TrustedProxies.none()).resolve(peer, null, null));
+  }
+
+  @Test
+  void twoNat64UsersHaveTwoKeysAndAProxyCidrOfTheirPrefixStillMatches() {
+    ClientAddressResolver r =
+        new ClientAddressResolver(TrustedProxies.cidrs(java.util.Arrays.asList("64:ff9b::/96")));
+    assertEquals("1.2.3.4", r.resolve("64:ff9b::1.2.3.4", null, null));
+    assertEquals("1.2.3.5", r.resolve("64:ff9b::1.2.3.5", null, null));
+    // CIDRs match the IPv6 address as it is: a proxy reached over NAT64 is trusted by its prefix
+    assertEquals("203.0.113.9", r.resolve("64:ff9b::1.2.3.4", lines("203.0.113.9"), null));
   }
 
   @Test

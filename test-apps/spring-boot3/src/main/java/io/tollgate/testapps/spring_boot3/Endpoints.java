@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -50,6 +51,15 @@ public class Endpoints {
     @GetMapping("/api/orders/{id}")
     public ResponseEntity<String> order(@PathVariable("id") String id) {
         return text("order " + id);
+    }
+
+    /**
+     * Also reached by a POST with {@code _method=DELETE} when started with
+     * {@code -Dspring.mvc.hiddenmethod.filter.enabled=true} (Spring's HiddenHttpMethodFilter).
+     */
+    @DeleteMapping("/api/orders/{id}")
+    public ResponseEntity<String> deleteOrder(@PathVariable("id") String id) {
+        return text("deleted order " + id);
     }
 
     @GetMapping("/api/search")
