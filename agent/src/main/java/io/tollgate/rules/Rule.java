@@ -82,6 +82,8 @@ public final class Rule {
   private final String quotaPolicyItem;
   private final String rateLimitPrefix;
   private Rule owner;
+  /** Set on each budget of a rule with several limits: they are decided together, or null. */
+  private io.tollgate.stores.BudgetGroup group;
   /** Set on the owner: its budgets when it has no plans. */
   private Rule[] budgets;
   /** Set on the owner: the request header that picks the plan, or null. */
@@ -246,6 +248,21 @@ public final class Rule {
 
   public LimiterStore store() {
     return store;
+  }
+
+  /**
+   * The group of this budget and the rule's others (its limits, or its plan's), decided together
+   * in one step, all or none; null for a rule of one limit, or budgets decided one by one.
+   */
+  public io.tollgate.stores.BudgetGroup group() {
+    return group;
+  }
+
+  /** Makes {@code budgets} (in their group's order) the budgets of {@code group}. */
+  static void grouped(Rule[] budgets, io.tollgate.stores.BudgetGroup group) {
+    for (Rule b : budgets) {
+      b.group = group;
+    }
   }
 
   public QuotaPolicy policy() {

@@ -22,7 +22,9 @@ import io.tollgate.stores.LimiterStore;
 import io.tollgate.stores.redis.RedisAlgorithmStore;
 import io.tollgate.stores.redis.RedisBackend;
 import io.tollgate.stores.redis.RedisPenaltyBox;
+import io.tollgate.stores.BudgetGroup;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -116,17 +118,25 @@ public final class RuleSetFactory {
       List<LimitConfig> limits,
       String keyFingerprint,
       Rule kept) {
-    Rule[] out = new Rule[limits.size()];
-    for (int i = 0; i < out.length; i++) {
+    int n = limits.size();
+    Rule[] out = new Rule[n];
+    String[] ids = new String[n];
+    String[] names = new String[n];
+    String[] periods = new String[n];
+    String[] fingerprints = new String[n];
+    List<RateLimitAlgorithm<?>> algorithms = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
       LimitConfig limit = limits.get(i);
-      String suffix = limits.size() == 1 ? "" : "/" + Durations.format(limit.periodNanos());
-      String id = plan + suffix;
-      RateLimitAlgorithm<?> algorithm = algorithmOf(ruleConfig, limit);
-      String fingerprint =
+      periods[i] = n == 1 ? "" : Durations.format(limit.periodNanos());
+      String suffix = n == 1 ? "" : "/" + periods[i];
+      ids[i] = plan + suffix;
+      names[i] = ruleConfig.name() + suffix;
+      algorithms.add(algorithmOf(ruleConfig, limit));
+      fingerprints[i] =
           String.join(
               "|",
               keyFingerprint,
-              id,
+              ids[i],
               ruleConfig.algorithm().yamlName(),
               Long.toString(limit.limit()),
               Long.toString(limit.periodNanos()),
@@ -135,14 +145,40 @@ public final class RuleSetFactory {
               String.valueOf(ruleConfig.calendar()),
               String.valueOf(ruleConfig.timeZone()),
               stores.backendFingerprint(ruleConfig, config));
-      Rule previousBudget = kept == null ? null : kept.budgetMatching(id, fingerprint);
-      LimiterStore store =
-          previousBudget != null
-              ? previousBudget.store()
-              : stores.storeFor(config, ruleConfig, ruleConfig.name() + suffix, algorithm);
+    }
+    Rule[] previous = new Rule[n];
+    boolean allKept = kept != null;
+    for (int i = 0; i < n && allKept; i++) {
+      previous[i] = kept.budgetMatching(ids[i], fingerprints[i]);
+      allKept = previous[i] != null && (i == 0 || previous[i].group() == previous[0].group());
+    }
+    BudgetGroup group = null;
+    if (n > 1) {
+      group =
+          allKept && previous[0].group() != null
+              ? previous[0].group()
+              : stores.groupFor(
+                  config, ruleConfig, Arrays.asList(names), plan, Arrays.asList(periods),
+                  algorithms);
+    }
+    for (int i = 0; i < n; i++) {
+      LimiterStore store;
+      if (group != null) {
+        store = group.budget(i);
+      } else {
+        Rule previousBudget = kept == null ? null : kept.budgetMatching(ids[i], fingerprints[i]);
+        store =
+            previousBudget != null && previousBudget.group() == null
+                ? previousBudget.store()
+                : stores.storeFor(
+                    config, ruleConfig, names[i], plan, periods[i], algorithms.get(i));
+      }
       out[i] =
           Rule.budget(
-              shared, ruleConfig.name() + suffix, id, store, algorithm.policy(), fingerprint);
+              shared, names[i], ids[i], store, algorithms.get(i).policy(), fingerprints[i]);
+    }
+    if (group != null) {
+      Rule.grouped(out, group);
     }
     return out;
   }

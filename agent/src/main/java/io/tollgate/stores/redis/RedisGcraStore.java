@@ -30,7 +30,7 @@ public final class RedisGcraStore extends RedisAlgorithmStore {
   }
 
   RedisGcraStore(RedisBackend backend, String ruleName, Gcra gcra, Clock timeOverride) {
-    super(backend, ruleName, timeOverride);
+    super(backend, ruleName, "gcra", timeOverride);
     this.gcra = gcra;
     LimitSpec spec = gcra.spec();
     long limit = spec.limit();
@@ -75,7 +75,26 @@ public final class RedisGcraStore extends RedisAlgorithmStore {
   @Override
   public void decide(String key, long cost, Verdict verdict) {
     checkCost(cost);
-    List<Object> reply = eval(RedisScript.GCRA, key, argv(argvTemplate, DECIDE, cost));
+    applyDecision(eval(RedisScript.GCRA, key, decideArgv(cost)), verdict);
+  }
+
+  @Override
+  boolean decidesInGroups() {
+    return true;
+  }
+
+  @Override
+  RedisScript script() {
+    return RedisScript.GCRA;
+  }
+
+  @Override
+  String[] decideArgv(long cost) {
+    return argv(argvTemplate, DECIDE, cost);
+  }
+
+  @Override
+  void applyDecision(List<Object> reply, Verdict verdict) {
     long allowed = number(reply, 0, RedisScript.GCRA);
     long remaining = number(reply, 1, RedisScript.GCRA);
     long retryUnits = number(reply, 2, RedisScript.GCRA);
