@@ -124,6 +124,25 @@ public final class LimitGroup implements RateLimitAlgorithm<LimitGroup.State> {
     }
   }
 
+  /**
+   * A key's state carried over from {@code previous}'s (a reload): limit {@code i} inherits from
+   * {@code previous}'s limit {@code from[i]} ({@link RateLimitAlgorithm#inherit}), or starts afresh
+   * where {@code from[i] < 0}; null when every limit starts afresh.
+   */
+  public State inherit(LimitGroup previous, State old, int[] from, long nowNanos) {
+    Object[] parts = new Object[limits.length];
+    boolean any = false;
+    for (int i = 0; i < parts.length; i++) {
+      Object carried =
+          from[i] < 0
+              ? null
+              : limits[i].inherit(previous.limits[from[i]], old.parts[from[i]], nowNanos);
+      any |= carried != null;
+      parts[i] = carried != null ? carried : limits[i].newState();
+    }
+    return any ? new State(parts) : null;
+  }
+
   /** Decides limit {@code index} alone. */
   public void decide(State state, long nowNanos, int index, long cost, Verdict verdict) {
     limits[index].decide(state.parts[index], nowNanos, cost, verdict);

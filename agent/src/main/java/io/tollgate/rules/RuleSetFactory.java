@@ -23,6 +23,8 @@ import io.tollgate.stores.redis.RedisAlgorithmStore;
 import io.tollgate.stores.redis.RedisBackend;
 import io.tollgate.stores.redis.RedisPenaltyBox;
 import io.tollgate.stores.BudgetGroup;
+import io.tollgate.stores.LocalBudgetGroup;
+import io.tollgate.stores.LocalLimiterStore;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -146,20 +148,31 @@ public final class RuleSetFactory {
               String.valueOf(ruleConfig.timeZone()),
               stores.backendFingerprint(ruleConfig, config));
     }
+    String[] carryFingerprints = new String[n];
+    for (int i = 0; i < n; i++) {
+      carryFingerprints[i] = carryFingerprint(ruleConfig, config, ids[i]);
+    }
     Rule[] previous = new Rule[n];
     boolean allKept = kept != null;
     for (int i = 0; i < n && allKept; i++) {
       previous[i] = kept.budgetMatching(ids[i], fingerprints[i]);
-      allKept = previous[i] != null && (i == 0 || previous[i].group() == previous[0].group());
+      allKept =
+          previous[i] != null
+              && previous[i].group() == previous[0].group()
+              && (previous[i].group() == null
+                  || (previous[i].groupIndex() == i && previous[i].group().size() == n));
     }
     BudgetGroup group = null;
     if (n > 1) {
-      group =
-          allKept && previous[0].group() != null
-              ? previous[0].group()
-              : stores.groupFor(
-                  config, ruleConfig, Arrays.asList(names), plan, Arrays.asList(periods),
-                  algorithms);
+      if (allKept && previous[0].group() != null) {
+        group = previous[0].group();
+      } else {
+        group =
+            stores.groupFor(
+                config, ruleConfig, Arrays.asList(names), plan, Arrays.asList(periods),
+                algorithms);
+        carryOver(group, kept, ids, carryFingerprints);
+      }
     }
     for (int i = 0; i < n; i++) {
       LimiterStore store;
@@ -167,20 +180,79 @@ public final class RuleSetFactory {
         store = group.budget(i);
       } else {
         Rule previousBudget = kept == null ? null : kept.budgetMatching(ids[i], fingerprints[i]);
-        store =
-            previousBudget != null && previousBudget.group() == null
-                ? previousBudget.store()
-                : stores.storeFor(
-                    config, ruleConfig, names[i], plan, periods[i], algorithms.get(i));
+        if (previousBudget != null && previousBudget.group() == null) {
+          store = previousBudget.store();
+        } else {
+          store =
+              stores.storeFor(config, ruleConfig, names[i], plan, periods[i], algorithms.get(i));
+          carryOver(store, kept == null ? null : kept.budgetCarryingTo(ids[i], carryFingerprints[i]));
+        }
       }
       out[i] =
           Rule.budget(
-              shared, names[i], ids[i], store, algorithms.get(i).policy(), fingerprints[i]);
+                  shared, names[i], ids[i], store, algorithms.get(i).policy(), fingerprints[i])
+              .carrying(carryFingerprints[i]);
     }
     if (group != null) {
       Rule.grouped(out, group);
     }
     return out;
+  }
+
+  /**
+   * What a budget's counts need to be carried over a reload that changes its parameters (limit,
+   * period, burst, max-delay, calendar): the same rule, budget, key, kind of algorithm and backend.
+   * Where it differs the budget starts afresh (on Redis, a changed algorithm is a new key too).
+   */
+  private String carryFingerprint(RuleConfig rule, RulesConfig config, String budgetId) {
+    return String.join(
+        "|",
+        rule.name(),
+        budgetId,
+        rule.key().toString(),
+        String.valueOf(config.clientIp().trustedProxyHops()),
+        config.clientIp().trustedProxyCidrs().toString(),
+        String.valueOf(config.clientIp().ipv6Prefix()),
+        rule.algorithm().yamlName(),
+        String.valueOf(rule.calendar() != null),
+        stores.backendFingerprint(rule, config));
+  }
+
+  /**
+   * A new local store takes over the counts of the budget it replaces ({@link
+   * LocalLimiterStore#inheritFrom}). On Redis nothing is needed: the keys stay the same, and the
+   * scripts convert a state written under other parameters when they next read it.
+   */
+  private static void carryOver(LimiterStore store, Rule from) {
+    if (from != null
+        && from.group() == null
+        && store instanceof LocalLimiterStore
+        && from.store() instanceof LocalLimiterStore) {
+      ((LocalLimiterStore<?>) store).inheritFrom((LocalLimiterStore<?>) from.store());
+    }
+  }
+
+  /** As above, for a new group of budgets: each takes over the previous budget of its id. */
+  private static void carryOver(
+      BudgetGroup group, Rule kept, String[] ids, String[] carryFingerprints) {
+    if (!(group instanceof LocalBudgetGroup) || kept == null) {
+      return;
+    }
+    int[] from = new int[ids.length];
+    BudgetGroup previous = null;
+    for (int i = 0; i < ids.length; i++) {
+      Rule carried = kept.budgetCarryingTo(ids[i], carryFingerprints[i]);
+      from[i] = -1;
+      if (carried != null
+          && carried.group() instanceof LocalBudgetGroup
+          && (previous == null || carried.group() == previous)) {
+        previous = carried.group();
+        from[i] = carried.groupIndex();
+      }
+    }
+    if (previous != null) {
+      ((LocalBudgetGroup) group).takeOver((LocalBudgetGroup) previous, from);
+    }
   }
 
   private static RateLimitAlgorithm<?> algorithmOf(RuleConfig rule, LimitConfig limit) {

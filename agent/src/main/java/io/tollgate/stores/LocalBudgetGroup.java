@@ -38,6 +38,16 @@ public final class LocalBudgetGroup implements BudgetGroup {
     return budgets.length;
   }
 
+  /**
+   * At a reload that changed some of the rule's limits: takes over {@code previous}'s keys, limit
+   * {@code i} carrying over {@code previous}'s limit {@code from[i]} (or starting afresh where
+   * {@code from[i] < 0}), as {@link LocalLimiterStore#takeOver} does for one.
+   */
+  public void takeOver(LocalBudgetGroup previous, int[] from) {
+    LimitGroup old = previous.limits;
+    store.takeOver(previous.store, (state, now) -> limits.inherit(old, state, from, now));
+  }
+
   public LimitGroup limits() {
     return limits;
   }

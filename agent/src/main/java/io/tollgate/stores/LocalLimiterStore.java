@@ -50,7 +50,8 @@ public final class LocalLimiterStore<S> implements LimiterStore {
   private final RateLimitAlgorithm<S> algorithm;
   private final Clock clock;
   private final Cache<String, S> states;
-  private final Function<String, S> newState;
+  /** Makes a key's state: fresh, or (after a reload) carried over from the store taken over. */
+  private Function<String, S> newState;
   private final long originNanos;
   /**
    * A key unused for this many ticks has been idle for more than
@@ -65,6 +66,46 @@ public final class LocalLimiterStore<S> implements LimiterStore {
   private final AtomicBoolean sweeping = new AtomicBoolean();
   /** Where the sweep under way has got to; null between sweeps. Guarded by {@link #sweeping}. */
   private Iterator<Map.Entry<String, S>> sweepCursor;
+
+  /** The store this one took over at a reload, while its keys may still be carried over. */
+  private volatile Predecessor<?, S> predecessor;
+  /** The store that took this one over: releases and corrections of keys handed to it go there. */
+  private volatile LocalLimiterStore<?> successor;
+
+  /**
+   * How a state of the store taken over becomes a state of this one ({@link
+   * RateLimitAlgorithm#inherit}); null to start the key afresh.
+   */
+  public interface Carry<T, S> {
+    S carry(T previous, long nowNanos);
+  }
+
+  /** The store taken over, until its states would all be fresh again anyway. */
+  private static final class Predecessor<T, S> {
+    final LocalLimiterStore<T> store;
+    final Carry<T, S> carry;
+    final long untilNanos;
+
+    Predecessor(LocalLimiterStore<T> store, Carry<T, S> carry, long untilNanos) {
+      this.store = store;
+      this.carry = carry;
+      this.untilNanos = untilNanos;
+    }
+
+    /** The key's state carried over, taken from the old store (where it is forgotten); or null. */
+    S take(String key, long nowNanos) {
+      T state = store.states.asMap().remove(key);
+      if (state == null) {
+        return null;
+      }
+      synchronized (state) {
+        // A decision on the old store that holds this state sees the mark and looks the key up
+        // again there: the few requests decided on the old rules after the reload count there.
+        ((KeyState) state).markForgotten();
+        return carry.carry(state, nowNanos);
+      }
+    }
+  }
 
   public LocalLimiterStore(RateLimitAlgorithm<S> algorithm, Clock clock, long maxKeys) {
     if (!(algorithm.newState() instanceof KeyState)) {
@@ -85,6 +126,51 @@ public final class LocalLimiterStore<S> implements LimiterStore {
     long idle = Math.max(0, algorithm.idleNanosUntilFresh());
     this.idleTicks = (int) Math.min(Integer.MAX_VALUE / 4, ceilTicks(idle) + 1);
     this.sweepDueTick = idleTicks;
+  }
+
+  /**
+   * At a reload that changed the rule's parameters (not its kind of algorithm, nor its keys): this
+   * new store takes over {@code previous}'s keys, each carried over by {@code carry} when it is
+   * first used here, so that no key starts afresh because its limit changed (see {@link
+   * RateLimitAlgorithm#inherit}). The old store's states stay in memory until the first use of
+   * each key, or until they would all be fresh anyway ({@code previous}'s idle period), when the
+   * old store is let go. A release or correction that reaches the old store for a key it has handed
+   * over goes on to this one. A store takes over only its direct predecessor: after two reloads in
+   * a row, keys unused between them start afresh.
+   */
+  public <T> void takeOver(LocalLimiterStore<T> previous, Carry<T, S> carry) {
+    previous.predecessor = null;
+    long until = clock.nowNanos() + Math.max(0, previous.algorithm.idleNanosUntilFresh());
+    predecessor = new Predecessor<>(previous, carry, until);
+    previous.successor = this;
+    newState = this::stateFor;
+  }
+
+  /**
+   * {@link #takeOver} with this store's algorithm carrying each state over ({@link
+   * RateLimitAlgorithm#inherit}).
+   */
+  public <T> void inheritFrom(LocalLimiterStore<T> previous) {
+    RateLimitAlgorithm<T> old = previous.algorithm;
+    takeOver(previous, (state, now) -> algorithm.inherit(old, state, now));
+  }
+
+  /** A new key's state: carried over from the predecessor while there is one, else fresh. */
+  private S stateFor(String key) {
+    Predecessor<?, S> p = predecessor;
+    if (p != null) {
+      long now = clock.nowNanos();
+      if (now - p.untilNanos >= 0) {
+        predecessor = null;
+        newState = ignored -> algorithm.newState();
+      } else {
+        S carried = p.take(key, now);
+        if (carried != null) {
+          return carried;
+        }
+      }
+    }
+    return algorithm.newState();
   }
 
   private static long ceilTicks(long nanos) {
@@ -130,13 +216,22 @@ public final class LocalLimiterStore<S> implements LimiterStore {
   @Override
   public void release(String key, long cost) {
     S state = states.getIfPresent(key);
+    LocalLimiterStore<?> next = successor;
+    if (state == null && next != null) {
+      next.release(key, cost); // decided here before a reload, handed over since
+      return;
+    }
     if (state != null) {
       boolean held;
       boolean holds;
       synchronized (state) {
         KeyState mark = (KeyState) state;
         if (mark.isForgotten()) {
-          return; // a forgotten state held nothing
+          // Swept states held nothing; one handed over at a reload holds on in the successor.
+          if (next != null) {
+            next.release(key, cost);
+          }
+          return;
         }
         long now = clock.nowNanos();
         markUsed(mark, now);
@@ -157,6 +252,11 @@ public final class LocalLimiterStore<S> implements LimiterStore {
     }
     while (true) {
       // A refund on a forgotten key has nothing to give back; a charge on one starts it afresh.
+      LocalLimiterStore<?> next = successor;
+      if (next != null && states.getIfPresent(key) == null) {
+        next.adjust(key, delta); // decided here before a reload, handed over since
+        return;
+      }
       S state = delta > 0 ? states.get(key, newState) : states.getIfPresent(key);
       if (state == null) {
         return;

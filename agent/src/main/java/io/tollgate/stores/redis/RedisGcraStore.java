@@ -54,6 +54,11 @@ public final class RedisGcraStore extends RedisAlgorithmStore {
               + (spanFits ? "limit * burst is too large" : "the burst and delay span too long")
               + ")");
     }
+    if (periodUnits > LUA_PERIOD_MAX || limit > LUA_PERIOD_MAX) {
+      // What carrying a state over to new parameters (a reload) divides by.
+      throw tooLargeForLua(ruleName, "a period of " + periodUnits + " time units or a limit of "
+          + limit + " (at most 2^52 each)");
+    }
     this.argvTemplate =
         new String[] {
           DECIDE,
@@ -68,7 +73,9 @@ public final class RedisGcraStore extends RedisAlgorithmStore {
           Long.toString(toleranceScaled % limit),
           Long.toString(maxDelayUnits),
           Long.toString(maxCost),
-          Long.toString(ttlMillis(gcra.idleNanosUntilFresh()))
+          Long.toString(ttlMillis(gcra.idleNanosUntilFresh())),
+          Long.toString(periodUnits),
+          Long.toString((toleranceScaled + maxDelayUnits * limit) / periodUnits + 1)
         };
   }
 

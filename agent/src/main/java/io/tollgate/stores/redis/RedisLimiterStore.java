@@ -57,6 +57,11 @@ public final class RedisLimiterStore extends RedisAlgorithmStore {
     long toleranceWhole = toleranceScaled / limit;
     long toleranceFraction = toleranceScaled % limit;
     checkLuaBounds(ruleName, spec, toleranceWhole);
+    if (periodUnits > LUA_PERIOD_MAX || limit > LUA_PERIOD_MAX) {
+      // What carrying a state over to new parameters (a reload) divides by.
+      throw tooLargeForLua(ruleName, "a period of " + periodUnits + " time units or a limit of "
+          + limit + " (at most 2^52 each)");
+    }
     long ttlMillis = ttlMillis(bucket.idleNanosUntilFresh());
     this.argvTemplate =
         new String[] {
@@ -70,7 +75,9 @@ public final class RedisLimiterStore extends RedisAlgorithmStore {
           Long.toString(intervalRemainder),
           Long.toString(toleranceWhole),
           Long.toString(toleranceFraction),
-          Long.toString(ttlMillis)
+          Long.toString(ttlMillis),
+          Long.toString(periodUnits),
+          Long.toString(toleranceScaled / periodUnits + 1)
         };
   }
 

@@ -15,6 +15,13 @@
 -- ARGV[10]  toleranceFraction  = burst * periodUnits mod limit
 --           (burstToleranceScaled = toleranceWhole * limit + toleranceFraction)
 -- ARGV[11]  milliseconds to PEXPIRE the key with on every write (idleNanosUntilFresh, rounded up)
+-- ARGV[12]  periodUnits        = the period in units
+-- ARGV[13]  maxTokens          = floor(burstToleranceScaled / periodUnits) + 1
+--
+-- The hash's field p names the parameters it was written with (unit:periodUnits:limit:
+-- toleranceWhole:toleranceFraction); a state written with others (a reload changed the rule) is
+-- carried over first, as TokenBucket.inherit does: the tokens used stay used (common.lua's
+-- carry_used), and written back at once, so that it is converted once.
 --
 -- Returns {allowed (1 or 0), remaining, retryUnits (-1: cost above burst, never allowed),
 -- resetUnits}; the caller multiplies units by unitNanos. adjust returns {1}.
@@ -40,6 +47,9 @@ local ir = tonumber(ARGV[8])
 local tol_whole = tonumber(ARGV[9])
 local tol_frac = tonumber(ARGV[10])
 local ttl_ms = ARGV[11]
+local period_units = tonumber(ARGV[12])
+local max_tokens = tonumber(ARGV[13])
+local params = ARGV[6] .. ':' .. ARGV[12] .. ':' .. ARGV[4] .. ':' .. ARGV[9] .. ':' .. ARGV[10]
 
 -- Units per second, and its decimal digits (the sub-second part of a tat string).
 local U = 1000000000 / unit_nanos
@@ -99,7 +109,30 @@ local function tokens_left(d, frac)
   return whole_intervals(a, b)
 end
 
-local state = redis.call('HMGET', KEYS[1], 'tat', 'tatFraction')
+local state = redis.call('HMGET', KEYS[1], 'tat', 'tatFraction', 'p')
+
+local function write_tat(d, frac)
+  local lo = now_lo + d
+  local hi = now_hi + math.floor(lo / U)
+  lo = lo % U
+  redis.call('HSET', KEYS[1], 'tat', join(hi, lo), 'tatFraction', string.format('%d', frac),
+    'p', params)
+  redis.call('PEXPIRE', KEYS[1], ttl_ms)
+end
+
+if state[1] and state[3] and state[3] ~= params then
+  local w, f = carry_used(state[3], state[1], state[2], now_hi, now_sub_ns, limit, period_units,
+    tol_whole, tol_frac, max_tokens)
+  if w then
+    write_tat(w, f)
+    local lo = now_lo + w
+    local hi = now_hi + math.floor(lo / U)
+    state = {join(hi, lo % U), string.format('%d', f), params}
+  else
+    redis.call('DEL', KEYS[1])
+    state = {false, false, false}
+  end
+end
 
 -- The bucket cannot be fuller than full: an old tat counts as now.
 -- d = base - now in units; base_frac = baseFraction.
@@ -154,11 +187,7 @@ if op == 'adjust' then
       nf = 0
     end
   end
-  local lo = now_lo + nw
-  local hi = now_hi + math.floor(lo / U)
-  lo = lo % U
-  redis.call('HSET', KEYS[1], 'tat', join(hi, lo), 'tatFraction', string.format('%d', nf))
-  redis.call('PEXPIRE', KEYS[1], ttl_ms)
+  write_tat(nw, nf)
   return {1}
 end
 
@@ -176,11 +205,7 @@ local new_frac = fraction_sum % limit
 
 -- Allowed when tat' - now <= burst * T, compared as (whole, fraction) pairs.
 if new_d < tol_whole or (new_d == tol_whole and new_frac <= tol_frac) then
-  local lo = now_lo + new_d
-  local hi = now_hi + math.floor(lo / U)
-  lo = lo % U
-  redis.call('HSET', KEYS[1], 'tat', join(hi, lo), 'tatFraction', string.format('%d', new_frac))
-  redis.call('PEXPIRE', KEYS[1], ttl_ms)
+  write_tat(new_d, new_frac)
   local a = tol_whole - new_d
   local b = tol_frac - new_frac
   if b < 0 then b = b + limit; a = a - 1 end
