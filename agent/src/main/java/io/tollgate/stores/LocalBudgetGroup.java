@@ -45,7 +45,11 @@ public final class LocalBudgetGroup implements BudgetGroup {
    */
   public void takeOver(LocalBudgetGroup previous, int[] from) {
     LimitGroup old = previous.limits;
-    store.takeOver(previous.store, (state, now) -> limits.inherit(old, state, from, now));
+    // From that group only: the index map means nothing to a state of an older one.
+    store.takeOver(
+        previous.store,
+        (writer, state, now) ->
+            writer == old ? limits.inherit(old, (LimitGroup.State) state, from, now) : null);
   }
 
   public LimitGroup limits() {

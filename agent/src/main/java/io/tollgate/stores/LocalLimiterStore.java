@@ -68,42 +68,28 @@ public final class LocalLimiterStore<S> implements LimiterStore {
   private Iterator<Map.Entry<String, S>> sweepCursor;
 
   /** The store this one took over at a reload, while its keys may still be carried over. */
-  private volatile Predecessor<?, S> predecessor;
+  private volatile Predecessor<S> predecessor;
   /** The store that took this one over: releases and corrections of keys handed to it go there. */
   private volatile LocalLimiterStore<?> successor;
 
   /**
-   * How a state of the store taken over becomes a state of this one ({@link
-   * RateLimitAlgorithm#inherit}); null to start the key afresh.
+   * How a state written by another algorithm (the same rule's before a reload, {@code writer})
+   * becomes a state of this store's ({@link RateLimitAlgorithm#inherit}); null to start afresh.
    */
-  public interface Carry<T, S> {
-    S carry(T previous, long nowNanos);
+  public interface Carry<S> {
+    S carry(RateLimitAlgorithm<?> writer, Object state, long nowNanos);
   }
 
   /** The store taken over, until its states would all be fresh again anyway. */
-  private static final class Predecessor<T, S> {
-    final LocalLimiterStore<T> store;
-    final Carry<T, S> carry;
+  private static final class Predecessor<S> {
+    final LocalLimiterStore<?> store;
+    final Carry<S> carry;
     final long untilNanos;
 
-    Predecessor(LocalLimiterStore<T> store, Carry<T, S> carry, long untilNanos) {
+    Predecessor(LocalLimiterStore<?> store, Carry<S> carry, long untilNanos) {
       this.store = store;
       this.carry = carry;
       this.untilNanos = untilNanos;
-    }
-
-    /** The key's state carried over, taken from the old store (where it is forgotten); or null. */
-    S take(String key, long nowNanos) {
-      T state = store.states.asMap().remove(key);
-      if (state == null) {
-        return null;
-      }
-      synchronized (state) {
-        // A decision on the old store that holds this state sees the mark and looks the key up
-        // again there: the few requests decided on the old rules after the reload count there.
-        ((KeyState) state).markForgotten();
-        return carry.carry(state, nowNanos);
-      }
     }
   }
 
@@ -135,11 +121,10 @@ public final class LocalLimiterStore<S> implements LimiterStore {
    * RateLimitAlgorithm#inherit}). The old store's states stay in memory until the first use of
    * each key, or until they would all be fresh anyway ({@code previous}'s idle period), when the
    * old store is let go. A release or correction that reaches the old store for a key it has handed
-   * over goes on to this one. A store takes over only its direct predecessor: after two reloads in
-   * a row, keys unused between them start afresh.
+   * over goes on to this one. After several reloads in a row, a key unused between them is carried
+   * over from the state it was last written in, as the Redis scripts do.
    */
-  public <T> void takeOver(LocalLimiterStore<T> previous, Carry<T, S> carry) {
-    previous.predecessor = null;
+  public void takeOver(LocalLimiterStore<?> previous, Carry<S> carry) {
     long until = clock.nowNanos() + Math.max(0, previous.algorithm.idleNanosUntilFresh());
     predecessor = new Predecessor<>(previous, carry, until);
     previous.successor = this;
@@ -150,27 +135,51 @@ public final class LocalLimiterStore<S> implements LimiterStore {
    * {@link #takeOver} with this store's algorithm carrying each state over ({@link
    * RateLimitAlgorithm#inherit}).
    */
-  public <T> void inheritFrom(LocalLimiterStore<T> previous) {
-    RateLimitAlgorithm<T> old = previous.algorithm;
-    takeOver(previous, (state, now) -> algorithm.inherit(old, state, now));
+  public void inheritFrom(LocalLimiterStore<?> previous) {
+    takeOver(previous, algorithm::inherit);
   }
 
   /** A new key's state: carried over from the predecessor while there is one, else fresh. */
   private S stateFor(String key) {
-    Predecessor<?, S> p = predecessor;
-    if (p != null) {
-      long now = clock.nowNanos();
-      if (now - p.untilNanos >= 0) {
-        predecessor = null;
-        newState = ignored -> algorithm.newState();
-      } else {
-        S carried = p.take(key, now);
-        if (carried != null) {
-          return carried;
-        }
-      }
+    S carried = carriedFromPredecessor(key, clock.nowNanos(), predecessorCarry());
+    return carried != null ? carried : algorithm.newState();
+  }
+
+  private Carry<S> predecessorCarry() {
+    Predecessor<S> p = predecessor;
+    return p == null ? null : p.carry;
+  }
+
+  /**
+   * The key's state from the stores taken over (the nearest that has it, where it is forgotten),
+   * made one of the taker's by {@code carry} under the state's monitor; null when none has it.
+   */
+  private <R> R carriedFromPredecessor(String key, long nowNanos, Carry<R> carry) {
+    Predecessor<S> p = predecessor;
+    if (p == null || carry == null) {
+      return null;
     }
-    return algorithm.newState();
+    if (nowNanos - p.untilNanos >= 0) {
+      // Every state it still holds would be fresh by now: let it go.
+      predecessor = null;
+      newState = ignored -> algorithm.newState();
+      return null;
+    }
+    return p.store.handOver(key, nowNanos, carry);
+  }
+
+  /** Gives the key's state (or, if none, its predecessors') to a successor, made one by {@code carry}. */
+  private <R> R handOver(String key, long nowNanos, Carry<R> carry) {
+    S state = states.asMap().remove(key);
+    if (state == null) {
+      return carriedFromPredecessor(key, nowNanos, carry);
+    }
+    synchronized (state) {
+      // A decision on this store that holds the state sees the mark and looks the key up again
+      // here: the few requests decided on the old rules after the reload count here.
+      ((KeyState) state).markForgotten();
+      return carry.carry(algorithm, state, nowNanos);
+    }
   }
 
   private static long ceilTicks(long nanos) {

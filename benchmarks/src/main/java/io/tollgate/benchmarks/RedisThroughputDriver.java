@@ -290,8 +290,8 @@ public final class RedisThroughputDriver {
       String rule = refusing ? RULE_REFUSING + "-3" : RULE_ALLOWING + "-3";
       LimitSpec[] specs = {
         refusing ? ONE_PER_HOUR : NEVER_REFUSES,
-        new LimitSpec(100_000_000L, TimeUnit.DAYS.toNanos(1), 100_000_000L),
-        new LimitSpec(1_000_000_000L, TimeUnit.DAYS.toNanos(7), 1_000_000_000L)
+        new LimitSpec(10_000_000L, TimeUnit.DAYS.toNanos(1), 10_000_000L),
+        new LimitSpec(50_000_000L, TimeUnit.DAYS.toNanos(7), 50_000_000L)
       };
       String[] periods = {"a", "b", "c"};
       List<RedisAlgorithmStore> budgets = new java.util.ArrayList<>();
