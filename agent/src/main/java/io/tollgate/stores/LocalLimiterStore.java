@@ -44,6 +44,8 @@ public final class LocalLimiterStore<S> implements LimiterStore {
 
   /** A tick is 2^30 ns, about 1.07 s: idle periods are whole seconds or more. */
   private static final int TICK_SHIFT = 30;
+  /** How many stores back a reload's new store may still take a key over from. */
+  static final int MAX_PREDECESSORS = 3;
   /** How many keys one decision examines while a sweep is under way. */
   static final int SWEEP_CHUNK = 64;
 
@@ -122,9 +124,17 @@ public final class LocalLimiterStore<S> implements LimiterStore {
    * each key, or until they would all be fresh anyway ({@code previous}'s idle period), when the
    * old store is let go. A release or correction that reaches the old store for a key it has handed
    * over goes on to this one. After several reloads in a row, a key unused between them is carried
-   * over from the state it was last written in, as the Redis scripts do.
+   * over from the state it was last written in, as the Redis scripts do; at most {@value
+   * #MAX_PREDECESSORS} stores back, so that frequent reloads of a rule with a long idle period (a
+   * monthly quota) do not keep many old stores in memory: a key unused for more reloads starts
+   * afresh.
    */
   public void takeOver(LocalLimiterStore<?> previous, Carry<S> carry) {
+    LocalLimiterStore<?> last = previous;
+    for (int depth = 1; depth < MAX_PREDECESSORS && last.predecessor != null; depth++) {
+      last = last.predecessor.store;
+    }
+    last.predecessor = null;
     long until = clock.nowNanos() + Math.max(0, previous.algorithm.idleNanosUntilFresh());
     predecessor = new Predecessor<>(previous, carry, until);
     previous.successor = this;
