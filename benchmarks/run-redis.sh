@@ -39,7 +39,6 @@ LATENCY_US=${LATENCY_US:-}
 NAME=${NAME:-redis}
 
 jar=benchmarks/target/benchmarks.jar
-script=agent/src/main/resources/io/tollgate/stores/redis/token-bucket.lua
 out=benchmarks/results
 runs=$out/$NAME-runs.txt
 raw=$out/$NAME-raw.txt
@@ -103,8 +102,10 @@ uri="redis://127.0.0.1:$client_port"
   echo "# $(java -version 2>&1 | head -1); $(redis-server --version); $(redis-benchmark --version 2>/dev/null || true)"
 } | tee "$runs" > "$raw"
 
-# The script, loaded from the exact bytes the agent ships (-x: no trailing newline is lost).
-sha=$(cli -x script load < "$script")
+# The script, loaded from the exact bytes the agent sends (common.lua, token-bucket.lua and
+# budgets.lua, as RedisScript composes them; -x: no trailing newline is lost).
+java -cp "$jar" io.tollgate.benchmarks.RedisThroughputDriver side=script > "$work/script.lua"
+sha=$(cli -x script load < "$work/script.lua")
 
 # The exact EVALSHA Tollgate sends for each bucket shape, seen with MONITOR during one decision.
 redis-cli -h 127.0.0.1 -p "$port" monitor > "$work/monitor.txt" &
@@ -183,9 +184,9 @@ redis_benchmark() { # workload threads
   local workload=$1 threads=$2 key argv random=() keys=1
   case $workload in
     many-keys)
-      key='tollgate:{bench:__rand_int__}'; argv=("${allowing_argv[@]}"); random=(-r "$KEYS"); keys=$KEYS
+      key='tollgate:v2:{bench:__rand_int__}:token-bucket'; argv=("${allowing_argv[@]}"); random=(-r "$KEYS"); keys=$KEYS
       # Every key exists before measuring, as on the other sides: redis-benchmark names them
-      # tollgate:{bench:NNNNNNNNNNNN} (12 digits, 0 to KEYS-1). Filled once per round.
+      # tollgate:v2:{bench:NNNNNNNNNNNN}:token-bucket (12 digits, 0 to KEYS-1). Filled once per round.
       [ -n "${filled[redis-benchmark]:-}" ] || python3 - "$sha" "$KEYS" "${argv[@]}" > "$work/fill.resp" <<'EOF'
 import sys
 sha, n, argv = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
@@ -194,7 +195,7 @@ def bulk(s):
     b = s.encode()
     return b"$%d\r\n%s\r\n" % (len(b), b)
 for i in range(n):
-    parts = ["EVALSHA", sha, "1", "tollgate:{bench:%012d}" % i] + argv
+    parts = ["EVALSHA", sha, "1", "tollgate:v2:{bench:%012d}:token-bucket" % i] + argv
     out.write(b"*%d\r\n" % len(parts) + b"".join(bulk(p) for p in parts))
 EOF
       if [ -z "${filled[redis-benchmark]:-}" ]; then
@@ -248,8 +249,8 @@ print(f"RESULT side=redis-benchmark workload={workload} threads={threads} keys={
 EOF
 }
 
-# Each side has its own keys (Tollgate: tollgate:{bench:DIGEST}, redis-benchmark:
-# tollgate:{bench:NNNNNNNNNNNN}, Bucket4j: bucket4j:bench:client-N), so the sides do not see each
+# Each side has its own keys (Tollgate: tollgate:v2:{bench:DIGEST}:token-bucket, redis-benchmark:
+# tollgate:v2:{bench:NNNNNNNNNNNN}:token-bucket, Bucket4j: bucket4j:bench:client-N), so the sides do not see each
 # other's buckets. Redis is emptied before each workload of each round; the first run of a side in
 # a many-keys workload fills its keys, the later ones find them (they live 1,000 s).
 sides=(tollgate redis-benchmark bucket4j)

@@ -6,6 +6,7 @@ import io.tollgate.limiters.Verdict;
 import io.tollgate.rules.PenaltyTracker;
 import io.tollgate.rules.Rule;
 import io.tollgate.rules.RuleSet;
+import io.tollgate.stores.BudgetGroup;
 import java.util.List;
 
 /**
@@ -15,7 +16,8 @@ import java.util.List;
  * <p>Within one rule: a request its {@code allow} list exempts is not counted at all; a key in the
  * rule's penalty box is refused without being counted; otherwise the request is decided on each of
  * the rule's budgets (its limits, or its plan's), and when one of them refuses, what the others
- * took is given back, so that a refused request costs nothing on the rule's other limits. Refusals
+ * took is given back, so that a refused request costs nothing on the rule's other limits: within
+ * one step when the budgets are a {@link BudgetGroup} (one monitor, one Redis script), else here. Refusals
  * are then counted towards the penalty box.
  */
 public final class RequestDecider {
@@ -141,18 +143,27 @@ public final class RequestDecider {
       return;
     }
     Verdict[] each = new Verdict[budgets.length];
-    Verdict longestRefusal = null;
     for (int b = 0; b < budgets.length; b++) {
       each[b] = new Verdict();
-      budgets[b].store().decide(key, cost, each[b]);
-      if (!each[b].allowed
-          && (longestRefusal == null || each[b].retryAfterNanos > longestRefusal.retryAfterNanos)) {
-        longestRefusal = each[b];
+    }
+    BudgetGroup group = budgets[0].group();
+    if (group != null) {
+      // All or none, in one step: the group gives back what the others took when one refuses.
+      group.decideAll(key, cost, each);
+    } else {
+      for (int b = 0; b < budgets.length; b++) {
+        budgets[b].store().decide(key, cost, each[b]);
+      }
+    }
+    Verdict longestRefusal = null;
+    for (Verdict v : each) {
+      if (!v.allowed && (longestRefusal == null || v.retryAfterNanos > longestRefusal.retryAfterNanos)) {
+        longestRefusal = v;
       }
     }
     boolean refused = longestRefusal != null;
     if (refused) {
-      for (int b = 0; b < budgets.length; b++) {
+      for (int b = 0; group == null && b < budgets.length; b++) {
         if (each[b].allowed && !budgets[b].releasesAtEnd()) {
           budgets[b].store().adjust(key, -cost);
         }

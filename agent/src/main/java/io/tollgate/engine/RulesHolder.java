@@ -145,7 +145,10 @@ public final class RulesHolder {
       if (before == null) {
         AgentLog.info("rule '" + rule.name() + "' added");
       } else if (before.store() != rule.store()) {
-        AgentLog.info("rule '" + rule.name() + "' changed; its counts start afresh");
+        AgentLog.info("rule '" + rule.name() + "' changed; "
+            + (rule.carriesCountsOf(before)
+                ? "what each key had used carries over to its new limits"
+                : "its counts start afresh"));
       }
       if (before != null && before.isShadow() != rule.isShadow()) {
         AgentLog.info("rule '" + rule.name() + "' is now "

@@ -175,6 +175,27 @@ public final class CalendarQuota implements RateLimitAlgorithm<CalendarQuota.Sta
     return start.getEpochSecond() * 1_000_000_000L + start.getNano();
   }
 
+  /**
+   * The count of the window in force is kept, up to the new limit, while the window is the same
+   * (a new unit or time zone makes other windows, which start afresh).
+   */
+  @Override
+  public State inherit(RateLimitAlgorithm<?> previous, Object previousState, long nowNanos) {
+    if (!(previous instanceof CalendarQuota)) {
+      return null;
+    }
+    State was = (State) previousState;
+    long[] bounds = ((CalendarQuota) previous).windowBoundsAt(nowNanos);
+    if (was.windowStart != bounds[0] || was.count == 0 || windowBoundsAt(nowNanos)[0] != bounds[0]
+        || windowBoundsAt(nowNanos)[1] != bounds[1]) {
+      return null;
+    }
+    State state = new State();
+    state.windowStart = was.windowStart;
+    state.count = Math.min(limit, was.count);
+    return state;
+  }
+
   @Override
   public long idleNanosUntilFresh() {
     // Longer than any window (a 31-day month, a 366-day year), even with a zone's offset change of

@@ -73,6 +73,17 @@ public final class Concurrency implements RateLimitAlgorithm<Concurrency.State> 
     return state.inFlight > 0;
   }
 
+  /** The requests in progress still hold their permits, whatever the new limit. */
+  @Override
+  public State inherit(RateLimitAlgorithm<?> previous, Object previousState, long nowNanos) {
+    if (!(previous instanceof Concurrency) || ((State) previousState).inFlight == 0) {
+      return null;
+    }
+    State state = new State();
+    state.inFlight = ((State) previousState).inFlight;
+    return state;
+  }
+
   @Override
   public long idleNanosUntilFresh() {
     return IDLE_NANOS;

@@ -78,6 +78,26 @@ public final class FixedWindow implements RateLimitAlgorithm<FixedWindow.State> 
     }
   }
 
+  /**
+   * The count of the window in force is kept, up to the new limit, and carried into the window of
+   * the new period that holds now; a count of a window that is over is not.
+   */
+  @Override
+  public State inherit(RateLimitAlgorithm<?> previous, Object previousState, long nowNanos) {
+    if (!(previous instanceof FixedWindow)) {
+      return null;
+    }
+    FixedWindow old = (FixedWindow) previous;
+    State was = (State) previousState;
+    if (was.window != Math.floorDiv(nowNanos, old.period) || was.count == 0) {
+      return null;
+    }
+    State state = new State();
+    state.window = Math.floorDiv(nowNanos, period);
+    state.count = Math.min(limit, was.count);
+    return state;
+  }
+
   @Override
   public long idleNanosUntilFresh() {
     // A key idle for a whole period is in a later window: its count starts from zero.

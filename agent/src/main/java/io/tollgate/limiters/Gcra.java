@@ -184,6 +184,27 @@ public final class Gcra implements RateLimitAlgorithm<Gcra.State> {
     state.tatFraction = next % limit;
   }
 
+  /** The tokens used stay used, against the new limit ({@link UsedTokens}). */
+  @Override
+  public State inherit(RateLimitAlgorithm<?> previous, Object previousState, long nowNanos) {
+    if (!(previous instanceof Gcra)) {
+      return null;
+    }
+    Gcra old = (Gcra) previous;
+    State was = (State) previousState;
+    long[] tat = new long[2];
+    if (!UsedTokens.carry(
+        was.tat, was.tatFraction, old.unitNanos, old.periodUnits, old.limit,
+        old.burstToleranceScaled + old.maxDelayScaled,
+        nowNanos, unitNanos, periodUnits, limit, burstToleranceScaled + maxDelayScaled, tat)) {
+      return null;
+    }
+    State state = new State();
+    state.tat = tat[0];
+    state.tatFraction = tat[1];
+    return state;
+  }
+
   @Override
   public long idleNanosUntilFresh() {
     // tat runs at most burst*T + maxDelay ahead of the last request; one more unit for rounding.

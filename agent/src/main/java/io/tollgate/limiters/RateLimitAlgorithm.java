@@ -36,6 +36,17 @@ public interface RateLimitAlgorithm<S> {
   default void adjust(S state, long nowNanos, long delta) {}
 
   /**
+   * A key's state for this algorithm that keeps what {@code previousState} had used under {@code
+   * previous}, the same rule before a reload changed its limit, period or burst; null to start
+   * the key afresh (the default, and the answer for an algorithm of another kind). Pure like
+   * {@link #decide}: the Redis scripts make the same conversion of a state written under other
+   * parameters. See the README's section on reloads for what each algorithm keeps.
+   */
+  default S inherit(RateLimitAlgorithm<?> previous, Object previousState, long nowNanos) {
+    return null;
+  }
+
+  /**
    * Whether this state holds something that a later {@link #release} gives back (the
    * {@code concurrency} algorithm's permits). A store must not expire or evict a key while this is
    * true, whatever {@link #idleNanosUntilFresh()} says: forgetting it would lose the permits.

@@ -114,6 +114,29 @@ public final class SlidingLog implements RateLimitAlgorithm<SlidingLog.State> {
   }
 
   /**
+   * The log is kept, its newest entries up to the new limit (the script trims a longer list the
+   * same way); the new period says when each entry is forgotten.
+   */
+  @Override
+  public State inherit(RateLimitAlgorithm<?> previous, Object previousState, long nowNanos) {
+    if (!(previous instanceof SlidingLog)) {
+      return null;
+    }
+    State was = (State) previousState;
+    int keep = Math.min(was.size, limit);
+    if (keep == 0) {
+      return null;
+    }
+    State state = new State();
+    state.times = new long[keep];
+    for (int i = 0; i < keep; i++) {
+      state.times[i] = was.times[(was.head + was.size - keep + i) % was.times.length];
+    }
+    state.size = keep;
+    return state;
+  }
+
+  /**
    * A refund forgets the newest {@code -delta} entries; an extra charge logs {@code delta} more at
    * {@code now}, up to the limit.
    */

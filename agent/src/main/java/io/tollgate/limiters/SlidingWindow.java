@@ -171,6 +171,39 @@ public final class SlidingWindow implements RateLimitAlgorithm<SlidingWindow.Sta
     }
   }
 
+  /**
+   * With the same period, the counts are kept as they are: the estimate then weighs them against
+   * the new limit. With another period (or time unit), what the old estimate still counted (the
+   * previous window's and the current one's, in full) becomes the new current window's count, up
+   * to the new limit.
+   */
+  @Override
+  public State inherit(RateLimitAlgorithm<?> previous, Object previousState, long nowNanos) {
+    if (!(previous instanceof SlidingWindow)) {
+      return null;
+    }
+    SlidingWindow old = (SlidingWindow) previous;
+    State was = (State) previousState;
+    State state = new State();
+    if (old.unitNanos == unitNanos && old.period == period) {
+      state.window = was.window;
+      state.previous = was.previous;
+      state.current = was.current;
+      return state;
+    }
+    long oldWindow = Math.floorDiv(Math.floorDiv(nowNanos, old.unitNanos), old.period);
+    long used =
+        was.window == oldWindow
+            ? was.previous + was.current
+            : was.window == oldWindow - 1 ? was.current : 0;
+    if (used == 0) {
+      return null;
+    }
+    state.window = Math.floorDiv(Math.floorDiv(nowNanos, unitNanos), period);
+    state.current = Math.min(limit, used);
+    return state;
+  }
+
   @Override
   public long idleNanosUntilFresh() {
     // Idle for two periods, the key is at least two windows on: both counts start from zero.

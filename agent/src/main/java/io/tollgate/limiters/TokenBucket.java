@@ -172,6 +172,27 @@ public final class TokenBucket implements RateLimitAlgorithm<TokenBucket.State> 
     state.tatFraction = next % limit;
   }
 
+  /** The tokens used stay used, against the new limit ({@link UsedTokens}). */
+  @Override
+  public State inherit(RateLimitAlgorithm<?> previous, Object previousState, long nowNanos) {
+    if (!(previous instanceof TokenBucket)) {
+      return null;
+    }
+    TokenBucket old = (TokenBucket) previous;
+    State was = (State) previousState;
+    long[] tat = new long[2];
+    if (!UsedTokens.carry(
+        was.tat, was.tatFraction, old.unitNanos, old.periodUnits, old.limit,
+        old.burstToleranceScaled,
+        nowNanos, unitNanos, periodUnits, limit, burstToleranceScaled, tat)) {
+      return null;
+    }
+    State state = new State();
+    state.tat = tat[0];
+    state.tatFraction = tat[1];
+    return state;
+  }
+
   @Override
   public long idleNanosUntilFresh() {
     // From empty to full takes burst * T; one more unit covers the rounding.

@@ -82,6 +82,15 @@ public final class Rule {
   private final String quotaPolicyItem;
   private final String rateLimitPrefix;
   private Rule owner;
+  /** Set on each budget of a rule with several limits: they are decided together, or null. */
+  private io.tollgate.stores.BudgetGroup group;
+  /** This budget's place in {@link #group}. */
+  private int groupIndex;
+  /**
+   * What a reload must keep for this budget's counts to be carried over when its parameters change
+   * (the rule, its key, algorithm and backend), or null for budgets built without it.
+   */
+  private String carryFingerprint;
   /** Set on the owner: its budgets when it has no plans. */
   private Rule[] budgets;
   /** Set on the owner: the request header that picks the plan, or null. */
@@ -273,6 +282,59 @@ public final class Rule {
 
   public LimiterStore store() {
     return store;
+  }
+
+  /**
+   * The group of this budget and the rule's others (its limits, or its plan's), decided together
+   * in one step, all or none; null for a rule of one limit, or budgets decided one by one.
+   */
+  public io.tollgate.stores.BudgetGroup group() {
+    return group;
+  }
+
+  /** Makes {@code budgets} (in their group's order) the budgets of {@code group}. */
+  static void grouped(Rule[] budgets, io.tollgate.stores.BudgetGroup group) {
+    for (int i = 0; i < budgets.length; i++) {
+      budgets[i].group = group;
+      budgets[i].groupIndex = i;
+    }
+  }
+
+  int groupIndex() {
+    return groupIndex;
+  }
+
+  /** Sets what {@link #carryFingerprint()} is; once, as the budget is built. */
+  Rule carrying(String fingerprint) {
+    this.carryFingerprint = fingerprint;
+    return this;
+  }
+
+  String carryFingerprint() {
+    return carryFingerprint;
+  }
+
+  /**
+   * Whether this rule, in place of {@code before} after a reload, carries over what clients had
+   * used of some budget (its parameters changed, not its key, algorithm or backend).
+   */
+  public boolean carriesCountsOf(Rule before) {
+    for (Rule b : allBudgets) {
+      if (b.carryFingerprint != null && before.budgetCarryingTo(b.budgetId, b.carryFingerprint) != null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** This rule's budget of that id whose counts can be carried over to {@code fingerprint}, or null. */
+  Rule budgetCarryingTo(String id, String fingerprint) {
+    for (Rule b : allBudgets) {
+      if (b.budgetId.equals(id) && fingerprint.equals(b.carryFingerprint)) {
+        return b;
+      }
+    }
+    return null;
   }
 
   public QuotaPolicy policy() {

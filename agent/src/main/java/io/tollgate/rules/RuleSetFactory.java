@@ -22,7 +22,11 @@ import io.tollgate.stores.LimiterStore;
 import io.tollgate.stores.redis.RedisAlgorithmStore;
 import io.tollgate.stores.redis.RedisBackend;
 import io.tollgate.stores.redis.RedisPenaltyBox;
+import io.tollgate.stores.BudgetGroup;
+import io.tollgate.stores.LocalBudgetGroup;
+import io.tollgate.stores.LocalLimiterStore;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -133,17 +137,25 @@ public final class RuleSetFactory {
       List<LimitConfig> limits,
       String keyFingerprint,
       Rule kept) {
-    Rule[] out = new Rule[limits.size()];
-    for (int i = 0; i < out.length; i++) {
+    int n = limits.size();
+    Rule[] out = new Rule[n];
+    String[] ids = new String[n];
+    String[] names = new String[n];
+    String[] periods = new String[n];
+    String[] fingerprints = new String[n];
+    List<RateLimitAlgorithm<?>> algorithms = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
       LimitConfig limit = limits.get(i);
-      String suffix = limits.size() == 1 ? "" : "/" + Durations.format(limit.periodNanos());
-      String id = plan + suffix;
-      RateLimitAlgorithm<?> algorithm = algorithmOf(ruleConfig, limit);
-      String fingerprint =
+      periods[i] = n == 1 ? "" : Durations.format(limit.periodNanos());
+      String suffix = n == 1 ? "" : "/" + periods[i];
+      ids[i] = plan + suffix;
+      names[i] = ruleConfig.name() + suffix;
+      algorithms.add(algorithmOf(ruleConfig, limit));
+      fingerprints[i] =
           String.join(
               "|",
               keyFingerprint,
-              id,
+              ids[i],
               ruleConfig.algorithm().yamlName(),
               Long.toString(limit.limit()),
               Long.toString(limit.periodNanos()),
@@ -152,16 +164,112 @@ public final class RuleSetFactory {
               String.valueOf(ruleConfig.calendar()),
               String.valueOf(ruleConfig.timeZone()),
               stores.backendFingerprint(ruleConfig, config));
-      Rule previousBudget = kept == null ? null : kept.budgetMatching(id, fingerprint);
-      LimiterStore store =
-          previousBudget != null
-              ? previousBudget.store()
-              : stores.storeFor(config, ruleConfig, ruleConfig.name() + suffix, algorithm);
+    }
+    String[] carryFingerprints = new String[n];
+    for (int i = 0; i < n; i++) {
+      carryFingerprints[i] = carryFingerprint(ruleConfig, config, ids[i]);
+    }
+    Rule[] previous = new Rule[n];
+    boolean allKept = kept != null;
+    for (int i = 0; i < n && allKept; i++) {
+      previous[i] = kept.budgetMatching(ids[i], fingerprints[i]);
+      allKept =
+          previous[i] != null
+              && previous[i].group() == previous[0].group()
+              && (previous[i].group() == null
+                  || (previous[i].groupIndex() == i && previous[i].group().size() == n));
+    }
+    BudgetGroup group = null;
+    if (n > 1) {
+      if (allKept && previous[0].group() != null) {
+        group = previous[0].group();
+      } else {
+        group =
+            stores.groupFor(
+                config, ruleConfig, Arrays.asList(names), plan, Arrays.asList(periods),
+                algorithms);
+        carryOver(group, kept, ids, carryFingerprints);
+      }
+    }
+    for (int i = 0; i < n; i++) {
+      LimiterStore store;
+      if (group != null) {
+        store = group.budget(i);
+      } else {
+        Rule previousBudget = kept == null ? null : kept.budgetMatching(ids[i], fingerprints[i]);
+        if (previousBudget != null && previousBudget.group() == null) {
+          store = previousBudget.store();
+        } else {
+          store =
+              stores.storeFor(config, ruleConfig, names[i], plan, periods[i], algorithms.get(i));
+          carryOver(store, kept == null ? null : kept.budgetCarryingTo(ids[i], carryFingerprints[i]));
+        }
+      }
       out[i] =
           Rule.budget(
-              shared, ruleConfig.name() + suffix, id, store, algorithm.policy(), fingerprint);
+                  shared, names[i], ids[i], store, algorithms.get(i).policy(), fingerprints[i])
+              .carrying(carryFingerprints[i]);
+    }
+    if (group != null) {
+      Rule.grouped(out, group);
     }
     return out;
+  }
+
+  /**
+   * What a budget's counts need to be carried over a reload that changes its parameters (limit,
+   * period, burst, max-delay, calendar): the same rule, budget, key, kind of algorithm and backend.
+   * Where it differs the budget starts afresh (on Redis, a changed algorithm is a new key too).
+   */
+  private String carryFingerprint(RuleConfig rule, RulesConfig config, String budgetId) {
+    return String.join(
+        "|",
+        rule.name(),
+        budgetId,
+        rule.key().toString(),
+        String.valueOf(config.clientIp().trustedProxyHops()),
+        config.clientIp().trustedProxyCidrs().toString(),
+        String.valueOf(config.clientIp().ipv6Prefix()),
+        rule.algorithm().yamlName(),
+        String.valueOf(rule.calendar() != null),
+        stores.backendFingerprint(rule, config));
+  }
+
+  /**
+   * A new local store takes over the counts of the budget it replaces ({@link
+   * LocalLimiterStore#inheritFrom}). On Redis nothing is needed: the keys stay the same, and the
+   * scripts convert a state written under other parameters when they next read it.
+   */
+  private static void carryOver(LimiterStore store, Rule from) {
+    if (from != null
+        && from.group() == null
+        && store instanceof LocalLimiterStore
+        && from.store() instanceof LocalLimiterStore) {
+      ((LocalLimiterStore<?>) store).inheritFrom((LocalLimiterStore<?>) from.store());
+    }
+  }
+
+  /** As above, for a new group of budgets: each takes over the previous budget of its id. */
+  private static void carryOver(
+      BudgetGroup group, Rule kept, String[] ids, String[] carryFingerprints) {
+    if (!(group instanceof LocalBudgetGroup) || kept == null) {
+      return;
+    }
+    int[] from = new int[ids.length];
+    BudgetGroup previous = null;
+    for (int i = 0; i < ids.length; i++) {
+      Rule carried = kept.budgetCarryingTo(ids[i], carryFingerprints[i]);
+      from[i] = -1;
+      if (carried != null
+          && carried.group() instanceof LocalBudgetGroup
+          && (previous == null || carried.group() == previous)) {
+        previous = carried.group();
+        from[i] = carried.groupIndex();
+      }
+    }
+    if (previous != null) {
+      ((LocalBudgetGroup) group).takeOver((LocalBudgetGroup) previous, from);
+    }
   }
 
   private static RateLimitAlgorithm<?> algorithmOf(RuleConfig rule, LimitConfig limit) {

@@ -21,7 +21,13 @@ import io.tollgate.stores.redis.RedisConnectionSettings;
 import io.tollgate.stores.redis.RedisPenaltyBox;
 import io.tollgate.stores.redis.RefusalCacheStore;
 import io.tollgate.stores.redis.TokenLeaseStore;
+import io.tollgate.limiters.LimitGroup;
+import io.tollgate.stores.BudgetGroup;
+import io.tollgate.stores.LocalBudgetGroup;
+import io.tollgate.stores.redis.RedisBudgetGroup;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -85,14 +91,23 @@ public final class StoreProvider {
     }
   }
 
-  /** The store of one budget of a rule ({@code budgetName}: the rule's name, or name/period). */
+  /**
+   * The store of one budget of a rule ({@code budgetName}: the rule's name, or name/period), whose
+   * Redis keys end in the budget's plan and period ({@link
+   * io.tollgate.stores.redis.RedisKeys#budgetSuffix}, both empty for a rule of one limit).
+   */
   LimiterStore storeFor(
-      RulesConfig config, RuleConfig rule, String budgetName, RateLimitAlgorithm<?> algorithm) {
+      RulesConfig config,
+      RuleConfig rule,
+      String budgetName,
+      String plan,
+      String period,
+      RateLimitAlgorithm<?> algorithm) {
     if (config.backend() != Backend.REDIS) {
       return new LocalLimiterStore<>(algorithm, clock, rule.maxKeys());
     }
-    RedisAlgorithmStore shared = RedisAlgorithmStore.of(backend, budgetName, algorithm);
-    InstanceRegistry registry = instances;
+    RedisAlgorithmStore shared =
+        RedisAlgorithmStore.ofBudget(backend, rule.name(), budgetName, plan, period, algorithm);
     // Both rely on the token bucket's arithmetic (tokens come back only with time, a Retry-After
     // is exact); leases nearest Redis, so that the refusal cache hears a leased key's answer too.
     boolean tokenBucket = algorithm instanceof TokenBucket;
@@ -103,6 +118,43 @@ public final class StoreProvider {
     if (tokenBucket && config.redis().refusalCache()) {
       decider = new RefusalCacheStore(decider, clock, rule.maxKeys());
     }
+    return withFailurePolicy(rule, shared, decider);
+  }
+
+  /**
+   * The budgets of a rule with several limits (or of one plan's), decided together; null when they
+   * must be decided one by one: on Redis with {@code lease-tokens} or {@code refusal-cache}, which
+   * decide a budget in this process, without Redis, for most requests.
+   */
+  BudgetGroup groupFor(
+      RulesConfig config,
+      RuleConfig rule,
+      List<String> budgetNames,
+      String plan,
+      List<String> periods,
+      List<RateLimitAlgorithm<?>> algorithms) {
+    if (config.backend() != Backend.REDIS) {
+      return new LocalBudgetGroup(new LimitGroup(algorithms), clock, rule.maxKeys());
+    }
+    boolean tokenBucket = algorithms.get(0) instanceof TokenBucket;
+    if (tokenBucket && (config.redis().leaseTokens() > 1 || config.redis().refusalCache())) {
+      return null;
+    }
+    List<RedisAlgorithmStore> shared = new ArrayList<>();
+    for (int i = 0; i < algorithms.size(); i++) {
+      shared.add(
+          RedisAlgorithmStore.ofBudget(
+              backend, rule.name(), budgetNames.get(i), plan, periods.get(i), algorithms.get(i)));
+    }
+    if (!RedisBudgetGroup.canGroup(shared)) {
+      return null;
+    }
+    return new RedisBudgetGroup(shared, (budget, member) -> withFailurePolicy(rule, budget, member));
+  }
+
+  private FailurePolicyStore withFailurePolicy(
+      RuleConfig rule, RedisAlgorithmStore shared, LimiterStore decider) {
+    InstanceRegistry registry = instances;
     return new FailurePolicyStore(
         shared,
         decider,

@@ -44,13 +44,16 @@ public final class LocalLimiterStore<S> implements LimiterStore {
 
   /** A tick is 2^30 ns, about 1.07 s: idle periods are whole seconds or more. */
   private static final int TICK_SHIFT = 30;
+  /** How many stores back a reload's new store may still take a key over from. */
+  static final int MAX_PREDECESSORS = 3;
   /** How many keys one decision examines while a sweep is under way. */
   static final int SWEEP_CHUNK = 64;
 
   private final RateLimitAlgorithm<S> algorithm;
   private final Clock clock;
   private final Cache<String, S> states;
-  private final Function<String, S> newState;
+  /** Makes a key's state: fresh, or (after a reload) carried over from the store taken over. */
+  private Function<String, S> newState;
   private final long originNanos;
   /**
    * A key unused for this many ticks has been idle for more than
@@ -65,6 +68,32 @@ public final class LocalLimiterStore<S> implements LimiterStore {
   private final AtomicBoolean sweeping = new AtomicBoolean();
   /** Where the sweep under way has got to; null between sweeps. Guarded by {@link #sweeping}. */
   private Iterator<Map.Entry<String, S>> sweepCursor;
+
+  /** The store this one took over at a reload, while its keys may still be carried over. */
+  private volatile Predecessor<S> predecessor;
+  /** The store that took this one over: releases and corrections of keys handed to it go there. */
+  private volatile LocalLimiterStore<?> successor;
+
+  /**
+   * How a state written by another algorithm (the same rule's before a reload, {@code writer})
+   * becomes a state of this store's ({@link RateLimitAlgorithm#inherit}); null to start afresh.
+   */
+  public interface Carry<S> {
+    S carry(RateLimitAlgorithm<?> writer, Object state, long nowNanos);
+  }
+
+  /** The store taken over, until its states would all be fresh again anyway. */
+  private static final class Predecessor<S> {
+    final LocalLimiterStore<?> store;
+    final Carry<S> carry;
+    final long untilNanos;
+
+    Predecessor(LocalLimiterStore<?> store, Carry<S> carry, long untilNanos) {
+      this.store = store;
+      this.carry = carry;
+      this.untilNanos = untilNanos;
+    }
+  }
 
   public LocalLimiterStore(RateLimitAlgorithm<S> algorithm, Clock clock, long maxKeys) {
     if (!(algorithm.newState() instanceof KeyState)) {
@@ -85,6 +114,82 @@ public final class LocalLimiterStore<S> implements LimiterStore {
     long idle = Math.max(0, algorithm.idleNanosUntilFresh());
     this.idleTicks = (int) Math.min(Integer.MAX_VALUE / 4, ceilTicks(idle) + 1);
     this.sweepDueTick = idleTicks;
+  }
+
+  /**
+   * At a reload that changed the rule's parameters (not its kind of algorithm, nor its keys): this
+   * new store takes over {@code previous}'s keys, each carried over by {@code carry} when it is
+   * first used here, so that no key starts afresh because its limit changed (see {@link
+   * RateLimitAlgorithm#inherit}). The old store's states stay in memory until the first use of
+   * each key, or until they would all be fresh anyway ({@code previous}'s idle period), when the
+   * old store is let go. A release or correction that reaches the old store for a key it has handed
+   * over goes on to this one. After several reloads in a row, a key unused between them is carried
+   * over from the state it was last written in, as the Redis scripts do; at most {@value
+   * #MAX_PREDECESSORS} stores back, so that frequent reloads of a rule with a long idle period (a
+   * monthly quota) do not keep many old stores in memory: a key unused for more reloads starts
+   * afresh.
+   */
+  public void takeOver(LocalLimiterStore<?> previous, Carry<S> carry) {
+    LocalLimiterStore<?> last = previous;
+    for (int depth = 1; depth < MAX_PREDECESSORS && last.predecessor != null; depth++) {
+      last = last.predecessor.store;
+    }
+    last.predecessor = null;
+    long until = clock.nowNanos() + Math.max(0, previous.algorithm.idleNanosUntilFresh());
+    predecessor = new Predecessor<>(previous, carry, until);
+    previous.successor = this;
+    newState = this::stateFor;
+  }
+
+  /**
+   * {@link #takeOver} with this store's algorithm carrying each state over ({@link
+   * RateLimitAlgorithm#inherit}).
+   */
+  public void inheritFrom(LocalLimiterStore<?> previous) {
+    takeOver(previous, algorithm::inherit);
+  }
+
+  /** A new key's state: carried over from the predecessor while there is one, else fresh. */
+  private S stateFor(String key) {
+    S carried = carriedFromPredecessor(key, clock.nowNanos(), predecessorCarry());
+    return carried != null ? carried : algorithm.newState();
+  }
+
+  private Carry<S> predecessorCarry() {
+    Predecessor<S> p = predecessor;
+    return p == null ? null : p.carry;
+  }
+
+  /**
+   * The key's state from the stores taken over (the nearest that has it, where it is forgotten),
+   * made one of the taker's by {@code carry} under the state's monitor; null when none has it.
+   */
+  private <R> R carriedFromPredecessor(String key, long nowNanos, Carry<R> carry) {
+    Predecessor<S> p = predecessor;
+    if (p == null || carry == null) {
+      return null;
+    }
+    if (nowNanos - p.untilNanos >= 0) {
+      // Every state it still holds would be fresh by now: let it go.
+      predecessor = null;
+      newState = ignored -> algorithm.newState();
+      return null;
+    }
+    return p.store.handOver(key, nowNanos, carry);
+  }
+
+  /** Gives the key's state (or, if none, its predecessors') to a successor, made one by {@code carry}. */
+  private <R> R handOver(String key, long nowNanos, Carry<R> carry) {
+    S state = states.asMap().remove(key);
+    if (state == null) {
+      return carriedFromPredecessor(key, nowNanos, carry);
+    }
+    synchronized (state) {
+      // A decision on this store that holds the state sees the mark and looks the key up again
+      // here: the few requests decided on the old rules after the reload count here.
+      ((KeyState) state).markForgotten();
+      return carry.carry(algorithm, state, nowNanos);
+    }
   }
 
   private static long ceilTicks(long nanos) {
@@ -130,13 +235,22 @@ public final class LocalLimiterStore<S> implements LimiterStore {
   @Override
   public void release(String key, long cost) {
     S state = states.getIfPresent(key);
+    LocalLimiterStore<?> next = successor;
+    if (state == null && next != null) {
+      next.release(key, cost); // decided here before a reload, handed over since
+      return;
+    }
     if (state != null) {
       boolean held;
       boolean holds;
       synchronized (state) {
         KeyState mark = (KeyState) state;
         if (mark.isForgotten()) {
-          return; // a forgotten state held nothing
+          // Swept states held nothing; one handed over at a reload holds on in the successor.
+          if (next != null) {
+            next.release(key, cost);
+          }
+          return;
         }
         long now = clock.nowNanos();
         markUsed(mark, now);
@@ -157,6 +271,11 @@ public final class LocalLimiterStore<S> implements LimiterStore {
     }
     while (true) {
       // A refund on a forgotten key has nothing to give back; a charge on one starts it afresh.
+      LocalLimiterStore<?> next = successor;
+      if (next != null && states.getIfPresent(key) == null) {
+        next.adjust(key, delta); // decided here before a reload, handed over since
+        return;
+      }
       S state = delta > 0 ? states.get(key, newState) : states.getIfPresent(key);
       if (state == null) {
         return;
@@ -171,6 +290,44 @@ public final class LocalLimiterStore<S> implements LimiterStore {
         algorithm.adjust(state, now, delta);
         return;
       }
+    }
+  }
+
+  /** Something done to one key's state under its monitor, at the store's time. */
+  interface StateUpdate<S> {
+    void apply(S state, long nowNanos);
+  }
+
+  /**
+   * Runs {@code update} on the key's state under its monitor: on a fresh state when the store has
+   * none and {@code create}, else not at all. What {@link LocalBudgetGroup} decides and corrects
+   * with; {@link #decide} is the same, without the allocation of an update.
+   */
+  void update(String key, boolean create, StateUpdate<S> update) {
+    while (true) {
+      S state = create ? states.get(key, newState) : states.getIfPresent(key);
+      if (state == null) {
+        return;
+      }
+      long now;
+      boolean held;
+      boolean holds;
+      synchronized (state) {
+        KeyState mark = (KeyState) state;
+        if (mark.isForgotten()) {
+          continue;
+        }
+        now = clock.nowNanos();
+        markUsed(mark, now);
+        held = algorithm.holdsResources(state);
+        update.apply(state, now);
+        holds = algorithm.holdsResources(state);
+      }
+      if (held != holds) {
+        reweigh(key, state);
+      }
+      sweepIfDue(now);
+      return;
     }
   }
 

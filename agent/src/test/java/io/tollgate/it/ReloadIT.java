@@ -8,6 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -58,12 +61,61 @@ class ReloadIT {
       String reloaded = ItSupport.awaitCount(app, "reloaded 2 rules", 1, ItSupport.RELOAD_TIMEOUT);
       assertTrue(reloaded.contains("hello-per-ip, api-per-ip") && reloaded.contains(file.toString()),
           reloaded);
-      ItSupport.awaitCount(app, "rule 'hello-per-ip' changed; its counts start afresh", 1,
+      ItSupport.awaitCount(app,
+          "rule 'hello-per-ip' changed; what each key had used carries over to its new limits", 1,
           ItSupport.RELOAD_TIMEOUT);
       ItSupport.awaitCount(app, "rule 'api-per-ip' added", 1, ItSupport.RELOAD_TIMEOUT);
 
-      // The new limit, with a fresh count.
-      ItSupport.assertAllowedThenRefused(app, "/hello", 4, 1);
+      // The new limit of 4, of which the 2 used stay used: 2 more pass.
+      ItSupport.assertAllowedThenRefused(app, "/hello", 2, 1);
+      ServletAppsIT.assertAgentLogClean(app);
+    }
+  }
+
+  /**
+   * An operator tightens a limit while a client keeps sending: what the client had used stays
+   * used, so the tighter limit refuses it at once, where a fresh count would hand it the whole new
+   * limit again.
+   */
+  @Test
+  void tighteningALimitDuringTrafficHandsNobodyANewBudget() throws Exception {
+    Path file = dir.resolve("rules.yaml");
+    Files.write(file, rules("hello-per-ip", 10).getBytes(StandardCharsets.UTF_8));
+    try (ForkedApp app = ForkedApp.app(APP).withAgent("config=" + file).start()) {
+      ItSupport.assertAllowedThenRefused(app, "/hello", 6, 0);
+
+      AtomicInteger allowedDuring = new AtomicInteger();
+      AtomicBoolean stop = new AtomicBoolean();
+      AtomicReference<Exception> failure = new AtomicReference<>();
+      Thread traffic = new Thread(() -> {
+        try {
+          while (!stop.get()) {
+            if (app.get("/hello").statusCode() == 200) {
+              allowedDuring.incrementAndGet();
+            }
+          }
+        } catch (Exception e) {
+          failure.set(e);
+        }
+      }, "traffic");
+      traffic.start();
+      try {
+        Files.write(file, rules("hello-per-ip", 5).getBytes(StandardCharsets.UTF_8),
+            StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+        ItSupport.awaitCount(app,
+            "rule 'hello-per-ip' changed; what each key had used carries over to its new limits",
+            1, ItSupport.RELOAD_TIMEOUT);
+      } finally {
+        stop.set(true);
+        traffic.join();
+      }
+      if (failure.get() != null) {
+        throw failure.get();
+      }
+      assertTrue(allowedDuring.get() <= 4,
+          "at most the old limit's last 4 during the traffic: " + allowedDuring.get());
+      // 6 and more of the 5 used: none left, the same hour.
+      ItSupport.assertAllowedThenRefused(app, "/hello", 0, 5);
       ServletAppsIT.assertAgentLogClean(app);
     }
   }

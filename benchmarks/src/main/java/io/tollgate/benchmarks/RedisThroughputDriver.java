@@ -13,7 +13,10 @@ import io.tollgate.limiters.TokenBucket;
 import io.tollgate.limiters.Verdict;
 import io.tollgate.stores.redis.RedisBackend;
 import io.tollgate.stores.redis.RedisConnectionSettings;
+import io.tollgate.stores.redis.RedisAlgorithmStore;
+import io.tollgate.stores.redis.RedisBudgetGroup;
 import io.tollgate.stores.redis.RedisKeys;
+import io.tollgate.stores.redis.RedisScript;
 import io.tollgate.stores.redis.RedisLimiterStore;
 import io.tollgate.stores.redis.RefusalCacheStore;
 import io.tollgate.stores.LimiterStore;
@@ -109,6 +112,13 @@ public final class RedisThroughputDriver {
       probe(options.getOrDefault("uri", "redis://127.0.0.1:6379"));
       return;
     }
+    if (required(options, "side").equals("script")) {
+      // The exact script the agent sends (common.lua, token-bucket.lua and budgets.lua), for
+      // redis-benchmark's SCRIPT LOAD; no newline is added.
+      System.out.print(RedisScript.TOKEN_BUCKET.body());
+      System.out.flush();
+      return;
+    }
     if (!Boolean.parseBoolean(options.getOrDefault("serve", "false"))) {
       run(options);
       return;
@@ -161,9 +171,12 @@ public final class RedisThroughputDriver {
           case "tollgate" -> new TollgateSide(uri, keys, refusing, false);
           // The same store behind the rules file's "refusal-cache: true" (RefusalCacheStore).
           case "tollgate-refusal-cache" -> new TollgateSide(uri, keys, refusing, true);
+          // A rule of three limits (a second, an hour, a day), decided together in one script.
+          case "tollgate-3-limits" -> new TollgateGroupSide(uri, keys, refusing);
           case "bucket4j" -> new Bucket4jSide(uri, keys, refusing);
           default -> throw new IllegalArgumentException(
-              "side: tollgate, tollgate-refusal-cache, bucket4j or probe");
+              "side: tollgate, tollgate-refusal-cache, tollgate-3-limits, bucket4j, probe or"
+                  + " script");
         }) {
       if (keyCount > 1 && Boolean.parseBoolean(options.getOrDefault("fill", "true"))) {
         fill(side, keyCount);
@@ -252,8 +265,62 @@ public final class RedisThroughputDriver {
         TollgateSide refusing = new TollgateSide(uri, new String[] {"probe"}, true, false)) {
       allowing.newDecider().decide(0);
       refusing.newDecider().decide(0);
-      System.out.println("probe " + RedisKeys.bucketKey(RULE_ALLOWING, "probe") + " "
-          + RedisKeys.bucketKey(RULE_REFUSING, "probe"));
+      System.out.println("probe " + RedisKeys.bucketKey(RULE_ALLOWING, "token-bucket", "probe") + " "
+          + RedisKeys.bucketKey(RULE_REFUSING, "token-bucket", "probe"));
+    }
+  }
+
+  /**
+   * A {@code backend: redis} rule of three limits, as the agent builds it: a {@link
+   * RedisBudgetGroup} of three token buckets (the first one never reached, or one an hour, as
+   * {@link TollgateSide}'s; then a day's and a week's that never refuse), one {@code EVALSHA} of
+   * the three per decision.
+   */
+  static final class TollgateGroupSide implements Side {
+    private final RedisBackend backend;
+    private final RedisBudgetGroup group;
+    private final String[] keys;
+
+    TollgateGroupSide(String uri, String[] keys, boolean refusing) {
+      this.backend =
+          RedisBackend.connect(RedisConnectionSettings.uri(uri).withTimeout(Duration.ofSeconds(2)));
+      if (!backend.awaitConnected(Duration.ofSeconds(10))) {
+        throw new IllegalStateException("tollgate: no connection to " + uri);
+      }
+      String rule = refusing ? RULE_REFUSING + "-3" : RULE_ALLOWING + "-3";
+      LimitSpec[] specs = {
+        refusing ? ONE_PER_HOUR : NEVER_REFUSES,
+        new LimitSpec(10_000_000L, TimeUnit.DAYS.toNanos(1), 10_000_000L),
+        new LimitSpec(50_000_000L, TimeUnit.DAYS.toNanos(7), 50_000_000L)
+      };
+      String[] periods = {"a", "b", "c"};
+      List<RedisAlgorithmStore> budgets = new java.util.ArrayList<>();
+      for (int i = 0; i < specs.length; i++) {
+        budgets.add(
+            RedisAlgorithmStore.ofBudget(
+                backend, rule, rule + "/" + periods[i], "", periods[i], new TokenBucket(specs[i])));
+      }
+      this.group = new RedisBudgetGroup(budgets, (budget, member) -> member);
+      this.keys = keys;
+    }
+
+    @Override
+    public Decider newDecider() {
+      Verdict[] verdicts = {new Verdict(), new Verdict(), new Verdict()};
+      return index -> {
+        group.decideAll(keys[index], 1, verdicts);
+        return verdicts[0].allowed && verdicts[1].allowed && verdicts[2].allowed;
+      };
+    }
+
+    @Override
+    public double roundTrips(Map<String, Long> delta) {
+      return delta.getOrDefault("evalsha", 0L) + delta.getOrDefault("eval", 0L);
+    }
+
+    @Override
+    public void close() {
+      backend.close();
     }
   }
 

@@ -13,6 +13,7 @@ import io.tollgate.limiters.LimitSpec;
 import io.tollgate.limiters.RateLimitAlgorithm;
 import io.tollgate.stores.LimiterStore;
 import io.tollgate.limiters.Verdict;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -42,12 +43,21 @@ public abstract class RedisAlgorithmStore implements LimiterStore {
 
   private final RedisBackend backend;
   private final String ruleName;
+  /** The rules file's name of the algorithm: part of every key ({@link RedisKeys}). */
+  private final String algorithmName;
   /** Tests only: a clock whose reading is sent as "now" instead of Redis TIME. */
   private final Clock timeOverride;
+  /** The rule's name for its keys: the rule of the rules file, whichever budget this is. */
+  private String keyRuleName;
+  /** What follows the rule's key for this budget ({@link RedisKeys#budgetSuffix}). */
+  private String keySuffix = "";
 
-  RedisAlgorithmStore(RedisBackend backend, String ruleName, Clock timeOverride) {
+  RedisAlgorithmStore(
+      RedisBackend backend, String ruleName, String algorithmName, Clock timeOverride) {
     this.backend = backend;
     this.ruleName = ruleName;
+    this.keyRuleName = ruleName;
+    this.algorithmName = algorithmName;
     this.timeOverride = timeOverride;
   }
 
@@ -60,6 +70,34 @@ public abstract class RedisAlgorithmStore implements LimiterStore {
   public static RedisAlgorithmStore of(
       RedisBackend backend, String ruleName, RateLimitAlgorithm<?> algorithm) {
     return of(backend, ruleName, algorithm, null);
+  }
+
+  /**
+   * The Redis store of one budget of rule {@code ruleName}, shown as {@code budgetName} ({@code
+   * api/1s}), whose keys end in {@link RedisKeys#budgetSuffix budgetSuffix(plan, period)}.
+   */
+  public static RedisAlgorithmStore ofBudget(
+      RedisBackend backend,
+      String ruleName,
+      String budgetName,
+      String plan,
+      String period,
+      RateLimitAlgorithm<?> algorithm) {
+    return ofBudget(backend, ruleName, budgetName, plan, period, algorithm, null);
+  }
+
+  static RedisAlgorithmStore ofBudget(
+      RedisBackend backend,
+      String ruleName,
+      String budgetName,
+      String plan,
+      String period,
+      RateLimitAlgorithm<?> algorithm,
+      Clock timeOverride) {
+    RedisAlgorithmStore store = of(backend, budgetName, algorithm, timeOverride);
+    store.keyRuleName = ruleName;
+    store.keySuffix = RedisKeys.budgetSuffix(plan, period);
+    return store;
   }
 
   /** As above; with a non-null {@code timeOverride} (tests only) the scripts read it, not TIME. */
@@ -152,8 +190,85 @@ public abstract class RedisAlgorithmStore implements LimiterStore {
     return Math.max(1, ttl);
   }
 
+  /**
+   * Runs this budget's part of {@code script} ({@code argv}: the algorithm script's own ARGV, {@code
+   * op, now, amount, parameters...}) alone, and returns its reply.
+   */
   final List<Object> eval(RedisScript script, String key, String... argv) {
-    return backend.eval(script, RedisKeys.bucketKey(ruleName, key), argv);
+    List<Object> reply =
+        backend.eval(script, ruleKey(key), budgetsArgv(argv[0], argv[1], argv[2], this, argv));
+    return replyOf(reply, 0, script);
+  }
+
+  /** The key the driver ({@code budgets.lua}) is called on: the rule's, for one client. */
+  final String ruleKey(String clientKey) {
+    return RedisKeys.bucketKey(keyRuleName, algorithmName, clientKey);
+  }
+
+  /** This budget's key for one client: where its state is. */
+  public final String keyOf(String clientKey) {
+    return ruleKey(clientKey) + keySuffix;
+  }
+
+  /**
+   * {@code budgets.lua}'s ARGV: {@code op, now, amount, n}, then each budget's key suffix, the
+   * number of its parameters and the parameters (its ARGV from index 3 on).
+   */
+  static String[] budgetsArgv(String op, String now, String amount, Object... budgetsAndArgvs) {
+    List<String> out = new ArrayList<>();
+    out.add(op);
+    out.add(now);
+    out.add(amount);
+    out.add(Integer.toString(budgetsAndArgvs.length / 2));
+    for (int i = 0; i < budgetsAndArgvs.length; i += 2) {
+      RedisAlgorithmStore budget = (RedisAlgorithmStore) budgetsAndArgvs[i];
+      String[] argv = (String[]) budgetsAndArgvs[i + 1];
+      out.add(budget.keySuffix);
+      out.add(Integer.toString(argv.length - 3));
+      for (int j = 3; j < argv.length; j++) {
+        out.add(argv[j]);
+      }
+    }
+    return out.toArray(new String[0]);
+  }
+
+  /** Budget {@code index}'s reply in the driver's flat reply ({@code length, reply...} each). */
+  static List<Object> replyOf(List<Object> flat, int index, RedisScript script) {
+    int at = 0;
+    for (int i = 0; ; i++) {
+      int length = (int) number(flat, at, script);
+      if (at + 1 + length > flat.size()) {
+        throw new BackendUnavailableException(
+            "unexpected reply from " + script.name() + ": " + flat, null, 0);
+      }
+      if (i == index) {
+        return flat.subList(at + 1, at + 1 + length);
+      }
+      at += 1 + length;
+    }
+  }
+
+  /**
+   * Whether {@link #decideArgv} and {@link #applyDecision} let a {@link RedisBudgetGroup} decide
+   * this budget together with the rule's others in one call.
+   */
+  boolean decidesInGroups() {
+    return false;
+  }
+
+  /** The script this store runs. */
+  RedisScript script() {
+    throw new UnsupportedOperationException(getClass().getSimpleName());
+  }
+
+  /** The algorithm script's ARGV of a decision of {@code cost}. */
+  String[] decideArgv(long cost) {
+    throw new UnsupportedOperationException(getClass().getSimpleName());
+  }
+
+  /** Writes a decision's reply into {@code verdict}. */
+  void applyDecision(List<Object> reply, Verdict verdict) {
+    throw new UnsupportedOperationException(getClass().getSimpleName());
   }
 
   /**
@@ -212,6 +327,10 @@ public abstract class RedisAlgorithmStore implements LimiterStore {
 
   public String ruleName() {
     return ruleName;
+  }
+
+  public String algorithmName() {
+    return algorithmName;
   }
 
   public RedisBackend backend() {

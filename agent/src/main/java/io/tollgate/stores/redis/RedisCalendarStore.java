@@ -38,7 +38,7 @@ public final class RedisCalendarStore extends RedisAlgorithmStore {
       CalendarQuota quota,
       Clock hostClock,
       Clock timeOverride) {
-    super(backend, ruleName, timeOverride);
+    super(backend, ruleName, "calendar", timeOverride);
     if (quota.limit() > LUA_PERIOD_MAX) {
       throw tooLargeForLua(ruleName, "a calendar quota of " + quota.limit());
     }

@@ -63,7 +63,7 @@ public final class RedisConcurrencyStore extends RedisAlgorithmStore {
 
   RedisConcurrencyStore(
       RedisBackend backend, String ruleName, Concurrency concurrency, Clock timeOverride) {
-    super(backend, ruleName, timeOverride);
+    super(backend, ruleName, "concurrency", timeOverride);
     this.concurrency = concurrency;
     this.limit = concurrency.spec().limit();
     if (limit > LUA_PERIOD_MAX) {

@@ -30,7 +30,7 @@ public final class RedisGcraStore extends RedisAlgorithmStore {
   }
 
   RedisGcraStore(RedisBackend backend, String ruleName, Gcra gcra, Clock timeOverride) {
-    super(backend, ruleName, timeOverride);
+    super(backend, ruleName, "gcra", timeOverride);
     this.gcra = gcra;
     LimitSpec spec = gcra.spec();
     long limit = spec.limit();
@@ -54,6 +54,11 @@ public final class RedisGcraStore extends RedisAlgorithmStore {
               + (spanFits ? "limit * burst is too large" : "the burst and delay span too long")
               + ")");
     }
+    if (periodUnits > LUA_PERIOD_MAX || limit > LUA_PERIOD_MAX) {
+      // What carrying a state over to new parameters (a reload) divides by.
+      throw tooLargeForLua(ruleName, "a period of " + periodUnits + " time units or a limit of "
+          + limit + " (at most 2^52 each)");
+    }
     this.argvTemplate =
         new String[] {
           DECIDE,
@@ -68,14 +73,35 @@ public final class RedisGcraStore extends RedisAlgorithmStore {
           Long.toString(toleranceScaled % limit),
           Long.toString(maxDelayUnits),
           Long.toString(maxCost),
-          Long.toString(ttlMillis(gcra.idleNanosUntilFresh()))
+          Long.toString(ttlMillis(gcra.idleNanosUntilFresh())),
+          Long.toString(periodUnits),
+          Long.toString((toleranceScaled + maxDelayUnits * limit) / periodUnits + 1)
         };
   }
 
   @Override
   public void decide(String key, long cost, Verdict verdict) {
     checkCost(cost);
-    List<Object> reply = eval(RedisScript.GCRA, key, argv(argvTemplate, DECIDE, cost));
+    applyDecision(eval(RedisScript.GCRA, key, decideArgv(cost)), verdict);
+  }
+
+  @Override
+  boolean decidesInGroups() {
+    return true;
+  }
+
+  @Override
+  RedisScript script() {
+    return RedisScript.GCRA;
+  }
+
+  @Override
+  String[] decideArgv(long cost) {
+    return argv(argvTemplate, DECIDE, cost);
+  }
+
+  @Override
+  void applyDecision(List<Object> reply, Verdict verdict) {
     long allowed = number(reply, 0, RedisScript.GCRA);
     long remaining = number(reply, 1, RedisScript.GCRA);
     long retryUnits = number(reply, 2, RedisScript.GCRA);

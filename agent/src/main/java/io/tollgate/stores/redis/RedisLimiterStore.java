@@ -25,8 +25,8 @@ import java.util.List;
  * in units: with nanosecond units, a bucket that takes at most ~52 days to refill) and {@code (burst +
  * 2) * limit <= 2^53}.
  *
- * <p>{@link #adjust} runs {@link TokenBucket#adjust} in the same script ({@code ARGV[11] =
- * adjust}): cost-header corrections and refunds between a rule's limits count on Redis too.
+ * <p>{@link #adjust} runs {@link TokenBucket#adjust} in the same script ({@code ARGV[1] =
+ * adjust}): cost-header corrections count on Redis too.
  */
 public final class RedisLimiterStore extends RedisAlgorithmStore {
 
@@ -34,7 +34,7 @@ public final class RedisLimiterStore extends RedisAlgorithmStore {
   private final long unitNanos;
   private final long burst;
   private final long periodNanos;
-  /** ARGV with the cost at index 2, the optional time override at 9 and the operation at 10. */
+  /** ARGV with the operation at 0, the time at 1 and the cost at 2. */
   private final String[] argvTemplate;
 
   public RedisLimiterStore(RedisBackend backend, String ruleName, TokenBucket bucket) {
@@ -42,7 +42,7 @@ public final class RedisLimiterStore extends RedisAlgorithmStore {
   }
 
   RedisLimiterStore(RedisBackend backend, String ruleName, TokenBucket bucket, Clock timeOverride) {
-    super(backend, ruleName, timeOverride);
+    super(backend, ruleName, "token-bucket", timeOverride);
     this.bucket = bucket;
     LimitSpec spec = bucket.spec();
     long limit = spec.limit();
@@ -57,20 +57,27 @@ public final class RedisLimiterStore extends RedisAlgorithmStore {
     long toleranceWhole = toleranceScaled / limit;
     long toleranceFraction = toleranceScaled % limit;
     checkLuaBounds(ruleName, spec, toleranceWhole);
+    if (periodUnits > LUA_PERIOD_MAX || limit > LUA_PERIOD_MAX) {
+      // What carrying a state over to new parameters (a reload) divides by.
+      throw tooLargeForLua(ruleName, "a period of " + periodUnits + " time units or a limit of "
+          + limit + " (at most 2^52 each)");
+    }
     long ttlMillis = ttlMillis(bucket.idleNanosUntilFresh());
     this.argvTemplate =
         new String[] {
+          DECIDE,
+          "",
+          "1",
           Long.toString(limit),
           Long.toString(burst),
-          "1",
           Long.toString(unitNanos),
           Long.toString(intervalWhole),
           Long.toString(intervalRemainder),
           Long.toString(toleranceWhole),
           Long.toString(toleranceFraction),
           Long.toString(ttlMillis),
-          "",
-          DECIDE
+          Long.toString(periodUnits),
+          Long.toString(toleranceScaled / periodUnits + 1)
         };
   }
 
@@ -93,10 +100,26 @@ public final class RedisLimiterStore extends RedisAlgorithmStore {
   @Override
   public void decide(String key, long cost, Verdict verdict) {
     checkCost(cost);
-    String[] argv = argvTemplate.clone();
-    argv[2] = Long.toString(cost);
-    argv[9] = now();
-    List<Object> reply = eval(RedisScript.TOKEN_BUCKET, key, argv);
+    applyDecision(eval(RedisScript.TOKEN_BUCKET, key, decideArgv(cost)), verdict);
+  }
+
+  @Override
+  boolean decidesInGroups() {
+    return true;
+  }
+
+  @Override
+  RedisScript script() {
+    return RedisScript.TOKEN_BUCKET;
+  }
+
+  @Override
+  String[] decideArgv(long cost) {
+    return argv(argvTemplate, DECIDE, cost);
+  }
+
+  @Override
+  void applyDecision(List<Object> reply, Verdict verdict) {
     long allowed = number(reply, 0);
     long remaining = number(reply, 1);
     long retryUnits = number(reply, 2);
@@ -116,14 +139,7 @@ public final class RedisLimiterStore extends RedisAlgorithmStore {
 
   @Override
   public void adjust(String key, long delta) {
-    if (delta == 0) {
-      return;
-    }
-    String[] argv = argvTemplate.clone();
-    argv[2] = Long.toString(delta);
-    argv[9] = now();
-    argv[10] = ADJUST;
-    eval(RedisScript.TOKEN_BUCKET, key, argv);
+    adjustOnRedis(RedisScript.TOKEN_BUCKET, argvTemplate, key, delta);
   }
 
   public TokenBucket bucket() {

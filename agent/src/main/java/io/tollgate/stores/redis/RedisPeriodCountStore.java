@@ -43,7 +43,8 @@ final class RedisPeriodCountStore extends RedisAlgorithmStore {
           "a fixed window of " + spec.periodNanos() + "ns (at most 2^52 ns, about 52 days)");
     }
     return new RedisPeriodCountStore(
-        backend, ruleName, timeOverride, RedisScript.FIXED_WINDOW, window, spec, FixedWindow::new);
+        backend, ruleName, "fixed-window", timeOverride, RedisScript.FIXED_WINDOW, window, spec,
+        FixedWindow::new);
   }
 
   static RedisPeriodCountStore slidingLog(
@@ -54,18 +55,20 @@ final class RedisPeriodCountStore extends RedisAlgorithmStore {
           "a sliding log of " + spec.periodNanos() + "ns (at most 2^52 ns, about 52 days)");
     }
     return new RedisPeriodCountStore(
-        backend, ruleName, timeOverride, RedisScript.SLIDING_LOG, log, spec, SlidingLog::new);
+        backend, ruleName, "sliding-log", timeOverride, RedisScript.SLIDING_LOG, log, spec,
+        SlidingLog::new);
   }
 
   private RedisPeriodCountStore(
       RedisBackend backend,
       String ruleName,
+      String algorithmName,
       Clock timeOverride,
       RedisScript script,
       RateLimitAlgorithm<?> algorithm,
       LimitSpec spec,
       Function<LimitSpec, RateLimitAlgorithm<?>> withSpec) {
-    super(backend, ruleName, timeOverride);
+    super(backend, ruleName, algorithmName, timeOverride);
     this.script = script;
     this.algorithm = algorithm;
     this.spec = spec;
@@ -84,7 +87,26 @@ final class RedisPeriodCountStore extends RedisAlgorithmStore {
   @Override
   public void decide(String key, long cost, Verdict verdict) {
     checkCost(cost);
-    List<Object> reply = eval(script, key, argv(argvTemplate, DECIDE, cost));
+    applyDecision(eval(script, key, decideArgv(cost)), verdict);
+  }
+
+  @Override
+  boolean decidesInGroups() {
+    return true;
+  }
+
+  @Override
+  RedisScript script() {
+    return script;
+  }
+
+  @Override
+  String[] decideArgv(long cost) {
+    return argv(argvTemplate, DECIDE, cost);
+  }
+
+  @Override
+  void applyDecision(List<Object> reply, Verdict verdict) {
     applyNanosReply(reply, script, spec.periodNanos(), verdict);
   }
 

@@ -11,13 +11,13 @@ import java.security.NoSuchAlgorithmException;
 /** A Lua script shipped with the agent, with its SHA-1 for {@code EVALSHA}. */
 public final class RedisScript {
 
-  public static final RedisScript TOKEN_BUCKET = load("token-bucket.lua");
-  public static final RedisScript GCRA = withCommonHead("gcra.lua");
-  public static final RedisScript FIXED_WINDOW = withCommonHead("fixed-window.lua");
-  public static final RedisScript SLIDING_WINDOW = withCommonHead("sliding-window.lua");
-  public static final RedisScript SLIDING_LOG = withCommonHead("sliding-log.lua");
-  public static final RedisScript CONCURRENCY = withCommonHead("concurrency.lua");
-  public static final RedisScript CALENDAR = withCommonHead("calendar.lua");
+  public static final RedisScript TOKEN_BUCKET = overBudgets("token-bucket.lua");
+  public static final RedisScript GCRA = overBudgets("gcra.lua");
+  public static final RedisScript FIXED_WINDOW = overBudgets("fixed-window.lua");
+  public static final RedisScript SLIDING_WINDOW = overBudgets("sliding-window.lua");
+  public static final RedisScript SLIDING_LOG = overBudgets("sliding-log.lua");
+  public static final RedisScript CONCURRENCY = overBudgets("concurrency.lua");
+  public static final RedisScript CALENDAR = overBudgets("calendar.lua");
   public static final RedisScript PENALTY_BOX = withCommonHead("penalty-box.lua");
   public static final RedisScript INSTANCES = load("instances.lua");
 
@@ -36,6 +36,21 @@ public final class RedisScript {
     RedisScript head = load("common.lua");
     RedisScript script = load(name);
     return new RedisScript(name, head.body() + "\n" + script.body());
+  }
+
+  /**
+   * An algorithm's script run over all of a rule's budgets in one call: {@code common.lua}, then the
+   * script made the function of one budget ({@code decide_budget(KEYS, ARGV)}, which reads its
+   * KEYS and ARGV as when it ran alone), then {@code budgets.lua}, which calls it for each budget.
+   */
+  static RedisScript overBudgets(String name) {
+    RedisScript head = load("common.lua");
+    RedisScript script = load(name);
+    RedisScript driver = load("budgets.lua");
+    return new RedisScript(
+        name,
+        head.body() + "\nlocal function decide_budget(KEYS, ARGV)\n" + script.body() + "\nend\n"
+            + driver.body());
   }
 
   /** Loads {@code io/tollgate/stores/redis/NAME} from the agent's resources. */

@@ -29,7 +29,7 @@ public final class RedisSlidingWindowStore extends RedisAlgorithmStore {
 
   RedisSlidingWindowStore(
       RedisBackend backend, String ruleName, SlidingWindow window, Clock timeOverride) {
-    super(backend, ruleName, timeOverride);
+    super(backend, ruleName, "sliding-window", timeOverride);
     this.window = window;
     LimitSpec spec = window.spec();
     this.unitNanos = window.unitNanos();
@@ -56,7 +56,26 @@ public final class RedisSlidingWindowStore extends RedisAlgorithmStore {
   @Override
   public void decide(String key, long cost, Verdict verdict) {
     checkCost(cost);
-    List<Object> reply = eval(RedisScript.SLIDING_WINDOW, key, argv(argvTemplate, DECIDE, cost));
+    applyDecision(eval(RedisScript.SLIDING_WINDOW, key, decideArgv(cost)), verdict);
+  }
+
+  @Override
+  boolean decidesInGroups() {
+    return true;
+  }
+
+  @Override
+  RedisScript script() {
+    return RedisScript.SLIDING_WINDOW;
+  }
+
+  @Override
+  String[] decideArgv(long cost) {
+    return argv(argvTemplate, DECIDE, cost);
+  }
+
+  @Override
+  void applyDecision(List<Object> reply, Verdict verdict) {
     long allowed = number(reply, 0, RedisScript.SLIDING_WINDOW);
     long remaining = number(reply, 1, RedisScript.SLIDING_WINDOW);
     long retryUnits = number(reply, 2, RedisScript.SLIDING_WINDOW);

@@ -48,6 +48,8 @@ if until_n < 0 then
 end
 
 local state = redis.call('HMGET', KEYS[1], 'w', 'n')
+-- A count above the limit (a reload lowered it) counts as the limit, as CalendarQuota.inherit.
+if state[2] and tonumber(state[2]) > limit then state[2] = string.format('%d', limit) end
 
 if op == 'adjust' then
   -- A request that began in an earlier window is not corrected.

@@ -101,3 +101,50 @@ local function pair_minus(hi, lo, base, x)
   end
   return hi, lo
 end
+
+-- The token bucket's and GCRA's state written under other parameters (a reload changed the limit,
+-- the period, the burst or max-delay), carried over as io.tollgate.limiters.UsedTokens does: the
+-- tokens used stay used. written = 'unit:periodUnits:limit:capWhole:capFraction' of the writer;
+-- tat_s, tat_frac its state; now as (seconds, nanoseconds); then the reader's limit, period in its
+-- units, most ahead (cap_whole, cap_frac) and most tokens (maxTokens = floor(capScaled / period)
+-- + 1). Returns how far ahead of now the reader's tat is, as (whole units, fraction), or nil when
+-- nothing was used.
+local function carry_used(written, tat_s, tat_frac, now_s, now_ns, limit, period, cap_whole,
+    cap_frac, max_tokens)
+  local ou, op, ol, ocw, ocf = string.match(written, '^(%d+):(%d+):(%d+):(%d+):(%d+)$')
+  if not ou then return nil end
+  ou, op, ol, ocw, ocf = tonumber(ou), tonumber(op), tonumber(ol), tonumber(ocw), tonumber(ocf)
+  local oU = 1000000000 / ou
+  local oD = 0
+  if ou == 1 then oD = 9 elseif ou == 1000 then oD = 6 elseif ou == 1000000 then oD = 3 end
+  local hi, lo
+  if oD == 0 then
+    hi, lo = tonumber(tat_s), 0
+  elseif #tat_s <= oD then
+    hi, lo = 0, tonumber(tat_s)
+  else
+    hi, lo = tonumber(string.sub(tat_s, 1, #tat_s - oD)), tonumber(string.sub(tat_s, #tat_s - oD + 1))
+  end
+  local now_lo = math.floor(now_ns / ou)
+  local frac = tonumber(tat_frac) or 0
+  if hi < now_s or (hi == now_s and (lo < now_lo or (lo == now_lo and frac == 0))) then
+    return nil
+  end
+  local d
+  if hi - now_s > ocw / oU + 2 then
+    d, frac = ocw, ocf
+  else
+    d = (hi - now_s) * oU + (lo - now_lo)
+    if d > ocw or (d == ocw and frac > ocf) then d, frac = ocw, ocf end
+  end
+  -- used = ceil((d * ol + frac) / op)
+  local q, r = muldivmod(d, ol, op)
+  local q2, r2 = divmod(r + frac, op)
+  local used = q + q2
+  if r2 > 0 then used = used + 1 end
+  if used > max_tokens then used = max_tokens end
+  -- used * period, scaled by limit, as (whole, fraction); at most the cap.
+  local w, f = muldivmod(used, period, limit)
+  if w > cap_whole or (w == cap_whole and f > cap_frac) then return cap_whole, cap_frac end
+  return w, f
+end

@@ -17,6 +17,12 @@
 -- ARGV[11]  maxDelayUnits      (maxDelayScaled = maxDelayUnits * limit)
 -- ARGV[12]  maxCost            = floor((burst * periodUnits + maxDelayUnits * limit) / periodUnits)
 -- ARGV[13]  milliseconds to PEXPIRE the key with on every write (idleNanosUntilFresh, rounded up)
+-- ARGV[14]  periodUnits        = the period in units
+-- ARGV[15]  maxTokens          = floor((burstToleranceScaled + maxDelayScaled) / periodUnits) + 1
+--
+-- The hash's field p names the parameters it was written with (unit:periodUnits:limit:capWhole:
+-- capFraction); a state written with others (a reload changed the rule) is carried over first, as
+-- Gcra.inherit does: the tokens used stay used (common.lua's carry_used), and written back at once.
 --
 -- decide returns {allowed (1 or 0), remaining, retryUnits (-1: cost above maxCost, never allowed),
 -- resetUnits, delayUnits}; the caller multiplies units by unitNanos. adjust returns {1}.
@@ -38,9 +44,13 @@ local tol_frac = tonumber(ARGV[10])
 local md = tonumber(ARGV[11])
 local max_cost = tonumber(ARGV[12])
 local ttl_ms = ARGV[13]
+local period_units = tonumber(ARGV[14])
+local max_tokens = tonumber(ARGV[15])
 -- burst * T + maxDelay: the most tat may run ahead of now.
 local cap_whole = tol_whole + md
 local cap_frac = tol_frac
+local params = ARGV[6] .. ':' .. ARGV[14] .. ':' .. ARGV[4] .. ':' .. string.format('%d', cap_whole)
+  .. ':' .. ARGV[10]
 
 -- Units per second, and its decimal digits (the sub-second part of a tat string).
 local U = 1000000000 / unit_nanos
@@ -114,11 +124,26 @@ local function write_tat(d, frac)
   local lo = now_lo + d
   local hi = now_hi + math.floor(lo / U)
   lo = lo % U
-  redis.call('HSET', KEYS[1], 'tat', join(hi, lo), 'tatFraction', string.format('%d', frac))
+  redis.call('HSET', KEYS[1], 'tat', join(hi, lo), 'tatFraction', string.format('%d', frac),
+    'p', params)
   redis.call('PEXPIRE', KEYS[1], ttl_ms)
 end
 
-local state = redis.call('HMGET', KEYS[1], 'tat', 'tatFraction')
+local state = redis.call('HMGET', KEYS[1], 'tat', 'tatFraction', 'p')
+
+if state[1] and state[3] and state[3] ~= params then
+  local w, f = carry_used(state[3], state[1], state[2], now_hi, now_sub_ns, limit, period_units,
+    cap_whole, cap_frac, max_tokens)
+  if w then
+    write_tat(w, f)
+    local lo = now_lo + w
+    local hi = now_hi + math.floor(lo / U)
+    state = {join(hi, lo % U), string.format('%d', f), params}
+  else
+    redis.call('DEL', KEYS[1])
+    state = {false, false, false}
+  end
+end
 
 -- base = max(tat, now): d = base - now in units, base_frac = baseFraction (0 when tat < now).
 local d = 0

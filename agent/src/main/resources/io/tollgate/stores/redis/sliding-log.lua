@@ -65,6 +65,11 @@ local function reset(size)
   return period - age(redis.call('LINDEX', KEYS[1], -1))
 end
 
+-- A log longer than the limit (a reload lowered it) keeps its newest entries, as SlidingLog.inherit.
+if redis.call('LLEN', KEYS[1]) > limit then
+  redis.call('LTRIM', KEYS[1], -limit, -1)
+end
+
 if op == 'adjust' then
   if amount < 0 then
     -- A refund forgets the newest -delta entries.

@@ -11,6 +11,10 @@
 -- ARGV[6]   unitNanos: 1, 1000, 1000000 or 1000000000 (SlidingWindow.unitNanos())
 -- ARGV[7]   milliseconds to PEXPIRE the key with on every write (two periods, rounded up)
 --
+-- The hash's field q names the period and unit it was written with (periodUnits:unitNanos). Counts
+-- written with others (a reload changed the period) are carried over as SlidingWindow.inherit
+-- does: what the old estimate still counted becomes this window's count, up to the limit.
+--
 -- decide returns {allowed (1 or 0), remaining, retryUnits (-1: cost above the limit, never
 -- allowed), resetUnits (0: the estimate is zero now), subUnitNanos}: the caller turns units into
 -- (now + units) * unitNanos - nowNanos = units * unitNanos - subUnitNanos. adjust returns {1}.
@@ -43,12 +47,43 @@ local w_hi, w_lo = pair_minus(now_hi, now_lo, U, elapsed)
 local window = join(w_hi, w_lo)
 local before = join(pair_minus(w_hi, w_lo, U, period))
 
-local state = redis.call('HMGET', KEYS[1], 'w', 'p', 'c')
+local params = ARGV[5] .. ':' .. ARGV[6]
+local state = redis.call('HMGET', KEYS[1], 'w', 'p', 'c', 'q')
 
 local function write(previous, current)
   redis.call('HSET', KEYS[1], 'w', window, 'p', string.format('%d', previous), 'c',
-    string.format('%d', current))
+    string.format('%d', current), 'q', params)
   redis.call('PEXPIRE', KEYS[1], ttl_ms)
+end
+
+if state[1] and state[4] and state[4] ~= params then
+  local old_period, old_unit = string.match(state[4], '^(%d+):(%d+)$')
+  old_period, old_unit = tonumber(old_period), tonumber(old_unit)
+  local oU = 1000000000 / old_unit
+  local oD = 0
+  if old_unit == 1 then oD = 9 elseif old_unit == 1000 then oD = 6 elseif old_unit == 1000000 then oD = 3 end
+  local function old_join(hi, lo)
+    if oD == 0 then return string.format('%d', hi) end
+    if hi == 0 then return string.format('%d', lo) end
+    return string.format('%d%0' .. oD .. 'd', hi, lo)
+  end
+  local o_lo = math.floor(now_ns / old_unit)
+  local o_elapsed = floor_mod(now_hi, o_lo, oU, old_period)
+  local ow_hi, ow_lo = pair_minus(now_hi, o_lo, oU, o_elapsed)
+  local used = 0
+  if state[1] == old_join(ow_hi, ow_lo) then
+    used = tonumber(state[2]) + tonumber(state[3])
+  elseif state[1] == old_join(pair_minus(ow_hi, ow_lo, oU, old_period)) then
+    used = tonumber(state[3])
+  end
+  if used > 0 then
+    if used > limit then used = limit end
+    write(0, used)
+    state = {window, '0', string.format('%d', used), params}
+  else
+    redis.call('DEL', KEYS[1])
+    state = {false, false, false, false}
+  end
 end
 
 if op == 'adjust' then

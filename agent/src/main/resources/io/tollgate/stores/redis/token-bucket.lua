@@ -2,19 +2,26 @@
 --
 -- KEYS[1]   the bucket: a hash with fields tat (decimal integer, time units since the Unix epoch)
 --           and tatFraction (in 1/limit of a unit), exactly TokenBucket.State.
--- ARGV[1]   limit
--- ARGV[2]   burst
--- ARGV[3]   cost
--- ARGV[4]   unitNanos: 1, 1000, 1000000 or 1000000000 (TokenBucket.unitNanos())
--- ARGV[5]   intervalWhole      = floor(periodUnits / limit)   (T in whole units)
--- ARGV[6]   intervalRemainder  = periodUnits mod limit         (the rest of T, over limit)
--- ARGV[7]   toleranceWhole     = floor(burst * periodUnits / limit)
--- ARGV[8]   toleranceFraction  = burst * periodUnits mod limit
+-- ARGV[1]   decide | adjust (TokenBucket.adjust with ARGV[3] as the delta: > 0 charges, < 0
+--           refunds)
+-- ARGV[2]   "now" as epoch nanoseconds (tests only); empty: Redis TIME is the clock
+-- ARGV[3]   cost (decide) or delta (adjust)
+-- ARGV[4]   limit
+-- ARGV[5]   burst
+-- ARGV[6]   unitNanos: 1, 1000, 1000000 or 1000000000 (TokenBucket.unitNanos())
+-- ARGV[7]   intervalWhole      = floor(periodUnits / limit)   (T in whole units)
+-- ARGV[8]   intervalRemainder  = periodUnits mod limit         (the rest of T, over limit)
+-- ARGV[9]   toleranceWhole     = floor(burst * periodUnits / limit)
+-- ARGV[10]  toleranceFraction  = burst * periodUnits mod limit
 --           (burstToleranceScaled = toleranceWhole * limit + toleranceFraction)
--- ARGV[9]   milliseconds to PEXPIRE the key with on every write (idleNanosUntilFresh, rounded up)
--- ARGV[10]  optional, tests only: "now" as epoch nanoseconds; otherwise Redis TIME is the clock
--- ARGV[11]  optional: "adjust" to run TokenBucket.adjust with ARGV[3] as the delta (> 0 charges,
---           < 0 refunds) instead of deciding
+-- ARGV[11]  milliseconds to PEXPIRE the key with on every write (idleNanosUntilFresh, rounded up)
+-- ARGV[12]  periodUnits        = the period in units
+-- ARGV[13]  maxTokens          = floor(burstToleranceScaled / periodUnits) + 1
+--
+-- The hash's field p names the parameters it was written with (unit:periodUnits:limit:
+-- toleranceWhole:toleranceFraction); a state written with others (a reload changed the rule) is
+-- carried over first, as TokenBucket.inherit does: the tokens used stay used (common.lua's
+-- carry_used), and written back at once, so that it is converted once.
 --
 -- Returns {allowed (1 or 0), remaining, retryUnits (-1: cost above burst, never allowed),
 -- resetUnits}; the caller multiplies units by unitNanos. adjust returns {1}.
@@ -30,20 +37,19 @@
 --    bound exceeds 2^53.
 -- Divisions are math.floor(a / b) with 0 <= a < 2^53 and b >= 1, which is exact in doubles.
 
-if redis.replicate_commands then
-  -- Redis 3.2 to 4: required before writes that follow TIME. A no-op from Redis 5 on.
-  pcall(redis.replicate_commands)
-end
-
-local limit = tonumber(ARGV[1])
-local burst = tonumber(ARGV[2])
+local op = ARGV[1]
 local cost = tonumber(ARGV[3])
-local unit_nanos = tonumber(ARGV[4])
-local iw = tonumber(ARGV[5])
-local ir = tonumber(ARGV[6])
-local tol_whole = tonumber(ARGV[7])
-local tol_frac = tonumber(ARGV[8])
-local ttl_ms = ARGV[9]
+local limit = tonumber(ARGV[4])
+local burst = tonumber(ARGV[5])
+local unit_nanos = tonumber(ARGV[6])
+local iw = tonumber(ARGV[7])
+local ir = tonumber(ARGV[8])
+local tol_whole = tonumber(ARGV[9])
+local tol_frac = tonumber(ARGV[10])
+local ttl_ms = ARGV[11]
+local period_units = tonumber(ARGV[12])
+local max_tokens = tonumber(ARGV[13])
+local params = ARGV[6] .. ':' .. ARGV[12] .. ':' .. ARGV[4] .. ':' .. ARGV[9] .. ':' .. ARGV[10]
 
 -- Units per second, and its decimal digits (the sub-second part of a tat string).
 local U = 1000000000 / unit_nanos
@@ -51,21 +57,7 @@ local D = 0
 if unit_nanos == 1 then D = 9 elseif unit_nanos == 1000 then D = 6 elseif unit_nanos == 1000000 then D = 3 end
 
 -- now = floorDiv(nowNanos, unitNanos), as whole seconds now_hi plus units now_lo < U.
-local now_hi, now_sub_ns
-if ARGV[10] and ARGV[10] ~= '' then
-  local s = ARGV[10]
-  if #s > 9 then
-    now_hi = tonumber(string.sub(s, 1, #s - 9))
-    now_sub_ns = tonumber(string.sub(s, #s - 8))
-  else
-    now_hi = 0
-    now_sub_ns = tonumber(s)
-  end
-else
-  local t = redis.call('TIME')
-  now_hi = tonumber(t[1])
-  now_sub_ns = tonumber(t[2]) * 1000
-end
+local now_hi, now_sub_ns = read_now(ARGV[2])
 local now_lo = math.floor(now_sub_ns / unit_nanos)
 
 local function split(s)
@@ -117,7 +109,30 @@ local function tokens_left(d, frac)
   return whole_intervals(a, b)
 end
 
-local state = redis.call('HMGET', KEYS[1], 'tat', 'tatFraction')
+local state = redis.call('HMGET', KEYS[1], 'tat', 'tatFraction', 'p')
+
+local function write_tat(d, frac)
+  local lo = now_lo + d
+  local hi = now_hi + math.floor(lo / U)
+  lo = lo % U
+  redis.call('HSET', KEYS[1], 'tat', join(hi, lo), 'tatFraction', string.format('%d', frac),
+    'p', params)
+  redis.call('PEXPIRE', KEYS[1], ttl_ms)
+end
+
+if state[1] and state[3] and state[3] ~= params then
+  local w, f = carry_used(state[3], state[1], state[2], now_hi, now_sub_ns, limit, period_units,
+    tol_whole, tol_frac, max_tokens)
+  if w then
+    write_tat(w, f)
+    local lo = now_lo + w
+    local hi = now_hi + math.floor(lo / U)
+    state = {join(hi, lo % U), string.format('%d', f), params}
+  else
+    redis.call('DEL', KEYS[1])
+    state = {false, false, false}
+  end
+end
 
 -- The bucket cannot be fuller than full: an old tat counts as now.
 -- d = base - now in units; base_frac = baseFraction.
@@ -142,7 +157,7 @@ if state[1] then
   end
 end
 
-if ARGV[11] == 'adjust' then
+if op == 'adjust' then
   -- Moves tat by delta * T: forward at most until the bucket is empty, back never before now.
   -- A refund on a key Redis has forgotten (a full bucket) has nothing to give back.
   if cost == 0 or (cost < 0 and not state[1]) then return {1} end
@@ -172,11 +187,7 @@ if ARGV[11] == 'adjust' then
       nf = 0
     end
   end
-  local lo = now_lo + nw
-  local hi = now_hi + math.floor(lo / U)
-  lo = lo % U
-  redis.call('HSET', KEYS[1], 'tat', join(hi, lo), 'tatFraction', string.format('%d', nf))
-  redis.call('PEXPIRE', KEYS[1], ttl_ms)
+  write_tat(nw, nf)
   return {1}
 end
 
@@ -194,11 +205,7 @@ local new_frac = fraction_sum % limit
 
 -- Allowed when tat' - now <= burst * T, compared as (whole, fraction) pairs.
 if new_d < tol_whole or (new_d == tol_whole and new_frac <= tol_frac) then
-  local lo = now_lo + new_d
-  local hi = now_hi + math.floor(lo / U)
-  lo = lo % U
-  redis.call('HSET', KEYS[1], 'tat', join(hi, lo), 'tatFraction', string.format('%d', new_frac))
-  redis.call('PEXPIRE', KEYS[1], ttl_ms)
+  write_tat(new_d, new_frac)
   local a = tol_whole - new_d
   local b = tol_frac - new_frac
   if b < 0 then b = b + limit; a = a - 1 end

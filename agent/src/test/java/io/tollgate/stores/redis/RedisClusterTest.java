@@ -66,6 +66,10 @@ class RedisClusterTest {
           AlgorithmConformanceTest.runRandomTraffic(
               backend, kind, 5, TimeUnit.MINUTES.toNanos(1), 5, 0, 300);
         }
+        // A rule's several limits: keys in one slot (the rule's hash tag), one script over them.
+        for (io.tollgate.limiters.AlgorithmKind kind : BudgetGroupConformanceTest.MULTI_LIMIT) {
+          BudgetGroupConformanceTest.runRandomTraffic(backend, kind, 200);
+        }
 
         RedisLimiterStore store =
             new RedisLimiterStore(

@@ -92,11 +92,11 @@ class RedisConcurrencyLeaseTest {
     Verdict verdict = new Verdict();
     store.decide("k", 2, verdict);
     assertTrue(verdict.allowed);
-    Object ttl = server.call("PTTL", RedisKeys.bucketKey(rule, "k"));
+    Object ttl = server.call("PTTL", RedisKeys.bucketKey(rule, "concurrency", "k"));
     assertTrue(
         (Long) ttl > 0 && (Long) ttl <= TimeUnit.SECONDS.toMillis(RedisConcurrencyStore.LEASE_SECONDS),
         "the key lives as long as its last lease: " + ttl);
     store.release("k", 2);
-    assertEquals(0L, server.call("EXISTS", RedisKeys.bucketKey(rule, "k")), "nothing left held");
+    assertEquals(0L, server.call("EXISTS", RedisKeys.bucketKey(rule, "concurrency", "k")), "nothing left held");
   }
 }

@@ -148,7 +148,7 @@ class TokenBucketConformanceTest {
         TokenBucket.State mirror = reference.get("a");
         @SuppressWarnings("unchecked")
         List<Object> stored =
-            (List<Object>) server.call("HMGET", RedisKeys.bucketKey(rule, "a"), "tat", "tatFraction");
+            (List<Object>) server.call("HMGET", RedisKeys.bucketKey(rule, "token-bucket", "a"), "tat", "tatFraction");
         if (stored.get(0) == null) {
           assertEquals(0L, mirror.tat(), where);
         } else {
@@ -223,12 +223,12 @@ class TokenBucketConformanceTest {
     long redisNowNanos =
         Long.parseLong((String) time.get(0)) * 1_000_000_000L
             + Long.parseLong((String) time.get(1)) * 1_000L;
-    String tat = (String) server.call("HGET", RedisKeys.bucketKey(rule, "k"), "tat");
+    String tat = (String) server.call("HGET", RedisKeys.bucketKey(rule, "token-bucket", "k"), "tat");
     long ahead = Long.parseLong(tat) - redisNowNanos;
     assertTrue(
         ahead > TimeUnit.MINUTES.toNanos(59) && ahead <= TimeUnit.HOURS.toNanos(1),
         "tat is an hour ahead of Redis TIME: " + ahead);
-    Object ttl = server.call("PTTL", RedisKeys.bucketKey(rule, "k"));
+    Object ttl = server.call("PTTL", RedisKeys.bucketKey(rule, "token-bucket", "k"));
     assertTrue((Long) ttl > 0 && (Long) ttl <= TimeUnit.HOURS.toMillis(1) + 1, "ttl " + ttl);
   }
 
@@ -260,7 +260,7 @@ class TokenBucketConformanceTest {
     redis.decide("k", 2, verdict);
     assertFalse(verdict.allowed);
     assertEquals(spec.periodNanos(), verdict.retryAfterNanos, "cost above burst: one period");
-    assertNull(server.call("HGET", RedisKeys.bucketKey(rule, "k"), "tat"));
+    assertNull(server.call("HGET", RedisKeys.bucketKey(rule, "token-bucket", "k"), "tat"));
   }
 
   @Test

@@ -1,0 +1,67 @@
+-- Tollgate: one call over all of a rule's budgets. RedisScript appends this after an algorithm's
+-- script, which it has made the function decide_budget(KEYS, ARGV) of one budget: the script reads
+-- its own KEYS[1] and ARGV exactly as when it ran alone.
+--
+-- KEYS[1]   the rule's key for one client (RedisKeys.bucketKey: tollgate:v2:{RULE:DIGEST}:ALGORITHM)
+-- ARGV[1]   decide | adjust | release
+-- ARGV[2]   "now" as epoch nanoseconds (tests only); empty: Redis TIME, read once for all budgets
+-- ARGV[3]   cost (decide, release) or delta (adjust)
+-- ARGV[4]   n, the number of budgets; then for each budget: the suffix of its key (RedisKeys
+--           .budgetSuffix: empty for a rule of one limit, ':1s' for one of several), the number m
+--           of its parameters, and those m parameters (the algorithm script's ARGV[4..3+m])
+--
+-- Budget i's key is KEYS[1] .. suffix: the same hash tag, so the same Cluster slot as KEYS[1].
+--
+-- decide runs the budgets in order; when one refuses, what the others took is given back (adjust
+-- by -cost) before the script ends, so the rule's budgets are charged all or none, atomically, as
+-- LocalLimiterStore decides a LimitGroup. An algorithm's special reply (calendar.lua's -2: Redis
+-- time outside the windows sent) ends the call at once; such algorithms have one budget.
+--
+-- Returns, for each budget, the length of its reply and then the reply, one flat list.
+
+local now = ARGV[2]
+if now == '' then
+  local t = redis.call('TIME')
+  now = join_ns(tonumber(t[1]), tonumber(t[2]) * 1000)
+end
+
+local n = tonumber(ARGV[4])
+local suffixes = {}
+local params = {}
+local at = 5
+for i = 1, n do
+  suffixes[i] = ARGV[at]
+  local m = tonumber(ARGV[at + 1])
+  local p = {}
+  for j = 1, m do p[j] = ARGV[at + 1 + j] end
+  params[i] = p
+  at = at + 2 + m
+end
+
+local function run(i, op, amount)
+  local argv = {op, now, amount}
+  for j = 1, #params[i] do argv[3 + j] = params[i][j] end
+  return decide_budget({KEYS[1] .. suffixes[i]}, argv)
+end
+
+local replies = {}
+local refused = false
+for i = 1, n do
+  local reply = run(i, ARGV[1], ARGV[3])
+  if reply[1] == -2 then return {#reply, unpack(reply)} end
+  replies[i] = reply
+  if ARGV[1] == 'decide' and reply[1] ~= 1 then refused = true end
+end
+if refused then
+  local refund = string.format('%d', -tonumber(ARGV[3]))
+  for i = 1, n do
+    if replies[i][1] == 1 then run(i, 'adjust', refund) end
+  end
+end
+
+local out = {}
+for i = 1, n do
+  out[#out + 1] = #replies[i]
+  for j = 1, #replies[i] do out[#out + 1] = replies[i][j] end
+end
+return out
