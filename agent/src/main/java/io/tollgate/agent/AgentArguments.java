@@ -259,7 +259,7 @@ public final class AgentArguments {
   private static String unknown(String name, String item) {
     String hint = closest(name);
     return "unknown option '" + name + "'" + (item.equals(name) ? "" : " (in '" + item + "')")
-        + (hint != null ? "; did you mean '" + hint + "'?" : "")
+        + (hint != null ? "; did you mean '" + hint + "'?" : ".")
         + " The options are " + String.join(", ", NAMES) + ".";
   }
 
