@@ -49,8 +49,6 @@ public final class AgentMain {
     AgentArguments arguments = AgentArguments.parse(agentArgs);
     AgentLog.installAsSink();
     AgentLog.setDebug(arguments.isTrue("debug"));
-    RefusalLog.shared().setLinesPerMinute(
-        arguments.linesPerMinute("refusal-log", RefusalLog.DEFAULT_LINES_PER_MINUTE));
     String logFile = arguments.get("log-file");
     if (logFile != null) {
       AgentLog.logToFile(logFile);
@@ -128,6 +126,8 @@ public final class AgentMain {
    * @return whether rules from a file are in force
    */
   private static synchronized boolean startEngine(AgentArguments arguments) {
+    RefusalLog.shared().setLinesPerMinute(
+        arguments.linesPerMinute("refusal-log", RefusalLog.DEFAULT_LINES_PER_MINUTE));
     rules = new RulesHolder(new RuleSetFactory(Clock.system()));
     String config = configPath(arguments);
     boolean loaded = false;
