@@ -20,9 +20,9 @@ show_progress() {
   while IFS= read -r line; do
     case "$line" in
       "[INFO] Building "*"["*"/"*"]")
-        set -- $line
-        shift
-        echo "   building ${*}"
+        set -- $line # "[INFO] Building NAME VERSION [k/n]", its runs of spaces collapsed
+        shift 2
+        echo "   building $*"
         ;;
       *"Downloading from "*)
         if [ -z "$said_downloading" ]; then
@@ -65,3 +65,6 @@ done
 echo "== A refused request in full"
 curl -s -i "http://127.0.0.1:$PORT/hello"
 echo
+
+echo "== The agent's refusal log (at most 10 lines per rule per minute; refusal-log=N to change)"
+grep '^\[tollgate\] refused' "$LOG" || true
