@@ -144,9 +144,13 @@ public final class Cli {
       if (key.equals("config") || key.equals("log-file")) {
         // The target JVM has its own working directory: send an absolute path.
         value = new File(value).getAbsolutePath();
-        if (key.equals("config") && !new File(value).isFile()) {
-          err.println("tollgate attach: no rules file at " + value);
-          return USAGE;
+        if (key.equals("config")) {
+          try {
+            RulesFileReader.read(new File(value)); // refused as the agent would refuse it
+          } catch (RulesFileReader.UnreadableException e) {
+            err.println("tollgate attach: " + e.getMessage());
+            return USAGE;
+          }
         }
       }
       options.add(key + "=" + value);

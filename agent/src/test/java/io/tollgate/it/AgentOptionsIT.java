@@ -122,6 +122,10 @@ class AgentOptionsIT {
       assertEquals(2, typo.exitCode, typo.out + typo.err);
       assertTrue(typo.err.contains("option debug=yes: expected true or false, got 'yes'"),
           typo.err);
+      CliIT.Result missing = CliIT.run("attach", pid, "config=" + dir.resolve("missing.yaml"));
+      assertEquals(2, missing.exitCode, missing.out + missing.err);
+      assertTrue(missing.err.contains("the rules file " + dir.resolve("missing.yaml")
+          + " does not exist"), missing.err);
 
       // An attach that names only the rules file leaves debug on, as the first attach set it.
       Path other = RulesFiles.write(dir, "other.yaml",
