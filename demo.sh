@@ -10,8 +10,37 @@ APP=test-apps/servlet-jakarta/target/servlet-jakarta.jar
 AGENT=agent/target/tollgate-agent.jar
 RULES=config-examples/quickstart.yaml
 
-echo "== Building (mvn -B -q package -DskipTests; the first build downloads dependencies)"
-mvn -B -q package -DskipTests -pl agent,test-apps/servlet-jakarta -am
+echo "== Building the agent and the app (mvn -B package -DskipTests; the first build downloads dependencies)"
+# One line per module (and one when downloads begin) rather than Maven's thousands, or the
+# silence of -q: on a fresh machine the first build takes minutes. The whole output is kept and
+# shown if the build fails.
+BUILD_LOG=$(mktemp)
+show_progress() {
+  local line said_downloading=""
+  while IFS= read -r line; do
+    case "$line" in
+      "[INFO] Building "*"["*"/"*"]")
+        set -- $line # "[INFO] Building NAME VERSION [k/n]", its runs of spaces collapsed
+        shift 2
+        echo "   building $*"
+        ;;
+      *"Downloading from "*)
+        if [ -z "$said_downloading" ]; then
+          echo "   downloading dependencies (only the first build does)..."
+          said_downloading=1
+        fi
+        ;;
+      "[INFO] BUILD SUCCESS") echo "   built" ;;
+    esac
+  done
+}
+if ! mvn -B package -DskipTests -pl agent,test-apps/servlet-jakarta -am 2>&1 |
+    tee "$BUILD_LOG" | show_progress; then
+  grep -E '^\[(ERROR|WARNING)\]' "$BUILD_LOG" | head -40 || tail -40 "$BUILD_LOG"
+  echo "the build failed; the whole output is in $BUILD_LOG"
+  exit 1
+fi
+rm -f "$BUILD_LOG"
 
 echo "== Starting servlet-jakarta on port $PORT with the agent and $RULES"
 LOG=$(mktemp)
@@ -36,3 +65,6 @@ done
 echo "== A refused request in full"
 curl -s -i "http://127.0.0.1:$PORT/hello"
 echo
+
+echo "== The agent's refusal log (at most 10 lines per rule per minute; refusal-log=N to change)"
+grep '^\[tollgate\] refused' "$LOG" || true

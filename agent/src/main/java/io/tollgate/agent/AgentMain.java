@@ -4,6 +4,7 @@ import io.tollgate.bootstrap.EngineReadiness;
 import io.tollgate.bootstrap.TollgateBridge;
 import io.tollgate.diagnostics.AgentLog;
 import io.tollgate.diagnostics.EntryPoints;
+import io.tollgate.diagnostics.RefusalLog;
 import io.tollgate.diagnostics.Version;
 import io.tollgate.diagnostics.metrics.PrometheusExporter;
 import io.tollgate.engine.RulesFileWatcher;
@@ -55,6 +56,10 @@ public final class AgentMain {
     AgentLog.info("Tollgate " + Version.current() + " starting on Java "
         + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")"
         + (atStartup ? "" : ", attached to a running JVM") + "; agent jar " + jar);
+    logProblems(arguments);
+    if (atStartup && !arguments.problems().isEmpty()) {
+      FailOnError.stopIfAsked(arguments, "the agent options above are wrong");
+    }
     ClassLoader agentClassLoader = AgentMain.class.getClassLoader();
     EntryPointWeaving weaving = EntryPointWeaving.all();
     EntryPointTransformer transformer = new EntryPointTransformer(agentClassLoader, weaving);
@@ -95,9 +100,13 @@ public final class AgentMain {
   private static void finishStarting(AgentArguments arguments, long startNanos) {
     try {
       EngineReadiness.awaitFirstRequest();
-      startEngine(arguments);
+      if (!startEngine(arguments)) {
+        // Before the readiness below: no request waiting for the rules passes unlimited.
+        FailOnError.stopIfAsked(arguments, "no rules are in force");
+      }
     } catch (Throwable t) {
       AgentLog.error("the agent could not start; the application runs without rate limiting", t);
+      FailOnError.stopIfAsked(arguments, "the agent could not start");
       return;
     } finally {
       EngineReadiness.ready(); // whatever happened: no request waits any more
@@ -111,18 +120,26 @@ public final class AgentMain {
         + EngineReadiness.waitSummary() + ")");
   }
 
-  /** The rules, and the engine that applies them behind the bridge. */
-  private static synchronized void startEngine(AgentArguments arguments) {
+  /**
+   * The rules, and the engine that applies them behind the bridge.
+   *
+   * @return whether rules from a file are in force
+   */
+  private static synchronized boolean startEngine(AgentArguments arguments) {
+    RefusalLog.shared().setLinesPerMinute(
+        arguments.linesPerMinute("refusal-log", RefusalLog.DEFAULT_LINES_PER_MINUTE));
     rules = new RulesHolder(new RuleSetFactory(Clock.system()));
     String config = configPath(arguments);
+    boolean loaded = false;
     if (config == null) {
       AgentLog.warn("no rules file given (-javaagent:tollgate-agent.jar=config=PATH,"
           + " -Dtollgate.config=PATH or TOLLGATE_CONFIG=PATH): every request passes");
     } else {
       AgentLog.info("config " + config);
-      rules.useFile(config);
+      loaded = rules.useFile(config);
     }
     TollgateBridge.install(new TollgateGate(rules));
+    return loaded;
   }
 
   private static void startBackgroundServices(AgentArguments arguments) {
@@ -144,12 +161,22 @@ public final class AgentMain {
     return config == null ? "no rules file" : config;
   }
 
-  /** A second attach: switch to its rules file (and debug setting) without instrumenting again. */
+  /**
+   * A second attach: apply the settings it names among {@link AgentArguments#APPLIED_AGAIN} (its
+   * rules file, debug, the refusal log) without instrumenting again; those it leaves out stay.
+   */
   public static synchronized void reattach(String agentArgs) {
     AgentArguments arguments = AgentArguments.parse(agentArgs);
-    AgentLog.setDebug(arguments.isTrue("debug"));
-    String config = configPath(arguments);
     AgentLog.info("attached again; already instrumented, updating the configuration");
+    logProblems(arguments);
+    if (arguments.given("debug")) {
+      AgentLog.setDebug(arguments.isTrue("debug"));
+    }
+    if (arguments.given("refusal-log")) {
+      RefusalLog.shared().setLinesPerMinute(
+          arguments.linesPerMinute("refusal-log", RefusalLog.DEFAULT_LINES_PER_MINUTE));
+    }
+    String config = arguments.given("config") ? configPath(arguments) : null;
     if (config != null && rules != null) {
       AgentLog.info("config " + config);
       rules.useFile(config);
@@ -159,6 +186,13 @@ public final class AgentMain {
         AgentLog.warn(setting + " is read when the agent first starts; this attach leaves it as"
             + " it was (restart the JVM to change it)");
       }
+    }
+  }
+
+  private static void logProblems(AgentArguments arguments) {
+    // Each names its option; a wrong one is not used, so the option keeps its default.
+    for (String problem : arguments.problems()) {
+      AgentLog.error(problem + " (not used)");
     }
   }
 

@@ -5,17 +5,17 @@ import io.tollgate.config.ConfigException;
 import io.tollgate.config.ConfigProblem;
 import io.tollgate.config.RulesConfig;
 import io.tollgate.config.RulesFileParser;
+import io.tollgate.config.RulesFileReader;
 import io.tollgate.diagnostics.Version;
 import io.tollgate.limiters.Clock;
 import io.tollgate.rules.RuleSetFactory;
 import java.io.File;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import net.bytebuddy.agent.ByteBuddyAgent;
 
 /**
@@ -70,9 +70,11 @@ public final class Cli {
         "  java -jar tollgate-agent.jar --version",
         "  java -jar tollgate-agent.jar --help",
         "",
-        "attach options (key=value): config=PATH, debug=true, log-file=PATH, metrics-port=N,",
-        "  metrics-host=ADDRESS, entry-point-warning-after=DURATION, custom-log-manager=true.",
-        "Attaching again to the same JVM switches it to the new configuration.",
+        "attach options (key=value): config=PATH (or just PATH), debug=true, log-file=PATH,",
+        "  metrics-port=N, metrics-host=ADDRESS, entry-point-warning-after=DURATION,",
+        "  custom-log-manager=true, refusal-log=N|off, fail-on-error=true (attach only if the",
+        "  rules file validates). The same options follow -javaagent:tollgate-agent.jar=.",
+        "Attaching again to the same JVM applies the config, debug and refusal-log it names.",
         "validate exits 0 when every file is valid, 1 when one is not (one line per problem,",
         "with its line number), 2 on a usage error.",
         "");
@@ -85,15 +87,16 @@ public final class Cli {
     }
     int result = OK;
     for (String file : files) {
-      Path path = Paths.get(file);
-      if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
-        err.println(file + (Files.isDirectory(path) ? ": is a directory, not a rules file"
-            : ": cannot read the file"));
+      try {
+        // Refused as the agent refuses it: anything but a regular file, or a file too large.
+        RulesFileReader.read(new File(file));
+      } catch (RulesFileReader.UnreadableException e) {
+        err.println(e.getMessage());
         result = Math.max(result, USAGE);
         continue;
       }
       try {
-        RulesConfig config = RulesFileParser.parse(path);
+        RulesConfig config = RulesFileParser.parse(Paths.get(file));
         // What the agent runs on a rules file, short of connecting to Redis: a file valid here
         // is one the agent applies.
         RuleSetFactory.withoutConnecting(Clock.system()).build(config, null);
@@ -128,29 +131,46 @@ public final class Cli {
       err.println("tollgate attach: no process with id " + pid + " (see `jps -l`)");
       return INVALID;
     }
+    // The agent's own parser and checks: what this accepts, the agent accepts the same way.
+    AgentArguments arguments =
+        AgentArguments.parse(Arrays.asList(Arrays.copyOfRange(args, 1, args.length)));
+    if (!arguments.problems().isEmpty()) {
+      for (String problem : arguments.problems()) {
+        err.println("tollgate attach: " + problem);
+      }
+      return USAGE;
+    }
     List<String> options = new ArrayList<>();
-    for (String option : Arrays.copyOfRange(args, 1, args.length)) {
-      int eq = option.indexOf('=');
-      if (eq <= 0) {
-        err.println("tollgate attach: options are key=value, got '" + option + "'");
-        return USAGE;
-      }
-      String key = option.substring(0, eq);
-      String value = option.substring(eq + 1);
-      if (!AgentArguments.NAMES.contains(key)) {
-        err.println("tollgate attach: unknown option '" + key + "'; the options are "
-            + String.join(", ", AgentArguments.NAMES));
-        return USAGE;
-      }
+    for (Map.Entry<String, String> option : arguments.givenOptions().entrySet()) {
+      String key = option.getKey();
+      String value = option.getValue();
       if (key.equals("config") || key.equals("log-file")) {
         // The target JVM has its own working directory: send an absolute path.
         value = new File(value).getAbsolutePath();
-        if (key.equals("config") && !new File(value).isFile()) {
-          err.println("tollgate attach: no rules file at " + value);
-          return USAGE;
+        if (key.equals("config")) {
+          try {
+            RulesFileReader.read(new File(value)); // refused as the agent would refuse it
+          } catch (RulesFileReader.UnreadableException e) {
+            err.println("tollgate attach: " + e.getMessage());
+            return USAGE;
+          }
         }
       }
       options.add(key + "=" + value);
+    }
+    if (arguments.isTrue("fail-on-error")) {
+      // A running JVM is never stopped: refuse to attach rules that would not be put in force.
+      String config = arguments.get("config");
+      if (config == null) {
+        err.println("tollgate attach: fail-on-error=true needs config=PATH, a rules file to put"
+            + " in force");
+        return USAGE;
+      }
+      if (validate(new String[] {new File(config).getAbsolutePath()}, out, err) != OK) {
+        err.println("tollgate attach: fail-on-error=true: the rules file does not validate;"
+            + " not attached");
+        return INVALID;
+      }
     }
     try {
       ByteBuddyAgent.attach(agentJar, pid, String.join(",", options));

@@ -4,14 +4,12 @@ import io.tollgate.config.ConfigException;
 import io.tollgate.config.ConfigProblem;
 import io.tollgate.config.RulesConfig;
 import io.tollgate.config.RulesFileParser;
+import io.tollgate.config.RulesFileReader;
 import io.tollgate.diagnostics.AgentLog;
 import io.tollgate.rules.Rule;
 import io.tollgate.rules.RuleSet;
 import io.tollgate.rules.RuleSetFactory;
 import java.io.File;
-import java.io.FileInputStream;
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,7 +24,14 @@ public final class RulesHolder {
   private final RuleSetFactory factory;
   private volatile RuleSet current = RuleSet.EMPTY;
   private volatile String path;
+  /** The last content read from {@link #path}, or null before the first read of it. */
   private byte[] lastContent;
+  /** Why the file could not be read at the last poll (said once), or null. */
+  private String lastProblem;
+  /** Counts {@link #useFile} switches, so that a read of a file no longer in use is dropped. */
+  private long generation;
+  /** The generation whose file's rules were last put in force. */
+  private long appliedGeneration = -1;
 
   public RulesHolder(RuleSetFactory factory) {
     this.factory = factory;
@@ -40,40 +45,83 @@ public final class RulesHolder {
     return path;
   }
 
-  /** Switches to another rules file and loads it. */
-  public synchronized void useFile(String newPath) {
-    this.path = newPath;
-    this.lastContent = null;
+  /**
+   * Switches to another rules file and loads it.
+   *
+   * @return whether rules from {@code newPath} are in force (here or by a watcher's poll meanwhile)
+   */
+  public boolean useFile(String newPath) {
+    synchronized (this) {
+      this.path = newPath;
+      this.lastContent = null;
+      this.lastProblem = null;
+      generation++;
+    }
     reloadIfChanged();
+    synchronized (this) {
+      return appliedGeneration == generation && newPath.equals(path);
+    }
   }
 
   /**
-   * Reads the file and applies it if its content changed since the last attempt.
+   * Reads the file and applies it if its content changed since the last attempt. A file that
+   * cannot be read is reported once, until it can be read again (and that is said too).
+   *
+   * <p>The file is read outside this object's lock: whatever a read meets, a thread switching the
+   * file ({@code attach}) never waits for it.
    *
    * @return true when new rules were put in force
    */
-  public synchronized boolean reloadIfChanged() {
-    String file = path;
+  public boolean reloadIfChanged() {
+    String file;
+    long readGeneration;
+    synchronized (this) {
+      file = path;
+      readGeneration = generation;
+    }
     if (file == null) {
       return false;
     }
     byte[] content;
+    String problem;
     try {
-      content = read(new File(file));
-    } catch (IOException e) {
-      if (lastContent == null || lastContent.length > 0) {
-        AgentLog.error("cannot read the rules file " + file + ": " + e.getMessage()
-            + keptRulesNote());
-        lastContent = new byte[0];
+      content = RulesFileReader.read(new File(file));
+      problem = null;
+    } catch (RulesFileReader.UnreadableException e) {
+      content = null;
+      problem = e.getMessage();
+    }
+    synchronized (this) {
+      if (readGeneration != generation) {
+        return false; // another file was put in use meanwhile, and read by that switch
       }
-      return false;
+      if (problem != null) {
+        if (!problem.equals(lastProblem)) {
+          AgentLog.error(problem + keptRulesNote());
+          lastProblem = problem;
+        }
+        return false;
+      }
+      boolean back = lastProblem != null;
+      lastProblem = null;
+      if (lastContent != null && Arrays.equals(content, lastContent)) {
+        if (back) {
+          AgentLog.info("the rules file " + file + " can be read again; it is unchanged"
+              + keptRulesNote());
+        }
+        return false;
+      }
+      if (back) {
+        AgentLog.info("the rules file " + file + " can be read again");
+      }
+      boolean firstLoad = lastContent == null;
+      lastContent = content;
+      boolean applied = apply(new String(content, StandardCharsets.UTF_8), file, firstLoad);
+      if (applied) {
+        appliedGeneration = generation;
+      }
+      return applied;
     }
-    if (lastContent != null && Arrays.equals(content, lastContent)) {
-      return false;
-    }
-    boolean firstLoad = lastContent == null;
-    lastContent = content;
-    return apply(new String(content, StandardCharsets.UTF_8), file, firstLoad);
   }
 
   private boolean apply(String yaml, String file, boolean firstLoad) {
@@ -159,14 +207,6 @@ public final class RulesHolder {
       if (next.find(rule.name()) == null) {
         AgentLog.info("rule '" + rule.name() + "' removed");
       }
-    }
-  }
-
-  private static byte[] read(File file) throws IOException {
-    // java.io rather than java.nio.file: the agent may run before the application has set up its
-    // file systems, and must not fix the default one for it.
-    try (InputStream in = new FileInputStream(file)) {
-      return in.readAllBytes();
     }
   }
 }

@@ -445,6 +445,14 @@ public final class TollgateGate implements RequestGate {
       AgentLog.debug("refused " + exchange.method() + " " + exchange.rawPath() + " by rule '"
           + refusedBy.rule.name() + "' (" + refusedBy.rule.algorithmName() + ") key "
           + KeyDisplay.of(refusedBy.key) + "; retry after " + retryAfter + "s");
+      return;
+    }
+    // Without debug: the refusal log, a few lines a minute per rule and a summary of the rest.
+    io.tollgate.diagnostics.RefusalLog refusals = io.tollgate.diagnostics.RefusalLog.shared();
+    if (refusals.admit(refusedBy.rule.name())) {
+      refusals.write(refusedBy.rule.name(), exchange.method(), exchange.rawPath(),
+          KeyDisplay.of(refusedBy.key), retryAfter,
+          refusedBy.verdict.backendUnavailable ? 503 : 429);
     }
   }
 

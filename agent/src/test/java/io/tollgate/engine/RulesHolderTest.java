@@ -6,10 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tollgate.limiters.Clock;
 import io.tollgate.rules.RuleSetFactory;
+import io.tollgate.testing.StandardErrorCapture;
+import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -25,6 +30,8 @@ class RulesHolderTest {
           + "    period: 1h\n";
 
   @TempDir Path dir;
+
+  @RegisterExtension final StandardErrorCapture stderr = new StandardErrorCapture();
 
   private RulesHolder loaded(Path file) throws Exception {
     Files.write(file, ONE_RULE.getBytes(StandardCharsets.UTF_8));
@@ -65,5 +72,75 @@ class RulesHolderTest {
     RulesHolder holder = new RulesHolder(new RuleSetFactory(Clock.system()));
     holder.useFile(file.toString());
     assertTrue(holder.current().isEmpty());
+  }
+
+  @Test
+  void aDeletedFileIsReportedOnceAndItsReturnOnce() throws Exception {
+    Path file = dir.resolve("rules.yaml");
+    RulesHolder holder = loaded(file);
+    Files.delete(file);
+
+    for (int poll = 0; poll < 5; poll++) {
+      assertFalse(holder.reloadIfChanged());
+    }
+    assertEquals(List.of("[tollgate] ERROR the rules file " + file + " does not exist; the last"
+        + " good rules stay in force (1 rule: hello)"), lines("does not exist"));
+    assertEquals(1, holder.current().size(), "the last good rules");
+
+    Files.write(file, ONE_RULE.getBytes(StandardCharsets.UTF_8));
+    for (int poll = 0; poll < 3; poll++) {
+      assertFalse(holder.reloadIfChanged(), "the same rules: nothing to apply");
+    }
+    assertEquals(List.of("[tollgate] the rules file " + file + " can be read again; it is"
+        + " unchanged; the last good rules stay in force (1 rule: hello)"), lines("read again"));
+    assertEquals(1, lines("does not exist").size());
+  }
+
+  @Test
+  void aFileThatComesBackChangedIsApplied() throws Exception {
+    Path file = dir.resolve("rules.yaml");
+    RulesHolder holder = loaded(file);
+    Files.delete(file);
+    assertFalse(holder.reloadIfChanged());
+
+    Files.write(file, ONE_RULE.replace("limit: 3", "limit: 4").getBytes(StandardCharsets.UTF_8));
+    assertTrue(holder.reloadIfChanged());
+    assertEquals(List.of("[tollgate] the rules file " + file + " can be read again"),
+        lines("read again"));
+    assertEquals(1, lines("reloaded 1 rule: hello").size());
+  }
+
+  @Test
+  void aHugeFileIsRefusedOnceAndTheRulesStay() throws Exception {
+    Path file = dir.resolve("rules.yaml");
+    RulesHolder holder = loaded(file);
+    try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+      raf.setLength(600L * 1024 * 1024); // sparse; reading it whole once ended a 256 MB JVM
+    }
+
+    assertFalse(holder.reloadIfChanged());
+    assertFalse(holder.reloadIfChanged());
+
+    assertEquals(List.of("[tollgate] ERROR the rules file " + file + " is 629145600 bytes"
+        + " (600 MiB), more than the 4194304 bytes (4 MiB) a rules file may have; it was not read;"
+        + " the last good rules stay in force (1 rule: hello)"), lines("MiB"));
+    assertEquals(1, holder.current().size());
+  }
+
+  @Test
+  void useFileSaysWhetherTheFilesRulesAreInForce() throws Exception {
+    Path file = dir.resolve("rules.yaml");
+    RulesHolder holder = new RulesHolder(new RuleSetFactory(Clock.system()));
+    assertFalse(holder.useFile(dir.resolve("missing.yaml").toString()));
+    Files.write(file, "rules:\n  - name: [\n".getBytes(StandardCharsets.UTF_8));
+    assertFalse(holder.useFile(file.toString()), "an invalid file");
+    Files.write(file, "rules: []\n".getBytes(StandardCharsets.UTF_8));
+    assertTrue(holder.useFile(file.toString()), "no rules, on purpose");
+  }
+
+  private List<String> lines(String containing) {
+    return stderr.agentLines().stream()
+        .filter(l -> l.contains(containing))
+        .collect(Collectors.toList());
   }
 }

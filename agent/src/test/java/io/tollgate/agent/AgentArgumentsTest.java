@@ -1,0 +1,104 @@
+package io.tollgate.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Agent options, as {@code -javaagent:tollgate-agent.jar=...} and {@code attach} pass them: a
+ * typo is a problem that names it, never a silent default that switches limiting off.
+ */
+class AgentArgumentsTest {
+
+  @ParameterizedTest(name = "''{0}'': config {1}, debug {2}")
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      nullValues = "-",
+      value = {
+        // arguments                          | config              | debug
+        "config=rules.yaml                    | rules.yaml          | -",
+        "rules.yaml                           | rules.yaml          | -",
+        "/etc/app/rules.yaml,debug=true       | /etc/app/rules.yaml | true",
+        "rules.yaml,debug                     | rules.yaml          | true",
+        "debug=FALSE,config=/r.yaml           | /r.yaml             | FALSE",
+        "\" config = a.yaml , debug = true \"   | a.yaml              | true",
+        "rules                                | rules               | -",
+      })
+  void validOptions(String text, String config, String debug) {
+    AgentArguments arguments = AgentArguments.parse(text);
+    assertEquals(List.of(), arguments.problems());
+    assertEquals(config, arguments.get("config"));
+    assertEquals(debug, arguments.given("debug") ? arguments.get("debug") : null);
+  }
+
+  @ParameterizedTest(name = "''{0}'' is a problem: {1}")
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      value = {
+        // arguments                        | the problem says
+        "conifg=rules.yaml                  | unknown option 'conifg' (in 'conifg=rules.yaml'); did you mean 'config'?",
+        "debgu=true                         | unknown option 'debgu' (in 'debgu=true'); did you mean 'debug'?",
+        "debgu                              | unknown option 'debgu'; did you mean 'debug'?",
+        "log_file=/tmp/t.log                | did you mean 'log-file'?",
+        "colour=blue                        | unknown option 'colour' (in 'colour=blue'). The options are config, debug,",
+        "debug=yes                          | option debug=yes: expected true or false, got 'yes'",
+        "fail-on-error=ture                 | option fail-on-error=ture: expected true or false, got 'ture'",
+        "metrics-port=abc                   | option metrics-port=abc: expected a port number (0-65535), got 'abc'",
+        "metrics-port=70000                 | expected a port number (0-65535), got '70000'",
+        "entry-point-warning-after=1x       | option entry-point-warning-after=1x: expected a duration",
+        "refusal-log=lots                   | option refusal-log=lots: expected a number of lines per rule per minute, or off",
+        "config=                            | option config=: expected a path, got nothing",
+        "metrics-host                       | option 'metrics-host' needs a value: metrics-host=VALUE",
+        "config=a.yaml,b.yaml               | option 'config' is given twice ('a.yaml' and 'b.yaml'); the first is used",
+      })
+  void wrongOptionsAreProblemsThatNameThem(String text, String message) {
+    List<String> problems = AgentArguments.parse(text).problems();
+    assertEquals(1, problems.size(), problems.toString());
+    assertTrue(problems.get(0).contains(message), problems.get(0));
+  }
+
+  @Test
+  void aWrongValueIsNotUsedAndTheOthersAre() {
+    AgentArguments arguments = AgentArguments.parse("debug=yes,metrics-port=abc,config=r.yaml");
+    assertEquals(2, arguments.problems().size(), arguments.problems().toString());
+    assertNull(arguments.get("debug"));
+    assertNull(arguments.get("metrics-port"));
+    assertEquals("r.yaml", arguments.get("config"));
+  }
+
+  @ParameterizedTest(name = "refusal-log={0} is {1} lines a minute")
+  @CsvSource({"off, 0", "OFF, 0", "0, 0", "3, 3", "250, 250"})
+  void refusalLogLines(String value, int lines) {
+    AgentArguments arguments = AgentArguments.parse("refusal-log=" + value);
+    assertEquals(List.of(), arguments.problems());
+    assertEquals(lines, arguments.linesPerMinute("refusal-log", 10));
+  }
+
+  @Test
+  void aMalformedSystemPropertyIsAProblemAndNotUsed() {
+    System.setProperty("tollgate.debug", "yes");
+    try {
+      AgentArguments arguments = AgentArguments.parse("config=r.yaml");
+      assertEquals(List.of("-Dtollgate.debug=yes: expected true or false, got 'yes'"),
+          arguments.problems());
+      assertNull(arguments.get("debug"));
+      // The argument wins over the property, and then the property is not looked at.
+      assertEquals(List.of(), AgentArguments.parse("debug=true").problems());
+    } finally {
+      System.clearProperty("tollgate.debug");
+    }
+  }
+
+  @Test
+  void noArgumentsNoProblems() {
+    assertEquals(List.of(), AgentArguments.parse((String) null).problems());
+    assertEquals(List.of(), AgentArguments.parse(" , ").problems());
+  }
+}
