@@ -31,106 +31,59 @@ public final class TollgateBridge {
     EngineReadiness.ready();
   }
 
-  /** Woven into {@code Servlet.service} and {@code Filter.doFilter}, before the method's code. */
-  public static Object servletRequestStarted(Object request, Object response) {
+  /**
+   * Woven at the start of every entry point: {@code entryPoint} is the number the agent gave it,
+   * {@code first} and {@code second} what it passes (its arguments). Returns null, a scope for the
+   * end, or a {@link Refusal}, on which the woven method returns at once.
+   */
+  public static Object enter(int entryPoint, Object first, Object second) {
     RequestGate engine = engine();
     if (engine == null) {
       return null;
     }
     try {
-      return engine.servletRequestStarted(request, response);
+      return engine.enter(entryPoint, first, second);
     } catch (Throwable t) {
-      InternalErrors.report("deciding a servlet request", t);
-      return null;
-    }
-  }
-
-  /** Woven before every return and throw of a method that called {@link #servletRequestStarted}. */
-  public static void servletRequestEnded(Object scope, Throwable thrown) {
-    RequestGate engine = gate;
-    if (engine == null || scope == null || scope instanceof Refusal) {
-      return;
-    }
-    try {
-      engine.servletRequestEnded(scope, thrown);
-    } catch (Throwable t) {
-      InternalErrors.report("ending a servlet request", t);
-    }
-  }
-
-  /** Woven into Spring MVC's {@code HandlerAdapter.handle}. */
-  public static Object springHandlerStarted(Object request, Object response) {
-    RequestGate engine = engine();
-    if (engine == null) {
-      return null;
-    }
-    try {
-      return engine.springHandlerStarted(request, response);
-    } catch (Throwable t) {
-      InternalErrors.report("deciding a Spring MVC request", t);
-      return null;
-    }
-  }
-
-  /** Woven into Jersey's {@code ResourceMethodInvoker.apply}. */
-  public static Object jaxrsResourceStarted(Object processingContext) {
-    RequestGate engine = engine();
-    if (engine == null) {
-      return null;
-    }
-    try {
-      return engine.jaxrsResourceStarted(processingContext);
-    } catch (Throwable t) {
-      InternalErrors.report("deciding a JAX-RS request", t);
+      InternalErrors.report("deciding a request (entry point " + entryPoint + ")", t);
       return null;
     }
   }
 
   /**
-   * Woven before every return of Jersey's {@code ResourceMethodInvoker.apply}, and in place of its
-   * code when it is refused ({@code response} null). Returns the response to use: the refusal's,
-   * or {@code response} (with headers added).
+   * Woven before every return and throw of a method that called {@link #enter}: nothing to do when
+   * enter gave no scope (most calls: the filters after a request's first).
    */
-  public static Object jaxrsResourceEnded(Object decision, Object response) {
-    if (decision instanceof Refusal) {
-      Object refusal = ((Refusal) decision).frameworkResponse;
-      return refusal != null ? refusal : response;
-    }
+  public static void exit(int entryPoint, Object scope, Throwable thrown) {
     RequestGate engine = gate;
-    if (engine == null || decision == null || response == null) {
-      return response;
-    }
-    try {
-      engine.jaxrsResourceEnded(decision, response);
-    } catch (Throwable t) {
-      InternalErrors.report("adding headers to a JAX-RS response", t);
-    }
-    return response;
-  }
-
-  /** Woven into a server's own request handler (Grizzly's), given its request object. */
-  public static void serverRequestStarted(Object serverRequest) {
-    RequestGate engine = engine();
-    if (engine == null) {
+    if (engine == null || scope == null || scope instanceof Refusal) {
       return;
     }
     try {
-      engine.serverRequestStarted(serverRequest);
+      engine.exit(entryPoint, scope, thrown);
     } catch (Throwable t) {
-      InternalErrors.report("noting a server request", t);
+      InternalErrors.report("ending a request (entry point " + entryPoint + ")", t);
     }
   }
 
-  /** Woven before every return and throw of the handler that called {@link #serverRequestStarted}. */
-  public static void serverRequestEnded() {
+  /**
+   * Woven before every return of a method that returns the framework's response, and in place of
+   * its code when it is refused ({@code result} null). Returns the value to return: the refusal's
+   * framework response, or {@code result} (perhaps with headers added).
+   */
+  public static Object returned(int entryPoint, Object scope, Object result) {
+    if (scope instanceof Refusal) {
+      Object refusal = ((Refusal) scope).frameworkResponse;
+      return refusal != null ? refusal : result;
+    }
     RequestGate engine = gate;
-    if (engine == null) {
-      return;
+    if (engine == null || scope == null) {
+      return result;
     }
     try {
-      engine.serverRequestEnded();
+      return engine.returned(entryPoint, scope, result);
     } catch (Throwable t) {
-      InternalErrors.report("ending a server request", t);
+      InternalErrors.report("completing a response (entry point " + entryPoint + ")", t);
+      return result;
     }
   }
 

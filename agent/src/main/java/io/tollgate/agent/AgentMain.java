@@ -9,8 +9,10 @@ import io.tollgate.diagnostics.metrics.PrometheusExporter;
 import io.tollgate.engine.RulesFileWatcher;
 import io.tollgate.engine.RulesHolder;
 import io.tollgate.engine.TollgateGate;
+import io.tollgate.instrumentation.EntryPointDispatch;
 import io.tollgate.instrumentation.EntryPointTransformer;
 import io.tollgate.instrumentation.EntryPointWeaving;
+import io.tollgate.instrumentation.FrameworkModule;
 import io.tollgate.instrumentation.LoadedEntryPoints;
 import io.tollgate.limiters.Clock;
 import io.tollgate.rules.RuleSetFactory;
@@ -18,6 +20,7 @@ import java.io.File;
 import java.lang.instrument.Instrumentation;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -40,6 +43,9 @@ public final class AgentMain {
   /** How long {@code premain} itself took (the agent's share of the application's start). */
   private static volatile long premainMillis;
 
+  /** Every framework module: their entry points are woven, and the engine's calls go to them. */
+  private static final List<FrameworkModule> MODULES = FrameworkModules.all();
+
   private AgentMain() {}
 
   public static synchronized void start(
@@ -56,7 +62,7 @@ public final class AgentMain {
         + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")"
         + (atStartup ? "" : ", attached to a running JVM") + "; agent jar " + jar);
     ClassLoader agentClassLoader = AgentMain.class.getClassLoader();
-    EntryPointWeaving weaving = EntryPointWeaving.all();
+    EntryPointWeaving weaving = EntryPointWeaving.of(MODULES);
     EntryPointTransformer transformer = new EntryPointTransformer(agentClassLoader, weaving);
     if (atStartup) {
       EngineReadiness.expect();
@@ -122,7 +128,8 @@ public final class AgentMain {
       AgentLog.info("config " + config);
       rules.useFile(config);
     }
-    TollgateBridge.install(new TollgateGate(rules));
+    TollgateBridge.install(
+        new EntryPointDispatch(MODULES, new TollgateGate(rules)));
   }
 
   private static void startBackgroundServices(AgentArguments arguments) {

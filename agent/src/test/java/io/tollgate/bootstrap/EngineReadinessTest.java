@@ -21,31 +21,17 @@ class EngineReadinessTest {
   private final RequestGate engine =
       new RequestGate() {
         @Override
-        public Object servletRequestStarted(Object request, Object response) {
+        public Object enter(int entryPoint, Object first, Object second) {
           return DECIDED;
         }
 
         @Override
-        public void servletRequestEnded(Object scope, Throwable thrown) {}
+        public void exit(int entryPoint, Object scope, Throwable thrown) {}
 
         @Override
-        public Object springHandlerStarted(Object request, Object response) {
-          return DECIDED;
+        public Object returned(int entryPoint, Object scope, Object result) {
+          return result;
         }
-
-        @Override
-        public Object jaxrsResourceStarted(Object processingContext) {
-          return DECIDED;
-        }
-
-        @Override
-        public void jaxrsResourceEnded(Object decision, Object response) {}
-
-        @Override
-        public void serverRequestStarted(Object serverRequest) {}
-
-        @Override
-        public void serverRequestEnded() {}
       };
 
   @AfterEach
@@ -157,7 +143,7 @@ class EngineReadinessTest {
     private final AtomicReference<Object> answer = new AtomicReference<>();
 
     private Request() {
-      thread = new Thread(() -> answer.set(TollgateBridge.servletRequestStarted("req", "res")));
+      thread = new Thread(() -> answer.set(TollgateBridge.enter(0, "req", "res")));
     }
 
     static Request start() {
