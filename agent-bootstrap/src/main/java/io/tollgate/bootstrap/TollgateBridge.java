@@ -22,6 +22,10 @@ public final class TollgateBridge {
   public static final String DECIDED_ATTRIBUTE = "io.tollgate.decided";
 
   private static volatile RequestGate gate;
+  /** Whether any request has waited for the agent's start; until then none is looked up. */
+  private static volatile boolean anyWaited;
+  /** How long the request this thread enters waited for the agent's start, while it enters. */
+  private static final ThreadLocal<Long> STARTUP_WAIT = new ThreadLocal<>();
 
   private TollgateBridge() {}
 
@@ -37,16 +41,40 @@ public final class TollgateBridge {
    * end, or a {@link Refusal}, on which the woven method returns at once.
    */
   public static Object enter(int entryPoint, Object first, Object second) {
-    RequestGate engine = engine();
+    RequestGate engine = gate;
+    long waited = 0;
     if (engine == null) {
-      return null;
+      long start = System.nanoTime();
+      engine = engine();
+      waited = Math.max(1, System.nanoTime() - start);
+      if (engine == null) {
+        return null;
+      }
+      anyWaited = true;
+      STARTUP_WAIT.set(waited);
     }
     try {
       return engine.enter(entryPoint, first, second);
     } catch (Throwable t) {
       InternalErrors.report("deciding a request (entry point " + entryPoint + ")", t);
       return null;
+    } finally {
+      if (waited != 0) {
+        STARTUP_WAIT.remove();
+      }
     }
+  }
+
+  /**
+   * How long the request this thread is entering waited for the agent's start (0 when it did
+   * not): the engine counts it in the time it may hold the request at most.
+   */
+  public static long startupWaitNanos() {
+    if (!anyWaited) {
+      return 0;
+    }
+    Long waited = STARTUP_WAIT.get();
+    return waited == null ? 0 : waited;
   }
 
   /**

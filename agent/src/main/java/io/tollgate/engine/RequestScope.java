@@ -28,6 +28,8 @@ public final class RequestScope {
    * none.
    */
   List<Rule> waitingForPrincipal;
+  /** How long the agent has held this request so far: start-up wait, decisions, pacing. */
+  long heldNanos;
 
   RequestScope(HttpExchange exchange, RuleVerdicts verdicts) {
     this.exchange = exchange;

@@ -1,5 +1,6 @@
 package io.tollgate.engine;
 
+import io.tollgate.bootstrap.TollgateBridge;
 import io.tollgate.diagnostics.AgentLog;
 import io.tollgate.diagnostics.ProxySetupAdvisor;
 import io.tollgate.diagnostics.RateLimitedLog;
@@ -27,7 +28,8 @@ import java.util.function.Supplier;
  *
  * <p>What a decision holds (concurrency permits) is given back in a {@code finally} that starts
  * where it was taken, unless it has been handed to the request's scope, whose end gives it back:
- * a failure anywhere in between cannot leak a permit.
+ * a failure anywhere in between cannot leak a permit. And no request is held by the agent longer
+ * than {@link RequestHold#MAX_SECONDS} seconds in all.
  */
 public final class TollgateGate {
 
@@ -95,14 +97,19 @@ public final class TollgateGate {
           exchange.header("X-Forwarded-For") != null || exchange.header("Forwarded") != null);
     }
     List<Rule> waiting = ruleSet.hasPrincipalRules() ? new ArrayList<>(1) : null;
-    RuleVerdicts verdicts = decide(exchange, ruleSet, DecisionPoint.FIRST_ENTRY, null, waiting);
+    long start = System.nanoTime();
+    long held = TollgateBridge.startupWaitNanos();
+    RuleVerdicts verdicts =
+        decide(exchange, ruleSet, DecisionPoint.FIRST_ENTRY, null, waiting, start, held);
     boolean handedOver = false;
     try {
-      if (verdicts != null && refuseOrPass(exchange, verdicts, ruleSet)) {
+      if (verdicts != null
+          && refuseOrPass(exchange, verdicts, ruleSet, held + (System.nanoTime() - start))) {
         handedOver = true; // given back by the refusal
         return RequestScope.REFUSED;
       }
       RequestScope scope = new RequestScope(exchange, verdicts);
+      scope.heldNanos = held + (System.nanoTime() - start);
       if (waiting != null && !waiting.isEmpty()) {
         scope.waitingForPrincipal = waiting;
       }
@@ -129,16 +136,22 @@ public final class TollgateGate {
     List<Rule> waiting = scope.waitingForPrincipal;
     RuleVerdicts earlier = scope.verdicts;
     int before = earlier == null ? 0 : earlier.size();
-    RuleVerdicts verdicts = decide(exchange, ruleSet, DecisionPoint.LATER_ENTRY, earlier, waiting);
+    long start = System.nanoTime();
+    RuleVerdicts verdicts = decide(
+        exchange, ruleSet, DecisionPoint.LATER_ENTRY, earlier, waiting, start, scope.heldNanos);
     // handed to the scope at once: its end gives back whatever happens next
     scope.verdicts = verdicts;
     if (waiting.isEmpty()) {
       scope.waitingForPrincipal = null;
     }
-    if (verdicts == null || verdicts.size() == before) {
-      return false;
+    try {
+      return verdicts != null
+          && verdicts.size() != before
+          && refuseOrPass(
+              exchange, verdicts, ruleSet, scope.heldNanos + (System.nanoTime() - start));
+    } finally {
+      scope.heldNanos += System.nanoTime() - start;
     }
-    return refuseOrPass(exchange, verdicts, ruleSet);
   }
 
   /**
@@ -181,7 +194,9 @@ public final class TollgateGate {
     if (scope != null) {
       scope.waitingForPrincipal = null; // decided here, once
     }
-    RuleVerdicts verdicts = decide(exchange, ruleSet, point, earlier, waiting);
+    long start = System.nanoTime();
+    long held = scope == null ? TollgateBridge.startupWaitNanos() : scope.heldNanos;
+    RuleVerdicts verdicts = decide(exchange, ruleSet, point, earlier, waiting, start, held);
     if (verdicts == null || verdicts.size() == before) {
       return false;
     }
@@ -194,8 +209,11 @@ public final class TollgateGate {
         SERVER_HELD.set(verdicts);
         handedOver = true; // given back when the server's request ends
       }
-      return refuseOrPass(exchange, verdicts, ruleSet);
+      return refuseOrPass(exchange, verdicts, ruleSet, held + (System.nanoTime() - start));
     } finally {
+      if (scope != null) {
+        scope.heldNanos += System.nanoTime() - start;
+      }
       if (!handedOver) {
         verdicts.releaseHeld();
       }
@@ -204,9 +222,11 @@ public final class TollgateGate {
 
   /**
    * Acts on a request's verdicts: writes the refusal in place of the application's answer (and
-   * returns true), or adds the quota headers and lets it pass (false), after any pacing delay.
+   * returns true), or adds the quota headers and lets it pass (false), after any pacing delay
+   * (cut to what is left of the most a request may be held, having been held {@code heldNanos}).
    */
-  private boolean refuseOrPass(HttpExchange exchange, RuleVerdicts verdicts, RuleSet ruleSet) {
+  private boolean refuseOrPass(
+      HttpExchange exchange, RuleVerdicts verdicts, RuleSet ruleSet, long heldNanos) {
     if (verdicts.refused()) {
       List<String[]> headers = headersFor(verdicts, ruleSet);
       verdicts.releaseHeld();
@@ -215,7 +235,7 @@ public final class TollgateGate {
     }
     setHeaders(exchange, verdicts, ruleSet);
     logAllowed(exchange, verdicts);
-    RequestPacing.hold(verdicts.takeDelayNanos());
+    RequestPacing.hold(RequestHold.pacing(verdicts.takeDelayNanos(), heldNanos));
     return false;
   }
 
@@ -278,17 +298,21 @@ public final class TollgateGate {
     }
   }
 
-  /** Decides at one entry point and counts this decision's verdicts in the rule metrics. */
+  /**
+   * Decides at one entry point, starting at {@code start} for a request held {@code heldNanos}
+   * before, and counts this decision's verdicts in the rule metrics.
+   */
   private RuleVerdicts decide(
       HttpExchange exchange,
       RuleSet ruleSet,
       DecisionPoint point,
       RuleVerdicts earlier,
-      List<Rule> waiting) {
+      List<Rule> waiting,
+      long start,
+      long heldNanos) {
     int before = earlier == null ? 0 : earlier.size();
-    long start = System.nanoTime();
-    RuleVerdicts verdicts =
-        decider.decide(exchange, ruleSet, point, earlier, waiting, handlerPointSeen);
+    RuleVerdicts verdicts = decider.decide(exchange, ruleSet, point, earlier, waiting,
+        handlerPointSeen, RequestHold.deadline(start, heldNanos));
     DecisionMetrics.record(verdicts, before, System.nanoTime() - start);
     return verdicts;
   }

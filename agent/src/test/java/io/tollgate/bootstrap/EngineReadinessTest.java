@@ -18,10 +18,14 @@ class EngineReadinessTest {
 
   private static final Object DECIDED = "decided by the engine";
 
+  /** What the bridge told the engine the request waited, at its last enter. */
+  private final AtomicReference<Long> toldWaited = new AtomicReference<>();
+
   private final RequestGate engine =
       new RequestGate() {
         @Override
         public Object enter(int entryPoint, Object first, Object second) {
+          toldWaited.set(TollgateBridge.startupWaitNanos());
           return DECIDED;
         }
 
@@ -51,6 +55,15 @@ class EngineReadinessTest {
 
     assertEquals(DECIDED, request.answer());
     assertEquals("1 request(s) waited for it", waitedCount());
+    assertTrue(toldWaited.get() > 0, "the engine counts the wait in what it may hold the request");
+  }
+
+  @Test
+  void aRequestThatDidNotWaitIsSaidToHaveWaitedNothing() throws Exception {
+    TollgateBridge.install(engine);
+
+    assertEquals(DECIDED, Request.start().answer());
+    assertEquals(0L, toldWaited.get());
   }
 
   @Test
