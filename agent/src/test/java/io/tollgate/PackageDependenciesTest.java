@@ -61,9 +61,15 @@ class PackageDependenciesTest {
     allow("cli", "*");
   }
 
-  /** Framework modules built on another one: Spring MVC runs on the servlet API. */
+  /**
+   * Framework modules built on another one: Spring MVC, RESTEasy and CXF run on the servlet API.
+   * (A module may also use its family's shared package: {@code jaxrs.resteasy} uses {@code jaxrs}.)
+   */
   private static final Map<String, List<String>> MODULE_USES =
-      Map.of("instrumentation.spring", List.of("instrumentation.servlet"));
+      Map.of(
+          "instrumentation.spring", List.of("instrumentation.servlet"),
+          "instrumentation.jaxrs.resteasy", List.of("instrumentation.servlet"),
+          "instrumentation.jaxrs.cxf", List.of("instrumentation.servlet"));
 
   /** What the layers below the framework modules must never reference. */
   private static final List<String> FRAMEWORK_PACKAGES =
@@ -168,6 +174,7 @@ class PackageDependenciesTest {
     String toModule = relative(toPackage);
     return to.equals("instrumentation.*")
         && (toModule.startsWith(fromModule + ".") // a module's own sub-packages
+            || fromModule.startsWith(toModule + ".") // its family's shared code
             || MODULE_USES.getOrDefault(fromModule, List.of()).contains(toModule));
   }
 

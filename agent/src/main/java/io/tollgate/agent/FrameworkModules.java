@@ -2,7 +2,9 @@ package io.tollgate.agent;
 
 import io.tollgate.instrumentation.FrameworkModule;
 import io.tollgate.instrumentation.grizzly.GrizzlyModule;
+import io.tollgate.instrumentation.jaxrs.cxf.CxfModule;
 import io.tollgate.instrumentation.jaxrs.jersey.JerseyModule;
+import io.tollgate.instrumentation.jaxrs.resteasy.ResteasyModule;
 import io.tollgate.instrumentation.servlet.ServletModule;
 import io.tollgate.instrumentation.spring.SpringMvcModule;
 import java.util.Arrays;
@@ -35,6 +37,8 @@ public final class FrameworkModules {
         new ServletModule(),
         new SpringMvcModule(),
         new JerseyModule(),
-        new GrizzlyModule()));
+        new GrizzlyModule(),
+        new ResteasyModule(),
+        new CxfModule()));
   }
 }
