@@ -8,6 +8,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -68,6 +69,34 @@ class JaxRsImplementationsIT {
       assertEquals(429, app.get("/shop/health").statusCode(), "the 7th request of the path rule");
       ServletAppsIT.assertAgentLogClean(app);
     }
+  }
+
+  @ParameterizedTest(name = "{0} on {1}")
+  @MethodSource("appsAndJdks")
+  void aRouteRuleKeyedByTheUserSeesTheUserTheApplicationsFilterSet(String appName, Jdk jdk)
+      throws Exception {
+    Path rules =
+        RulesFiles.write(
+            dir,
+            "rules.yaml",
+            "rules:",
+            "  - name: orders-per-user",
+            "    match:",
+            "      route: \"/api/orders/{id}\"",
+            "    key: principal",
+            "    limit: 1",
+            "    period: 1m");
+    try (ForkedApp app = ForkedApp.app(appName).on(jdk).withAgent("config=" + rules).start()) {
+      assertEquals(200, asUser(app, "alice").statusCode(), "alice's first");
+      assertEquals(429, asUser(app, "alice").statusCode(), "alice's second");
+      assertEquals(200, asUser(app, "bob").statusCode(), "bob has his own budget");
+      ServletAppsIT.assertAgentLogClean(app);
+    }
+  }
+
+  /** The test apps' filter makes the X-Test-User header the request's user principal. */
+  private static HttpResponse<String> asUser(ForkedApp app, String user) throws Exception {
+    return app.send("GET", "/api/orders/1", Map.of("X-Test-User", user));
   }
 
   private static void allowsTwiceThenRefuses(ForkedApp app, String path, String rule, String body)
