@@ -41,10 +41,8 @@ public final class TollgateGate {
 
   /** The request this thread is serving, from its outermost entry point until it returns. */
   private static final ThreadLocal<RequestScope> CURRENT = new ThreadLocal<>();
-  /** The client address a server without the servlet API noted for this thread. */
-  private static final ThreadLocal<String> SERVER_REMOTE_ADDRESS = new ThreadLocal<>();
-  /** What a request on such a server holds until it ends (concurrency permits). */
-  private static final ThreadLocal<RuleVerdicts> SERVER_HELD = new ThreadLocal<>();
+  /** The request a server without the servlet API (Grizzly) is handling on this thread. */
+  private static final ThreadLocal<ServerRequest> SERVER_REQUEST = new ThreadLocal<>();
 
   private final RulesHolder rules;
   private final RequestDecider decider = new RequestDecider();
@@ -206,8 +204,12 @@ public final class TollgateGate {
         scope.verdicts = verdicts;
         handedOver = true; // given back at the request's end
       } else if (verdicts.holdsAnything()) {
-        SERVER_HELD.set(verdicts);
-        handedOver = true; // given back when the server's request ends
+        ServerRequest server = SERVER_REQUEST.get();
+        if (server != null) {
+          server.held = verdicts;
+          handedOver = true; // given back when the server's request ends
+        }
+        // else no end will be reported (a server Tollgate does not know): given back now
       }
       return refuseOrPass(exchange, verdicts, ruleSet, held + (System.nanoTime() - start));
     } finally {
@@ -279,22 +281,32 @@ public final class TollgateGate {
    * client at {@code remoteAddress}: its framework's handler has no other way to know it.
    */
   public void serverRequestStarted(String remoteAddress) {
-    SERVER_REMOTE_ADDRESS.set(remoteAddress);
+    SERVER_REQUEST.set(new ServerRequest(remoteAddress));
   }
 
   /** The client address of the server request this thread handles, or null. */
   public String serverRemoteAddress() {
-    return SERVER_REMOTE_ADDRESS.get();
+    ServerRequest server = SERVER_REQUEST.get();
+    return server == null ? null : server.remoteAddress;
   }
 
   /** The server's request handler returned: gives back what its request held. */
   public void serverRequestEnded() {
-    SERVER_REMOTE_ADDRESS.remove();
-    RuleVerdicts held = SERVER_HELD.get();
-    if (held != null) {
+    ServerRequest server = SERVER_REQUEST.get();
+    SERVER_REQUEST.remove();
+    if (server != null && server.held != null) {
       // asynchronous resources give back when the container call returns
-      SERVER_HELD.remove();
-      held.releaseHeld();
+      server.held.releaseHeld();
+    }
+  }
+
+  /** A request of a server without the servlet API: its client, and what it holds until its end. */
+  private static final class ServerRequest {
+    final String remoteAddress;
+    RuleVerdicts held;
+
+    ServerRequest(String remoteAddress) {
+      this.remoteAddress = remoteAddress;
     }
   }
 

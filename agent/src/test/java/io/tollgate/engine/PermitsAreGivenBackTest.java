@@ -86,6 +86,24 @@ class PermitsAreGivenBackTest {
     engine.requestEnded(after);
   }
 
+  @Test
+  void aFrameworkAloneOnAServerTollgateDoesNotKnowGivesBackAtOnce() {
+    // Jersey on the JDK's HTTP server: every rule at its handler, and no end reported
+    assertSame(false, engine.handlerEntry(report(), true));
+    assertSame(false, engine.handlerEntry(report(), true), "the first gave its permit back");
+  }
+
+  @Test
+  void onGrizzlyThePermitIsHeldUntilTheServersRequestEnds() {
+    engine.serverRequestStarted("203.0.113.7");
+    assertSame(false, engine.handlerEntry(report(), true));
+    engine.serverRequestEnded();
+    engine.serverRequestStarted("203.0.113.7");
+    assertSame(false, engine.handlerEntry(report(), true), "given back at the first's end");
+    assertSame(true, engine.handlerEntry(report(), true), "held while the second runs");
+    engine.serverRequestEnded();
+  }
+
   private static FakeExchange report() {
     return FakeExchange.get("/report").header("X-Tenant", "acme");
   }
