@@ -1,4 +1,6 @@
+import io.tollgate.agent.FrameworkModules;
 import io.tollgate.instrumentation.EntryPointClassFiles;
+import io.tollgate.instrumentation.EntryPointWeaving;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,11 +46,12 @@ public final class PrefilterScan {
       bytes += classFile.length;
     }
     System.out.println(classes.size() + " class files, " + bytes / 1024 + " KiB");
+    EntryPointClassFiles prefilter = EntryPointWeaving.of(FrameworkModules.all()).classFiles();
     for (int pass = 1; pass <= 5; pass++) {
       long start = System.nanoTime();
       int candidates = 0;
       for (byte[] classFile : classes) {
-        if (EntryPointClassFiles.mayBeInstrumented(classFile)) {
+        if (prefilter.mayBeInstrumented(classFile)) {
           candidates++;
         }
       }

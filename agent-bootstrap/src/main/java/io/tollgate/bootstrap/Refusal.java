@@ -35,6 +35,11 @@ public final class Refusal {
     this.frameworkResponse = frameworkResponse;
   }
 
+  /** A refusal answered by the framework's own response object, which the woven method returns. */
+  public static Refusal returning(Object frameworkResponse) {
+    return new Refusal(0, new String[0], null, new byte[0], frameworkResponse);
+  }
+
   @Override
   public String toString() {
     return "Refusal " + status;

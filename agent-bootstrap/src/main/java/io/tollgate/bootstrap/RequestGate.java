@@ -1,48 +1,32 @@
 package io.tollgate.bootstrap;
 
 /**
- * What the bridge hands a request to: the isolated agent's decision engine.
+ * What the bridge hands a request to: the isolated agent, which dispatches each call to the
+ * framework module that registered the entry point.
  *
  * <p>Only JDK types cross this line, because the bridge lives on the bootstrap class loader and
- * must not know any framework. Requests and responses travel as {@code Object}.
+ * must not know any framework. The entry point is a number the agent gave it when it wove it;
+ * requests, responses and whatever else the woven method holds travel as {@code Object}. So a new
+ * framework changes nothing here.
  */
 public interface RequestGate {
 
   /**
-   * A servlet request reached its first Tollgate entry point.
+   * An entry point's method starts, given the objects its woven code passes (its arguments, mostly;
+   * null where it passes fewer).
    *
-   * @return null when there is nothing to do at the end; {@link Refusal#WRITTEN} when the request
-   *     was refused and its response written, so the entry point must be skipped; any other object
-   *     is handed back to {@link #servletRequestEnded}.
+   * @return null when there is nothing to do at the end; a {@link Refusal} when the request was
+   *     refused, so that the woven method is skipped; any other object is the scope handed back to
+   *     {@link #exit} or {@link #returned}.
    */
-  Object servletRequestStarted(Object request, Object response);
+  Object enter(int entryPoint, Object first, Object second) throws Exception;
 
-  /** The entry point that started this request has returned, or thrown {@code thrown}. */
-  void servletRequestEnded(Object scope, Throwable thrown);
+  /** The method that {@link #enter} started has returned, or thrown {@code thrown}. */
+  void exit(int entryPoint, Object scope, Throwable thrown) throws Exception;
 
   /**
-   * Spring MVC is about to call a handler: the route template is known. Returns null, or
-   * {@link Refusal#WRITTEN} to skip the handler.
+   * The method that {@link #enter} started is about to return {@code result}: returns what it
+   * returns instead ({@code result} itself, with headers added, in most cases).
    */
-  Object springHandlerStarted(Object request, Object response);
-
-  /**
-   * Jersey is about to invoke a resource method (its {@code RequestProcessingContext} is given):
-   * the route template is known. Returns null; a {@link Refusal} whose framework response the
-   * woven method returns instead of running its code; or anything else, handed to
-   * {@link #jaxrsResourceEnded} with the method's response.
-   */
-  Object jaxrsResourceStarted(Object processingContext) throws Exception;
-
-  /** Jersey's resource method returned {@code response}; {@code decision} is what started gave. */
-  void jaxrsResourceEnded(Object decision, Object response) throws Exception;
-
-  /**
-   * A server without the servlet API (Grizzly) starts handling a request: its own request object,
-   * which knows the client's address.
-   */
-  void serverRequestStarted(Object serverRequest);
-
-  /** The server's request handler has returned or thrown. */
-  void serverRequestEnded();
+  Object returned(int entryPoint, Object scope, Object result) throws Exception;
 }

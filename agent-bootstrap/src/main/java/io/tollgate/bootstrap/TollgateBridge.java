@@ -22,6 +22,10 @@ public final class TollgateBridge {
   public static final String DECIDED_ATTRIBUTE = "io.tollgate.decided";
 
   private static volatile RequestGate gate;
+  /** Whether any request has waited for the agent's start; until then none is looked up. */
+  private static volatile boolean anyWaited;
+  /** How long the request this thread enters waited for the agent's start, while it enters. */
+  private static final ThreadLocal<Long> STARTUP_WAIT = new ThreadLocal<>();
 
   private TollgateBridge() {}
 
@@ -31,106 +35,83 @@ public final class TollgateBridge {
     EngineReadiness.ready();
   }
 
-  /** Woven into {@code Servlet.service} and {@code Filter.doFilter}, before the method's code. */
-  public static Object servletRequestStarted(Object request, Object response) {
-    RequestGate engine = engine();
+  /**
+   * Woven at the start of every entry point: {@code entryPoint} is the number the agent gave it,
+   * {@code first} and {@code second} what it passes (its arguments). Returns null, a scope for the
+   * end, or a {@link Refusal}, on which the woven method returns at once.
+   */
+  public static Object enter(int entryPoint, Object first, Object second) {
+    RequestGate engine = gate;
+    long waited = 0;
     if (engine == null) {
-      return null;
+      long start = System.nanoTime();
+      engine = engine();
+      waited = Math.max(1, System.nanoTime() - start);
+      if (engine == null) {
+        return null;
+      }
+      anyWaited = true;
+      STARTUP_WAIT.set(waited);
     }
     try {
-      return engine.servletRequestStarted(request, response);
+      return engine.enter(entryPoint, first, second);
     } catch (Throwable t) {
-      InternalErrors.report("deciding a servlet request", t);
+      InternalErrors.report("deciding a request (entry point " + entryPoint + ")", t);
       return null;
+    } finally {
+      if (waited != 0) {
+        STARTUP_WAIT.remove();
+      }
     }
   }
 
-  /** Woven before every return and throw of a method that called {@link #servletRequestStarted}. */
-  public static void servletRequestEnded(Object scope, Throwable thrown) {
+  /**
+   * How long the request this thread is entering waited for the agent's start (0 when it did
+   * not): the engine counts it in the time it may hold the request at most.
+   */
+  public static long startupWaitNanos() {
+    if (!anyWaited) {
+      return 0;
+    }
+    Long waited = STARTUP_WAIT.get();
+    return waited == null ? 0 : waited;
+  }
+
+  /**
+   * Woven before every return and throw of a method that called {@link #enter}: nothing to do when
+   * enter gave no scope (most calls: the filters after a request's first).
+   */
+  public static void exit(int entryPoint, Object scope, Throwable thrown) {
     RequestGate engine = gate;
     if (engine == null || scope == null || scope instanceof Refusal) {
       return;
     }
     try {
-      engine.servletRequestEnded(scope, thrown);
+      engine.exit(entryPoint, scope, thrown);
     } catch (Throwable t) {
-      InternalErrors.report("ending a servlet request", t);
-    }
-  }
-
-  /** Woven into Spring MVC's {@code HandlerAdapter.handle}. */
-  public static Object springHandlerStarted(Object request, Object response) {
-    RequestGate engine = engine();
-    if (engine == null) {
-      return null;
-    }
-    try {
-      return engine.springHandlerStarted(request, response);
-    } catch (Throwable t) {
-      InternalErrors.report("deciding a Spring MVC request", t);
-      return null;
-    }
-  }
-
-  /** Woven into Jersey's {@code ResourceMethodInvoker.apply}. */
-  public static Object jaxrsResourceStarted(Object processingContext) {
-    RequestGate engine = engine();
-    if (engine == null) {
-      return null;
-    }
-    try {
-      return engine.jaxrsResourceStarted(processingContext);
-    } catch (Throwable t) {
-      InternalErrors.report("deciding a JAX-RS request", t);
-      return null;
+      InternalErrors.report("ending a request (entry point " + entryPoint + ")", t);
     }
   }
 
   /**
-   * Woven before every return of Jersey's {@code ResourceMethodInvoker.apply}, and in place of its
-   * code when it is refused ({@code response} null). Returns the response to use: the refusal's,
-   * or {@code response} (with headers added).
+   * Woven before every return of a method that returns the framework's response, and in place of
+   * its code when it is refused ({@code result} null). Returns the value to return: the refusal's
+   * framework response, or {@code result} (perhaps with headers added).
    */
-  public static Object jaxrsResourceEnded(Object decision, Object response) {
-    if (decision instanceof Refusal) {
-      Object refusal = ((Refusal) decision).frameworkResponse;
-      return refusal != null ? refusal : response;
+  public static Object returned(int entryPoint, Object scope, Object result) {
+    if (scope instanceof Refusal) {
+      Object refusal = ((Refusal) scope).frameworkResponse;
+      return refusal != null ? refusal : result;
     }
     RequestGate engine = gate;
-    if (engine == null || decision == null || response == null) {
-      return response;
+    if (engine == null || scope == null) {
+      return result;
     }
     try {
-      engine.jaxrsResourceEnded(decision, response);
+      return engine.returned(entryPoint, scope, result);
     } catch (Throwable t) {
-      InternalErrors.report("adding headers to a JAX-RS response", t);
-    }
-    return response;
-  }
-
-  /** Woven into a server's own request handler (Grizzly's), given its request object. */
-  public static void serverRequestStarted(Object serverRequest) {
-    RequestGate engine = engine();
-    if (engine == null) {
-      return;
-    }
-    try {
-      engine.serverRequestStarted(serverRequest);
-    } catch (Throwable t) {
-      InternalErrors.report("noting a server request", t);
-    }
-  }
-
-  /** Woven before every return and throw of the handler that called {@link #serverRequestStarted}. */
-  public static void serverRequestEnded() {
-    RequestGate engine = gate;
-    if (engine == null) {
-      return;
-    }
-    try {
-      engine.serverRequestEnded();
-    } catch (Throwable t) {
-      InternalErrors.report("ending a server request", t);
+      InternalErrors.report("completing a response (entry point " + entryPoint + ")", t);
+      return result;
     }
   }
 

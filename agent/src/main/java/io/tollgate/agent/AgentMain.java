@@ -10,8 +10,10 @@ import io.tollgate.diagnostics.metrics.PrometheusExporter;
 import io.tollgate.engine.RulesFileWatcher;
 import io.tollgate.engine.RulesHolder;
 import io.tollgate.engine.TollgateGate;
+import io.tollgate.instrumentation.EntryPointDispatch;
 import io.tollgate.instrumentation.EntryPointTransformer;
 import io.tollgate.instrumentation.EntryPointWeaving;
+import io.tollgate.instrumentation.FrameworkModule;
 import io.tollgate.instrumentation.LoadedEntryPoints;
 import io.tollgate.limiters.Clock;
 import io.tollgate.rules.RuleSetFactory;
@@ -19,6 +21,7 @@ import java.io.File;
 import java.lang.instrument.Instrumentation;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -41,6 +44,9 @@ public final class AgentMain {
   /** How long {@code premain} itself took (the agent's share of the application's start). */
   private static volatile long premainMillis;
 
+  /** Every framework module: their entry points are woven, and the engine's calls go to them. */
+  private static final List<FrameworkModule> MODULES = FrameworkModules.all();
+
   private AgentMain() {}
 
   public static synchronized void start(
@@ -61,7 +67,7 @@ public final class AgentMain {
       FailOnError.stopIfAsked(arguments, "the agent options above are wrong");
     }
     ClassLoader agentClassLoader = AgentMain.class.getClassLoader();
-    EntryPointWeaving weaving = EntryPointWeaving.all();
+    EntryPointWeaving weaving = EntryPointWeaving.of(MODULES);
     EntryPointTransformer transformer = new EntryPointTransformer(agentClassLoader, weaving);
     if (atStartup) {
       EngineReadiness.expect();
@@ -138,7 +144,8 @@ public final class AgentMain {
       AgentLog.info("config " + config);
       loaded = rules.useFile(config);
     }
-    TollgateBridge.install(new TollgateGate(rules));
+    TollgateBridge.install(
+        new EntryPointDispatch(MODULES, new TollgateGate(rules)));
     return loaded;
   }
 

@@ -56,7 +56,24 @@ public final class RequestDecider {
       RuleVerdicts earlier,
       List<Rule> waiting,
       boolean handlerAhead) {
-    return decide(exchange, null, rules, point, earlier, waiting, handlerAhead);
+    return decide(exchange, rules, point, earlier, waiting, handlerAhead, Long.MAX_VALUE);
+  }
+
+  /**
+   * As {@link #decide(HttpExchange, RuleSet, DecisionPoint, RuleVerdicts, List, boolean)}, where
+   * no rule is decided once the request has been held until {@code deadline} (a {@link
+   * System#nanoTime()}; see {@link RequestHold}): the request passes the rules left, as it would if
+   * their store could not answer and their {@code on-failure} were {@code allow}.
+   */
+  public RuleVerdicts decide(
+      HttpExchange exchange,
+      RuleSet rules,
+      DecisionPoint point,
+      RuleVerdicts earlier,
+      List<Rule> waiting,
+      boolean handlerAhead,
+      long deadline) {
+    return decide(exchange, null, rules, point, earlier, waiting, handlerAhead, deadline);
   }
 
   /**
@@ -66,6 +83,9 @@ public final class RequestDecider {
    * request when either method matches; the rules that match only by the override were not
    * decided at the first entry point, so they are decided here (see {@link Rule#matches(String,
    * String, String)}).
+   *
+   * <p>Should deciding a rule fail, what the rules decided before it took is given back (unless it
+   * is in {@code earlier}, whose request's end gives it back), and the failure is thrown.
    */
   public RuleVerdicts decide(
       HttpExchange exchange,
@@ -74,7 +94,8 @@ public final class RequestDecider {
       DecisionPoint point,
       RuleVerdicts earlier,
       List<Rule> waiting,
-      boolean handlerAhead) {
+      boolean handlerAhead,
+      long deadline) {
     String method = exchange.method();
     String sent = sentMethod == null ? method : sentMethod;
     boolean overridden = !sent.equals(method);
@@ -82,32 +103,44 @@ public final class RequestDecider {
     RuleVerdicts verdicts = earlier;
     boolean deferring = waiting != null && point == DecisionPoint.FIRST_ENTRY;
     boolean resuming = waiting != null && point != DecisionPoint.FIRST_ENTRY;
-    for (int i = 0, n = rules.size(); i < n; i++) {
-      Rule rule = rules.get(i);
-      boolean decidesHere = point.decides(rule) || (resuming && waiting.contains(rule));
-      if (decidesHere
-          ? !rule.matches(sent, method, path)
-              || (rule.needsRoute() && !rule.matchesRoute(routeAt(point, exchange)))
-          : !(overridden && rule.matchesOnlyByOverride(sent, method, path))) {
-        continue;
+    try {
+      for (int i = 0, n = rules.size(); i < n; i++) {
+        Rule rule = rules.get(i);
+        boolean decidesHere = point.decides(rule) || (resuming && waiting.contains(rule));
+        if (decidesHere
+            ? !rule.matches(sent, method, path)
+                || (rule.needsRoute() && !rule.matchesRoute(routeAt(point, exchange)))
+            : !(overridden && rule.matchesOnlyByOverride(sent, method, path))) {
+          continue;
+        }
+        if (deferring
+            && rule.lacksPrincipalYet(exchange)
+            && (handlerAhead || !rule.hasKeyFallback())) {
+          waiting.add(rule);
+          continue;
+        }
+        if (point == DecisionPoint.LATER_ENTRY) {
+          waiting.remove(rule);
+        }
+        String key = rule.keyFor(exchange);
+        if (key == null || rule.isAllowlisted(exchange, key)) {
+          continue;
+        }
+        if (deadline != Long.MAX_VALUE && System.nanoTime() - deadline > 0) {
+          RequestHold.heldTooLong(rule, exchange);
+          continue;
+        }
+        if (verdicts == null) {
+          verdicts = new RuleVerdicts();
+        }
+        decideRule(rule, exchange, key, rule.costFor(path), verdicts);
       }
-      if (deferring
-          && rule.lacksPrincipalYet(exchange)
-          && (handlerAhead || !rule.hasKeyFallback())) {
-        waiting.add(rule);
-        continue;
+    } catch (RuntimeException | Error e) {
+      // a new object (not earlier, which the caller holds) holds only what this decision took
+      if (verdicts != null && verdicts != earlier) {
+        verdicts.releaseHeld();
       }
-      if (point == DecisionPoint.LATER_ENTRY) {
-        waiting.remove(rule);
-      }
-      String key = rule.keyFor(exchange);
-      if (key == null || rule.isAllowlisted(exchange, key)) {
-        continue;
-      }
-      if (verdicts == null) {
-        verdicts = new RuleVerdicts();
-      }
-      decideRule(rule, exchange, key, rule.costFor(path), verdicts);
+      throw e;
     }
     return verdicts;
   }

@@ -1,22 +1,13 @@
 package io.tollgate.engine;
 
-import io.tollgate.bootstrap.Refusal;
-import io.tollgate.bootstrap.RequestGate;
 import io.tollgate.bootstrap.TollgateBridge;
 import io.tollgate.diagnostics.AgentLog;
 import io.tollgate.diagnostics.ProxySetupAdvisor;
 import io.tollgate.diagnostics.RateLimitedLog;
+import io.tollgate.diagnostics.RefusalLog;
 import io.tollgate.diagnostics.RouteRulesAdvisor;
-import io.tollgate.diagnostics.metrics.TollgateMetrics;
 import io.tollgate.http.HttpExchange;
-import io.tollgate.http.RateLimitHeaders;
 import io.tollgate.http.RefusalResponse;
-import io.tollgate.instrumentation.jaxrs.GrizzlyRequests;
-import io.tollgate.instrumentation.jaxrs.JerseyApi;
-import io.tollgate.instrumentation.jaxrs.JerseyExchange;
-import io.tollgate.instrumentation.jaxrs.JerseyResponseHeaders;
-import io.tollgate.instrumentation.servlet.ServletExchange;
-import io.tollgate.instrumentation.spring.SpringRoutes;
 import io.tollgate.rules.Rule;
 import io.tollgate.rules.RuleSet;
 import java.util.ArrayList;
@@ -24,15 +15,24 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * The engine behind the bridge: finds the request's rules, decides, and either adds the quota
- * headers to the application's response or answers with the refusal in its place.
+ * The engine the framework modules call: finds the request's rules, decides, and either adds the
+ * quota headers to the application's response or answers with the refusal in its place, through
+ * the request's {@link HttpExchange}. It knows no framework: each module (under {@code
+ * instrumentation/}) turns its framework's request into an exchange and applies the outcome in its
+ * framework's way.
  *
- * <p>A request can pass several entry points: a servlet filter, then Spring's handler adapter or
- * Jersey's dispatcher. Each rule is decided at one of them ({@link DecisionPoint}): rules on paths
- * at the first servlet entry, rules on route templates where the framework knows the route, and
- * every rule at Jersey's dispatcher when no servlet container stands in front of it.
+ * <p>A request can pass several entry points: a servlet filter, then Spring's handler adapter or a
+ * JAX-RS resource method invoker. Each rule is decided at one of them ({@link DecisionPoint}):
+ * rules on paths at the outermost entry ({@link #outermostEntry}), rules on route templates where
+ * the framework knows the route ({@link #handlerEntry}), and every rule at a framework's handler
+ * when no servlet container stands in front of it.
+ *
+ * <p>What a decision holds (concurrency permits) is given back in a {@code finally} that starts
+ * where it was taken, unless it has been handed to the request's scope, whose end gives it back:
+ * a failure anywhere in between cannot leak a permit. And no request is held by the agent longer
+ * than {@link RequestHold#MAX_SECONDS} seconds in all.
  */
-public final class TollgateGate implements RequestGate {
+public final class TollgateGate {
 
   /**
    * A switch for tests of the fail-open guarantee: with it set, every decision throws, and every
@@ -40,26 +40,22 @@ public final class TollgateGate implements RequestGate {
    */
   static final String INJECT_FAILURE_PROPERTY = "tollgate.test.inject-failure";
 
-  static final String ROUTE_DECIDED_ATTRIBUTE = "io.tollgate.route-decided";
-
-  /** The servlet request this thread is serving, from its first entry point until it returns. */
-  private static final ThreadLocal<ServletPhase> SERVLET_PHASE = new ThreadLocal<>();
-  /** The client address a server without the servlet API noted for this thread. */
-  private static final ThreadLocal<String> SERVER_REMOTE_ADDRESS = new ThreadLocal<>();
-  /** What a request on such a server holds until it ends (concurrency permits). */
-  private static final ThreadLocal<RuleVerdicts> SERVER_HELD = new ThreadLocal<>();
+  /** The request this thread is serving, from its outermost entry point until it returns. */
+  private static final ThreadLocal<RequestScope> CURRENT = new ThreadLocal<>();
+  /** The request a server without the servlet API (Grizzly) is handling on this thread. */
+  private static final ThreadLocal<ServerRequest> SERVER_REQUEST = new ThreadLocal<>();
 
   private final RulesHolder rules;
   private final RequestDecider decider = new RequestDecider();
   private final RateLimitedLog shadowLog = new RateLimitedLog(1_000);
   private final ProxySetupAdvisor proxyAdvisor = new ProxySetupAdvisor();
   private final RouteRulesAdvisor routeRulesAdvisor = new RouteRulesAdvisor();
-  /** Made once: the end of every servlet request hands it to {@link #routeRulesAdvisor}. */
+  /** Made once: the end of every outermost request hands it to {@link #routeRulesAdvisor}. */
   private final Supplier<List<String>> namesOfRouteRules = this::routeRuleNames;
   private final boolean injectFailure = Boolean.getBoolean(INJECT_FAILURE_PROPERTY);
   /**
-   * Whether a framework's handler (Spring MVC's, or Jersey's behind a servlet container) has run
-   * in this JVM: then rules keyed by the user can wait for it, after the security filters.
+   * Whether a framework's handler (Spring MVC's, or a JAX-RS one behind a servlet container) has
+   * run in this JVM: then rules keyed by the user can wait for it, after the security filters.
    */
   private volatile boolean handlerPointSeen;
 
@@ -68,116 +64,210 @@ public final class TollgateGate implements RequestGate {
   }
 
   /**
-   * A servlet request from its first entry point to its end: the verdicts of every decision point
-   * it passed, so that later points report all of them and the end gives back what they hold.
+   * Whether any rule is in force: entry points ask first, and do nothing more when none is (where
+   * the tests' injected failure strikes).
    */
-  static final class ServletPhase {
-    final ServletExchange exchange;
-    RuleVerdicts verdicts;
-    /**
-     * Rules keyed by the user, which the request did not have at its first entry point: decided
-     * at the first later entry point that has one, at the latest at the framework's handler.
-     * Null when none.
-     */
-    List<Rule> waitingForPrincipal;
-
-    ServletPhase(ServletExchange exchange, RuleVerdicts verdicts) {
-      this.exchange = exchange;
-      this.verdicts = verdicts;
-    }
-  }
-
-  @Override
-  public Object servletRequestStarted(Object request, Object response) {
-    RuleSet ruleSet = rules.current();
-    if (ruleSet.isEmpty()) {
-      return null;
+  public boolean active() {
+    if (rules.current().isEmpty()) {
+      return false;
     }
     failIfInjected();
-    ServletPhase current = SERVLET_PHASE.get();
-    if (current != null) {
-      // This thread is inside the first entry point of a request, so this is part of that
-      // request: a later filter or the servlet (often with the request wrapped, by Spring
-      // Security or the application), a forward or include, or a request made in-process while
-      // serving it. Known without asking the container anything.
-      return current.waitingForPrincipal == null
-          ? null
-          : decideOnceTheUserIsKnown(current, request, response, ruleSet);
-    }
-    ServletExchange exchange =
-        ServletExchange.firstTimeMarked(request, response, TollgateBridge.DECIDED_ATTRIBUTE);
-    if (exchange == null) {
-      return null;
-    }
+    return true;
+  }
+
+  /** The request this thread is serving from its outermost entry point, or null. */
+  public RequestScope currentRequest() {
+    return CURRENT.get();
+  }
+
+  /**
+   * The outermost entry point of a request (the first servlet filter or servlet of its original
+   * dispatch), which the module has marked so that no later point asks again: decides the rules on
+   * paths.
+   *
+   * @return the request's scope, for {@link #requestEnded}; {@link RequestScope#REFUSED} when it
+   *     was refused (its response written through the exchange)
+   */
+  public RequestScope outermostEntry(HttpExchange exchange) {
+    RuleSet ruleSet = rules.current();
     if (ruleSet.trustsNoProxy() && proxyAdvisor.wantsSample()) {
       proxyAdvisor.observe(
           exchange.remoteAddress(),
           exchange.header("X-Forwarded-For") != null || exchange.header("Forwarded") != null);
     }
     List<Rule> waiting = ruleSet.hasPrincipalRules() ? new ArrayList<>(1) : null;
-    RuleVerdicts verdicts = decide(exchange, ruleSet, DecisionPoint.FIRST_ENTRY, null, waiting);
-    if (verdicts != null && refuseOrPass(exchange, verdicts, ruleSet) != null) {
-      return Refusal.WRITTEN;
+    long start = System.nanoTime();
+    long held = TollgateBridge.startupWaitNanos();
+    RuleVerdicts verdicts =
+        decide(exchange, ruleSet, DecisionPoint.FIRST_ENTRY, null, waiting, start, held);
+    boolean handedOver = false;
+    try {
+      if (verdicts != null
+          && refuseOrPass(exchange, verdicts, ruleSet, held + (System.nanoTime() - start))) {
+        handedOver = true; // given back by the refusal
+        return RequestScope.REFUSED;
+      }
+      RequestScope scope = new RequestScope(exchange, verdicts);
+      scope.heldNanos = held + (System.nanoTime() - start);
+      if (waiting != null && !waiting.isEmpty()) {
+        scope.waitingForPrincipal = waiting;
+      }
+      CURRENT.set(scope);
+      handedOver = true; // given back at the request's end
+      return scope;
+    } finally {
+      if (!handedOver && verdicts != null) {
+        verdicts.releaseHeld();
+      }
     }
-    ServletPhase phase = new ServletPhase(exchange, verdicts);
-    if (waiting != null && !waiting.isEmpty()) {
-      phase.waitingForPrincipal = waiting;
-    }
-    SERVLET_PHASE.set(phase);
-    return phase;
   }
 
   /**
-   * A later entry point of a request whose rules keyed by the user waited for it: decides them
-   * here if the request (as this point sees it) now has a user. They may refuse it here.
+   * A later entry point of a request whose rules keyed by the user wait for it ({@link
+   * RequestScope#waitsForUser}), seen as that point sees the request (often wrapped by a security
+   * filter): decides them here if the request now has a user. True when they refused it.
    */
-  private Object decideOnceTheUserIsKnown(
-      ServletPhase phase, Object request, Object response, RuleSet ruleSet) {
-    ServletExchange exchange = ServletExchange.atLaterEntry(request, response);
-    if (exchange == null || exchange.principalName() == null) {
-      return null;
+  public boolean laterEntry(RequestScope scope, HttpExchange exchange) {
+    if (exchange.principalName() == null) {
+      return false;
     }
-    List<Rule> waiting = phase.waitingForPrincipal;
-    RuleVerdicts earlier = phase.verdicts;
+    RuleSet ruleSet = rules.current();
+    List<Rule> waiting = scope.waitingForPrincipal;
+    RuleVerdicts earlier = scope.verdicts;
     int before = earlier == null ? 0 : earlier.size();
-    RuleVerdicts verdicts = decide(exchange, ruleSet, DecisionPoint.LATER_ENTRY, earlier, waiting);
+    long start = System.nanoTime();
+    RuleVerdicts verdicts = decide(
+        exchange, ruleSet, DecisionPoint.LATER_ENTRY, earlier, waiting, start, scope.heldNanos);
+    // handed to the scope at once: its end gives back whatever happens next
+    scope.verdicts = verdicts;
     if (waiting.isEmpty()) {
-      phase.waitingForPrincipal = null;
+      scope.waitingForPrincipal = null;
     }
-    if (verdicts == null || verdicts.size() == before) {
-      return null;
+    try {
+      return verdicts != null
+          && verdicts.size() != before
+          && refuseOrPass(
+              exchange, verdicts, ruleSet, scope.heldNanos + (System.nanoTime() - start));
+    } finally {
+      scope.heldNanos += System.nanoTime() - start;
     }
-    phase.verdicts = verdicts;
-    return refuseOrPass(exchange, verdicts, ruleSet);
   }
 
   /**
-   * Acts on a servlet request's verdicts: writes the refusal in place of the application's answer
-   * (and returns {@link Refusal#WRITTEN}), or adds the quota headers and lets it pass (null),
-   * after any pacing delay.
+   * Whether a framework's handler, about to run, has anything to decide; false lets it run
+   * without building an exchange.
+   *
+   * @param mayBeOnlyEntry whether the framework also runs without a servlet container in front
+   *     (Jersey on Grizzly), where its handler is the only entry point and decides every rule
    */
-  private Object refuseOrPass(HttpExchange exchange, RuleVerdicts verdicts, RuleSet ruleSet) {
+  public boolean decidesAtHandler(boolean mayBeOnlyEntry) {
+    RequestScope scope = CURRENT.get();
+    boolean only = mayBeOnlyEntry && scope == null;
+    if (!only) {
+      noteHandlerPoint();
+    }
+    RuleSet ruleSet = rules.current();
+    // A method override the application honours (Spring's HiddenHttpMethodFilter's _method,
+    // Jersey's X-HTTP-Method-Override) is seen only at the handler: rules that match by the
+    // overridden method are decided there, so a handler with such rules in force looks.
+    if (ruleSet.isEmpty()
+        || (!only
+            && !ruleSet.hasRouteRules()
+            && (scope == null || (!scope.waitsForUser() && !ruleSet.hasMethodRules())))) {
+      return false;
+    }
+    failIfInjected();
+    return true;
+  }
+
+  /**
+   * A framework's handler is about to run, the route template known to the exchange (which the
+   * module has marked, so that the request is decided here once): decides the rules on routes and
+   * those that waited for the user, or, with no outermost entry point before it and {@code
+   * mayBeOnlyEntry}, every rule. True when the request was refused: its response is written, or
+   * made, through the exchange.
+   */
+  public boolean handlerEntry(HttpExchange exchange, boolean mayBeOnlyEntry) {
+    RuleSet ruleSet = rules.current();
+    RequestScope scope = CURRENT.get();
+    DecisionPoint point =
+        mayBeOnlyEntry && scope == null ? DecisionPoint.ONLY_ENTRY : DecisionPoint.ROUTE;
+    List<Rule> waiting = scope == null ? null : scope.waitingForPrincipal;
+    String sentMethod = scope == null ? null : scope.exchange.method();
+    if (point == DecisionPoint.ROUTE
+        && !ruleSet.hasRouteRules()
+        && waiting == null
+        && exchange.method().equals(sentMethod)) {
+      return false; // only a method override could have brought it here, and there is none
+    }
+    RuleVerdicts earlier = scope == null ? null : scope.verdicts;
+    int before = earlier == null ? 0 : earlier.size();
+    if (scope != null) {
+      scope.waitingForPrincipal = null; // decided here, once
+    }
+    long start = System.nanoTime();
+    long held = scope == null ? TollgateBridge.startupWaitNanos() : scope.heldNanos;
+    RuleVerdicts verdicts =
+        decide(exchange, sentMethod, ruleSet, point, earlier, waiting, start, held);
+    if (verdicts == null || verdicts.size() == before) {
+      return false;
+    }
+    boolean handedOver = false;
+    try {
+      if (scope != null) {
+        scope.verdicts = verdicts;
+        handedOver = true; // given back at the request's end
+      } else if (verdicts.holdsAnything()) {
+        ServerRequest server = SERVER_REQUEST.get();
+        if (server != null) {
+          server.held = verdicts;
+          handedOver = true; // given back when the server's request ends
+        }
+        // else no end will be reported (a server Tollgate does not know): given back now
+      }
+      return refuseOrPass(exchange, verdicts, ruleSet, held + (System.nanoTime() - start));
+    } finally {
+      if (scope != null) {
+        scope.heldNanos += System.nanoTime() - start;
+      }
+      if (!handedOver) {
+        verdicts.releaseHeld();
+      }
+    }
+  }
+
+  /**
+   * Acts on a request's verdicts: writes the refusal in place of the application's answer (and
+   * returns true), or adds the quota headers and lets it pass (false), after any pacing delay
+   * (cut to what is left of the most a request may be held, having been held {@code heldNanos}).
+   */
+  private boolean refuseOrPass(
+      HttpExchange exchange, RuleVerdicts verdicts, RuleSet ruleSet, long heldNanos) {
     if (verdicts.refused()) {
       List<String[]> headers = headersFor(verdicts, ruleSet);
       verdicts.releaseHeld();
       writeRefusal(exchange, verdicts, headers);
-      return Refusal.WRITTEN;
+      return true;
     }
     setHeaders(exchange, verdicts, ruleSet);
     logAllowed(exchange, verdicts);
-    RequestPacing.hold(verdicts.takeDelayNanos());
-    return null;
+    RequestPacing.hold(RequestHold.pacing(verdicts.takeDelayNanos(), heldNanos));
+    return false;
   }
 
-  @Override
-  public void servletRequestEnded(Object scope, Throwable thrown) {
-    if (scope instanceof ServletPhase) {
-      // set, not remove: the thread's entry stays, so the next request does not make a new one
-      SERVLET_PHASE.set(null);
+  /**
+   * The outermost entry point that began {@code scope} has returned: what the request holds is
+   * given back when it is over (now, or when an asynchronous request completes).
+   */
+  public void requestEnded(RequestScope scope) {
+    // set, not remove: the thread's entry stays, so the next request does not make a new one
+    CURRENT.set(null);
+    try {
       routeRulesAdvisor.requestEnded(handlerPointSeen, namesOfRouteRules);
-      RuleVerdicts verdicts = ((ServletPhase) scope).verdicts;
+    } finally {
+      RuleVerdicts verdicts = scope.verdicts;
       if (verdicts != null && verdicts.hasWorkAtEnd()) {
-        ServletExchange exchange = ((ServletPhase) scope).exchange;
+        HttpExchange exchange = scope.exchange;
         exchange.whenComplete(() -> verdicts.requestEnded(exchange::responseHeader));
       }
     }
@@ -200,178 +290,72 @@ public final class TollgateGate implements RequestGate {
     return names;
   }
 
-  @Override
-  public Object springHandlerStarted(Object request, Object response) {
-    noteHandlerPoint();
-    RuleSet ruleSet = rules.current();
-    ServletPhase phase = SERVLET_PHASE.get();
-    List<Rule> waiting = phase == null ? null : phase.waitingForPrincipal;
-    // A method override the application honours (HiddenHttpMethodFilter's _method) is seen
-    // only here: rules that match by the overridden method are decided here.
-    if (!ruleSet.hasRouteRules()
-        && waiting == null
-        && !(phase != null && ruleSet.hasMethodRules() && methodOverridden(request, phase))) {
-      return null;
-    }
-    failIfInjected();
-    ServletExchange exchange =
-        ServletExchange.firstTimeMarked(request, response, ROUTE_DECIDED_ATTRIBUTE);
-    if (exchange == null) {
-      return null;
-    }
-    exchange.setRoute(SpringRoutes.routeOf(exchange));
-    RuleVerdicts earlier = phase == null ? null : phase.verdicts;
-    int before = earlier == null ? 0 : earlier.size();
-    if (phase != null) {
-      phase.waitingForPrincipal = null; // decided here, once
-    }
-    String sentMethod = phase == null ? null : phase.exchange.method();
-    RuleVerdicts verdicts =
-        decide(exchange, sentMethod, ruleSet, DecisionPoint.ROUTE, earlier, waiting);
-    if (verdicts == null || verdicts.size() == before) {
-      return null;
-    }
-    if (phase != null) {
-      phase.verdicts = verdicts;
-    }
-    return refuseOrPass(exchange, verdicts, ruleSet);
+  /**
+   * A server without the servlet API (Grizzly) starts handling a request on this thread, from a
+   * client at {@code remoteAddress}: its framework's handler has no other way to know it.
+   */
+  public void serverRequestStarted(String remoteAddress) {
+    SERVER_REQUEST.set(new ServerRequest(remoteAddress));
   }
 
-  /** Whether the application runs {@code request} by another method than its first entry saw. */
-  private static boolean methodOverridden(Object request, ServletPhase phase) {
-    ServletExchange asSeen = ServletExchange.atLaterEntry(request, null);
-    return asSeen != null && !asSeen.method().equals(phase.exchange.method());
+  /** The client address of the server request this thread handles, or null. */
+  public String serverRemoteAddress() {
+    ServerRequest server = SERVER_REQUEST.get();
+    return server == null ? null : server.remoteAddress;
   }
 
-  @Override
-  public Object jaxrsResourceStarted(Object processingContext) throws ReflectiveOperationException {
-    RuleSet ruleSet = rules.current();
-    if (ruleSet.isEmpty()) {
-      return null;
-    }
-    failIfInjected();
-    ServletPhase servlet = SERVLET_PHASE.get();
-    DecisionPoint point = servlet == null ? DecisionPoint.ONLY_ENTRY : DecisionPoint.ROUTE;
-    if (point == DecisionPoint.ROUTE) {
-      noteHandlerPoint();
-    }
-    List<Rule> waiting = servlet == null ? null : servlet.waitingForPrincipal;
-    // Jersey's HttpMethodOverrideFilter (X-HTTP-Method-Override) changes the method before
-    // this point: rules that match by the overridden method are decided here.
-    if (point == DecisionPoint.ROUTE
-        && !ruleSet.hasRouteRules()
-        && waiting == null
-        && !ruleSet.hasMethodRules()) {
-      return null;
-    }
-    JerseyApi jersey = JerseyApi.of(processingContext);
-    Object containerRequest = jersey.calls.request(processingContext);
-    JerseyExchange exchange =
-        new JerseyExchange(
-            jersey.calls,
-            containerRequest,
-            servlet != null ? servlet.exchange.remoteAddress() : SERVER_REMOTE_ADDRESS.get());
-    if (point == DecisionPoint.ROUTE
-        && !ruleSet.hasRouteRules()
-        && waiting == null
-        && exchange.method().equals(servlet.exchange.method())) {
-      return null; // only the method override brought it here, and there is none
-    }
-    if (exchange.property(ROUTE_DECIDED_ATTRIBUTE) != null) {
-      return null;
-    }
-    exchange.setProperty(ROUTE_DECIDED_ATTRIBUTE, Boolean.TRUE);
-    RuleVerdicts earlier = servlet == null ? null : servlet.verdicts;
-    int before = earlier == null ? 0 : earlier.size();
-    if (servlet != null) {
-      servlet.waitingForPrincipal = null; // decided here, once
-    }
-    RuleVerdicts verdicts =
-        decide(
-            exchange, servlet == null ? null : servlet.exchange.method(),
-            ruleSet, point, earlier, waiting);
-    if (verdicts == null || verdicts.size() == before) {
-      return null;
-    }
-    if (servlet != null) {
-      servlet.verdicts = verdicts;
-    } else if (verdicts.holdsAnything()) {
-      SERVER_HELD.set(verdicts);
-    }
-    List<String[]> headers = headersFor(verdicts, ruleSet);
-    if (verdicts.refused()) {
-      verdicts.releaseHeld();
-      SERVER_HELD.remove();
-      RuleVerdicts.Entry refusedBy = verdicts.refusedBy();
-      long retryAfter = RefusalResponse.retryAfterSeconds(refusedBy.verdict.retryAfterNanos);
-      RefusalResponse.addHeaders(headers, refusedBy.rule.name(), retryAfter);
-      logRefusal(exchange, refusedBy, retryAfter);
-      String[] flat = flatten(headers);
-      int status = statusOf(refusedBy);
-      byte[] body = RefusalResponse.body(status, refusedBy.rule.name(), retryAfter);
-      return new Refusal(
-          status,
-          flat,
-          RefusalResponse.CONTENT_TYPE,
-          body,
-          jersey.refusals().containerResponse(
-              containerRequest, status, flat, RefusalResponse.CONTENT_TYPE, body));
-    }
-    logAllowed(exchange, verdicts);
-    RequestPacing.hold(verdicts.takeDelayNanos());
-    if (servlet != null) {
-      setHeaders(servlet.exchange, headers);
-      return null;
-    }
-    return headers.isEmpty() ? null : new JerseyResponseHeaders(jersey.calls, flatten(headers));
-  }
-
-  @Override
-  public void jaxrsResourceEnded(Object decision, Object response) {
-    if (decision instanceof JerseyResponseHeaders) {
-      ((JerseyResponseHeaders) decision).setOn(response);
-    }
-  }
-
-  @Override
-  public void serverRequestStarted(Object serverRequest) {
-    SERVER_REMOTE_ADDRESS.set(GrizzlyRequests.remoteAddress(serverRequest));
-  }
-
-  @Override
+  /** The server's request handler returned: gives back what its request held. */
   public void serverRequestEnded() {
-    SERVER_REMOTE_ADDRESS.remove();
-    RuleVerdicts held = SERVER_HELD.get();
-    if (held != null) {
-      // Jersey on Grizzly: asynchronous resources give back when the container call returns.
-      SERVER_HELD.remove();
-      held.releaseHeld();
+    ServerRequest server = SERVER_REQUEST.get();
+    SERVER_REQUEST.remove();
+    if (server != null && server.held != null) {
+      // asynchronous resources give back when the container call returns
+      server.held.releaseHeld();
     }
   }
 
-  /** Decides at one entry point and counts this decision's verdicts in the rule metrics. */
+  /** A request of a server without the servlet API: its client, and what it holds until its end. */
+  private static final class ServerRequest {
+    final String remoteAddress;
+    RuleVerdicts held;
+
+    ServerRequest(String remoteAddress) {
+      this.remoteAddress = remoteAddress;
+    }
+  }
+
+  /**
+   * Decides at one entry point, starting at {@code start} for a request held {@code heldNanos}
+   * before, and counts this decision's verdicts in the rule metrics.
+   */
   private RuleVerdicts decide(
       HttpExchange exchange,
       RuleSet ruleSet,
       DecisionPoint point,
       RuleVerdicts earlier,
-      List<Rule> waiting) {
-    return decide(exchange, null, ruleSet, point, earlier, waiting);
+      List<Rule> waiting,
+      long start,
+      long heldNanos) {
+    return decide(exchange, null, ruleSet, point, earlier, waiting, start, heldNanos);
   }
 
-  /** As above, at a handler whose method may be overridden from {@code sentMethod}. */
+  /**
+   * As above, at a handler whose request method may be overridden from {@code sentMethod} (the
+   * method the outermost entry point saw, or null).
+   */
   private RuleVerdicts decide(
       HttpExchange exchange,
       String sentMethod,
       RuleSet ruleSet,
       DecisionPoint point,
       RuleVerdicts earlier,
-      List<Rule> waiting) {
+      List<Rule> waiting,
+      long start,
+      long heldNanos) {
     int before = earlier == null ? 0 : earlier.size();
-    long start = System.nanoTime();
-    RuleVerdicts verdicts =
-        decider.decide(exchange, sentMethod, ruleSet, point, earlier, waiting, handlerPointSeen);
-    TollgateMetrics.record(verdicts, before, System.nanoTime() - start);
+    RuleVerdicts verdicts = decider.decide(exchange, sentMethod, ruleSet, point, earlier, waiting,
+        handlerPointSeen, RequestHold.deadline(start, heldNanos));
+    DecisionMetrics.record(verdicts, before, System.nanoTime() - start);
     return verdicts;
   }
 
@@ -386,14 +370,14 @@ public final class TollgateGate implements RequestGate {
   private List<String[]> headersFor(RuleVerdicts verdicts, RuleSet ruleSet) {
     logShadow(verdicts);
     List<String[]> headers = new ArrayList<>(6);
-    RateLimitHeaders.addTo(headers, verdicts, ruleSet.headers());
+    QuotaHeaders.addTo(headers, verdicts, ruleSet.headers());
     return headers;
   }
 
   /** The quota headers of an allowed request, set on its response directly. */
   private void setHeaders(HttpExchange exchange, RuleVerdicts verdicts, RuleSet ruleSet) {
     logShadow(verdicts);
-    RateLimitHeaders.addTo(exchange::setResponseHeader, verdicts, ruleSet.headers());
+    QuotaHeaders.addTo(exchange::setResponseHeader, verdicts, ruleSet.headers());
   }
 
   private void logShadow(RuleVerdicts verdicts) {
@@ -401,12 +385,6 @@ public final class TollgateGate implements RequestGate {
     if (shadow != null) {
       shadowLog.log(shadow.rule.name(), () -> "shadow: rule '" + shadow.rule.name()
           + "' would refuse key " + KeyDisplay.of(shadow.key));
-    }
-  }
-
-  private static void setHeaders(HttpExchange exchange, List<String[]> headers) {
-    for (String[] header : headers) {
-      exchange.setResponseHeader(header[0], header[1]);
     }
   }
 
@@ -448,25 +426,15 @@ public final class TollgateGate implements RequestGate {
       return;
     }
     // Without debug: the refusal log, a few lines a minute per rule and a summary of the rest.
-    io.tollgate.diagnostics.RefusalLog refusals = io.tollgate.diagnostics.RefusalLog.shared();
+    RefusalLog refusals = RefusalLog.shared();
     if (refusals.admit(refusedBy.rule.name())) {
       refusals.write(refusedBy.rule.name(), exchange.method(), exchange.rawPath(),
-          KeyDisplay.of(refusedBy.key), retryAfter,
-          refusedBy.verdict.backendUnavailable ? 503 : 429);
+          KeyDisplay.of(refusedBy.key), retryAfter, statusOf(refusedBy));
     }
   }
 
   /** 429 over the limit; 503 when the shared store is down and the rule says deny. */
   private static int statusOf(RuleVerdicts.Entry refusedBy) {
     return refusedBy.verdict.backendUnavailable ? 503 : 429;
-  }
-
-  private static String[] flatten(List<String[]> headers) {
-    String[] flat = new String[headers.size() * 2];
-    for (int i = 0; i < headers.size(); i++) {
-      flat[2 * i] = headers.get(i)[0];
-      flat[2 * i + 1] = headers.get(i)[1];
-    }
-    return flat;
   }
 }

@@ -43,4 +43,13 @@ public interface HttpExchange {
 
   /** A response header the application set, or null (read after the application ran). */
   String responseHeader(String name);
+
+  /**
+   * Runs {@code action} once when this request is over: by default now, when the entry point
+   * that began it has returned; an exchange whose framework lets requests complete
+   * asynchronously runs it when they complete, fail or time out.
+   */
+  default void whenComplete(Runnable action) {
+    action.run();
+  }
 }

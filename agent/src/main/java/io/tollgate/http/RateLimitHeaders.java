@@ -1,90 +1,16 @@
 package io.tollgate.http;
 
-import io.tollgate.config.HeadersMode;
-import io.tollgate.engine.RuleVerdicts;
 import io.tollgate.limiters.ExactMath;
 import io.tollgate.limiters.QuotaPolicy;
-import io.tollgate.limiters.Verdict;
-import java.util.List;
 
 /**
- * The quota headers: the IETF draft's {@code RateLimit-Policy} and {@code RateLimit}
- * (draft-ietf-httpapi-ratelimit-headers, as RFC 9651 structured fields), the older
- * {@code X-RateLimit-*}, both, or none.
- *
- * <p>{@code RateLimit-Policy} lists every matching rule that shows its quota; {@code RateLimit}
- * reports the tightest of them (the fewest units left), or, on a refusal, the refusing rule.
+ * How the quota headers are written: the items of the IETF draft's {@code RateLimit-Policy} and
+ * {@code RateLimit} (draft-ietf-httpapi-ratelimit-headers, as RFC 9651 structured fields) and the
+ * seconds they give. Which rules they report is the engine's choice ({@code QuotaHeaders}).
  */
 public final class RateLimitHeaders {
 
   private RateLimitHeaders() {}
-
-  /** Where the headers go: the response itself, or a list kept for a refusal. */
-  public interface Sink {
-    void header(String name, String value);
-  }
-
-  /** Adds the headers for these verdicts to {@code out} as name/value pairs. */
-  public static void addTo(List<String[]> out, RuleVerdicts verdicts, HeadersMode mode) {
-    addTo((name, value) -> out.add(new String[] {name, value}), verdicts, mode);
-  }
-
-  /**
-   * Adds the headers for these verdicts to {@code out}. Per request this makes only the strings
-   * that must be new: the {@code RateLimit} value, and {@code RateLimit-Policy} only when several
-   * rules show theirs; each rule's own policy item is made once, with the rule.
-   */
-  public static void addTo(Sink out, RuleVerdicts verdicts, HeadersMode mode) {
-    if (mode == HeadersMode.NONE) {
-      return;
-    }
-    List<RuleVerdicts.Entry> entries = verdicts.entries();
-    String policies = null;
-    StringBuilder morePolicies = null;
-    RuleVerdicts.Entry tightest = null;
-    for (int i = 0, n = entries.size(); i < n; i++) {
-      RuleVerdicts.Entry entry = entries.get(i);
-      // a shadow rule only observes: telling clients its quota would change what they do
-      if (!entry.rule.showsQuotaHeaders() || entry.verdict.fallback || entry.rule.isShadow()) {
-        continue;
-      }
-      String item = entry.rule.quotaPolicyItem();
-      if (policies == null) {
-        policies = item;
-      } else {
-        if (morePolicies == null) {
-          morePolicies = new StringBuilder(policies);
-        }
-        morePolicies.append(", ").append(item);
-      }
-      if (tightest == null || isTighter(entry.verdict, tightest.verdict)) {
-        tightest = entry;
-      }
-    }
-    RuleVerdicts.Entry refusedBy = verdicts.refusedBy();
-    if (refusedBy != null
-        && refusedBy.rule.showsQuotaHeaders()
-        && !refusedBy.verdict.fallback) {
-      tightest = refusedBy;
-    }
-    if (tightest == null) {
-      return;
-    }
-    long remaining = tightest.verdict.remaining;
-    long resetSeconds = ceilSeconds(tightest.verdict.resetNanos);
-    if (mode == HeadersMode.DRAFT || mode == HeadersMode.BOTH) {
-      out.header("RateLimit-Policy", morePolicies == null ? policies : morePolicies.toString());
-      // sized once: the JIT does not size a concatenation of longs itself
-      String prefix = tightest.rule.rateLimitPrefix();
-      out.header("RateLimit", new StringBuilder(prefix.length() + 24).append(prefix)
-          .append(remaining).append(";t=").append(resetSeconds).toString());
-    }
-    if (mode == HeadersMode.LEGACY || mode == HeadersMode.BOTH) {
-      out.header("X-RateLimit-Limit", Long.toString(tightest.rule.policy().quota()));
-      out.header("X-RateLimit-Remaining", Long.toString(remaining));
-      out.header("X-RateLimit-Reset", Long.toString(resetSeconds));
-    }
-  }
 
   /** A rule's item of {@code RateLimit-Policy}: {@code "name";q=100;w=60}. */
   public static String policyItem(String ruleName, QuotaPolicy policy) {
@@ -101,18 +27,13 @@ public final class RateLimitHeaders {
     return prefix.append(";r=").toString();
   }
 
-  private static boolean isTighter(Verdict candidate, Verdict current) {
-    return candidate.remaining < current.remaining
-        || (candidate.remaining == current.remaining && candidate.resetNanos > current.resetNanos);
-  }
-
   /** Whole seconds, rounded up: a client that waits this long is never early. */
   public static long ceilSeconds(long nanos) {
     return nanos <= 0 ? 0 : ExactMath.ceilDiv(nanos, 1_000_000_000L);
   }
 
   /** An RFC 9651 sf-string: quoted, with backslash and quote escaped. */
-  static void appendString(StringBuilder out, String value) {
+  public static void appendString(StringBuilder out, String value) {
     out.append('"');
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);

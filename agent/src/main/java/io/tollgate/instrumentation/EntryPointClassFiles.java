@@ -1,19 +1,22 @@
 package io.tollgate.instrumentation;
 
-import io.tollgate.instrumentation.jaxrs.JerseyEntryPoints;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
  * Tells, from a class file's bytes alone, whether it may declare an entry point: a necessary
  * condition, cheap enough to ask of every class the application loads, before any class file is
  * parsed (see {@link EntryPointTransformer}).
  *
- * <p>Every entry point's descriptor begins with its framework's request types, and every class
- * woven is a concrete class: {@code service} and {@code doFilter} take {@code (ServletRequest,
- * ServletResponse, ...)}, Spring MVC's {@code HandlerAdapter.handle} takes {@code
- * (HttpServletRequest, HttpServletResponse, Object)}, and the Jersey and Grizzly entry points are
- * in one class each, named. So a class is a candidate when it is not an interface and its constant
- * pool holds a string that begins as one of those descriptors do, or is one of those class names.
+ * <p>The markers come from the framework modules' entry points: every method woven in any class
+ * that implements an interface has a descriptor whose arguments are its framework's request types
+ * ({@code service} and {@code doFilter} take {@code (ServletRequest, ServletResponse, ...)},
+ * Spring MVC's {@code HandlerAdapter.handle} takes {@code (HttpServletRequest,
+ * HttpServletResponse, Object)}), and the others are in one class each, named. So a class is a
+ * candidate when it is not an interface and its constant pool holds a string that begins as one of
+ * those descriptors' arguments do, or is one of those class names.
  * False positives (a class that calls a servlet's {@code service}, say) only cost a parse; a false
  * negative would let requests through it pass unlimited, which the tests of this class guard
  * against for each entry point.
@@ -24,27 +27,34 @@ public final class EntryPointClassFiles {
 
   private static final int ACC_INTERFACE = 0x0200;
 
-  /** How every entry point's descriptor begins: compared with constant pool strings' starts. */
-  private static final byte[][] DESCRIPTOR_STARTS = {
-    servletArguments("javax/servlet"),
-    servletArguments("jakarta/servlet"),
-    springHandleArguments("javax/servlet"),
-    springHandleArguments("jakarta/servlet"),
-  };
-
+  /**
+   * How the descriptors of the methods woven in any class begin: their arguments, so that a class
+   * whose method returns a subtype (or a bridge method's erasure) is still a candidate.
+   */
+  private final byte[][] descriptorStarts;
   /** The classes whose entry points are found by name: compared with whole strings. */
-  private static final byte[][] CLASS_NAMES = {
-    internalName(JerseyEntryPoints.INVOKER),
-    internalName(JerseyEntryPoints.GRIZZLY_CONTAINER),
-  };
+  private final byte[][] classNames;
 
-  private EntryPointClassFiles() {}
+  /** For these entry points: their descriptors, and the classes named by those in one class. */
+  EntryPointClassFiles(List<EntryPointMethod> methods) {
+    Set<String> descriptors = new LinkedHashSet<>();
+    Set<String> classes = new LinkedHashSet<>();
+    for (EntryPointMethod method : methods) {
+      if (method.inSubtypes) {
+        descriptors.add(method.descriptor.substring(0, method.descriptor.indexOf(')') + 1));
+      } else {
+        classes.add(method.type.replace('.', '/'));
+      }
+    }
+    descriptorStarts = ascii(descriptors);
+    classNames = ascii(classes);
+  }
 
   /**
    * True when the class file may hold an entry point that an instrumentation advises; false for
    * interfaces, for other classes and for bytes that are not a readable class file.
    */
-  public static boolean mayBeInstrumented(byte[] classFile) {
+  public boolean mayBeInstrumented(byte[] classFile) {
     try {
       return scan(classFile);
     } catch (RuntimeException notAClassFileWeKnow) {
@@ -52,7 +62,7 @@ public final class EntryPointClassFiles {
     }
   }
 
-  private static boolean scan(byte[] b) {
+  private boolean scan(byte[] b) {
     if (b == null || b.length < 10 || readInt(b, 0) != 0xCAFEBABE) {
       return false;
     }
@@ -108,16 +118,16 @@ public final class EntryPointClassFiles {
    * string of every class the application loads, mostly before the JIT has compiled it, and
    * searching whole strings cost Spring Boot's start about a second of CPU.
    */
-  private static boolean isMarker(byte[] b, int from, int length) {
+  private boolean isMarker(byte[] b, int from, int length) {
     if (length > 0 && b[from] == '(') {
-      for (byte[] start : DESCRIPTOR_STARTS) {
+      for (byte[] start : descriptorStarts) {
         if (length >= start.length && startsWith(b, from, start)) {
           return true;
         }
       }
       return false;
     }
-    for (byte[] name : CLASS_NAMES) {
+    for (byte[] name : classNames) {
       if (length == name.length && startsWith(b, from, name)) {
         return true;
       }
@@ -135,21 +145,13 @@ public final class EntryPointClassFiles {
     return true;
   }
 
-  private static byte[] servletArguments(String servletPackage) {
-    return ascii("(L" + servletPackage + "/ServletRequest;L" + servletPackage + "/ServletResponse;");
-  }
-
-  private static byte[] springHandleArguments(String servletPackage) {
-    return ascii("(L" + servletPackage + "/http/HttpServletRequest;L" + servletPackage
-        + "/http/HttpServletResponse;Ljava/lang/Object;)");
-  }
-
-  private static byte[] internalName(String className) {
-    return ascii(className.replace('.', '/'));
-  }
-
-  private static byte[] ascii(String text) {
-    return text.getBytes(StandardCharsets.US_ASCII);
+  private static byte[][] ascii(Set<String> texts) {
+    byte[][] bytes = new byte[texts.size()][];
+    int i = 0;
+    for (String text : texts) {
+      bytes[i++] = text.getBytes(StandardCharsets.US_ASCII);
+    }
+    return bytes;
   }
 
   private static int readUnsignedShort(byte[] b, int at) {

@@ -42,7 +42,7 @@ public final class EntryPointTransformer implements ClassFileTransformer {
         || loader == PLATFORM
         || loader == agentClassLoader
         || className == null
-        || !EntryPointClassFiles.mayBeInstrumented(classfileBuffer)) {
+        || !weaving.classFiles().mayBeInstrumented(classfileBuffer)) {
       return null;
     }
     try {

@@ -1,9 +1,5 @@
 package io.tollgate.instrumentation;
 
-import io.tollgate.instrumentation.jaxrs.JerseyEntryPoints;
-import io.tollgate.instrumentation.servlet.ServletEntryPoints;
-import io.tollgate.instrumentation.servlet.ServletNamespace;
-import io.tollgate.instrumentation.spring.SpringMvcEntryPoints;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -32,20 +28,32 @@ import net.bytebuddy.jar.asm.Opcodes;
 public final class EntryPointWeaving {
 
   private final List<EntryPointMethod> methods;
+  /** The number of each method's module, by the method's position in {@link #methods}. */
+  private final int[] entryPoints;
+  private final EntryPointClassFiles classFiles;
 
-  EntryPointWeaving(List<EntryPointMethod> methods) {
-    this.methods = methods;
+  EntryPointWeaving(List<FrameworkModule> modules) {
+    List<EntryPointMethod> all = new ArrayList<>();
+    List<Integer> numbers = new ArrayList<>();
+    for (int module = 0; module < modules.size(); module++) {
+      for (EntryPointMethod method : modules.get(module).entryPoints()) {
+        all.add(method);
+        numbers.add(module);
+      }
+    }
+    this.methods = Collections.unmodifiableList(all);
+    this.entryPoints = numbers.stream().mapToInt(Integer::intValue).toArray();
+    this.classFiles = new EntryPointClassFiles(methods);
   }
 
-  /** Every entry point Tollgate knows. */
-  public static EntryPointWeaving all() {
-    List<EntryPointMethod> methods = new ArrayList<>();
-    for (ServletNamespace namespace : ServletNamespace.values()) {
-      methods.addAll(ServletEntryPoints.of(namespace));
-    }
-    methods.addAll(SpringMvcEntryPoints.all());
-    methods.addAll(JerseyEntryPoints.all());
-    return new EntryPointWeaving(Collections.unmodifiableList(methods));
+  /** The entry points of these modules, numbered by their positions. */
+  public static EntryPointWeaving of(List<FrameworkModule> modules) {
+    return new EntryPointWeaving(modules);
+  }
+
+  /** The cheap test of class files that comes before {@link #weave}. */
+  public EntryPointClassFiles classFiles() {
+    return classFiles;
   }
 
   /**
@@ -91,10 +99,12 @@ public final class EntryPointWeaving {
   /** A method to weave, and its local variable slots. */
   private static final class Found {
     final EntryPointMethod method;
+    final int entryPoint;
     int maxLocals;
 
-    Found(EntryPointMethod method) {
+    Found(EntryPointMethod method, int entryPoint) {
       this.method = method;
+      this.entryPoint = entryPoint;
     }
   }
 
@@ -118,9 +128,10 @@ public final class EntryPointWeaving {
     @Override
     public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
         String[] exceptions) {
-      for (EntryPointMethod method : methods) {
+      for (int i = 0; i < methods.size(); i++) {
+        EntryPointMethod method = methods.get(i);
         if (method.matches(owner, access, name, descriptor)) {
-          final Found entry = new Found(method);
+          final Found entry = new Found(method, entryPoints[i]);
           found.put(name + descriptor, entry);
           return new MethodVisitor(Opcodes.ASM9) {
             @Override
@@ -152,7 +163,8 @@ public final class EntryPointWeaving {
         return target;
       }
       WovenMethod method =
-          new WovenMethod(scan.owner, descriptor, scan.majorVersion, found.maxLocals);
+          new WovenMethod(
+              scan.owner, descriptor, scan.majorVersion, found.maxLocals, found.entryPoint);
       try {
         return found.method.weaverFor(target, method);
       } catch (ReflectiveOperationException e) {

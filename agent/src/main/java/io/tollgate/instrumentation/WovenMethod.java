@@ -10,8 +10,15 @@ public final class WovenMethod {
   final int classVersion;
   /** The method's local variable slots before weaving; a weaver's own local goes after them. */
   final int maxLocals;
+  /** The number of the entry point's module, which its woven code passes the bridge. */
+  final int entryPoint;
 
   WovenMethod(String owner, String descriptor, int classVersion, int maxLocals) {
+    this(owner, descriptor, classVersion, maxLocals, -1);
+  }
+
+  WovenMethod(String owner, String descriptor, int classVersion, int maxLocals, int entryPoint) {
+    this.entryPoint = entryPoint;
     this.owner = owner;
     this.descriptor = descriptor;
     this.classVersion = classVersion;

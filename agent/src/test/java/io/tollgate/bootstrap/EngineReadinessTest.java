@@ -18,34 +18,24 @@ class EngineReadinessTest {
 
   private static final Object DECIDED = "decided by the engine";
 
+  /** What the bridge told the engine the request waited, at its last enter. */
+  private final AtomicReference<Long> toldWaited = new AtomicReference<>();
+
   private final RequestGate engine =
       new RequestGate() {
         @Override
-        public Object servletRequestStarted(Object request, Object response) {
+        public Object enter(int entryPoint, Object first, Object second) {
+          toldWaited.set(TollgateBridge.startupWaitNanos());
           return DECIDED;
         }
 
         @Override
-        public void servletRequestEnded(Object scope, Throwable thrown) {}
+        public void exit(int entryPoint, Object scope, Throwable thrown) {}
 
         @Override
-        public Object springHandlerStarted(Object request, Object response) {
-          return DECIDED;
+        public Object returned(int entryPoint, Object scope, Object result) {
+          return result;
         }
-
-        @Override
-        public Object jaxrsResourceStarted(Object processingContext) {
-          return DECIDED;
-        }
-
-        @Override
-        public void jaxrsResourceEnded(Object decision, Object response) {}
-
-        @Override
-        public void serverRequestStarted(Object serverRequest) {}
-
-        @Override
-        public void serverRequestEnded() {}
       };
 
   @AfterEach
@@ -65,6 +55,15 @@ class EngineReadinessTest {
 
     assertEquals(DECIDED, request.answer());
     assertEquals("1 request(s) waited for it", waitedCount());
+    assertTrue(toldWaited.get() > 0, "the engine counts the wait in what it may hold the request");
+  }
+
+  @Test
+  void aRequestThatDidNotWaitIsSaidToHaveWaitedNothing() throws Exception {
+    TollgateBridge.install(engine);
+
+    assertEquals(DECIDED, Request.start().answer());
+    assertEquals(0L, toldWaited.get());
   }
 
   @Test
@@ -157,7 +156,7 @@ class EngineReadinessTest {
     private final AtomicReference<Object> answer = new AtomicReference<>();
 
     private Request() {
-      thread = new Thread(() -> answer.set(TollgateBridge.servletRequestStarted("req", "res")));
+      thread = new Thread(() -> answer.set(TollgateBridge.enter(0, "req", "res")));
     }
 
     static Request start() {

@@ -13,6 +13,10 @@ final class FakeExchange implements HttpExchange {
   String remoteAddress = "203.0.113.7";
   final Map<String, String> headers = new HashMap<>();
   final Map<String, String> responseHeaders = new HashMap<>();
+  /** A request header whose reading throws, standing in for a framework that fails; or null. */
+  String failingHeader;
+  /** Whether setting a response header throws (a response the application already froze). */
+  boolean responseRejectsHeaders;
 
   FakeExchange(String method, String path) {
     this.method = method;
@@ -50,6 +54,9 @@ final class FakeExchange implements HttpExchange {
 
   @Override
   public String header(String name) {
+    if (name.equalsIgnoreCase(failingHeader)) {
+      throw new IllegalStateException("the framework failed reading " + name);
+    }
     return headers.get(name.toLowerCase(java.util.Locale.ROOT));
   }
 
@@ -81,6 +88,9 @@ final class FakeExchange implements HttpExchange {
 
   @Override
   public void setResponseHeader(String name, String value) {
+    if (responseRejectsHeaders) {
+      throw new IllegalStateException("the response takes no more headers");
+    }
     responseHeaders.put(name, value);
   }
 

@@ -198,7 +198,7 @@ class RuleModelTest {
     RuleVerdicts verdicts =
         h.decider.decide(FakeExchange.get("/api"), h.rules, DecisionPoint.FIRST_ENTRY, null);
     List<String[]> headers = new ArrayList<>();
-    RateLimitHeaders.addTo(headers, verdicts, HeadersMode.DRAFT);
+    QuotaHeaders.addTo(headers, verdicts, HeadersMode.DRAFT);
     assertEquals("RateLimit-Policy: \"api/1s\";q=10;w=1, \"api/1h\";q=1000;w=3600", show(headers.get(0)));
     assertEquals("RateLimit: \"api/1s\";r=9;t=1", show(headers.get(1)));
   }
@@ -214,7 +214,7 @@ class RuleModelTest {
         h.decider.decide(FakeExchange.get("/api"), h.rules, DecisionPoint.FIRST_ENTRY, null);
     assertTrue(second.wouldRefuse() != null, "the shadow rule would refuse the second request");
     List<String[]> headers = new ArrayList<>();
-    RateLimitHeaders.addTo(headers, second, HeadersMode.DRAFT);
+    QuotaHeaders.addTo(headers, second, HeadersMode.DRAFT);
     assertEquals("RateLimit-Policy: \"narrow\";q=2;w=10", show(headers.get(0)));
     assertEquals("RateLimit: \"narrow\";r=0;t=10", show(headers.get(1)));
   }

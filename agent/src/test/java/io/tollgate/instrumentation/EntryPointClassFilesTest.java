@@ -17,6 +17,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class EntryPointClassFilesTest {
 
+  private static final EntryPointClassFiles CLASS_FILES = AllEntryPoints.WEAVING.classFiles();
+
   @ParameterizedTest(name = "{0}: {1}")
   @CsvSource({
     // Servlets and filters, both namespaces: their service/doFilter take (ServletRequest, ServletResponse...)
@@ -47,16 +49,16 @@ class EntryPointClassFilesTest {
     "org.glassfish.grizzly.http.server.HttpServer,                 false",
   })
   void judgesClassFiles(String className, boolean mayBeInstrumented) throws IOException {
-    assertEquals(mayBeInstrumented, EntryPointClassFiles.mayBeInstrumented(classFile(className)));
+    assertEquals(mayBeInstrumented, CLASS_FILES.mayBeInstrumented(classFile(className)));
   }
 
   @Test
   void bytesThatAreNotAClassFileAreNotACandidate() throws IOException {
     byte[] truncated = java.util.Arrays.copyOf(classFile("jakarta.servlet.http.HttpServlet"), 200);
-    assertFalse(EntryPointClassFiles.mayBeInstrumented(truncated));
-    assertFalse(EntryPointClassFiles.mayBeInstrumented(new byte[] {1, 2, 3}));
-    assertFalse(EntryPointClassFiles.mayBeInstrumented(new byte[0]));
-    assertFalse(EntryPointClassFiles.mayBeInstrumented(null));
+    assertFalse(CLASS_FILES.mayBeInstrumented(truncated));
+    assertFalse(CLASS_FILES.mayBeInstrumented(new byte[] {1, 2, 3}));
+    assertFalse(CLASS_FILES.mayBeInstrumented(new byte[0]));
+    assertFalse(CLASS_FILES.mayBeInstrumented(null));
   }
 
   static byte[] classFile(String className) throws IOException {

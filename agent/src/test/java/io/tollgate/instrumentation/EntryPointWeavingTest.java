@@ -98,11 +98,11 @@ class EntryPointWeavingTest {
 
   @ParameterizedTest(name = "Jersey apply: engine answers {0}, the method does \"{1}\"")
   @CsvSource(delimiter = '|', value = {
-    "headers | return       | started null, body, ended headers response, returned response",
-    "headers | return early | started null, body, ended headers early response, returned early response",
-    "nothing | return       | started null, body, returned response",
-    "refusal | return       | started null, returned the 429",
-    "headers | throw        | started null, body, threw IllegalStateException",
+    "headers | return       | started null null, body, ended headers response, returned response",
+    "headers | return early | started null null, body, ended headers early response, returned early response",
+    "nothing | return       | started null null, body, returned response",
+    "refusal | return       | started null null, returned the 429",
+    "headers | throw        | started null null, body, threw IllegalStateException",
   })
   void jerseyApply(String answer, String script, String expected) throws Exception {
     assertCalls(answer, script, expected, ResourceMethodInvoker.class, "apply");
@@ -110,11 +110,11 @@ class EntryPointWeavingTest {
 
   @ParameterizedTest(name = "Grizzly service: the method does \"{0}\"")
   @CsvSource(delimiter = '|', value = {
-    "return | started null, body, ended",
-    "throw  | started null, body, ended, threw IllegalStateException",
+    "return | started null null, body, ended scope",
+    "throw  | started null null, body, ended scope IllegalStateException, threw IllegalStateException",
   })
   void grizzlyService(String script, String expected) throws Exception {
-    assertCalls("nothing", script, expected, GrizzlyHttpContainer.class, "service");
+    assertCalls("scope", script, expected, GrizzlyHttpContainer.class, "service");
   }
 
   @Test
@@ -135,7 +135,7 @@ class EntryPointWeavingTest {
   }
 
   private static EntryPointWeaving.WovenClass weave(Class<?> type) throws Exception {
-    return EntryPointWeaving.all().weave(WovenClassLoader.classFile(type.getName()));
+    return AllEntryPoints.WEAVING.weave(WovenClassLoader.classFile(type.getName()));
   }
 
   private void assertCalls(String answer, String script, String expected, Class<?> sample,
@@ -180,6 +180,24 @@ class EntryPointWeavingTest {
       Events.add("threw " + e.getCause().getClass().getSimpleName());
     }
     assertEquals(List.of(expected.split(", ")), Events.LOG);
+    int module = moduleOf(woven);
+    for (int entryPoint : gate.entryPoints) {
+      assertEquals(module, entryPoint, "the entry point's number is its module's position");
+    }
+  }
+
+  /** The position in {@code FrameworkModules} of the module that weaves {@code woven}. */
+  private static int moduleOf(Class<?> woven) {
+    switch (woven.getSimpleName()) {
+      case "SampleHandlerAdapter":
+        return 1;
+      case "ResourceMethodInvoker":
+        return 2;
+      case "GrizzlyHttpContainer":
+        return 3;
+      default:
+        return 0;
+    }
   }
 
   private static Method methodNamed(Class<?> type, String name) {

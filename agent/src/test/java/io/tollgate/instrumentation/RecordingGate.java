@@ -7,14 +7,18 @@ import io.tollgate.instrumentation.samples.JerseyResponses;
 /**
  * An engine behind the bridge that records what the woven code asked it, into the same log as the
  * samples' own code, and answers every "started" with {@link #answer} (or throws {@link #failure}).
+ * It records the entry point's number too, in {@link #entryPoints}.
  */
 final class RecordingGate implements RequestGate {
 
   volatile Object answer;
   volatile RuntimeException failure;
+  final java.util.List<Integer> entryPoints = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-  private Object started(String event) {
-    Events.add(event);
+  @Override
+  public Object enter(int entryPoint, Object first, Object second) {
+    entryPoints.add(entryPoint);
+    Events.add("started " + first + " " + second);
     if (failure != null) {
       throw failure;
     }
@@ -22,37 +26,15 @@ final class RecordingGate implements RequestGate {
   }
 
   @Override
-  public Object servletRequestStarted(Object request, Object response) {
-    return started("started " + request + " " + response);
-  }
-
-  @Override
-  public void servletRequestEnded(Object scope, Throwable thrown) {
+  public void exit(int entryPoint, Object scope, Throwable thrown) {
+    entryPoints.add(entryPoint);
     Events.add("ended " + scope + (thrown == null ? "" : " " + thrown.getClass().getSimpleName()));
   }
 
   @Override
-  public Object springHandlerStarted(Object request, Object response) {
-    return started("started " + request + " " + response);
-  }
-
-  @Override
-  public Object jaxrsResourceStarted(Object processingContext) {
-    return started("started " + processingContext);
-  }
-
-  @Override
-  public void jaxrsResourceEnded(Object decision, Object response) {
-    Events.add("ended " + decision + " " + JerseyResponses.describe(response));
-  }
-
-  @Override
-  public void serverRequestStarted(Object serverRequest) {
-    started("started " + serverRequest);
-  }
-
-  @Override
-  public void serverRequestEnded() {
-    Events.add("ended");
+  public Object returned(int entryPoint, Object scope, Object result) {
+    entryPoints.add(entryPoint);
+    Events.add("ended " + scope + " " + JerseyResponses.describe(result));
+    return result;
   }
 }

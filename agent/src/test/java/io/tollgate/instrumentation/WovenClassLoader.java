@@ -32,7 +32,7 @@ final class WovenClassLoader extends ClassLoader {
   }
 
   static Class<?> woven(String name, byte[] classFile) throws Exception {
-    EntryPointWeaving.WovenClass woven = EntryPointWeaving.all().weave(classFile);
+    EntryPointWeaving.WovenClass woven = AllEntryPoints.WEAVING.weave(classFile);
     assertNotNull(woven, name + " has an entry point to weave");
     return Class.forName(name, true, new WovenClassLoader(name, woven.classFile));
   }

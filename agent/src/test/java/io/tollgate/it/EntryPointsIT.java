@@ -25,7 +25,8 @@ class EntryPointsIT {
 
   /** Apps whose framework reports route templates; plain servlets match the same URLs by path. */
   private static final List<String> ROUTING_APPS =
-      List.of("spring-boot2", "spring-boot3", "spring-boot4", "jaxrs-javax", "jaxrs-jakarta");
+      List.of("spring-boot2", "spring-boot3", "spring-boot4", "jaxrs-javax", "jaxrs-jakarta",
+          "jaxrs-resteasy", "jaxrs-cxf");
 
   @TempDir Path dir;
 
@@ -33,7 +34,7 @@ class EntryPointsIT {
     List<Arguments> cases = new ArrayList<>();
     for (String app :
         List.of("servlet-javax", "servlet-jakarta", "spring-boot2", "spring-boot3",
-            "spring-boot4", "jaxrs-javax", "jaxrs-jakarta")) {
+            "spring-boot4", "jaxrs-javax", "jaxrs-jakarta", "jaxrs-resteasy", "jaxrs-cxf")) {
       for (Jdk jdk : Jdk.all()) {
         cases.add(Arguments.of(app, jdk));
       }

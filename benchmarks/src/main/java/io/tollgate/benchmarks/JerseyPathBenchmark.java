@@ -1,6 +1,9 @@
 package io.tollgate.benchmarks;
 
-import io.tollgate.engine.TollgateGate;
+import io.tollgate.agent.FrameworkModules;
+import io.tollgate.bootstrap.RequestGate;
+import io.tollgate.instrumentation.grizzly.GrizzlyModule;
+import io.tollgate.instrumentation.jaxrs.jersey.JerseyModule;
 import java.lang.reflect.Proxy;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -52,7 +55,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Thread)
 public class JerseyPathBenchmark {
 
-  /** The property the engine marks a decided request with (TollgateGate's). */
+  /** The property the engine marks a decided request with (RequestScope.HANDLER_DECIDED_MARK). */
   private static final String DECIDED = "io.tollgate.route-decided";
 
   @Param({"rule", "nomatch"})
@@ -62,7 +65,10 @@ public class JerseyPathBenchmark {
   private ContainerRequest containerRequest;
   private RequestProcessingContext processingContext;
   private ContainerResponse containerResponse;
-  private TollgateGate gate;
+  private static final int JERSEY = FrameworkModules.numberOf(JerseyModule.class);
+  private static final int GRIZZLY = FrameworkModules.numberOf(GrizzlyModule.class);
+
+  private RequestGate gate;
 
   @Setup
   public void setUp() throws Exception {
@@ -94,10 +100,10 @@ public class JerseyPathBenchmark {
 
   @Benchmark
   public Object tollgate() throws Exception {
-    gate.serverRequestStarted(grizzlyRequest);
-    Object decision = gate.jaxrsResourceStarted(processingContext);
-    gate.jaxrsResourceEnded(decision, containerResponse);
-    gate.serverRequestEnded();
+    Object served = gate.enter(GRIZZLY, grizzlyRequest, null);
+    Object decision = gate.enter(JERSEY, processingContext, null);
+    gate.returned(JERSEY, decision, containerResponse);
+    gate.exit(GRIZZLY, served, null);
     resetForNextRequest();
     return decision;
   }

@@ -3,8 +3,10 @@ package io.tollgate.benchmarks;
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;
+import io.tollgate.agent.FrameworkModules;
+import io.tollgate.bootstrap.RequestGate;
 import io.tollgate.bootstrap.TollgateBridge;
-import io.tollgate.engine.TollgateGate;
+import io.tollgate.instrumentation.servlet.ServletModule;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.nio.charset.StandardCharsets;
@@ -67,7 +69,9 @@ public class RequestPathBenchmark {
   private Response connectorResponse;
   private HttpServletRequest request;
   private HttpServletResponse response;
-  private TollgateGate gate;
+  private static final int SERVLET = FrameworkModules.numberOf(ServletModule.class);
+
+  private RequestGate gate;
   private ConcurrentMap<String, Bucket> buckets;
 
   @Setup
@@ -102,19 +106,19 @@ public class RequestPathBenchmark {
   }
 
   @Benchmark
-  public Object tollgate() {
-    Object scope = gate.servletRequestStarted(request, response);
-    gate.servletRequestEnded(scope, null);
+  public Object tollgate() throws Exception {
+    Object scope = gate.enter(SERVLET, request, response);
+    gate.exit(SERVLET, scope, null);
     resetForNextRequest();
     return scope;
   }
 
   @Benchmark
-  public Object tollgateLaterEntryPoint() {
-    Object first = gate.servletRequestStarted(request, response);
-    Object later = gate.servletRequestStarted(request, response);
-    gate.servletRequestEnded(later, null);
-    gate.servletRequestEnded(first, null);
+  public Object tollgateLaterEntryPoint() throws Exception {
+    Object first = gate.enter(SERVLET, request, response);
+    Object later = gate.enter(SERVLET, request, response);
+    gate.exit(SERVLET, later, null);
+    gate.exit(SERVLET, first, null);
     resetForNextRequest();
     return later;
   }

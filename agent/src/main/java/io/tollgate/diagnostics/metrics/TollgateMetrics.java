@@ -1,6 +1,5 @@
 package io.tollgate.diagnostics.metrics;
 
-import io.tollgate.engine.RuleVerdicts;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -25,32 +24,27 @@ public final class TollgateMetrics {
   private TollgateMetrics() {}
 
   /**
-   * Counts the verdicts from index {@code from} on (those of this decision; earlier ones were
-   * counted at an earlier entry point of the same request), each with the decision's latency.
+   * Counts one rule's verdict on one request, with the decision's latency: allowed, refused, or
+   * (a shadow rule's) would-refuse; and whether the backend failed and a fallback decided.
    */
-  public static void record(RuleVerdicts verdicts, int from, long decisionNanos) {
-    if (verdicts == null) {
+  public static void record(
+      String rule, boolean allowed, boolean shadow, String key, boolean fallback,
+      long decisionNanos) {
+    RuleMetrics metrics = forRule(rule);
+    if (metrics == null) {
       return;
     }
-    List<RuleVerdicts.Entry> entries = verdicts.entries();
-    for (int i = from, n = entries.size(); i < n; i++) {
-      RuleVerdicts.Entry entry = entries.get(i);
-      RuleMetrics metrics = forRule(entry.rule.name());
-      if (metrics == null) {
-        continue;
-      }
-      if (entry.verdict.allowed) {
-        metrics.allowed();
-      } else if (entry.rule.isShadow()) {
-        metrics.wouldRefuse(entry.key);
-      } else {
-        metrics.refused(entry.key);
-      }
-      if (entry.verdict.fallback) {
-        metrics.backendError();
-      }
-      metrics.decisionTook(decisionNanos);
+    if (allowed) {
+      metrics.allowed();
+    } else if (shadow) {
+      metrics.wouldRefuse(key);
+    } else {
+      metrics.refused(key);
     }
+    if (fallback) {
+      metrics.backendError();
+    }
+    metrics.decisionTook(decisionNanos);
   }
 
   /** The counters of {@code rule}, created (and its MBean registered) on first use. */

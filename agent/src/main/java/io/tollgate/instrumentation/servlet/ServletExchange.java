@@ -183,6 +183,7 @@ public final class ServletExchange implements HttpExchange {
    * Runs {@code action} once when this request is over: now, or, for an asynchronous request, when
    * it completes, fails or times out.
    */
+  @Override
   public void whenComplete(Runnable action) {
     boolean async = false;
     try {

@@ -1,6 +1,6 @@
 package io.tollgate.instrumentation.servlet;
 
-import io.tollgate.instrumentation.MethodWeaver;
+import io.tollgate.instrumentation.EntryPointWeaver;
 import io.tollgate.instrumentation.WovenMethod;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
@@ -10,24 +10,21 @@ import net.bytebuddy.jar.asm.Opcodes;
  * response, chain)}, in both namespaces; as Java, the method becomes:
  *
  * <pre>{@code
- * Object scope = TollgateBridge.servletRequestStarted(request, response);
+ * Object scope = TollgateBridge.enter(SERVLET, request, response);
  * if (scope instanceof Refusal) return;          // refused: the 429 is written already
  * try {
  *   ...the method's own code, with before each return:
- *   TollgateBridge.servletRequestEnded(scope, null);
+ *   TollgateBridge.exit(SERVLET, scope, null);
  * } catch (Throwable t) {                        // after the method's own handlers
- *   TollgateBridge.servletRequestEnded(scope, t);
+ *   TollgateBridge.exit(SERVLET, scope, t);
  *   throw t;
  * }
  * }</pre>
  *
- * <p>The bridge decides once per request, at the first of these methods the request reaches in
+ * <p>({@code SERVLET} is the servlet module's number.) The engine decides once per request, at the first of these methods the request reaches in
  * its original dispatch; at every other it answers null at once.
  */
-final class ServletRequestWeaver extends MethodWeaver {
-
-  private static final String STARTED = "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;";
-  private static final String ENDED = "(Ljava/lang/Object;Ljava/lang/Throwable;)V";
+final class ServletRequestWeaver extends EntryPointWeaver {
 
   /** Created by {@code EntryPointMethod}, by reflection. */
   private ServletRequestWeaver(MethodVisitor target, WovenMethod method) {
@@ -36,9 +33,7 @@ final class ServletRequestWeaver extends MethodWeaver {
 
   @Override
   protected void atStart() {
-    loadArgument(0);
-    loadArgument(1);
-    callBridge("servletRequestStarted", STARTED);
+    callEnter(0, 1);
     storeScope();
     loadScope();
     whenRefused();
@@ -48,16 +43,11 @@ final class ServletRequestWeaver extends MethodWeaver {
 
   @Override
   protected void beforeReturn(int opcode) {
-    loadScope();
-    insn(Opcodes.ACONST_NULL);
-    callBridge("servletRequestEnded", ENDED);
+    callExitOnReturn();
   }
 
   @Override
   protected void beforeThrow() {
-    insn(Opcodes.DUP);
-    loadScope();
-    insn(Opcodes.SWAP);
-    callBridge("servletRequestEnded", ENDED);
+    callExitOnThrow();
   }
 }

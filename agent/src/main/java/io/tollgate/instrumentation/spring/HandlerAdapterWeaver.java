@@ -1,6 +1,6 @@
 package io.tollgate.instrumentation.spring;
 
-import io.tollgate.instrumentation.MethodWeaver;
+import io.tollgate.instrumentation.EntryPointWeaver;
 import io.tollgate.instrumentation.WovenMethod;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
@@ -11,12 +11,12 @@ import net.bytebuddy.jar.asm.Opcodes;
  * Java, the method begins with:
  *
  * <pre>{@code
- * if (TollgateBridge.springHandlerStarted(request, response) instanceof Refusal) {
+ * if (TollgateBridge.enter(SPRING_MVC, request, response) instanceof Refusal) {
  *   return null;   // the 429 is written; a null ModelAndView tells DispatcherServlet it is handled
  * }
  * }</pre>
  */
-final class HandlerAdapterWeaver extends MethodWeaver {
+final class HandlerAdapterWeaver extends EntryPointWeaver {
 
   /** Created by {@code EntryPointMethod}, by reflection. */
   private HandlerAdapterWeaver(MethodVisitor target, WovenMethod method) {
@@ -25,9 +25,7 @@ final class HandlerAdapterWeaver extends MethodWeaver {
 
   @Override
   protected void atStart() {
-    loadArgument(0);
-    loadArgument(1);
-    callBridge("springHandlerStarted", "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;");
+    callEnter(0, 1);
     whenRefused();
     insn(Opcodes.ACONST_NULL);
     insn(Opcodes.ARETURN);

@@ -1,4 +1,4 @@
-package io.tollgate.instrumentation.jaxrs;
+package io.tollgate.instrumentation.jaxrs.jersey;
 
 import io.tollgate.instrumentation.DirectCalls;
 

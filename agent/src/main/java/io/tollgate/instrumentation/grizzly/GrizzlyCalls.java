@@ -1,4 +1,4 @@
-package io.tollgate.instrumentation.jaxrs;
+package io.tollgate.instrumentation.grizzly;
 
 /**
  * The Grizzly method the engine calls, implemented for each Grizzly it meets by {@link

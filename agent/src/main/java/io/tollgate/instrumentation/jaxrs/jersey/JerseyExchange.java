@@ -1,9 +1,10 @@
-package io.tollgate.instrumentation.jaxrs;
+package io.tollgate.instrumentation.jaxrs.jersey;
 
 import io.tollgate.http.HttpExchange;
 import io.tollgate.rules.RouteTemplates;
 import java.net.URI;
 import java.security.Principal;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -18,15 +19,33 @@ import java.util.Map;
  */
 public final class JerseyExchange implements HttpExchange {
 
+  private final JerseyApi jersey;
   private final JerseyCalls calls;
   private final Object request;
   private final String remoteAddress;
+  /** The servlet container's exchange in front of Jersey, or null. */
+  private final HttpExchange outer;
   private String route;
+  /** Quota headers kept for the resource's response: names and values, alternating. */
+  private List<String> headers;
+  private Object refusal;
 
   public JerseyExchange(JerseyCalls calls, Object containerRequest, String remoteAddress) {
+    this(null, calls, containerRequest, remoteAddress, null);
+  }
+
+  JerseyExchange(
+      JerseyApi jersey, Object containerRequest, HttpExchange outer, String remoteAddress) {
+    this(jersey, jersey.calls, containerRequest, remoteAddress, outer);
+  }
+
+  private JerseyExchange(JerseyApi jersey, JerseyCalls calls, Object containerRequest,
+      String remoteAddress, HttpExchange outer) {
+    this.jersey = jersey;
     this.calls = calls;
     this.request = containerRequest;
     this.remoteAddress = remoteAddress;
+    this.outer = outer;
   }
 
   @Override
@@ -113,12 +132,48 @@ public final class JerseyExchange implements HttpExchange {
 
   @Override
   public void setResponseHeader(String name, String value) {
-    throw new UnsupportedOperationException("Jersey responses are returned by the woven invoker");
+    if (outer != null) {
+      outer.setResponseHeader(name, value);
+      return;
+    }
+    if (headers == null) {
+      headers = new ArrayList<>(6);
+    }
+    headers.add(name);
+    headers.add(value);
   }
 
+  /** Whether quota headers wait for the resource's response. */
+  boolean hasHeadersForResponse() {
+    return headers != null;
+  }
+
+  /** Sets the kept quota headers on {@code containerResponse}, each replacing any of its name. */
+  void setHeadersOn(Object containerResponse) {
+    Object map = calls.getHeaders(containerResponse);
+    for (int i = 0; i + 1 < headers.size(); i += 2) {
+      calls.putSingle(map, headers.get(i), headers.get(i + 1));
+    }
+  }
+
+  /** Makes the refusal as Jersey's own {@code ContainerResponse}, for the woven invoker to return. */
   @Override
   public void writeResponse(int status, List<String[]> headers, String contentType, byte[] body) {
-    throw new UnsupportedOperationException("Jersey responses are returned by the woven invoker");
+    String[] flat = new String[headers.size() * 2];
+    for (int i = 0; i < headers.size(); i++) {
+      flat[2 * i] = headers.get(i)[0];
+      flat[2 * i + 1] = headers.get(i)[1];
+    }
+    try {
+      refusal = jersey.refusals().containerResponse(request, status, flat, contentType, body);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("cannot make Jersey's response for the refusal: " + e, e);
+    }
+  }
+
+  /** The refusal that {@link #writeResponse} made. */
+  Object refusal() {
+    return refusal;
   }
 
   @Override

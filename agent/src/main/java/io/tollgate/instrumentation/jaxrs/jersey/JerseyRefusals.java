@@ -1,4 +1,4 @@
-package io.tollgate.instrumentation.jaxrs;
+package io.tollgate.instrumentation.jaxrs.jersey;
 
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;

@@ -1,6 +1,6 @@
-package io.tollgate.instrumentation.jaxrs;
+package io.tollgate.instrumentation.jaxrs.jersey;
 
-import io.tollgate.instrumentation.MethodWeaver;
+import io.tollgate.instrumentation.EntryPointWeaver;
 import io.tollgate.instrumentation.WovenMethod;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
@@ -10,12 +10,12 @@ import net.bytebuddy.jar.asm.Opcodes;
  * the matched resource method and returns Jersey's {@code ContainerResponse}. As Java:
  *
  * <pre>{@code
- * Object decision = TollgateBridge.jaxrsResourceStarted(context);
+ * Object decision = TollgateBridge.enter(JERSEY, context, null);
  * if (decision instanceof Refusal) {
- *   return (ContainerResponse) TollgateBridge.jaxrsResourceEnded(decision, null);   // the 429
+ *   return (ContainerResponse) TollgateBridge.returned(JERSEY, decision, null);   // the 429
  * }
  * ...the method's own code, each {@code return response} becoming:
- * return (ContainerResponse) TollgateBridge.jaxrsResourceEnded(decision, response);
+ * return (ContainerResponse) TollgateBridge.returned(JERSEY, decision, response);
  * }</pre>
  *
  * <p>Here the route template is known, and nothing has been suspended yet: a refused request skips
@@ -23,9 +23,7 @@ import net.bytebuddy.jar.asm.Opcodes;
  * response. No exception is involved, so no {@code ExceptionMapper} can rewrite it, and Jersey
  * writes it (with its response filters) like any other, with or without a servlet container.
  */
-final class ResourceMethodInvokerWeaver extends MethodWeaver {
-
-  private static final String ENDED = "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;";
+final class ResourceMethodInvokerWeaver extends EntryPointWeaver {
 
   /** Created by {@code EntryPointMethod}, by reflection. */
   private ResourceMethodInvokerWeaver(MethodVisitor target, WovenMethod method) {
@@ -34,25 +32,19 @@ final class ResourceMethodInvokerWeaver extends MethodWeaver {
 
   @Override
   protected void atStart() {
-    loadArgument(0);
-    callBridge("jaxrsResourceStarted", "(Ljava/lang/Object;)Ljava/lang/Object;");
+    callEnter(0, -1);
     storeScope();
     loadScope();
     whenRefused();
-    loadScope();
     insn(Opcodes.ACONST_NULL);
-    callBridge("jaxrsResourceEnded", ENDED);
-    castToReturnType();
+    callReturned();
     insn(Opcodes.ARETURN);
     originalCodeStarts();
   }
 
   @Override
   protected void beforeReturn(int opcode) {
-    // the response is on the stack: (decision, response) for the bridge, its answer returned
-    loadScope();
-    insn(Opcodes.SWAP);
-    callBridge("jaxrsResourceEnded", ENDED);
-    castToReturnType();
+    // the response is on the stack: the bridge's answer is returned in its place
+    callReturned();
   }
 }

@@ -1,4 +1,4 @@
-package io.tollgate.instrumentation.jaxrs;
+package io.tollgate.instrumentation.jaxrs.jersey;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -139,10 +139,12 @@ class JerseyExchangeTest {
     ContainerResponse response =
         new ContainerResponse(request, Response.ok("hi").header("RateLimit", "stale").build());
 
-    new JerseyResponseHeaders(
-            jersey.calls,
-            new String[] {"RateLimit-Policy", "\"hello\";q=5;w=60", "RateLimit", "\"hello\";r=4;t=60"})
-        .setOn(response);
+    JerseyExchange alone =
+        new JerseyExchange(jersey, jersey.calls.request(processingContext), null, "10.0.0.7");
+    alone.setResponseHeader("RateLimit-Policy", "\"hello\";q=5;w=60");
+    alone.setResponseHeader("RateLimit", "\"hello\";r=4;t=60");
+
+    alone.setHeadersOn(response);
 
     assertEquals(List.of("\"hello\";q=5;w=60"), response.getHeaders().get("RateLimit-Policy"));
     assertEquals(List.of("\"hello\";r=4;t=60"), response.getHeaders().get("RateLimit"));

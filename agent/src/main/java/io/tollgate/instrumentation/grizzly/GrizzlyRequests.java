@@ -1,4 +1,4 @@
-package io.tollgate.instrumentation.jaxrs;
+package io.tollgate.instrumentation.grizzly;
 
 import io.tollgate.instrumentation.DirectCalls;
 import java.util.Collections;

@@ -1,6 +1,6 @@
-package io.tollgate.instrumentation.jaxrs;
+package io.tollgate.instrumentation.grizzly;
 
-import io.tollgate.instrumentation.MethodWeaver;
+import io.tollgate.instrumentation.EntryPointWeaver;
 import io.tollgate.instrumentation.WovenMethod;
 import net.bytebuddy.jar.asm.MethodVisitor;
 
@@ -10,31 +10,31 @@ import net.bytebuddy.jar.asm.MethodVisitor;
  * thread, which then runs the resource method. As Java:
  *
  * <pre>{@code
- * TollgateBridge.serverRequestStarted(request);
- * try { ...the method's own code... } finally { TollgateBridge.serverRequestEnded(); }
+ * Object scope = TollgateBridge.enter(GRIZZLY, request, null);
+ * try { ...the method's own code... } finally { TollgateBridge.exit(GRIZZLY, scope, thrown or null); }
  * }</pre>
  */
-final class GrizzlyContainerWeaver extends MethodWeaver {
+final class GrizzlyContainerWeaver extends EntryPointWeaver {
 
   /** Created by {@code EntryPointMethod}, by reflection. */
   private GrizzlyContainerWeaver(MethodVisitor target, WovenMethod method) {
-    super(target, method, false, true);
+    super(target, method, true, true);
   }
 
   @Override
   protected void atStart() {
-    loadArgument(0);
-    callBridge("serverRequestStarted", "(Ljava/lang/Object;)V");
+    callEnter(0, -1);
+    storeScope();
     originalCodeStarts();
   }
 
   @Override
   protected void beforeReturn(int opcode) {
-    callBridge("serverRequestEnded", "()V");
+    callExitOnReturn();
   }
 
   @Override
   protected void beforeThrow() {
-    callBridge("serverRequestEnded", "()V");
+    callExitOnThrow();
   }
 }

@@ -1,0 +1,48 @@
+package io.tollgate.engine;
+
+import io.tollgate.http.HttpExchange;
+import io.tollgate.rules.Rule;
+import java.util.List;
+
+/**
+ * A request from its outermost entry point (a servlet container's) to its end: the verdicts of
+ * every decision point it passed, so that later points report all of them and the end gives back
+ * what they hold. Framework modules hand it back to {@link TollgateGate#requestEnded}.
+ */
+public final class RequestScope {
+
+  /**
+   * The mark (a request attribute or property) a framework's handler sets on a request it
+   * decided, so that no other handler of the same request decides it again.
+   */
+  public static final String HANDLER_DECIDED_MARK = "io.tollgate.route-decided";
+
+  /** What {@link TollgateGate#outermostEntry} answers for a refused request. */
+  public static final RequestScope REFUSED = new RequestScope(null, null);
+
+  final HttpExchange exchange;
+  RuleVerdicts verdicts;
+  /**
+   * Rules keyed by the user, which the request did not have at its first entry point: decided at
+   * the first later entry point that has one, at the latest at the framework's handler. Null when
+   * none.
+   */
+  List<Rule> waitingForPrincipal;
+  /** How long the agent has held this request so far: start-up wait, decisions, pacing. */
+  long heldNanos;
+
+  RequestScope(HttpExchange exchange, RuleVerdicts verdicts) {
+    this.exchange = exchange;
+    this.verdicts = verdicts;
+  }
+
+  /** The exchange of the outermost entry point (its client address, its response). */
+  public HttpExchange exchange() {
+    return exchange;
+  }
+
+  /** Whether rules keyed by the user still wait for a later entry point that knows the user. */
+  public boolean waitsForUser() {
+    return waitingForPrincipal != null;
+  }
+}

@@ -1,0 +1,55 @@
+package io.tollgate.instrumentation.servlet;
+
+import io.tollgate.bootstrap.Refusal;
+import io.tollgate.bootstrap.TollgateBridge;
+import io.tollgate.engine.RequestScope;
+import io.tollgate.engine.TollgateGate;
+import io.tollgate.instrumentation.EntryPointHandler;
+
+/**
+ * What {@code Servlet.service} and {@code Filter.doFilter} do when woven: the first of them that a
+ * request's original dispatch reaches is its outermost entry point, decided by the engine; the
+ * later ones (more filters, the servlet, forwards and includes) only decide the rules that waited
+ * for the user, if any. A refusal is written to the servlet response, and the method skipped.
+ */
+final class ServletRequests implements EntryPointHandler {
+
+  private final TollgateGate engine;
+
+  ServletRequests(TollgateGate engine) {
+    this.engine = engine;
+  }
+
+  @Override
+  public Object enter(Object request, Object response) {
+    if (!engine.active()) {
+      return null;
+    }
+    RequestScope current = engine.currentRequest();
+    if (current != null) {
+      // This thread is inside the first entry point of a request, so this is part of that
+      // request: a later filter or the servlet (often with the request wrapped, by Spring
+      // Security or the application), a forward or include, or a request made in-process while
+      // serving it. Known without asking the container anything.
+      if (!current.waitsForUser()) {
+        return null;
+      }
+      ServletExchange later = ServletExchange.atLaterEntry(request, response);
+      return later != null && engine.laterEntry(current, later) ? Refusal.WRITTEN : null;
+    }
+    ServletExchange exchange =
+        ServletExchange.firstTimeMarked(request, response, TollgateBridge.DECIDED_ATTRIBUTE);
+    if (exchange == null) {
+      return null;
+    }
+    RequestScope scope = engine.outermostEntry(exchange);
+    return scope == RequestScope.REFUSED ? Refusal.WRITTEN : scope;
+  }
+
+  @Override
+  public void exit(Object scope, Throwable thrown) {
+    if (scope instanceof RequestScope) {
+      engine.requestEnded((RequestScope) scope);
+    }
+  }
+}

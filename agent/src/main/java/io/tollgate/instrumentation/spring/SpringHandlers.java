@@ -1,0 +1,36 @@
+package io.tollgate.instrumentation.spring;
+
+import io.tollgate.bootstrap.Refusal;
+import io.tollgate.engine.RequestScope;
+import io.tollgate.engine.TollgateGate;
+import io.tollgate.instrumentation.EntryPointHandler;
+import io.tollgate.instrumentation.servlet.ServletExchange;
+
+/**
+ * What Spring MVC's {@code HandlerAdapter.handle} does when woven: the handler is chosen and its
+ * route template is in the request, so the rules on routes (and those that waited for the user)
+ * are decided here, once per request. A refusal is written to the servlet response, and the
+ * handler skipped.
+ */
+final class SpringHandlers implements EntryPointHandler {
+
+  private final TollgateGate engine;
+
+  SpringHandlers(TollgateGate engine) {
+    this.engine = engine;
+  }
+
+  @Override
+  public Object enter(Object request, Object response) {
+    if (!engine.decidesAtHandler(false)) {
+      return null;
+    }
+    ServletExchange exchange =
+        ServletExchange.firstTimeMarked(request, response, RequestScope.HANDLER_DECIDED_MARK);
+    if (exchange == null) {
+      return null;
+    }
+    exchange.setRoute(SpringRoutes.routeOf(exchange));
+    return engine.handlerEntry(exchange, false) ? Refusal.WRITTEN : null;
+  }
+}

@@ -1,0 +1,116 @@
+package io.tollgate.testapps.jaxrs_cxf;
+
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.container.AsyncResponse;
+import jakarta.ws.rs.container.Suspended;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/** The endpoints. Every body is text/plain and ends in a newline. */
+@Path("/")
+@Produces(Endpoints.TEXT)
+public class Endpoints {
+    static final String TEXT = "text/plain;charset=UTF-8";
+
+    private static final ExecutorService ASYNC = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "async-hello");
+        t.setDaemon(true);
+        return t;
+    });
+
+    @GET
+    @Path("hello")
+    public String hello() {
+        return "hello\n";
+    }
+
+    @POST
+    @Path("hello")
+    public String helloPosted() {
+        return "hello posted\n";
+    }
+
+    /** Ignores body and parameters. */
+    @POST
+    @Path("login")
+    public String login() {
+        return "logged in\n";
+    }
+
+    @GET
+    @Path("api/orders/{id}")
+    public String order(@PathParam("id") String id) {
+        return "order " + id + "\n";
+    }
+
+    @GET
+    @Path("api/search")
+    public String search() {
+        return "search results\n";
+    }
+
+    /** With ?cost=N, answers X-Tollgate-Cost: N. */
+    @GET
+    @Path("api/export")
+    public Response export(@QueryParam("cost") String cost) {
+        Response.ResponseBuilder ok = Response.ok("export\n", TEXT);
+        if (cost != null) {
+            ok.header("X-Tollgate-Cost", cost);
+        }
+        return ok.build();
+    }
+
+    @GET
+    @Path("health")
+    public String health() {
+        return "ok\n";
+    }
+
+    /** The user principal the application sees (see TestUserFilter). */
+    @GET
+    @Path("whoami")
+    public String whoami(@Context SecurityContext security) {
+        java.security.Principal user = security.getUserPrincipal();
+        return (user == null ? "anonymous" : "user " + user.getName()) + "\n";
+    }
+
+    /** Suspended, resumed from another thread. */
+    @GET
+    @Path("async/hello")
+    public void asyncHello(@Suspended AsyncResponse response) {
+        ASYNC.execute(() -> response.resume(Response.ok("hello async\n", TEXT).build()));
+    }
+
+    /** Throws; unmapped, so it reaches the servlet container, whose error page answers 500. */
+    @GET
+    @Path("error/boom")
+    public String boom() {
+        throw new BoomException();
+    }
+
+    /** The exception GET /error/boom throws on purpose. */
+    static final class BoomException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        BoomException() {
+            super("boom");
+        }
+    }
+
+    static boolean isBoom(Throwable t) {
+        for (int i = 0; t != null && i < 10; i++, t = t.getCause()) {
+            if (t instanceof BoomException) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

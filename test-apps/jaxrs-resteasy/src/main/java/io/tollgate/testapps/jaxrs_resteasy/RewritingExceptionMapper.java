@@ -1,0 +1,18 @@
+package io.tollgate.testapps.jaxrs_resteasy;
+
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.ext.ExceptionMapper;
+import jakarta.ws.rs.ext.Provider;
+
+/**
+ * An application's mapper that rewrites every WebApplicationException into its own answer, as
+ * some applications do: a refusal made as such an exception would reach clients as this 418.
+ */
+@Provider
+public final class RewritingExceptionMapper implements ExceptionMapper<WebApplicationException> {
+    @Override
+    public Response toResponse(WebApplicationException exception) {
+        return Response.status(418).entity("mapped by the application\n").type(Endpoints.TEXT).build();
+    }
+}
