@@ -63,7 +63,7 @@ public final class WeavingVerificationMain {
   /** The transformer as the agent installs it (see {@code AgentMain}). */
   private static EntryPointTransformer agentTransformer() {
     return new EntryPointTransformer(
-        WeavingVerificationMain.class.getClassLoader(), EntryPointWeaving.all());
+        WeavingVerificationMain.class.getClassLoader(), AllEntryPoints.WEAVING);
   }
 
   /** What linking a class whose method returns a reference as an int threw: VerifyError is due. */
