@@ -16,8 +16,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * only some packages and whose {@code loadClass} the agent could not weave, or one that has a copy
  * of the agent jar of its own), the class is left as it is: its requests pass unlimited, rather
  * than each failing with {@code NoClassDefFoundError}. One error per kind of loader names it and
- * the fix. The JVM resolves the bridge through the same loader, the defining one, with the same
- * {@code loadClass}; so the answer is the one the woven code would get.
+ * the fix.
+ *
+ * <p>The answer is the one the woven code gets: the JVM resolves the bridge through the class's
+ * defining loader, the one asked here, and {@code Class.forName} records the class it returned for
+ * that loader, so that later resolutions from it find the same class without asking again. Hence
+ * no handler for {@code NoClassDefFoundError} around the woven calls: where this says yes, the
+ * bridge is there; where it says no, nothing calls it.
  */
 public final class BridgeVisibility {
 

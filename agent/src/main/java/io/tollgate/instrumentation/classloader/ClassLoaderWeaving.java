@@ -49,9 +49,26 @@ final class ClassLoaderWeaving {
     if ((reader.getAccess() & (Opcodes.ACC_INTERFACE | Opcodes.ACC_MODULE)) != 0) {
       return null;
     }
+    if (!declaresLoadClass(reader)) {
+      return null; // it only calls loadClass: most of those that get this far
+    }
     Weave weave = new Weave(new ClassWriter(reader, 0));
     reader.accept(weave, ClassReader.EXPAND_FRAMES);
-    return weave.woven ? weave.writer.toByteArray() : null;
+    return weave.writer.toByteArray();
+  }
+
+  /** Reads the method headers only, no code. */
+  private static boolean declaresLoadClass(ClassReader reader) {
+    boolean[] found = {false};
+    reader.accept(new ClassVisitor(Opcodes.ASM9) {
+      @Override
+      public MethodVisitor visitMethod(int access, String name, String descriptor,
+          String signature, String[] exceptions) {
+        found[0] |= isLoadClass(access, name, descriptor);
+        return null;
+      }
+    }, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+    return found[0];
   }
 
   static boolean isLoadClass(int access, String name, String descriptor) {
@@ -64,7 +81,6 @@ final class ClassLoaderWeaving {
     final ClassWriter writer;
     String owner;
     int majorVersion;
-    boolean woven;
 
     Weave(ClassWriter writer) {
       super(Opcodes.ASM9, writer);
@@ -86,7 +102,6 @@ final class ClassLoaderWeaving {
       if (target == null || !isLoadClass(access, name, descriptor)) {
         return target;
       }
-      woven = true;
       return new LoadClassWeaver(target, owner, descriptor, prefix, majorVersion);
     }
   }
