@@ -58,26 +58,31 @@ public final class TollgateAgent {
    */
   private static void showBridgeToJBossModules() {
     try {
-      String packages = System.getProperty(JBOSS_MODULES_SYSTEM_PACKAGES);
-      if (packages == null || packages.trim().isEmpty()) {
-        System.setProperty(JBOSS_MODULES_SYSTEM_PACKAGES, BRIDGE_PACKAGE);
-      } else if (!listed(packages)) {
-        System.setProperty(JBOSS_MODULES_SYSTEM_PACKAGES, packages + "," + BRIDGE_PACKAGE);
+      String packages = withBridgePackage(System.getProperty(JBOSS_MODULES_SYSTEM_PACKAGES));
+      if (packages != null) {
+        System.setProperty(JBOSS_MODULES_SYSTEM_PACKAGES, packages);
       }
     } catch (Throwable t) {
       // A security manager that forbids it: the woven loadClass shows the bridge all the same.
     }
   }
 
-  /** Whether the list already shows the bridge's package (itself or a package it is part of). */
-  private static boolean listed(String packages) {
+  /**
+   * The list {@code packages} (a value of {@code jboss.modules.system.pkgs}, or null) with the
+   * bridge's package added at its end; null when it shows the bridge already (it lists the
+   * package or one that holds it).
+   */
+  static String withBridgePackage(String packages) {
+    if (packages == null || packages.trim().isEmpty()) {
+      return BRIDGE_PACKAGE;
+    }
     for (String listed : packages.split(",")) {
       String name = listed.trim();
       if (!name.isEmpty() && (BRIDGE_PACKAGE.equals(name) || BRIDGE_PACKAGE.startsWith(name + "."))) {
-        return true;
+        return null;
       }
     }
-    return false;
+    return packages + "," + BRIDGE_PACKAGE;
   }
 
   private static File agentJar() throws Exception {
