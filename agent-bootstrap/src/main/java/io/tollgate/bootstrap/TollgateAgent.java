@@ -78,7 +78,8 @@ public final class TollgateAgent {
     }
     for (String listed : packages.split(",")) {
       String name = listed.trim();
-      if (!name.isEmpty() && (BRIDGE_PACKAGE.equals(name) || BRIDGE_PACKAGE.startsWith(name + "."))) {
+      boolean holdsBridge = BRIDGE_PACKAGE.equals(name) || BRIDGE_PACKAGE.startsWith(name + ".");
+      if (!name.isEmpty() && holdsBridge) {
         return null;
       }
     }

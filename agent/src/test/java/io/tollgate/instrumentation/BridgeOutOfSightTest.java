@@ -58,7 +58,8 @@ class BridgeOutOfSightTest {
     assertEquals(List.of("body", "body end", "body", "body end"), Events.LOG,
         "both requests passed, through the servlet's own code");
     List<String> errors = lines("ERROR");
-    assertEquals(1, errors.size(), "one error for the loader, whatever it loads:\n" + stderr.text());
+    assertEquals(1, errors.size(),
+        "one error for the loader, whatever it loads:\n" + stderr.text());
     String error = errors.get(0);
     assertTrue(error.contains(ModuleLikeLoader.class.getName())
             && error.contains("does not show its classes the agent's bridge")

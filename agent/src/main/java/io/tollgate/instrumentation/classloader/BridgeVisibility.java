@@ -50,7 +50,9 @@ public final class BridgeVisibility {
     try {
       Class<?> resolved = Class.forName(BRIDGE, false, loader);
       reached = resolved == TollgateBridge.class;
-      seen = reached ? null : "a copy of the bridge of its own (" + describe(resolved.getClassLoader()) + ")";
+      seen = reached
+          ? null
+          : "it has a copy of its own, from " + describe(resolved.getClassLoader());
     } catch (Throwable t) {
       reached = false;
       seen = t.toString();
@@ -93,8 +95,10 @@ public final class BridgeVisibility {
     } catch (Throwable t) {
       text = loader.getClass().getName();
     }
-    return text.contains(loader.getClass().getName()) || text.contains(loader.getClass().getSimpleName())
+    // a toString that does not say what kind of loader it is (the default does) gets the class
+    Class<?> kind = loader.getClass();
+    return text.contains(kind.getName()) || text.contains(kind.getSimpleName())
         ? text
-        : text + " (" + loader.getClass().getName() + ")";
+        : text + " (" + kind.getName() + ")";
   }
 }
