@@ -19,7 +19,12 @@ public final class TollgateAgent {
 
   private TollgateAgent() {}
 
+  /** The package of the classes that woven code calls: every class loader must show it. */
+  private static final String BRIDGE_PACKAGE = "io.tollgate.bootstrap";
+  private static final String JBOSS_MODULES_SYSTEM_PACKAGES = "jboss.modules.system.pkgs";
+
   public static void premain(String agentArgs, Instrumentation inst) {
+    showBridgeToJBossModules();
     start(agentArgs, inst, true);
   }
 
@@ -40,6 +45,45 @@ public final class TollgateAgent {
           + " rate limiting: " + t);
       t.printStackTrace();
     }
+  }
+
+  /**
+   * Adds the bridge's package to {@code jboss.modules.system.pkgs}, the packages JBoss Modules
+   * (WildFly, JBoss EAP) lets every module load from the application class loader, and so from the
+   * bootstrap class path: without it, a module such as the servlet API's cannot see the bridge its
+   * woven {@code HttpServlet} calls. JBoss Modules reads the property once, as it starts, after
+   * {@code premain}; its packages are added to none by default, so setting the property where it
+   * is absent changes nothing else. After {@code attach} it is too late for this; the agent's
+   * woven {@code loadClass} does the same there. Other JVMs ignore the property.
+   */
+  private static void showBridgeToJBossModules() {
+    try {
+      String packages = withBridgePackage(System.getProperty(JBOSS_MODULES_SYSTEM_PACKAGES));
+      if (packages != null) {
+        System.setProperty(JBOSS_MODULES_SYSTEM_PACKAGES, packages);
+      }
+    } catch (Throwable t) {
+      // A security manager that forbids it: the woven loadClass shows the bridge all the same.
+    }
+  }
+
+  /**
+   * The list {@code packages} (a value of {@code jboss.modules.system.pkgs}, or null) with the
+   * bridge's package added at its end; null when it shows the bridge already (it lists the
+   * package or one that holds it).
+   */
+  static String withBridgePackage(String packages) {
+    if (packages == null || packages.trim().isEmpty()) {
+      return BRIDGE_PACKAGE;
+    }
+    for (String listed : packages.split(",")) {
+      String name = listed.trim();
+      boolean holdsBridge = BRIDGE_PACKAGE.equals(name) || BRIDGE_PACKAGE.startsWith(name + ".");
+      if (!name.isEmpty() && holdsBridge) {
+        return null;
+      }
+    }
+    return packages + "," + BRIDGE_PACKAGE;
   }
 
   private static File agentJar() throws Exception {
