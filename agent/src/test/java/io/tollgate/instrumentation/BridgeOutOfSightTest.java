@@ -33,7 +33,7 @@ class BridgeOutOfSightTest {
 
   private final RecordingGate gate = new RecordingGate();
   private final EntryPointTransformer transformer =
-      new EntryPointTransformer(null, EntryPointWeaving.all());
+      new EntryPointTransformer(null, AllEntryPoints.WEAVING);
 
   @BeforeEach
   void refuseEverything() {
