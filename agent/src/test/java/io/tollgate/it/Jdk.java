@@ -43,7 +43,11 @@ public final class Jdk {
     return jdks;
   }
 
-  String javaExecutable() {
+  public File home() {
+    return home;
+  }
+
+  public String javaExecutable() {
     return new File(home, "bin/java").getAbsolutePath();
   }
 
