@@ -19,7 +19,12 @@ public final class TollgateAgent {
 
   private TollgateAgent() {}
 
+  /** The package of the classes that woven code calls: every class loader must show it. */
+  private static final String BRIDGE_PACKAGE = "io.tollgate.bootstrap";
+  private static final String JBOSS_MODULES_SYSTEM_PACKAGES = "jboss.modules.system.pkgs";
+
   public static void premain(String agentArgs, Instrumentation inst) {
+    showBridgeToJBossModules();
     start(agentArgs, inst, true);
   }
 
@@ -40,6 +45,39 @@ public final class TollgateAgent {
           + " rate limiting: " + t);
       t.printStackTrace();
     }
+  }
+
+  /**
+   * Adds the bridge's package to {@code jboss.modules.system.pkgs}, the packages JBoss Modules
+   * (WildFly, JBoss EAP) lets every module load from the application class loader, and so from the
+   * bootstrap class path: without it, a module such as the servlet API's cannot see the bridge its
+   * woven {@code HttpServlet} calls. JBoss Modules reads the property once, as it starts, after
+   * {@code premain}; its packages are added to none by default, so setting the property where it
+   * is absent changes nothing else. After {@code attach} it is too late for this; the agent's
+   * woven {@code loadClass} does the same there. Other JVMs ignore the property.
+   */
+  private static void showBridgeToJBossModules() {
+    try {
+      String packages = System.getProperty(JBOSS_MODULES_SYSTEM_PACKAGES);
+      if (packages == null || packages.trim().isEmpty()) {
+        System.setProperty(JBOSS_MODULES_SYSTEM_PACKAGES, BRIDGE_PACKAGE);
+      } else if (!listed(packages)) {
+        System.setProperty(JBOSS_MODULES_SYSTEM_PACKAGES, packages + "," + BRIDGE_PACKAGE);
+      }
+    } catch (Throwable t) {
+      // A security manager that forbids it: the woven loadClass shows the bridge all the same.
+    }
+  }
+
+  /** Whether the list already shows the bridge's package (itself or a package it is part of). */
+  private static boolean listed(String packages) {
+    for (String listed : packages.split(",")) {
+      String name = listed.trim();
+      if (!name.isEmpty() && (BRIDGE_PACKAGE.equals(name) || BRIDGE_PACKAGE.startsWith(name + "."))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static File agentJar() throws Exception {

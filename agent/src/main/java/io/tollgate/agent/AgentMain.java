@@ -12,6 +12,8 @@ import io.tollgate.engine.TollgateGate;
 import io.tollgate.instrumentation.EntryPointTransformer;
 import io.tollgate.instrumentation.EntryPointWeaving;
 import io.tollgate.instrumentation.LoadedEntryPoints;
+import io.tollgate.instrumentation.classloader.ClassLoaderTransformer;
+import io.tollgate.instrumentation.classloader.LoadedClassLoaders;
 import io.tollgate.limiters.Clock;
 import io.tollgate.rules.RuleSetFactory;
 import java.io.File;
@@ -58,6 +60,9 @@ public final class AgentMain {
     ClassLoader agentClassLoader = AgentMain.class.getClassLoader();
     EntryPointWeaving weaving = EntryPointWeaving.all();
     EntryPointTransformer transformer = new EntryPointTransformer(agentClassLoader, weaving);
+    // First, so that every class loader shows the bridge before an entry point it loads is woven
+    inst.addTransformer(new ClassLoaderTransformer(agentClassLoader), true);
+    LoadedClassLoaders.retransform(inst, agentClassLoader);
     if (atStartup) {
       EngineReadiness.expect();
       String waitReason = ApplicationLogManager.reasonToWait(arguments);

@@ -11,13 +11,18 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The agent's own log: standard error, every line starting with {@code [tollgate]}, and a file when
- * one is configured.
+ * one is configured. Where a server captures standard error into its log (WildFly), the lines go to
+ * that log's {@code tollgate} category at their own level instead ({@link ServerLogging}).
  *
- * <p>Deliberately not JUL, Log4j or SLF4J: touching the application's logging before it is set up
- * can lock in the wrong configuration (a JBoss LogManager, say), and the agent must not depend on
- * what the application ships.
+ * <p>Deliberately not JUL, Log4j or SLF4J otherwise: touching the application's logging before it
+ * is set up can lock in the wrong configuration (a JBoss LogManager, say), and the agent must not
+ * depend on what the application ships.
  */
 public final class AgentLog {
+
+  private static final String INFO = "INFO";
+  /** The levels a line names after the prefix; a line that names none is INFO. */
+  private static final String[] LEVELS_WRITTEN = {"WARN", "ERROR", "DEBUG"};
 
   private static volatile boolean debug;
   private static volatile Writer file;
@@ -48,31 +53,56 @@ public final class AgentLog {
   }
 
   public static void info(String message) {
-    writeLine(AgentLogSink.PREFIX + message);
+    write(INFO, message);
   }
 
   public static void warn(String message) {
-    writeLine(AgentLogSink.PREFIX + "WARN " + message);
+    write("WARN", message);
   }
 
   public static void error(String message) {
-    writeLine(AgentLogSink.PREFIX + "ERROR " + message);
+    write("ERROR", message);
   }
 
   public static void error(String message, Throwable failure) {
     StringWriter trace = new StringWriter();
     failure.printStackTrace(new PrintWriter(trace));
-    writeLine(AgentLogSink.PREFIX + "ERROR " + message + System.lineSeparator() + trace);
+    write("ERROR", message + System.lineSeparator() + trace);
   }
 
   public static void debug(String message) {
     if (debug) {
-      writeLine(AgentLogSink.PREFIX + "DEBUG " + message);
+      write("DEBUG", message);
     }
   }
 
+  /** One line at {@code level}: the line the log file and standard error show, level and all. */
+  private static void write(String level, String message) {
+    String line = AgentLogSink.PREFIX + (level.equals(INFO) ? "" : level + " ") + message;
+    if (!ServerLogging.log(level, message)) {
+      System.err.println(line);
+    }
+    toFile(line);
+  }
+
+  /** A line of the bootstrap tier ({@code [tollgate] WARN ...}), already formatted. */
   private static void writeLine(String line) {
+    if (line.startsWith(AgentLogSink.PREFIX)) {
+      String text = line.substring(AgentLogSink.PREFIX.length());
+      for (String level : LEVELS_WRITTEN) {
+        if (text.startsWith(level + " ")) {
+          write(level, text.substring(level.length() + 1));
+          return;
+        }
+      }
+      write(INFO, text);
+      return;
+    }
     System.err.println(line);
+    toFile(line);
+  }
+
+  private static void toFile(String line) {
     Writer target = file;
     if (target != null) {
       synchronized (AgentLog.class) {

@@ -2,6 +2,7 @@ package io.tollgate.instrumentation;
 
 import io.tollgate.diagnostics.AgentLog;
 import io.tollgate.diagnostics.EntryPoints;
+import io.tollgate.instrumentation.classloader.BridgeVisibility;
 import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
 import java.util.Set;
@@ -15,7 +16,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link EntryPointClassFiles} rules out almost all of them from their constant pool, without
  * parsing them; the rest are read by {@link EntryPointWeaving}. A class that cannot be woven is
  * loaded unchanged, with a warning: requests through it pass unlimited, the application runs.
- * Classes of the JDK's boot and platform loaders and of the agent itself are never looked at.
+ * Classes of the JDK's boot and platform loaders and of the agent itself are never looked at, nor
+ * are those of a class loader that does not show them the bridge ({@link BridgeVisibility}): woven,
+ * they would fail every request with {@code NoClassDefFoundError}; unwoven, they let it pass.
  */
 public final class EntryPointTransformer implements ClassFileTransformer {
 
@@ -51,6 +54,9 @@ public final class EntryPointTransformer implements ClassFileTransformer {
         return null;
       }
       String name = className.replace('/', '.');
+      if (!BridgeVisibility.reachedFrom(loader, name)) {
+        return null;
+      }
       if (logged.add(name + "@" + System.identityHashCode(loader))) {
         AgentLog.info("instrumented " + name + (classBeingRedefined != null ? " (already loaded)" : ""));
         EntryPoints.detected(woven.framework, name);

@@ -1,0 +1,52 @@
+package io.tollgate.instrumentation.classloader;
+
+import io.tollgate.diagnostics.AgentLog;
+import java.lang.instrument.ClassFileTransformer;
+import java.security.ProtectionDomain;
+
+/**
+ * The class file transformer that makes every class loader answer the bridge's package from the
+ * bootstrap loader ({@link LoadClassWeaver}), as the loader classes load or when {@code attach}
+ * retransforms them. Registered before the entry points' transformer, so that a loader is woven
+ * before the first entry point it defines is checked ({@link BridgeVisibility}).
+ *
+ * <p>The JDK's own loaders (classes of the boot loader) ask the bootstrap loader first already, and
+ * are never looked at, nor are the platform loader's classes or the agent's. A loader class that
+ * cannot be woven is loaded unchanged: the check then keeps the entry points it loads unwoven.
+ */
+public final class ClassLoaderTransformer implements ClassFileTransformer {
+
+  private static final ClassLoader PLATFORM = ClassLoader.getPlatformClassLoader();
+
+  private final ClassLoader agentClassLoader;
+  private final ClassLoaderWeaving weaving = ClassLoaderWeaving.ofBootstrapPackage();
+
+  public ClassLoaderTransformer(ClassLoader agentClassLoader) {
+    this.agentClassLoader = agentClassLoader;
+  }
+
+  @Override
+  public byte[] transform(
+      ClassLoader loader,
+      String className,
+      Class<?> classBeingRedefined,
+      ProtectionDomain protectionDomain,
+      byte[] classfileBuffer) {
+    if (loader == null || loader == PLATFORM || loader == agentClassLoader || className == null) {
+      return null;
+    }
+    try {
+      byte[] woven = weaving.weave(classfileBuffer);
+      if (woven != null) {
+        AgentLog.debug("class loader " + className.replace('/', '.')
+            + " asks the bootstrap loader for " + ClassLoaderWeaving.BOOTSTRAP_PACKAGE_PREFIX + "*"
+            + (classBeingRedefined != null ? " (already loaded)" : ""));
+      }
+      return woven;
+    } catch (Throwable t) {
+      AgentLog.warn("could not instrument the class loader " + className.replace('/', '.')
+          + "; entry points it loads may not reach the agent: " + t);
+      return null;
+    }
+  }
+}

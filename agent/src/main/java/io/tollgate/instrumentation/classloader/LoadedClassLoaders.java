@@ -1,0 +1,62 @@
+package io.tollgate.instrumentation.classloader;
+
+import io.tollgate.diagnostics.AgentLog;
+import java.lang.instrument.Instrumentation;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * For {@code attach} (and any class loader loaded before {@code premain}): has the JVM retransform
+ * the class loader classes already loaded, so that {@link ClassLoaderTransformer} weaves their
+ * {@code loadClass}. Runs before the entry points are retransformed: a running WildFly read
+ * {@code jboss.modules.system.pkgs} long ago, and only its woven loaders can show its modules the
+ * bridge.
+ */
+public final class LoadedClassLoaders {
+
+  private static final int BATCH = 100;
+
+  private LoadedClassLoaders() {}
+
+  public static void retransform(Instrumentation inst, ClassLoader agentClassLoader) {
+    List<Class<?>> candidates = new ArrayList<>();
+    for (Class<?> loaded : inst.getAllLoadedClasses()) {
+      if (isCandidate(loaded, agentClassLoader) && inst.isModifiableClass(loaded)) {
+        candidates.add(loaded);
+      }
+    }
+    for (int from = 0; from < candidates.size(); from += BATCH) {
+      List<Class<?>> batch = candidates.subList(from, Math.min(candidates.size(), from + BATCH));
+      try {
+        inst.retransformClasses(batch.toArray(new Class<?>[0]));
+      } catch (Throwable batchFailed) {
+        retransformOneByOne(inst, batch);
+      }
+    }
+  }
+
+  private static void retransformOneByOne(Instrumentation inst, List<Class<?>> batch) {
+    for (Class<?> loaded : batch) {
+      try {
+        inst.retransformClasses(loaded);
+      } catch (Throwable t) {
+        AgentLog.warn("could not instrument the class loader " + loaded.getName()
+            + " (already loaded); entry points it loads may not reach the agent: " + t);
+      }
+    }
+  }
+
+  /** A class loader class outside the JDK and the agent (its bytes say whether it is woven). */
+  private static boolean isCandidate(Class<?> loaded, ClassLoader agent) {
+    try {
+      ClassLoader definedBy = loaded.getClassLoader();
+      return definedBy != null
+          && definedBy != agent
+          && definedBy != ClassLoader.getPlatformClassLoader()
+          && ClassLoader.class.isAssignableFrom(loaded)
+          && !loaded.isInterface();
+    } catch (Throwable t) {
+      return false; // a class the JVM cannot describe is not one we could change either
+    }
+  }
+}

@@ -1,0 +1,133 @@
+package io.tollgate.instrumentation.classloader;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import net.bytebuddy.jar.asm.ClassReader;
+import net.bytebuddy.jar.asm.ClassVisitor;
+import net.bytebuddy.jar.asm.ClassWriter;
+import net.bytebuddy.jar.asm.Opcodes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * A woven class loader answers names in the delegated package from the bootstrap loader and leaves
+ * every other name to its own code. The bridge's package is not on the bootstrap class path in
+ * this JVM, so the weaving is run for a JDK package instead: the sample loaders refuse every name
+ * themselves, so a class they return came from the bootstrap loader. Each woven copy is defined,
+ * so verified by the JVM.
+ */
+class LoadClassWeaverTest {
+
+  private static final ClassLoaderWeaving DELEGATING_JAVA_UTIL_CONCURRENT =
+      new ClassLoaderWeaving("java.util.concurrent.");
+
+  @ParameterizedTest(name = "{0}.loadClass({1}): {2}")
+  @CsvSource(delimiter = '|', nullValues = "null", value = {
+    "RefusingLoaderWithTwoArguments | java.util.concurrent.ConcurrentHashMap | the bootstrap's",
+    "RefusingLoaderWithTwoArguments | java.util.concurrent.NoSuchClass       | refused java.util.concurrent.NoSuchClass",
+    "RefusingLoaderWithTwoArguments | java.util.ArrayList                    | refused java.util.ArrayList",
+    "RefusingLoaderWithTwoArguments | null                                   | refused null",
+    "RefusingLoaderWithOneArgument  | java.util.concurrent.ConcurrentHashMap | the bootstrap's",
+    "RefusingLoaderWithOneArgument  | java.util.concurrent.NoSuchClass       | refused java.util.concurrent.NoSuchClass",
+    "RefusingLoaderWithOneArgument  | java.util.ArrayList                    | refused java.util.ArrayList",
+    "RefusingLoaderWithOneArgument  | null                                   | refused null, try 0",
+  })
+  void answersTheDelegatedPackageFromTheBootstrapLoader(String loader, String name,
+      String expected) throws Exception {
+    assertEquals(expected, load(wovenInstance(loader, classFile(loader)), loader, name));
+  }
+
+  @ParameterizedTest(name = "compiled for Java 5, {0}.loadClass({1}): {2}")
+  @CsvSource(delimiter = '|', value = {
+    "RefusingLoaderWithTwoArguments | java.util.concurrent.ConcurrentHashMap | the bootstrap's",
+    "RefusingLoaderWithTwoArguments | java.util.ArrayList                    | refused java.util.ArrayList",
+    "RefusingLoaderWithOneArgument  | java.util.concurrent.ConcurrentHashMap | the bootstrap's",
+  })
+  void classFilesWithoutStackMapFrames(String loader, String name, String expected)
+      throws Exception {
+    assertEquals(expected, load(wovenInstance(loader, asJava5(classFile(loader))), loader, name));
+  }
+
+  @Test
+  void classesThatDeclareNoLoadClassAreLeftAlone() throws Exception {
+    byte[] caller = classFile("LoadClassCaller");
+    assertTrue(ClassLoaderWeaving.mentionsLoadClass(caller), "it calls loadClass: parsed");
+    assertNull(DELEGATING_JAVA_UTIL_CONCURRENT.weave(caller));
+    assertNull(DELEGATING_JAVA_UTIL_CONCURRENT.weave(bytesOf(String.class.getName())));
+    assertNull(DELEGATING_JAVA_UTIL_CONCURRENT.weave(new byte[] {1, 2, 3}));
+  }
+
+  /** What {@code loadClass(name)} answers: the bootstrap's class, or the loader's refusal. */
+  private static String load(ClassLoader loader, String simpleName, String name)
+      throws Exception {
+    Method loadClass = loader.getClass().getDeclaredMethod("loadClass",
+        simpleName.endsWith("WithOneArgument")
+            ? new Class<?>[] {String.class}
+            : new Class<?>[] {String.class, boolean.class});
+    loadClass.setAccessible(true);
+    try {
+      Object[] arguments = loadClass.getParameterCount() == 1
+          ? new Object[] {name}
+          : new Object[] {name, false};
+      Class<?> found = (Class<?>) loadClass.invoke(loader, arguments);
+      assertNull(found.getClassLoader(), found + " comes from the bootstrap loader");
+      return "the bootstrap's";
+    } catch (InvocationTargetException e) {
+      assertTrue(e.getCause() instanceof ClassNotFoundException, e.getCause().toString());
+      return e.getCause().getMessage();
+    }
+  }
+
+  private static ClassLoader wovenInstance(String simpleName, byte[] classFile) throws Exception {
+    String name = LoadClassWeaverTest.class.getPackageName() + "." + simpleName;
+    byte[] woven = DELEGATING_JAVA_UTIL_CONCURRENT.weave(classFile);
+    assertNotNull(woven, name + " declares loadClass");
+    Class<?> type = new ClassLoader(LoadClassWeaverTest.class.getClassLoader()) {
+      @Override
+      protected Class<?> loadClass(String className, boolean resolve)
+          throws ClassNotFoundException {
+        synchronized (getClassLoadingLock(className)) {
+          if (!className.equals(name)) {
+            return super.loadClass(className, resolve);
+          }
+          Class<?> defined = findLoadedClass(className);
+          return defined != null ? defined : defineClass(name, woven, 0, woven.length);
+        }
+      }
+    }.loadClass(name);
+    return (ClassLoader) type.getDeclaredConstructor().newInstance();
+  }
+
+  private static byte[] classFile(String simpleName) throws IOException {
+    return bytesOf(LoadClassWeaverTest.class.getPackageName() + "." + simpleName);
+  }
+
+  private static byte[] bytesOf(String className) throws IOException {
+    String resource = "/" + className.replace('.', '/') + ".class";
+    try (InputStream in = LoadClassWeaverTest.class.getResourceAsStream(resource)) {
+      assertNotNull(in, resource);
+      return in.readAllBytes();
+    }
+  }
+
+  private static byte[] asJava5(byte[] classFile) {
+    ClassReader reader = new ClassReader(classFile);
+    ClassWriter writer = new ClassWriter(0);
+    reader.accept(new ClassVisitor(Opcodes.ASM9, writer) {
+      @Override
+      public void visit(int version, int access, String name, String signature, String superName,
+          String[] interfaces) {
+        super.visit(Opcodes.V1_5, access, name, signature, superName, interfaces);
+      }
+    }, ClassReader.SKIP_FRAMES);
+    return writer.toByteArray();
+  }
+}
