@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -24,6 +25,10 @@ import java.util.stream.Stream;
  * Closed by the test, which ends the whole process tree.
  */
 final class ServerProcess implements AutoCloseable {
+
+  static final String AGENT_TAG = "[tollgate]";
+  private static final Pattern AGENT_ERROR =
+      Pattern.compile("\\[tollgate\\] ERROR|ERROR +\\[tollgate\\]");
 
   private final String name;
   private final Process process;
@@ -72,7 +77,8 @@ final class ServerProcess implements AutoCloseable {
 
   /**
    * Polls {@code GET path} until it answers 200 and returns the time from the process's start; a
-   * server answers 404 or 503 while its application is still deploying.
+   * server answers 404 or 503 while its application is still deploying. Any other answer means the
+   * application is there but broken, and fails at once.
    */
   Duration awaitReady(int port, String path, Duration timeout) throws InterruptedException {
     long deadline = startedNanos + timeout.toNanos();
@@ -87,6 +93,10 @@ final class ServerProcess implements AutoCloseable {
         if (response.status == 200) {
           return Duration.ofNanos(System.nanoTime() - startedNanos);
         }
+        if (response.status != 404 && response.status != 503) {
+          throw new AssertionError(name + " answers GET " + path + " with " + response
+              + "; its log:\n" + log());
+        }
         last = response.statusLine;
       } catch (IOException notYet) {
         last = notYet.toString();
@@ -97,21 +107,32 @@ final class ServerProcess implements AutoCloseable {
         + " (last: " + last + "); its log:\n" + log());
   }
 
-  /** Waits until the log holds {@code n} lines containing {@code text}. */
-  void awaitLog(String text, int n, Duration timeout) throws InterruptedException {
+  /** Waits until the log holds {@code n} of the agent's lines containing {@code text}. */
+  void awaitAgentLog(String text, int n, Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
-      if (lines(text).size() >= n) {
+      if (agentLines(text).size() >= n) {
         return;
       }
       Thread.sleep(100);
     }
-    throw new AssertionError(name + ": " + n + " log lines containing '" + text
+    throw new AssertionError(name + ": " + n + " agent log lines containing '" + text
         + "' expected within " + timeout + "; log:\n" + log());
   }
 
-  List<String> lines(String text) {
-    return logLines().stream().filter(l -> l.contains(text)).collect(Collectors.toList());
+  /**
+   * The agent's lines containing {@code text}: on standard error they start with
+   * {@code [tollgate]}; where the server logs them (WildFly) they read
+   * {@code INFO  [tollgate] (main) ...}.
+   */
+  List<String> agentLines(String text) {
+    return logLines().stream().filter(l -> l.contains(AGENT_TAG) && l.contains(text))
+        .collect(Collectors.toList());
+  }
+
+  /** An agent line at level ERROR, in either form. */
+  static boolean isAgentError(String line) {
+    return AGENT_ERROR.matcher(line).find();
   }
 
   /** The console and every log file, one list of lines. */
@@ -129,8 +150,12 @@ final class ServerProcess implements AutoCloseable {
     return lines;
   }
 
+  /** The log's last lines, for failure messages (a broken server logs a stack trace a request). */
   String log() {
-    return String.join("\n", logLines());
+    List<String> lines = logLines();
+    int from = Math.max(0, lines.size() - 200);
+    return (from > 0 ? "[" + from + " earlier lines]\n" : "")
+        + String.join("\n", lines.subList(from, lines.size()));
   }
 
   /**

@@ -67,10 +67,13 @@ final class WildFly extends Server {
     return launch;
   }
 
-  /** An offset at which every port WildFly binds is free now. */
+  /**
+   * An offset at which every port WildFly binds is free now, all of them below Linux's ephemeral
+   * range (32768 and up), where the kernel hands out ports to other programs' connections.
+   */
   private static int freeOffset() {
     for (int attempt = 0; attempt < 100; attempt++) {
-      int candidate = ThreadLocalRandom.current().nextInt(10_000, 50_000);
+      int candidate = ThreadLocalRandom.current().nextInt(1_000, 22_000);
       boolean free = true;
       for (int port : PORTS) {
         free &= ServerProcess.isFree(port + candidate);
