@@ -152,7 +152,7 @@ class ServerSmokeMatrixIT {
 
   /** A step of a run; a failed step fails its check, and the run goes on where it can. */
   interface Step {
-    void run() throws Exception;
+    void run() throws Throwable;
   }
 
   /** One server through both runs. */
