@@ -33,8 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
  * a route rule refuse exactly at their limits, the refusal is complete, a changed rules file
  * applies). Neither run's log may hold a linkage error or an agent ERROR.
  *
- * <p>The servers run in parallel ({@code -Dtollgate.servers.parallel}, default 3), each through its
- * checks in order; the results are reported per server and check, with the start times.
+ * <p>The servers run in parallel ({@code -Dtollgate.servers.parallel}, default one per core, at most
+ * 4: starting a server is CPU-bound), each through its checks in order; the results are reported
+ * per server and check, with the start times.
  * {@code -Dtollgate.servers=Tomcat,Jetty} runs only the servers whose names contain one of these.
  */
 class ServerSmokeMatrixIT {
@@ -59,6 +60,7 @@ class ServerSmokeMatrixIT {
       "WildFly|" + ROUTE_CHECK, "needs h-engine: route templates on RESTEasy (issue 18 item 2)",
       "Open Liberty|" + ROUTE_CHECK, "needs h-engine: route templates on RESTEasy (issue 18 item 2)");
 
+  /** The servers, at the versions agent/pom.xml unpacks into target/servers/. */
   static List<Server> servers() {
     return List.of(
         new OpenLiberty("25.0.0.11"),
@@ -76,7 +78,8 @@ class ServerSmokeMatrixIT {
   @TestFactory
   List<DynamicContainer> everyServerServesAndTheAgentLimitsOnIt() throws Exception {
     List<Server> selected = selected();
-    int parallel = Integer.getInteger("tollgate.servers.parallel", 3);
+    int parallel = Integer.getInteger("tollgate.servers.parallel",
+        Math.min(4, Runtime.getRuntime().availableProcessors()));
     ExecutorService pool = Executors.newFixedThreadPool(parallel);
     long started = System.nanoTime();
     List<Future<ServerRun>> futures = new ArrayList<>();
