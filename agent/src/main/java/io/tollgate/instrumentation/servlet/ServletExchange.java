@@ -165,6 +165,7 @@ public final class ServletExchange implements HttpExchange {
     }
     calls.reset(response);
     calls.setStatus(response, status);
+    ReasonPhrase.apply(response, status);
     for (String[] header : headers) {
       calls.setHeader(response, header[0], header[1]);
     }

@@ -1,0 +1,32 @@
+package io.tollgate.testapps.war_jakarta;
+
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletContextEvent;
+import jakarta.servlet.ServletContextListener;
+
+/**
+ * Serves /api/orders/{id} with a plain servlet where the container has no JAX-RS implementation
+ * (standalone Tomcat and Jetty have none, and the WAR brings none: the API is provided by the server).
+ * Where JAX-RS is there, the server maps {@link OrdersApplication} to /api/* itself and this does
+ * nothing, since a servlet on /api/orders/* would hide the resource.
+ */
+public final class JaxRsFallback implements ServletContextListener {
+    static final String JAX_RS_APPLICATION = "jakarta.ws.rs.core.Application";
+
+    @Override
+    public void contextInitialized(ServletContextEvent event) {
+        ServletContext ctx = event.getServletContext();
+        if (!hasJaxRs(ctx.getClassLoader())) {
+            ctx.addServlet("orders", new Servlets.Orders()).addMapping("/api/orders/*");
+        }
+    }
+
+    private static boolean hasJaxRs(ClassLoader loader) {
+        try {
+            Class.forName(JAX_RS_APPLICATION, false, loader);
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
+}
