@@ -1,6 +1,7 @@
 package io.tollgate.agent;
 
 import io.tollgate.config.Durations;
+import io.tollgate.config.Suggestions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -265,36 +266,6 @@ public final class AgentArguments {
 
   /** The option name nearest to {@code word} within a small edit distance, or null. */
   static String closest(String word) {
-    String w = word.toLowerCase(Locale.ROOT).replace('_', '-');
-    int allowed = w.length() <= 3 ? 1 : w.length() <= 8 ? 2 : 3;
-    String best = null;
-    int bestDistance = Integer.MAX_VALUE;
-    for (String name : NAMES) {
-      int d = editDistance(w, name);
-      if (d < bestDistance) {
-        bestDistance = d;
-        best = name;
-      }
-    }
-    return bestDistance <= allowed ? best : null;
-  }
-
-  private static int editDistance(String a, String b) {
-    int[] prev = new int[b.length() + 1];
-    int[] cur = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      prev[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      cur[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-        cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-      }
-      int[] t = prev;
-      prev = cur;
-      cur = t;
-    }
-    return prev[b.length()];
+    return Suggestions.closest(word, NAMES);
   }
 }

@@ -2,7 +2,6 @@ package io.tollgate.instrumentation;
 
 import io.tollgate.diagnostics.AgentLog;
 import io.tollgate.diagnostics.EntryPoints;
-import io.tollgate.instrumentation.classloader.BridgeVisibility;
 import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
 import java.util.Set;

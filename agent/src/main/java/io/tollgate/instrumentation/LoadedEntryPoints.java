@@ -1,6 +1,5 @@
 package io.tollgate.instrumentation;
 
-import io.tollgate.diagnostics.AgentLog;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -15,8 +14,6 @@ import java.util.Set;
  */
 public final class LoadedEntryPoints {
 
-  private static final int BATCH = 100;
-
   private LoadedEntryPoints() {}
 
   public static void retransform(
@@ -28,26 +25,11 @@ public final class LoadedEntryPoints {
         candidates.add(loaded);
       }
     }
-    for (int from = 0; from < candidates.size(); from += BATCH) {
-      List<Class<?>> batch = candidates.subList(from, Math.min(candidates.size(), from + BATCH));
-      try {
-        inst.retransformClasses(batch.toArray(new Class<?>[0]));
-      } catch (Throwable batchFailed) {
-        retransformOneByOne(inst, batch);
-      }
-    }
-  }
-
-  /** After a batch failed: each class on its own, so that one bad class costs only itself. */
-  private static void retransformOneByOne(Instrumentation inst, List<Class<?>> batch) {
-    for (Class<?> loaded : batch) {
-      try {
-        inst.retransformClasses(loaded);
-      } catch (Throwable t) {
-        AgentLog.warn("could not instrument " + loaded.getName()
-            + " (already loaded); requests through it pass unlimited: " + t);
-      }
-    }
+    Retransformation.inBatches(
+        inst,
+        candidates,
+        loaded -> "could not instrument " + loaded.getName()
+            + " (already loaded); requests through it pass unlimited");
   }
 
   private static boolean isCandidate(Class<?> loaded, Set<String> types, ClassLoader agent) {

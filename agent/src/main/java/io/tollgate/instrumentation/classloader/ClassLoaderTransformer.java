@@ -8,7 +8,8 @@ import java.security.ProtectionDomain;
  * The class file transformer that makes every class loader answer the bridge's package from the
  * bootstrap loader ({@link LoadClassWeaver}), as the loader classes load or when {@code attach}
  * retransforms them. Registered before the entry points' transformer, so that a loader is woven
- * before the first entry point it defines is checked ({@link BridgeVisibility}).
+ * before the first entry point it defines is checked
+ * ({@link io.tollgate.instrumentation.BridgeVisibility}).
  *
  * <p>The JDK's own loaders (classes of the boot loader) ask the bootstrap loader first already, and
  * are never looked at, nor are the platform loader's classes or the agent's. A loader class that

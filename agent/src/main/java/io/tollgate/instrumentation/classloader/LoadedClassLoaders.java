@@ -1,6 +1,6 @@
 package io.tollgate.instrumentation.classloader;
 
-import io.tollgate.diagnostics.AgentLog;
+import io.tollgate.instrumentation.Retransformation;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,8 +14,6 @@ import java.util.List;
  */
 public final class LoadedClassLoaders {
 
-  private static final int BATCH = 100;
-
   private LoadedClassLoaders() {}
 
   public static void retransform(Instrumentation inst, ClassLoader agentClassLoader) {
@@ -25,25 +23,11 @@ public final class LoadedClassLoaders {
         candidates.add(loaded);
       }
     }
-    for (int from = 0; from < candidates.size(); from += BATCH) {
-      List<Class<?>> batch = candidates.subList(from, Math.min(candidates.size(), from + BATCH));
-      try {
-        inst.retransformClasses(batch.toArray(new Class<?>[0]));
-      } catch (Throwable batchFailed) {
-        retransformOneByOne(inst, batch);
-      }
-    }
-  }
-
-  private static void retransformOneByOne(Instrumentation inst, List<Class<?>> batch) {
-    for (Class<?> loaded : batch) {
-      try {
-        inst.retransformClasses(loaded);
-      } catch (Throwable t) {
-        AgentLog.warn("could not instrument the class loader " + loaded.getName()
-            + " (already loaded); entry points it loads may not reach the agent: " + t);
-      }
-    }
+    Retransformation.inBatches(
+        inst,
+        candidates,
+        loaded -> "could not instrument the class loader " + loaded.getName()
+            + " (already loaded); entry points it loads may not reach the agent");
   }
 
   /** A class loader class outside the JDK and the agent (its bytes say whether it is woven). */

@@ -12,8 +12,9 @@
  * every request. So, as the OpenTelemetry agent does, every class loader's {@code loadClass} is
  * woven to answer the bridge's package from the bootstrap loader ({@link LoadClassWeaver}), at
  * start and, after {@code attach}, by retransforming the loader classes already loaded
- * ({@link LoadedClassLoaders}). {@link BridgeVisibility} checks, before an entry point is woven,
- * that its class loader resolves the bridge to the agent's own; where it does not, the class is
- * left as it is and one error says which loader and how to fix it.
+ * ({@link LoadedClassLoaders}). {@link io.tollgate.instrumentation.BridgeVisibility} checks,
+ * before an entry point is woven, that its class loader resolves the bridge to the agent's own;
+ * where it does not, the class is left as it is and one error says which loader and how to fix
+ * it.
  */
 package io.tollgate.instrumentation.classloader;

@@ -1,4 +1,4 @@
-package io.tollgate.instrumentation.classloader;
+package io.tollgate.instrumentation;
 
 import io.tollgate.bootstrap.TollgateBridge;
 import io.tollgate.diagnostics.AgentLog;

@@ -1,4 +1,4 @@
-package io.tollgate.instrumentation.classloader;
+package io.tollgate.instrumentation;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
