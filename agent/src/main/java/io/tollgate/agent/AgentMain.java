@@ -14,6 +14,7 @@ import io.tollgate.instrumentation.EntryPointWeaving;
 import io.tollgate.instrumentation.LoadedEntryPoints;
 import io.tollgate.limiters.Clock;
 import io.tollgate.rules.RuleSetFactory;
+import io.tollgate.stores.redis.RedisBackend;
 import java.io.File;
 import java.lang.instrument.Instrumentation;
 import java.lang.management.ManagementFactory;
@@ -121,8 +122,24 @@ public final class AgentMain {
     } else {
       AgentLog.info("config " + config);
       rules.useFile(config);
+      awaitRedis();
     }
     TollgateBridge.install(new TollgateGate(rules));
+  }
+
+  /**
+   * With {@code backend: redis}, the first connection is made (or has failed for good) before the
+   * agent says {@code ready}: requests wait for that ({@link EngineReadiness}), so none is decided
+   * by its rule's on-failure policy for coming early. Bounded by {@code startupWait} (10 s).
+   */
+  private static void awaitRedis() {
+    if (!RedisBackend.anyStarting()) {
+      return;
+    }
+    for (String address : RedisBackend.awaitStartingBackends()) {
+      AgentLog.warn("redis at " + address + " is not connected yet; the agent starts anyway, and"
+          + " its rules apply their on-failure policy until it is");
+    }
   }
 
   private static void startBackgroundServices(AgentArguments arguments) {

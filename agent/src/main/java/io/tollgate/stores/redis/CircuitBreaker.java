@@ -9,6 +9,11 @@ import java.util.function.LongSupplier;
  * {@code openNanos}; then exactly one call goes through as a probe. A successful probe closes it,
  * a failed one opens it for another cool-down. While open, calls are refused at once, so an outage
  * costs the timeout only a few times, not on every request.
+ *
+ * <p>What counts as a failure is the caller's choice, and {@link RedisBackend} counts only what
+ * says Redis as a whole cannot answer ({@link RedisFailure#countsTowardBreaker()}): never a slow
+ * reply, never one rule's error reply. A connection that cannot be made opens it at once ({@link
+ * #open()}); a connection made closes it ({@link #close()}).
  */
 public final class CircuitBreaker {
 
@@ -82,6 +87,17 @@ public final class CircuitBreaker {
     } else if (consecutiveFailures.incrementAndGet() >= failureThreshold && !open) {
       trip();
     }
+  }
+
+  /** Opens now, whatever the count: the backend is known to be unreachable. */
+  public void open() {
+    trip();
+  }
+
+  /** Closes now: the backend is known to answer again (a connection was made). */
+  public void close() {
+    consecutiveFailures.set(0);
+    open = false;
   }
 
   private void trip() {

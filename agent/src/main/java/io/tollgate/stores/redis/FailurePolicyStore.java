@@ -1,11 +1,13 @@
 package io.tollgate.stores.redis;
 
 import io.tollgate.limiters.Clock;
+import io.tollgate.limiters.Concurrency;
 import io.tollgate.diagnostics.RateLimitedLog;
 import io.tollgate.limiters.RateLimitAlgorithm;
 import io.tollgate.limiters.Verdict;
 import io.tollgate.stores.LimiterStore;
 import io.tollgate.stores.LocalLimiterStore;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
@@ -21,9 +23,17 @@ import java.util.function.IntSupplier;
  *       answers with 503), with a Retry-After of the breaker's cool-down left, at least 1 s.
  *   <li>{@code local}: a {@link LocalLimiterStore} decides, with limit and burst divided by the number
  *       of live instances ({@link InstanceRegistry}; at least 1 each), so that N instances together
- *       stay near the shared limit. Its buckets start full when the outage starts, and are rebuilt
- *       when the instance count changes.
+ *       stay near the shared limit. Its state is kept across switches, so that no switch hands
+ *       out a fresh burst: while Redis decides, every request it allows is also taken from this
+ *       instance's local share (which never goes below empty), so an outage starts with the share
+ *       this instance has left, not a full bucket; and what the share allowed during the outage is
+ *       charged to Redis ({@code adjust}) on the key's first decision there after it, so Redis
+ *       does not hand it out again. Rebuilt (full) only when the instance count changes.
  * </ul>
+ *
+ * <p>A failure of one rule's call only ({@link RedisFailure#RULE_ERROR}: WRONGTYPE, a script error)
+ * applies this rule's policy the same way and is logged naming the rule, at most once a minute;
+ * the other rules and the backend's breaker never see it.
  *
  * <p>The fallback runs the rule's own algorithm, with its limit (and burst) divided.
  *
@@ -39,6 +49,7 @@ public final class FailurePolicyStore implements LimiterStore {
 
   private static final long MIN_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
   private static final RateLimitedLog RELEASE_FAILURES = new RateLimitedLog(60_000);
+  private static final RateLimitedLog RULE_ERRORS = new RateLimitedLog(60_000);
 
   private final RedisAlgorithmStore primary;
   /** Decides in front of {@link #primary}: the primary itself, or a {@link RefusalCacheStore} on it. */
@@ -52,6 +63,11 @@ public final class FailurePolicyStore implements LimiterStore {
   private final LongAdder failOpen = new LongAdder();
   private final LongAdder failClosed = new LongAdder();
   private final LongAdder degradedLocal = new LongAdder();
+  private final LongAdder ruleErrors = new LongAdder();
+  /** {@code local} only, and not for permits: mirror Redis's admissions into the local share. */
+  private final boolean carriesState;
+  /** What the local share allowed while Redis could not decide, per key, owed to Redis. */
+  private final ConcurrentHashMap<String, Long> owedToRedis = new ConcurrentHashMap<>();
 
   private volatile LocalShare local;
 
@@ -95,6 +111,7 @@ public final class FailurePolicyStore implements LimiterStore {
     this.liveInstances = liveInstances;
     this.clock = clock;
     this.maxLocalKeys = maxLocalKeys;
+    this.carriesState = policy == OnFailure.LOCAL && !(primary.algorithm() instanceof Concurrency);
   }
 
   @Override
@@ -110,9 +127,18 @@ public final class FailurePolicyStore implements LimiterStore {
     try {
       decider.decide(key, cost, verdict);
       backendDecisions.increment();
+      if (carriesState) {
+        carryState(key, cost, verdict);
+      }
       return DecisionSource.BACKEND;
     } catch (BackendUnavailableException e) {
       failure = e;
+    }
+    if (failure.kind() == RedisFailure.RULE_ERROR) {
+      ruleErrors.increment();
+      RULE_ERRORS.warn(primary.ruleName(), () -> "rule '" + primary.ruleName() + "': "
+          + failure.getMessage() + "; this rule applies its on-failure (" + policy.yamlName()
+          + ") until redis decides it again; other rules are not affected");
     }
     switch (policy) {
       case DENY:
@@ -122,12 +148,50 @@ public final class FailurePolicyStore implements LimiterStore {
       case LOCAL:
         degradedLocal.increment();
         localStore().decide(key, cost, verdict);
+        if (carriesState && verdict.allowed && cost > 0 && mayOwe(failure)) {
+          owe(key, cost);
+        }
         return DecisionSource.DEGRADED_LOCAL;
       case ALLOW:
       default:
         failOpen.increment();
         verdict.allow(0, 0);
         return DecisionSource.FAIL_OPEN;
+    }
+  }
+
+  /**
+   * Keeps the two sides in step after a decision on Redis: what Redis allowed is taken from the
+   * local share too, and what the local share allowed for this key while Redis could not decide is
+   * charged to Redis now.
+   */
+  private void carryState(String key, long cost, Verdict verdict) {
+    if (verdict.allowed && cost > 0) {
+      localStore().decide(key, cost, new Verdict()); // capped at empty: the verdict is not used
+    }
+    if (!owedToRedis.isEmpty()) {
+      Long owed = owedToRedis.remove(key);
+      if (owed != null) {
+        try {
+          decider.adjust(key, owed);
+        } catch (BackendUnavailableException e) {
+          owe(key, owed); // next time
+        }
+      }
+    }
+  }
+
+  /**
+   * Whether a request the local share allowed is surely not counted on Redis: not when the call
+   * may have run there (it was sent, and its reply was late or lost).
+   */
+  private static boolean mayOwe(BackendUnavailableException failure) {
+    return failure.kind() == RedisFailure.UNREACHABLE || failure.kind() == RedisFailure.SERVER_ERROR;
+  }
+
+  private void owe(String key, long cost) {
+    if (owedToRedis.size() < maxLocalKeys || owedToRedis.containsKey(key)) {
+      owedToRedis.merge(key, cost, Long::sum);
     }
   }
 
@@ -213,6 +277,11 @@ public final class FailurePolicyStore implements LimiterStore {
 
   public long failClosedDecisions() {
     return failClosed.sum();
+  }
+
+  /** Decisions that fell back because Redis answered an error for this rule alone. */
+  public long ruleErrorDecisions() {
+    return ruleErrors.sum();
   }
 
   public long degradedLocalDecisions() {
