@@ -2,6 +2,7 @@ package io.tollgate.stores.redis;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
@@ -39,6 +40,7 @@ public final class CircuitBreaker {
   private final LongSupplier nanoTime;
 
   private final AtomicInteger consecutiveFailures = new AtomicInteger();
+  private final AtomicLong openings = new AtomicLong();
   private final AtomicBoolean probeInFlight = new AtomicBoolean();
   /** 0 when closed; else the {@code nanoTime} at which a probe may go. */
   private volatile long openUntil;
@@ -102,7 +104,15 @@ public final class CircuitBreaker {
 
   private void trip() {
     openUntil = nanoTime.getAsLong() + openNanos;
+    if (!open) {
+      openings.incrementAndGet();
+    }
     open = true;
+  }
+
+  /** How many times it went from closed to open (for tests and diagnostics). */
+  public long timesOpened() {
+    return openings.get();
   }
 
   /** Nanoseconds until the next probe may go; 0 when closed or due. */

@@ -125,6 +125,10 @@ public final class FailurePolicyStore implements LimiterStore {
   public DecisionSource decideWithSource(String key, long cost, Verdict verdict) {
     BackendUnavailableException failure;
     try {
+      if (carriesState && !owedToRedis.isEmpty()
+          && primary.backend().breaker().state() == CircuitBreaker.State.CLOSED) {
+        settleOwed(key);
+      }
       decider.decide(key, cost, verdict);
       backendDecisions.increment();
       if (carriesState) {
@@ -162,21 +166,24 @@ public final class FailurePolicyStore implements LimiterStore {
 
   /**
    * Keeps the two sides in step after a decision on Redis: what Redis allowed is taken from the
-   * local share too, and what the local share allowed for this key while Redis could not decide is
-   * charged to Redis now.
+   * local share too, and what the local share allowed for this key while Redis could not decide was
+   * charged to Redis just before ({@link #settleOwed}).
    */
   private void carryState(String key, long cost, Verdict verdict) {
     if (verdict.allowed && cost > 0) {
       localStore().decide(key, cost, new Verdict()); // capped at empty: the verdict is not used
     }
-    if (!owedToRedis.isEmpty()) {
-      Long owed = owedToRedis.remove(key);
-      if (owed != null) {
-        try {
-          decider.adjust(key, owed);
-        } catch (BackendUnavailableException e) {
-          owe(key, owed); // next time
-        }
+  }
+
+  /** Charges Redis, before its next decision of the key, what the local share allowed of it. */
+  private void settleOwed(String key) {
+    Long owed = owedToRedis.remove(key);
+    if (owed != null) {
+      try {
+        decider.adjust(key, owed);
+      } catch (BackendUnavailableException e) {
+        owe(key, owed); // next time
+        throw e;
       }
     }
   }

@@ -458,7 +458,7 @@ public final class RedisBackend implements AutoCloseable {
     String[] keys = {key};
     RuntimeException failure;
     RedisFailure kind;
-    for (int sendings = 0; ; sendings++) {
+    while (true) {
       RedisScriptingAsyncCommands<String, String> c = connectedCommands(softDeadline);
       if (c == null) {
         if (permit == CircuitBreaker.Permit.PROBE) {
@@ -489,8 +489,13 @@ public final class RedisBackend implements AutoCloseable {
         kind = e.kind;
         break;
       } catch (RuntimeException e) {
-        if (RedisFailure.rejectedWhileDisconnected(e) && sendings == 0 && !closed) {
-          continue; // never sent: once more when the connection is back, within the timeout
+        if (RedisFailure.rejectedWhileDisconnected(e) && !closed
+            && breaker.state() == CircuitBreaker.State.CLOSED
+            && softDeadline - System.nanoTime() > 0) {
+          // Never sent: again once the connection is back, within the timeout. (Lettuce's
+          // endpoint knows of a drop a little before the connection's isOpen() does.)
+          LockSupport.parkNanos(RECONNECT_POLL_NANOS);
+          continue;
         }
         failure = e;
         kind = RedisFailure.of(e);
