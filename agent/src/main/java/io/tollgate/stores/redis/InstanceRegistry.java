@@ -43,6 +43,9 @@ public final class InstanceRegistry implements AutoCloseable {
   }
 
   private int call(String leaving) {
+    if (!backend.firstAttemptHasEnded()) {
+      return liveInstances; // still connecting at start: not an outage to report
+    }
     try {
       List<Object> reply =
           backend.eval(RedisScript.INSTANCES, key, instanceId, Long.toString(ttlMillis), leaving);

@@ -186,7 +186,7 @@ public final class RedisBackend implements AutoCloseable {
               .build());
       this.client = single;
     }
-    client.addListener(new RedisConnectionLog(settings.address(), () -> closed));
+    client.addListener(new RedisConnectionLog(settings.address(), () -> closed, () -> connection != null));
     if (!settings.isCluster()) {
       // One connection: its reconnects failing is Redis being unreachable. (A cluster's node
       // connections each reconnect on their own; one node down must not stop the others' slots.)
@@ -412,6 +412,11 @@ public final class RedisBackend implements AutoCloseable {
       }
     }
     return notConnected;
+  }
+
+  /** Whether the first connection attempt has ended (in a connection, or a definite failure). */
+  boolean firstAttemptHasEnded() {
+    return firstAttempt.getCount() == 0;
   }
 
   /** Whether any backend is making its first connection (for the agent's start). */

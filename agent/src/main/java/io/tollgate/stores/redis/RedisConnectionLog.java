@@ -17,16 +17,23 @@ final class RedisConnectionLog implements RedisConnectionStateListener {
 
   private final String address;
   private final BooleanSupplier closing;
+  private final BooleanSupplier connectedOnce;
   private final AtomicBoolean lost = new AtomicBoolean();
 
-  RedisConnectionLog(String address, BooleanSupplier closing) {
+  /**
+   * @param connectedOnce whether the backend has had a connection: a first attempt whose handshake
+   *     timed out loses no connection (the backend says so itself)
+   */
+  RedisConnectionLog(String address, BooleanSupplier closing, BooleanSupplier connectedOnce) {
     this.address = address;
     this.closing = closing;
+    this.connectedOnce = connectedOnce;
   }
 
   @Override
   public void onRedisDisconnected(RedisChannelHandler<?, ?> connection) {
-    if (!closing.getAsBoolean() && lost.compareAndSet(false, true)) {
+    if (!closing.getAsBoolean() && connectedOnce.getAsBoolean()
+        && lost.compareAndSet(false, true)) {
       AgentLog.warn("lost the connection to redis at " + address + "; reconnecting");
     }
   }

@@ -17,7 +17,12 @@ import java.util.Objects;
 public final class RedisConnectionSettings {
 
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(50);
-  public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(1);
+  /**
+   * Bounds making a connection and its handshake. Generous: on a host busy starting JVMs a
+   * handshake can take over a second, and one cut short only starts again from nothing. (While a
+   * connection is being made, decisions do not wait for it beyond their own timeout.)
+   */
+  public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
   public static final int DEFAULT_FAILURE_THRESHOLD = 3;
   public static final Duration DEFAULT_OPEN_DURATION = Duration.ofSeconds(1);
   public static final int DEFAULT_REQUEST_QUEUE_SIZE = 1024;
