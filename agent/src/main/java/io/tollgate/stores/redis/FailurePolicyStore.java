@@ -31,6 +31,12 @@ import java.util.function.IntSupplier;
  *       does not hand it out again. Rebuilt (full) only when the instance count changes.
  * </ul>
  *
+ * <p>A reply that came later than the backend's hard bound while Redis answered other calls ({@link
+ * RedisFailure#SLOW}: the host or Redis overloaded, Redis alive) is decided by the local share
+ * under every policy, not by the policy: its state follows Redis's, so a saturated host admits
+ * about its share, where {@code allow} would admit everything. (Hence the local share's state is
+ * kept for every policy, not only {@code local}.)
+ *
  * <p>A failure of one rule's call only ({@link RedisFailure#RULE_ERROR}: WRONGTYPE, a script error)
  * applies this rule's policy the same way and is logged naming the rule, at most once a minute;
  * the other rules and the backend's breaker never see it.
@@ -64,7 +70,7 @@ public final class FailurePolicyStore implements LimiterStore {
   private final LongAdder failClosed = new LongAdder();
   private final LongAdder degradedLocal = new LongAdder();
   private final LongAdder ruleErrors = new LongAdder();
-  /** {@code local} only, and not for permits: mirror Redis's admissions into the local share. */
+  /** Not for permits: Redis's admissions are mirrored into the local share. */
   private final boolean carriesState;
   /** What the local share allowed while Redis could not decide, per key, owed to Redis. */
   private final ConcurrentHashMap<String, Long> owedToRedis = new ConcurrentHashMap<>();
@@ -111,7 +117,7 @@ public final class FailurePolicyStore implements LimiterStore {
     this.liveInstances = liveInstances;
     this.clock = clock;
     this.maxLocalKeys = maxLocalKeys;
-    this.carriesState = policy == OnFailure.LOCAL && !(primary.algorithm() instanceof Concurrency);
+    this.carriesState = !(primary.algorithm() instanceof Concurrency);
   }
 
   @Override
@@ -144,6 +150,13 @@ public final class FailurePolicyStore implements LimiterStore {
           + failure.getMessage() + "; this rule applies its on-failure (" + policy.yamlName()
           + ") until redis decides it again; other rules are not affected");
     }
+    if (failure.kind() == RedisFailure.SLOW && carriesState) {
+      // Redis is alive, this reply is late: the local share, which follows Redis's state, is a
+      // far better answer than the outage policy (allow would switch the limit off under load).
+      degradedLocal.increment();
+      localStore().decide(key, cost, verdict);
+      return DecisionSource.DEGRADED_LOCAL;
+    }
     switch (policy) {
       case DENY:
         failClosed.increment();
@@ -152,7 +165,8 @@ public final class FailurePolicyStore implements LimiterStore {
       case LOCAL:
         degradedLocal.increment();
         localStore().decide(key, cost, verdict);
-        if (carriesState && verdict.allowed && cost > 0 && mayOwe(failure)) {
+        if (carriesState && policy == OnFailure.LOCAL && verdict.allowed && cost > 0
+            && mayOwe(failure)) {
           owe(key, cost);
         }
         return DecisionSource.DEGRADED_LOCAL;

@@ -53,21 +53,22 @@ import java.util.concurrent.locks.LockSupport;
  * waiting, by what Redis is doing:
  *
  * <ul>
- *   <li><b>Not connected</b> (refused, reset, closed): a decision waits for a reconnect that is
- *       under way, within the settings' {@code timeout} (50 ms by default), then fails at once
- *       ({@link RedisFailure#UNREACHABLE}). Commands are rejected while disconnected, never queued
- *       and replayed later. Lettuce reconnects at once after a drop, then every 50 ms doubling up
- *       to 500 ms; only a reconnect (or first connect) that fails opens the circuit breaker.
- *   <li><b>Connected, reply late</b>: a reply not back within the {@code timeout} is waited for up
- *       to the hard bound {@code max-wait} (500 ms by default) as long as the connection is not
- *       known to be hung. Under a flood that saturates the host, replies come late because the
- *       host is busy, not because Redis is gone: deciding them by the failure policy would switch
- *       the limit off exactly when it matters. A reply later than the hard bound while others kept
- *       coming is {@link RedisFailure#SLOW}: that decision falls back, and the breaker is not
- *       touched.
+ *   <li><b>Not connected</b> (refused, reset, closed): Lettuce reconnects at once after a drop,
+ *       then every 50 ms doubling up to 500 ms. A decision waits for a reconnect under way, for
+ *       up to {@code max-wait} after the drop (a dropped connection to a live server is back in a
+ *       round trip, however busy the host), then fails at once ({@link RedisFailure#UNREACHABLE}).
+ *       Commands are rejected while disconnected, never queued and replayed later. Only a
+ *       reconnect (or first connect) that fails opens the circuit breaker.
+ *   <li><b>Connected, reply late</b>: a reply not back within the {@code timeout} (50 ms by
+ *       default) is waited for up to the hard bound {@code max-wait} (1 s by default) as long as
+ *       the backend is not marked hung. Under a flood that saturates the host, replies come late
+ *       because the host is busy, not because Redis is gone: deciding them by the failure policy
+ *       would switch the limit off exactly when it matters. A reply later than the hard bound while
+ *       others kept coming is {@link RedisFailure#SLOW}; the breaker is not touched.
  *   <li><b>Connected, nothing comes back</b> for a whole {@code max-wait} (a frozen server, a dead
- *       peer that sent no reset): {@link RedisFailure#HUNG}, counted by the breaker; from then on,
- *       until any reply arrives, decisions wait only the {@code timeout}.
+ *       peer that sent no reset): {@link RedisFailure#HUNG}, and the backend is marked hung until
+ *       the next reply arrives; meanwhile decisions wait only their {@code timeout}. Not counted
+ *       by the breaker: an overloaded host can go that long without running its client threads.
  *   <li><b>An error reply</b>: one about the key or the script (WRONGTYPE, a script error) is the
  *       rule's own problem ({@link RedisFailure#RULE_ERROR}) and says Redis is alive; one every
  *       command would get (OOM, LOADING, READONLY...) counts toward the breaker.
@@ -107,6 +108,8 @@ public final class RedisBackend implements AutoCloseable {
    * next reply. While set, calls wait the {@code timeout} only.
    */
   private volatile boolean hung;
+  /** When the connection was last lost ({@link System#nanoTime}); 0 before any loss. */
+  private volatile long disconnectedAt;
   private final CircuitBreaker breaker;
   private final ClientResources resources;
   private final AbstractRedisClient client;
@@ -464,7 +467,8 @@ public final class RedisBackend implements AutoCloseable {
     RuntimeException failure;
     RedisFailure kind;
     while (true) {
-      RedisScriptingAsyncCommands<String, String> c = connectedCommands(softDeadline);
+      RedisScriptingAsyncCommands<String, String> c =
+          connectedCommands(reconnectDeadline(softDeadline, hardDeadline));
       if (c == null) {
         if (permit == CircuitBreaker.Permit.PROBE) {
           breaker.onFailure(permit);
@@ -496,7 +500,7 @@ public final class RedisBackend implements AutoCloseable {
       } catch (RuntimeException e) {
         if (RedisFailure.rejectedWhileDisconnected(e) && !closed
             && breaker.state() == CircuitBreaker.State.CLOSED
-            && softDeadline - System.nanoTime() > 0) {
+            && reconnectDeadline(softDeadline, hardDeadline) - System.nanoTime() > 0) {
           // Never sent: again once the connection is back, within the timeout. (Lettuce's
           // endpoint knows of a drop a little before the connection's isOpen() does.)
           LockSupport.parkNanos(RECONNECT_POLL_NANOS);
@@ -516,6 +520,20 @@ public final class RedisBackend implements AutoCloseable {
       breaker.onFailure(permit);
     }
     throw unavailable(kind, describe(failure), failure);
+  }
+
+  /**
+   * How long a decision waits for a reconnect: its timeout, or longer while the reconnect after a
+   * drop is young (within {@code max-wait} of the drop, and of the decision's start).
+   */
+  private long reconnectDeadline(long softDeadline, long hardDeadline) {
+    long dropped = disconnectedAt;
+    if (dropped == 0) {
+      return softDeadline;
+    }
+    long young = dropped + maxWaitNanos;
+    long deadline = young - hardDeadline < 0 ? young : hardDeadline;
+    return deadline - softDeadline > 0 ? deadline : softDeadline;
   }
 
   /**
@@ -592,6 +610,9 @@ public final class RedisBackend implements AutoCloseable {
       while (true) {
         long left = deadline - System.nanoTime();
         try {
+          if (future.isDone()) {
+            return future.get(); // done already (perhaps just now, past a deadline): its value
+          }
           if (left <= 0) {
             throw new TimeoutException();
           }
@@ -659,8 +680,16 @@ public final class RedisBackend implements AutoCloseable {
     }
   }
 
-  /** Closes the breaker when the connection is made again (a reconnect after a drop). */
+  /**
+   * Closes the breaker when the connection is made again (a reconnect after a drop), and notes
+   * when it was lost.
+   */
   private final class BreakerOnConnection implements RedisConnectionStateListener {
+    @Override
+    public void onRedisDisconnected(RedisChannelHandler<?, ?> handler) {
+      disconnectedAt = System.nanoTime() | 1;
+    }
+
     @Override
     public void onRedisConnected(RedisChannelHandler<?, ?> handler, SocketAddress address) {
       if (!closed && connection != null) {

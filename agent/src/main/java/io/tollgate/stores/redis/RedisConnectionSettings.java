@@ -32,7 +32,7 @@ public final class RedisConnectionSettings {
    * saturated host, a busy server): long past any scheduling or GC hiccup, short enough that a
    * server that truly stopped answering is noticed, and the breaker opened, within it.
    */
-  public static final Duration DEFAULT_MAX_WAIT = Duration.ofMillis(500);
+  public static final Duration DEFAULT_MAX_WAIT = Duration.ofSeconds(1);
   /** How long the agent's start waits for the first connection before it says {@code ready}. */
   public static final Duration DEFAULT_STARTUP_WAIT = Duration.ofSeconds(10);
 

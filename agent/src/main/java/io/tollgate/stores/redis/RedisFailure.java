@@ -13,11 +13,16 @@ import java.util.Locale;
  *   <li>{@link #UNREACHABLE}: no connection (refused, reset, closed, not connected). The one kind
  *       that says Redis cannot be reached; a failed attempt to connect opens the circuit breaker.
  *   <li>{@link #HUNG}: the connection is up but nothing at all came back on it for the whole
- *       {@code max-wait}: a frozen server or a dead peer that sent no reset. Counts toward the
- *       breaker.
+ *       {@code max-wait}: a frozen server, a dead peer that sent no reset, or a host so overloaded
+ *       that its client threads did not run. Not counted by the breaker (on a host at a load of
+ *       9 per core, half a second without a reply happens with Redis alive, and a breaker opened
+ *       for it would let every request through for a second); instead the backend is marked
+ *       hung until the next reply, and meanwhile decisions wait only their {@code timeout}.
  *   <li>{@link #SLOW}: the reply was later than {@code max-wait} while other replies kept coming.
- *       Redis is alive and the host (or Redis) is busy: this one decision falls back, and nothing
- *       else changes. Never counts toward the breaker, since the app's own load causes it.
+ *       Redis is alive and the host (or Redis) is busy: this one decision is made by the rule's
+ *       local share, whose state follows Redis's ({@link FailurePolicyStore}), whatever the
+ *       rule's {@code on-failure}; nothing else changes. Never counts toward the breaker, since the
+ *       app's own load causes it.
  *   <li>{@link #SERVER_ERROR}: an error reply every command would get (OOM, LOADING, BUSY,
  *       READONLY, MASTERDOWN, CLUSTERDOWN, NOAUTH...). Counts toward the breaker.
  *   <li>{@link #RULE_ERROR}: an error reply about this call's key or script (WRONGTYPE, a script
@@ -42,7 +47,7 @@ public enum RedisFailure {
 
   /** Whether this failure says the backend as a whole is in trouble (the breaker counts it). */
   public boolean countsTowardBreaker() {
-    return this == HUNG || this == SERVER_ERROR;
+    return this == SERVER_ERROR;
   }
 
   /** Whether Redis itself answered (so the connection and the server are alive). */
