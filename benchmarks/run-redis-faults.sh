@@ -16,6 +16,8 @@
 # written for this), except in the sentinel round. Needs wrk, redis-server, redis-sentinel,
 # redis-cli, curl, python3 and java, and a build: mvn -B package -DskipTests && mvn -B
 # test-compile -pl agent -am. Starts its own processes on free ports and stops them by pid.
+# A round named NAME-light runs 2 connections per JVM instead of CONNS, so that its longest answer
+# is the agent's, not the saturated app's queueing.
 # Settings: CONNS=22 DURATION=8 LIMIT=100 TIMEOUT=50ms ROUNDS="..." NAME=redis-faults
 # Output: benchmarks/results/NAME.txt (one RESULT line per round) and NAME-logs/ (agent logs).
 set -euo pipefail
@@ -25,7 +27,7 @@ CONNS=${CONNS:-22}
 DURATION=${DURATION:-8}
 LIMIT=${LIMIT:-100}
 TIMEOUT=${TIMEOUT:-50ms}
-ROUNDS=${ROUNDS:-"flood latency20 latency200 drop stop restart refused refused-deny refused-local restart-local sentinel"}
+ROUNDS=${ROUNDS:-"flood latency20 latency200 drop stop restart refused refused-light refused-deny refused-deny-light refused-local restart-local sentinel"}
 NAME=${NAME:-redis-faults}
 
 agent=agent/target/tollgate-agent.jar
@@ -115,7 +117,7 @@ first_redis_answer() {
   local start; start=$(now_ms); local i=0
   while true; do
     i=$((i + 1))
-    if curl -s -D - -o /dev/null -H "K: probe-$round-$i" "http://127.0.0.1:${app_ports[0]}/hello" \
+    if curl -s --max-time 30 -D - -o /dev/null -H "K: probe-$round-$i" "http://127.0.0.1:${app_ports[0]}/hello" \
         | grep -qi '^RateLimit:'; then
       echo $(( $(now_ms) - start )); return
     fi
@@ -128,7 +130,7 @@ flood() {
   local j=0; wrk_pids=()
   for port in "${app_ports[@]}"; do
     j=$((j + 1))
-    KEY=$1 wrk -t1 -c"$CONNS" -d"${DURATION}s" --timeout 10s -s benchmarks/redis-faults.lua \
+    KEY=$1 wrk -t1 -c"${2:-$CONNS}" -d"${DURATION}s" --timeout 10s -s benchmarks/redis-faults.lua \
       "http://127.0.0.1:$port/hello" > "$work/wrk-$j.txt" 2>&1 &
     wrk_pids+=($!)
   done
@@ -155,17 +157,20 @@ EOF
 echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); CONNS=$CONNS DURATION=$DURATION LIMIT=$LIMIT TIMEOUT=$TIMEOUT" | tee -a "$result"
 current=""
 for round in $ROUNDS; do
-  case $round in
+  conns=$CONNS
+  name=$round
+  if [[ $name == *-light ]]; then conns=2; name=${name%-light}; fi
+  case $name in
     *-local) policy=local ;; *-deny) policy=deny ;; *) policy=allow ;;
   esac
-  fault=${round%-local}; fault=${fault%-deny}
+  fault=${name%-local}; fault=${fault%-deny}
   if [ "$fault" = sentinel ]; then continue; fi
   if [ "$current" != "$policy" ]; then
     stop_apps; start_apps "redis://127.0.0.1:$proxy_port" "$policy"; current=$policy
   fi
   key="$round-$RANDOM"
   rm -f "$work"/wrk-*.txt
-  flood "$key"
+  flood "$key" "$conns"
   sleep 2
   recovery=-
   case $fault in
@@ -180,7 +185,7 @@ for round in $ROUNDS; do
   esac
   wait "${wrk_pids[@]}"
   proxy delay 0
-  line="RESULT round=$round policy=$policy limit=$LIMIT $(sum_wrk) recovery_ms=$recovery"
+  line="RESULT round=$round policy=$policy conns=$((conns * 3)) limit=$LIMIT $(sum_wrk) recovery_ms=$recovery"
   echo "$line" | tee -a "$result"
 done
 stop_apps

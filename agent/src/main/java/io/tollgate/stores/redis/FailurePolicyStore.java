@@ -32,7 +32,8 @@ import java.util.function.IntSupplier;
  * </ul>
  *
  * <p>A reply that came later than the backend's hard bound while Redis answered other calls ({@link
- * RedisFailure#SLOW}: the host or Redis overloaded, Redis alive) is decided by the local share
+ * RedisFailure#SLOW}: the host or Redis overloaded, Redis alive), or one lost with its connection
+ * ({@link RedisFailure#LOST}: a drop, usually back in a round trip), is decided by the local share
  * under every policy, not by the policy: its state follows Redis's, so a saturated host admits
  * about its share, where {@code allow} would admit everything. (Hence the local share's state is
  * kept for every policy, not only {@code local}.)
@@ -150,7 +151,8 @@ public final class FailurePolicyStore implements LimiterStore {
           + failure.getMessage() + "; this rule applies its on-failure (" + policy.yamlName()
           + ") until redis decides it again; other rules are not affected");
     }
-    if (failure.kind() == RedisFailure.SLOW && carriesState) {
+    if ((failure.kind() == RedisFailure.SLOW || failure.kind() == RedisFailure.LOST)
+        && carriesState) {
       // Redis is alive, this reply is late: the local share, which follows Redis's state, is a
       // far better answer than the outage policy (allow would switch the limit off under load).
       degradedLocal.increment();

@@ -189,7 +189,8 @@ public final class RedisBackend implements AutoCloseable {
               .build());
       this.client = single;
     }
-    client.addListener(new RedisConnectionLog(settings.address(), () -> closed, () -> connection != null));
+    client.addListener(new RedisConnectionLog(settings.address(), () -> closed, () -> connection != null,
+        handler -> settings.isCluster() || handler == connection));
     if (!settings.isCluster()) {
       // One connection: its reconnects failing is Redis being unreachable. (A cluster's node
       // connections each reconnect on their own; one node down must not stop the others' slots.)
@@ -508,6 +509,9 @@ public final class RedisBackend implements AutoCloseable {
         }
         failure = e;
         kind = RedisFailure.of(e);
+        if (kind == RedisFailure.UNREACHABLE && !RedisFailure.rejectedWhileDisconnected(e)) {
+          kind = RedisFailure.LOST; // sent, and the connection went before the reply
+        }
         break;
       }
     }
@@ -687,12 +691,15 @@ public final class RedisBackend implements AutoCloseable {
   private final class BreakerOnConnection implements RedisConnectionStateListener {
     @Override
     public void onRedisDisconnected(RedisChannelHandler<?, ?> handler) {
-      disconnectedAt = System.nanoTime() | 1;
+      if (handler == connection) {
+        disconnectedAt = System.nanoTime() | 1;
+      }
     }
 
     @Override
     public void onRedisConnected(RedisChannelHandler<?, ?> handler, SocketAddress address) {
-      if (!closed && connection != null) {
+      // Only the backend's own connection: not the short ones made to look up a Sentinel master.
+      if (!closed && connection != null && handler == connection) {
         replied();
         breaker.close();
       }

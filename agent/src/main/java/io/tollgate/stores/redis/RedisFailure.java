@@ -12,6 +12,10 @@ import java.util.Locale;
  * <ul>
  *   <li>{@link #UNREACHABLE}: no connection (refused, reset, closed, not connected). The one kind
  *       that says Redis cannot be reached; a failed attempt to connect opens the circuit breaker.
+ *   <li>{@link #LOST}: the call was sent and its connection went before the reply came (a drop, a
+ *       reset). The script may have run. Decided like {@link #SLOW}, by the rule's local share:
+ *       a connection that was alive a moment ago is most often back in a round trip, and when it
+ *       is not, the reconnect fails, the breaker opens and the next decisions get the policy.
  *   <li>{@link #HUNG}: the connection is up but nothing at all came back on it for the whole
  *       {@code max-wait}: a frozen server, a dead peer that sent no reset, or a host so overloaded
  *       that its client threads did not run. Not counted by the breaker (on a host at a load of
@@ -33,6 +37,7 @@ import java.util.Locale;
  */
 public enum RedisFailure {
   UNREACHABLE,
+  LOST,
   HUNG,
   SLOW,
   SERVER_ERROR,

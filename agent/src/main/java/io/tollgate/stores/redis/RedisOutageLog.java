@@ -50,7 +50,8 @@ final class RedisOutageLog {
   }
 
   /**
-   * A decision whose reply came later than the hard bound while Redis answered other calls: not an
+   * A decision whose reply came later than the hard bound while Redis answered other calls (made by
+   * its rule's local share): not an
    * outage (nothing else changes), but worth a line, at most once a minute, with how many so far.
    */
   void decisionLate(long maxWaitMillis) {
@@ -60,8 +61,8 @@ final class RedisOutageLog {
     if ((last == 0 || now - last >= REMINDER_NANOS) && lastLateLine.compareAndSet(last, now)) {
       AgentLog.warn("redis at " + backend + " answered later than max-wait (" + maxWaitMillis
           + " ms) while it answered other calls: " + lateDecisions.sumThenReset()
-          + " decision(s) fell back to on-failure (the host or redis is overloaded; the breaker"
-          + " stays closed)");
+          + " decision(s) were made by their rule's local share instead (the host or redis is"
+          + " overloaded; the breaker stays closed)");
     }
   }
 

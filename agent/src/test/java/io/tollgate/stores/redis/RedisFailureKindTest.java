@@ -37,7 +37,7 @@ class RedisFailureKindTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource({"UNREACHABLE, false", "HUNG, false", "SLOW, false", "SERVER_ERROR, true",
+  @CsvSource({"UNREACHABLE, false", "LOST, false", "HUNG, false", "SLOW, false", "SERVER_ERROR, true",
       "RULE_ERROR, false", "CLOSED, false"})
   void onlyWhatSaysRedisIsDownCountsTowardTheBreaker(RedisFailure kind, boolean counts) {
     assertEquals(counts, kind.countsTowardBreaker());
