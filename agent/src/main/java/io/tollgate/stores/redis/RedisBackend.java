@@ -499,6 +499,9 @@ public final class RedisBackend implements AutoCloseable {
         kind = e.kind;
         break;
       } catch (RuntimeException e) {
+        if (RedisFailure.rejectedWhileDisconnected(e)) {
+          noticeDrop();
+        }
         if (RedisFailure.rejectedWhileDisconnected(e) && !closed
             && breaker.state() == CircuitBreaker.State.CLOSED
             && reconnectDeadline(softDeadline, hardDeadline) - System.nanoTime() > 0) {
@@ -524,6 +527,18 @@ public final class RedisBackend implements AutoCloseable {
       breaker.onFailure(permit);
     }
     throw unavailable(kind, describe(failure), failure);
+  }
+
+  /**
+   * A decision saw the connection down: the drop is dated from now unless a recent one is known.
+   * (Lettuce rejects commands a little before it tells the listeners of the drop.)
+   */
+  private void noticeDrop() {
+    long dropped = disconnectedAt;
+    long now = System.nanoTime() | 1;
+    if (dropped == 0 || now - dropped > maxWaitNanos) {
+      disconnectedAt = now;
+    }
   }
 
   /**
@@ -561,6 +576,9 @@ public final class RedisBackend implements AutoCloseable {
       if (c == null) {
         return null;
       }
+    }
+    if (!conn.isOpen()) {
+      noticeDrop();
     }
     while (!conn.isOpen()) {
       if (closed || breaker.state() != CircuitBreaker.State.CLOSED
@@ -692,7 +710,7 @@ public final class RedisBackend implements AutoCloseable {
     @Override
     public void onRedisDisconnected(RedisChannelHandler<?, ?> handler) {
       if (handler == connection) {
-        disconnectedAt = System.nanoTime() | 1;
+        noticeDrop();
       }
     }
 
