@@ -101,7 +101,9 @@ EOF
   for port in "${app_ports[@]}"; do
     until curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1; do sleep 0.1; done
   done
-  # warm up each JVM's path (another key, so the round's bucket is fresh)
+  # one heartbeat (5 s) so that every JVM has counted the three (a change of the count rebuilds
+  # the local share, full), then warm up each JVM's path (another key: the round's bucket is fresh)
+  sleep 6
   for port in "${app_ports[@]}"; do
     KEY=warm wrk -t1 -c4 -d2s -s benchmarks/redis-faults.lua "http://127.0.0.1:$port/hello" >/dev/null
   done
