@@ -24,9 +24,9 @@ import java.util.function.IntSupplier;
  *   <li>{@code local}: a {@link LocalLimiterStore} decides, with limit and burst divided by the number
  *       of live instances ({@link InstanceRegistry}; at least 1 each), so that N instances together
  *       stay near the shared limit. Its state is kept across switches, so that no switch hands
- *       out a fresh burst: while Redis decides, every request it allows is also taken from this
- *       instance's local share (which never goes below empty), so an outage starts with the share
- *       this instance has left, not a full bucket; and what the share allowed during the outage is
+ *       out a fresh burst: while Redis decides, every request it decides (allowed or refused) is
+ *       also taken from this instance's local share (which never goes below empty), so an outage
+ *       starts with the share this instance has left, not a full bucket; and what the share allowed during the outage is
  *       charged to Redis ({@code adjust}) on the key's first decision there after it, so Redis
  *       does not hand it out again. Rebuilt (full) only when the instance count changes.
  * </ul>
@@ -139,7 +139,7 @@ public final class FailurePolicyStore implements LimiterStore {
       decider.decide(key, cost, verdict);
       backendDecisions.increment();
       if (carriesState) {
-        carryState(key, cost, verdict);
+        carryState(key, cost);
       }
       return DecisionSource.BACKEND;
     } catch (BackendUnavailableException e) {
@@ -181,13 +181,16 @@ public final class FailurePolicyStore implements LimiterStore {
   }
 
   /**
-   * Keeps the two sides in step after a decision on Redis: what Redis allowed is taken from the
-   * local share too, and what the local share allowed for this key while Redis could not decide was
-   * charged to Redis just before ({@link #settleOwed}).
+   * Keeps the two sides in step after a decision on Redis: each request Redis decided is taken
+   * from the local share too (allowed or not), and what the local share allowed for this key
+   * while Redis could not decide was charged to Redis just before ({@link #settleOwed}).
    */
-  private void carryState(String key, long cost, Verdict verdict) {
-    if (verdict.allowed && cost > 0) {
-      localStore().decide(key, cost, new Verdict()); // capped at empty: the verdict is not used
+  private void carryState(String key, long cost) {
+    if (cost > 0) {
+      // Capped at empty; the verdict is not used. A refusal takes from the share too: Redis says
+      // the shared budget is spent, so this instance's share of it is (a flood drains it at once,
+      // however unevenly the instances got the tokens Redis allowed).
+      localStore().decide(key, cost, new Verdict());
     }
   }
 
