@@ -512,7 +512,7 @@ public final class RedisBackend implements AutoCloseable {
         }
         failure = e;
         kind = RedisFailure.of(e);
-        if (kind == RedisFailure.UNREACHABLE && !RedisFailure.rejectedWhileDisconnected(e)) {
+        if (kind == RedisFailure.UNREACHABLE && RedisFailure.connectionWentAway(e)) {
           kind = RedisFailure.LOST; // sent, and the connection went before the reply
         }
         break;

@@ -91,6 +91,26 @@ public enum RedisFailure {
     return RULE_ERROR;
   }
 
+  /**
+   * Whether {@code failure} says the connection went while the call was on it (a reset, a close),
+   * rather than that the call was refused before it was sent (not connected, a full queue).
+   */
+  static boolean connectionWentAway(Throwable failure) {
+    if (rejectedWhileDisconnected(failure)) {
+      return false;
+    }
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      String message = t.getMessage();
+      if (t instanceof IOException || t instanceof ClosedChannelException
+          || (message != null && (message.startsWith("Connection closed")
+              || message.startsWith("Connection disconnected")
+              || message.contains("Connection reset")))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Whether {@code failure} is Lettuce rejecting a command before sending it: never sent. */
   static boolean rejectedWhileDisconnected(Throwable failure) {
     String message = failure == null ? null : failure.getMessage();

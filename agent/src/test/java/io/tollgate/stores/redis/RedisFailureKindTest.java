@@ -36,6 +36,18 @@ class RedisFailureKindTest {
         RedisFailure.of(new RedisConnectionException(message, new IOException(message))));
   }
 
+  @ParameterizedTest(name = "{0} -> went away: {1}")
+  @CsvSource(delimiter = '|', value = {
+    "Connection closed | true",
+    "Connection disconnected | true",
+    "Currently not connected. Commands are rejected. | false",
+    "Request queue size exceeded: 1024. Commands are not accepted until the queue size drops. | false",
+  })
+  void aCallLostWithItsConnectionIsToldFromOneNeverSent(String message, boolean wentAway) {
+    assertEquals(wentAway,
+        RedisFailure.connectionWentAway(new io.lettuce.core.RedisException(message)));
+  }
+
   @ParameterizedTest(name = "{0}")
   @CsvSource({"UNREACHABLE, false", "LOST, false", "HUNG, false", "SLOW, false", "SERVER_ERROR, true",
       "RULE_ERROR, false", "CLOSED, false"})
