@@ -19,6 +19,7 @@ import io.tollgate.instrumentation.classloader.ClassLoaderTransformer;
 import io.tollgate.instrumentation.classloader.LoadedClassLoaders;
 import io.tollgate.limiters.Clock;
 import io.tollgate.rules.RuleSetFactory;
+import io.tollgate.stores.redis.RedisBackend;
 import java.io.File;
 import java.lang.instrument.Instrumentation;
 import java.lang.management.ManagementFactory;
@@ -148,10 +149,26 @@ public final class AgentMain {
     } else {
       AgentLog.info("config " + config);
       loaded = rules.useFile(config);
+      awaitRedis();
     }
     TollgateBridge.install(
         new EntryPointDispatch(MODULES, new TollgateGate(rules)));
     return loaded;
+  }
+
+  /**
+   * With {@code backend: redis}, the first connection is made (or has failed for good) before the
+   * agent says {@code ready}: requests wait for that ({@link EngineReadiness}), so none is decided
+   * by its rule's on-failure policy for coming early. Bounded by {@code startupWait} (10 s).
+   */
+  private static void awaitRedis() {
+    if (!RedisBackend.anyStarting()) {
+      return;
+    }
+    for (String address : RedisBackend.awaitStartingBackends()) {
+      AgentLog.warn("redis at " + address + " is not connected yet; the agent starts anyway, and"
+          + " its rules apply their on-failure policy until it is");
+    }
   }
 
   private static void startBackgroundServices(AgentArguments arguments) {

@@ -2,6 +2,7 @@ package io.tollgate.stores.redis;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
@@ -9,6 +10,11 @@ import java.util.function.LongSupplier;
  * {@code openNanos}; then exactly one call goes through as a probe. A successful probe closes it,
  * a failed one opens it for another cool-down. While open, calls are refused at once, so an outage
  * costs the timeout only a few times, not on every request.
+ *
+ * <p>What counts as a failure is the caller's choice, and {@link RedisBackend} counts only what
+ * says Redis as a whole cannot answer ({@link RedisFailure#countsTowardBreaker()}): never a slow
+ * reply, never one rule's error reply. A connection that cannot be made opens it at once ({@link
+ * #open()}); a connection made closes it ({@link #close()}).
  */
 public final class CircuitBreaker {
 
@@ -34,6 +40,7 @@ public final class CircuitBreaker {
   private final LongSupplier nanoTime;
 
   private final AtomicInteger consecutiveFailures = new AtomicInteger();
+  private final AtomicLong openings = new AtomicLong();
   private final AtomicBoolean probeInFlight = new AtomicBoolean();
   /** 0 when closed; else the {@code nanoTime} at which a probe may go. */
   private volatile long openUntil;
@@ -84,9 +91,28 @@ public final class CircuitBreaker {
     }
   }
 
+  /** Opens now, whatever the count: the backend is known to be unreachable. */
+  public void open() {
+    trip();
+  }
+
+  /** Closes now: the backend is known to answer again (a connection was made). */
+  public void close() {
+    consecutiveFailures.set(0);
+    open = false;
+  }
+
   private void trip() {
     openUntil = nanoTime.getAsLong() + openNanos;
+    if (!open) {
+      openings.incrementAndGet();
+    }
     open = true;
+  }
+
+  /** How many times it went from closed to open (for tests and diagnostics). */
+  public long timesOpened() {
+    return openings.get();
   }
 
   /** Nanoseconds until the next probe may go; 0 when closed or due. */

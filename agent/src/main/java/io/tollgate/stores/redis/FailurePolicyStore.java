@@ -1,11 +1,13 @@
 package io.tollgate.stores.redis;
 
 import io.tollgate.limiters.Clock;
+import io.tollgate.limiters.Concurrency;
 import io.tollgate.diagnostics.RateLimitedLog;
 import io.tollgate.limiters.RateLimitAlgorithm;
 import io.tollgate.limiters.Verdict;
 import io.tollgate.stores.LimiterStore;
 import io.tollgate.stores.LocalLimiterStore;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
@@ -21,9 +23,24 @@ import java.util.function.IntSupplier;
  *       answers with 503), with a Retry-After of the breaker's cool-down left, at least 1 s.
  *   <li>{@code local}: a {@link LocalLimiterStore} decides, with limit and burst divided by the number
  *       of live instances ({@link InstanceRegistry}; at least 1 each), so that N instances together
- *       stay near the shared limit. Its buckets start full when the outage starts, and are rebuilt
- *       when the instance count changes.
+ *       stay near the shared limit. Its state is kept across switches, so that no switch hands
+ *       out a fresh burst: while Redis decides, every request it decides (allowed or refused) is
+ *       also taken from this instance's local share (which never goes below empty), so an outage
+ *       starts with the share this instance has left, not a full bucket; and what the share allowed during the outage is
+ *       charged to Redis ({@code adjust}) on the key's first decision there after it, so Redis
+ *       does not hand it out again. Rebuilt (full) only when the instance count changes.
  * </ul>
+ *
+ * <p>A reply that came later than the backend's hard bound while Redis answered other calls ({@link
+ * RedisFailure#SLOW}: the host or Redis overloaded, Redis alive), or one lost with its connection
+ * ({@link RedisFailure#LOST}: a drop, usually back in a round trip), is decided by the local share
+ * under every policy, not by the policy: its state follows Redis's, so a saturated host admits
+ * about its share, where {@code allow} would admit everything. (Hence the local share's state is
+ * kept for every policy, not only {@code local}.)
+ *
+ * <p>A failure of one rule's call only ({@link RedisFailure#RULE_ERROR}: WRONGTYPE, a script error)
+ * applies this rule's policy the same way and is logged naming the rule, at most once a minute;
+ * the other rules and the backend's breaker never see it.
  *
  * <p>The fallback runs the rule's own algorithm, with its limit (and burst) divided.
  *
@@ -39,6 +56,7 @@ public final class FailurePolicyStore implements LimiterStore {
 
   private static final long MIN_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
   private static final RateLimitedLog RELEASE_FAILURES = new RateLimitedLog(60_000);
+  private static final RateLimitedLog RULE_ERRORS = new RateLimitedLog(60_000);
 
   private final RedisAlgorithmStore primary;
   /** Decides in front of {@link #primary}: the primary itself, or a {@link RefusalCacheStore} on it. */
@@ -52,6 +70,11 @@ public final class FailurePolicyStore implements LimiterStore {
   private final LongAdder failOpen = new LongAdder();
   private final LongAdder failClosed = new LongAdder();
   private final LongAdder degradedLocal = new LongAdder();
+  private final LongAdder ruleErrors = new LongAdder();
+  /** Not for permits: Redis's admissions are mirrored into the local share. */
+  private final boolean carriesState;
+  /** What the local share allowed while Redis could not decide, per key, owed to Redis. */
+  private final ConcurrentHashMap<String, Long> owedToRedis = new ConcurrentHashMap<>();
 
   private volatile LocalShare local;
 
@@ -95,6 +118,7 @@ public final class FailurePolicyStore implements LimiterStore {
     this.liveInstances = liveInstances;
     this.clock = clock;
     this.maxLocalKeys = maxLocalKeys;
+    this.carriesState = !(primary.algorithm() instanceof Concurrency);
   }
 
   @Override
@@ -108,11 +132,32 @@ public final class FailurePolicyStore implements LimiterStore {
   public DecisionSource decideWithSource(String key, long cost, Verdict verdict) {
     BackendUnavailableException failure;
     try {
+      if (carriesState && !owedToRedis.isEmpty()
+          && primary.backend().breaker().state() == CircuitBreaker.State.CLOSED) {
+        settleOwed(key);
+      }
       decider.decide(key, cost, verdict);
       backendDecisions.increment();
+      if (carriesState) {
+        carryState(key, cost);
+      }
       return DecisionSource.BACKEND;
     } catch (BackendUnavailableException e) {
       failure = e;
+    }
+    if (failure.kind() == RedisFailure.RULE_ERROR) {
+      ruleErrors.increment();
+      RULE_ERRORS.warn(primary.ruleName(), () -> "rule '" + primary.ruleName() + "': "
+          + failure.getMessage() + "; this rule applies its on-failure (" + policy.yamlName()
+          + ") until redis decides it again; other rules are not affected");
+    }
+    if ((failure.kind() == RedisFailure.SLOW || failure.kind() == RedisFailure.LOST)
+        && carriesState) {
+      // Redis is alive, this reply is late: the local share, which follows Redis's state, is a
+      // far better answer than the outage policy (allow would switch the limit off under load).
+      degradedLocal.increment();
+      localStore().decide(key, cost, verdict);
+      return DecisionSource.DEGRADED_LOCAL;
     }
     switch (policy) {
       case DENY:
@@ -122,12 +167,57 @@ public final class FailurePolicyStore implements LimiterStore {
       case LOCAL:
         degradedLocal.increment();
         localStore().decide(key, cost, verdict);
+        if (carriesState && policy == OnFailure.LOCAL && verdict.allowed && cost > 0
+            && mayOwe(failure)) {
+          owe(key, cost);
+        }
         return DecisionSource.DEGRADED_LOCAL;
       case ALLOW:
       default:
         failOpen.increment();
         verdict.allow(0, 0);
         return DecisionSource.FAIL_OPEN;
+    }
+  }
+
+  /**
+   * Keeps the two sides in step after a decision on Redis: each request Redis decided is taken
+   * from the local share too (allowed or not), and what the local share allowed for this key
+   * while Redis could not decide was charged to Redis just before ({@link #settleOwed}).
+   */
+  private void carryState(String key, long cost) {
+    if (cost > 0) {
+      // Capped at empty; the verdict is not used. A refusal takes from the share too: Redis says
+      // the shared budget is spent, so this instance's share of it is (a flood drains it at once,
+      // however unevenly the instances got the tokens Redis allowed).
+      localStore().decide(key, cost, new Verdict());
+    }
+  }
+
+  /** Charges Redis, before its next decision of the key, what the local share allowed of it. */
+  private void settleOwed(String key) {
+    Long owed = owedToRedis.remove(key);
+    if (owed != null) {
+      try {
+        decider.adjust(key, owed);
+      } catch (BackendUnavailableException e) {
+        owe(key, owed); // next time
+        throw e;
+      }
+    }
+  }
+
+  /**
+   * Whether a request the local share allowed is surely not counted on Redis: not when the call
+   * may have run there (it was sent, and its reply was late or lost).
+   */
+  private static boolean mayOwe(BackendUnavailableException failure) {
+    return failure.kind() == RedisFailure.UNREACHABLE || failure.kind() == RedisFailure.SERVER_ERROR;
+  }
+
+  private void owe(String key, long cost) {
+    if (owedToRedis.size() < maxLocalKeys || owedToRedis.containsKey(key)) {
+      owedToRedis.merge(key, cost, Long::sum);
     }
   }
 
@@ -213,6 +303,11 @@ public final class FailurePolicyStore implements LimiterStore {
 
   public long failClosedDecisions() {
     return failClosed.sum();
+  }
+
+  /** Decisions that fell back because Redis answered an error for this rule alone. */
+  public long ruleErrorDecisions() {
+    return ruleErrors.sum();
   }
 
   public long degradedLocalDecisions() {

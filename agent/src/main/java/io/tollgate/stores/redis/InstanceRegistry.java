@@ -29,11 +29,12 @@ public final class InstanceRegistry implements AutoCloseable {
     Duration heartbeat = settings.heartbeat();
     this.ttlMillis = Math.max(1, heartbeat.toMillis() * 3);
     this.liveInstances = settings.fallbackInstances();
+    long every = Math.max(1, heartbeat.toMillis());
+    // The first beat once the first connection attempt has ended: sent before, it could only
+    // fail ("not connected") and be logged as an outage at every start.
+    backend.afterFirstAttempt(this::beat);
     this.task =
-        backend
-            .scheduler()
-            .scheduleWithFixedDelay(
-                this::beat, 0, Math.max(1, heartbeat.toMillis()), TimeUnit.MILLISECONDS);
+        backend.scheduler().scheduleWithFixedDelay(this::beat, every, every, TimeUnit.MILLISECONDS);
   }
 
   /** Announces this instance now; returns the count (unchanged when Redis does not answer). */
@@ -42,6 +43,9 @@ public final class InstanceRegistry implements AutoCloseable {
   }
 
   private int call(String leaving) {
+    if (!backend.firstAttemptHasEnded()) {
+      return liveInstances; // still connecting at start: not an outage to report
+    }
     try {
       List<Object> reply =
           backend.eval(RedisScript.INSTANCES, key, instanceId, Long.toString(ttlMillis), leaving);

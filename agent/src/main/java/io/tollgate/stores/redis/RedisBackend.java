@@ -2,6 +2,10 @@ package io.tollgate.stores.redis;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisChannelHandler;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisConnectionStateListener;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisURI;
@@ -18,40 +22,68 @@ import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.event.connection.ReconnectFailedEvent;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
 import io.tollgate.diagnostics.AgentLog;
 import io.tollgate.diagnostics.RateLimitedLog;
 import java.io.File;
+import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One connection to Redis (a single server, a Sentinel group or a Cluster), shared by every rule
  * with {@code backend: redis}, and the one way scripts are run on it.
  *
- * <p>Built so that a request thread never waits long: every script call is bounded by the settings'
- * timeout (50 ms by default, never Lettuce's 60 s); commands issued while disconnected are rejected
- * at once rather than queued and replayed later; the request queue is bounded; and a circuit
- * breaker turns an outage into immediate {@link BackendUnavailableException}s after a few failures,
- * probing once per cool-down until Redis answers again. Lettuce reconnects on its own (delays from
- * 100 ms up to 2 s); the first connection is made in the background, so creating a backend never
- * blocks.
+ * <p>A request thread never waits long, and a busy host never switches a limit off. The rules of
+ * waiting, by what Redis is doing:
+ *
+ * <ul>
+ *   <li><b>Not connected</b> (refused, reset, closed): Lettuce reconnects at once after a drop,
+ *       then every 50 ms doubling up to 500 ms. A decision waits for a reconnect under way, for
+ *       up to {@code max-wait} after the drop (a dropped connection to a live server is back in a
+ *       round trip, however busy the host), then fails at once ({@link RedisFailure#UNREACHABLE}).
+ *       Commands are rejected while disconnected, never queued and replayed later. Only a
+ *       reconnect (or first connect) that fails opens the circuit breaker.
+ *   <li><b>Connected, reply late</b>: a reply not back within the {@code timeout} (50 ms by
+ *       default) is waited for up to the hard bound {@code max-wait} (1 s by default) as long as
+ *       the backend is not marked hung. Under a flood that saturates the host, replies come late
+ *       because the host is busy, not because Redis is gone: deciding them by the failure policy
+ *       would switch the limit off exactly when it matters. A reply later than the hard bound while
+ *       others kept coming is {@link RedisFailure#SLOW}; the breaker is not touched.
+ *   <li><b>Connected, nothing comes back</b> for a whole {@code max-wait} (a frozen server, a dead
+ *       peer that sent no reset): {@link RedisFailure#HUNG}, and the backend is marked hung until
+ *       the next reply arrives; meanwhile decisions wait only their {@code timeout}. Not counted
+ *       by the breaker: an overloaded host can go that long without running its client threads.
+ *   <li><b>An error reply</b>: one about the key or the script (WRONGTYPE, a script error) is the
+ *       rule's own problem ({@link RedisFailure#RULE_ERROR}) and says Redis is alive; one every
+ *       command would get (OOM, LOADING, READONLY...) counts toward the breaker.
+ * </ul>
+ *
+ * <p>The breaker opens after a few failures that count (or at once when a connection cannot be
+ * made), then answers at once, probing once per cool-down until Redis answers again; a connection
+ * made closes it. The first connection is made in the background; the agent's start waits for it
+ * ({@link #awaitStartingBackends}) so that no decision falls back at a normal start.
  *
  * <p>Scripts run with {@code EVALSHA}; on {@code NOSCRIPT} (restart, failover, {@code SCRIPT FLUSH})
- * the same call is made once with {@code EVAL}, which also caches the script again. Nothing else is
- * retried: after a timeout the script may have run already.
+ * the same call is made once with {@code EVAL}, which also caches the script again. A command that
+ * Lettuce rejected before sending it (the connection dropped just then) is sent again once the
+ * connection is back, within the timeout; nothing else is retried: after a timeout or a drop the
+ * script may have run already.
  */
 public final class RedisBackend implements AutoCloseable {
 
@@ -60,8 +92,24 @@ public final class RedisBackend implements AutoCloseable {
   /** Reminders that a backend still cannot connect: at most once a minute each. */
   private static final RateLimitedLog CONNECT_FAILURES = new RateLimitedLog(60_000);
 
+  /** Backends whose first connection attempt has not ended: the agent's start waits for them. */
+  private static final Set<RedisBackend> STARTING = ConcurrentHashMap.newKeySet();
+
+  /** How often a decision that waits for a reconnect looks again. */
+  private static final long RECONNECT_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
   private final RedisConnectionSettings settings;
   private final long timeoutNanos;
+  private final long maxWaitNanos;
+  /** When the last reply of any call arrived ({@link System#nanoTime}). */
+  private volatile long lastReplyNanos;
+  /**
+   * A call waited its whole {@code max-wait} and nothing at all came back meanwhile; cleared by the
+   * next reply. While set, calls wait the {@code timeout} only.
+   */
+  private volatile boolean hung;
+  /** When the connection was last lost ({@link System#nanoTime}); 0 before any loss. */
+  private volatile long disconnectedAt;
   private final CircuitBreaker breaker;
   private final ClientResources resources;
   private final AbstractRedisClient client;
@@ -85,6 +133,8 @@ public final class RedisBackend implements AutoCloseable {
     this.settings = settings;
     this.outage = new RedisOutageLog(settings.address());
     this.timeoutNanos = settings.timeout().toNanos();
+    this.maxWaitNanos = settings.maxWait().toNanos();
+    this.lastReplyNanos = System.nanoTime();
     // Invalid URIs fail here, before any thread is started.
     if (settings.isCluster()) {
       for (String seed : settings.clusterSeeds()) {
@@ -99,13 +149,13 @@ public final class RedisBackend implements AutoCloseable {
         DefaultClientResources.builder()
             .ioThreadPoolSize(2)
             .computationThreadPoolSize(2)
-            .reconnectDelay(
-                Delay.exponential(
-                    Duration.ofMillis(100), Duration.ofSeconds(2), 2, TimeUnit.MILLISECONDS))
+            .reconnectDelay(new ReconnectDelay())
             .build();
     SocketOptions socketOptions =
         SocketOptions.builder().connectTimeout(settings.connectTimeout()).keepAlive(true).build();
-    TimeoutOptions timeoutOptions = TimeoutOptions.enabled(settings.timeout());
+    // Lettuce's own expiry is a backstop only: eval's waits end first (see the class comment).
+    TimeoutOptions timeoutOptions =
+        TimeoutOptions.enabled(settings.maxWait().plus(Duration.ofMillis(200)));
     SslOptions sslOptions = sslOptions(settings);
     if (settings.isCluster()) {
       List<RedisURI> seeds = new ArrayList<>();
@@ -139,7 +189,19 @@ public final class RedisBackend implements AutoCloseable {
               .build());
       this.client = single;
     }
-    client.addListener(new RedisConnectionLog(settings.address(), () -> closed));
+    client.addListener(new RedisConnectionLog(settings.address(), () -> closed, () -> connection != null,
+        handler -> settings.isCluster() || handler == connection));
+    if (!settings.isCluster()) {
+      // One connection: its reconnects failing is Redis being unreachable. (A cluster's node
+      // connections each reconnect on their own; one node down must not stop the others' slots.)
+      client.addListener(new BreakerOnConnection());
+      resources.eventBus().get().subscribe(event -> {
+        if (event instanceof ReconnectFailedEvent && !closed) {
+          lastFailure = ((ReconnectFailedEvent) event).getCause();
+          breaker.open();
+        }
+      });
+    }
     ScheduledThreadPoolExecutor executor =
         new ScheduledThreadPoolExecutor(
             1,
@@ -175,6 +237,7 @@ public final class RedisBackend implements AutoCloseable {
   /** Creates the backend and starts connecting in the background; returns at once. */
   public static RedisBackend connect(RedisConnectionSettings settings) {
     RedisBackend backend = new RedisBackend(settings);
+    STARTING.add(backend);
     backend.scheduler.execute(backend::connectOnce);
     return backend;
   }
@@ -274,28 +337,36 @@ public final class RedisBackend implements AutoCloseable {
               commands = ((StatefulRedisConnection<String, String>) conn).async();
             }
             connection = conn;
-            breaker.onSuccess(CircuitBreaker.Permit.NORMAL);
+            replied();
+            breaker.close();
             AgentLog.info("connected to " + settings
                 + (connectAttempts > 0 ? " after " + (connectAttempts + 1) + " attempts" : ""));
+            firstAttemptEnded();
           }
-          firstAttempt.countDown();
         });
   }
 
   private void onConnectFailure(Throwable failure) {
     lastFailure = failure;
-    firstAttempt.countDown();
+    // A connection that cannot be made: decisions answer at once until one is.
+    breaker.open();
     if (closed) {
+      firstAttemptEnded();
       return;
     }
     int attempt = ++connectAttempts;
+    if (!isTimeout(failure)) {
+      // Refused, unknown host, TLS or authentication: definite, the start need not wait longer.
+      // A timeout on a busy host is not: the start waits for the retries, within its bound.
+      firstAttemptEnded();
+    }
     if (attempt == 1) {
       AgentLog.warn("cannot connect to " + settings + " (" + describe(failure) + "); retrying");
     } else {
       CONNECT_FAILURES.warn(settings.toString(), () -> "still cannot connect to " + settings
           + " after " + attempt + " attempts (" + describe(failure) + "); retrying");
     }
-    long delayMillis = Math.min(5_000L, 250L << Math.min(attempt - 1, 5));
+    long delayMillis = Math.min(500L, 50L << Math.min(attempt - 1, 4));
     try {
       scheduler.schedule(this::connectOnce, delayMillis, TimeUnit.MILLISECONDS);
     } catch (RuntimeException ignored) {
@@ -303,53 +374,232 @@ public final class RedisBackend implements AutoCloseable {
     }
   }
 
+  private void firstAttemptEnded() {
+    firstAttempt.countDown();
+    STARTING.remove(this);
+  }
+
+  private static boolean isTimeout(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof TimeoutException || t instanceof io.lettuce.core.RedisCommandTimeoutException
+          || t instanceof io.netty.channel.ConnectTimeoutException
+          || t instanceof java.net.SocketTimeoutException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /**
-   * Runs {@code script} on {@code key} with {@code args}, within the timeout.
+   * Waits until every backend created so far has made its first connection, or failed to in a way
+   * that waiting will not change (refused, unknown host, TLS, authentication), each for at most its
+   * {@link RedisConnectionSettings#startupWait()}. The agent's start calls this before it says
+   * {@code ready}, while requests wait for it ({@code EngineReadiness}): so the first requests are
+   * decided by Redis, not by the failure policy for being early.
    *
-   * @throws BackendUnavailableException quickly when Redis cannot answer
+   * @return the backends (their addresses) still not connected when the wait ended, or empty
+   */
+  public static List<String> awaitStartingBackends() {
+    List<String> notConnected = new ArrayList<>();
+    for (RedisBackend backend : new ArrayList<>(STARTING)) {
+      try {
+        backend.firstAttempt.await(
+            backend.settings.startupWait().toNanos(), TimeUnit.NANOSECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    for (RedisBackend backend : new ArrayList<>(STARTING)) {
+      if (!backend.closed && backend.commands == null) {
+        notConnected.add(backend.settings.address());
+      }
+    }
+    return notConnected;
+  }
+
+  /** Whether the first connection attempt has ended (in a connection, or a definite failure). */
+  boolean firstAttemptHasEnded() {
+    return firstAttempt.getCount() == 0;
+  }
+
+  /** Whether any backend is making its first connection (for the agent's start). */
+  public static boolean anyStarting() {
+    return !STARTING.isEmpty();
+  }
+
+  /** After the first connection attempt has ended, runs {@code task} on the backend's thread. */
+  void afterFirstAttempt(Runnable task) {
+    if (closed) {
+      return;
+    }
+    try {
+      scheduler.execute(
+          () -> {
+            if (firstAttempt.getCount() == 0) {
+              task.run();
+            } else {
+              // Not yet: look again soon, without holding the one thread that connects.
+              scheduler.schedule(() -> afterFirstAttempt(task), 20, TimeUnit.MILLISECONDS);
+            }
+          });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // closed meanwhile
+    }
+  }
+
+  /**
+   * Runs {@code script} on {@code key} with {@code args}: waits as the class comment says.
+   *
+   * @throws BackendUnavailableException when Redis cannot decide; its {@link
+   *     BackendUnavailableException#kind()} says why
    */
   @SuppressWarnings("unchecked")
   public List<Object> eval(RedisScript script, String key, String... args) {
     CircuitBreaker.Permit permit = breaker.tryAcquire();
     if (permit == CircuitBreaker.Permit.REJECTED) {
-      throw unavailable("circuit open after: " + describe(lastFailure), lastFailure);
+      throw unavailable(
+          RedisFailure.UNREACHABLE, "circuit open after: " + describe(lastFailure), lastFailure);
     }
-    long deadline = System.nanoTime() + timeoutNanos;
-    RedisScriptingAsyncCommands<String, String> c = commands;
-    if (c == null && !closed) {
-      c = awaitFirstConnection(deadline);
-    }
-    if (c == null || closed) {
-      breaker.onFailure(permit);
-      if (closed) {
-        throw new BackendUnavailableException("redis backend closed", lastFailure, 0);
-      }
-      throw unavailable("not connected: " + describe(lastFailure), lastFailure);
-    }
+    long sent = System.nanoTime();
+    long softDeadline = sent + timeoutNanos;
+    long hardDeadline = sent + maxWaitNanos;
     String[] keys = {key};
-    try {
-      Object result;
-      try {
-        result = await(c.evalsha(script.sha1(), ScriptOutputType.MULTI, keys, args), deadline);
-      } catch (RedisNoScriptException e) {
-        // Not cached on this node (restart, failover, SCRIPT FLUSH): EVAL loads it again.
-        result = await(c.eval(script.body(), ScriptOutputType.MULTI, keys, args), deadline);
+    RuntimeException failure;
+    RedisFailure kind;
+    while (true) {
+      RedisScriptingAsyncCommands<String, String> c =
+          connectedCommands(reconnectDeadline(softDeadline, hardDeadline));
+      if (c == null) {
+        if (permit == CircuitBreaker.Permit.PROBE) {
+          breaker.onFailure(permit);
+        }
+        if (closed) {
+          throw new BackendUnavailableException(
+              "redis backend closed", lastFailure, 0, RedisFailure.CLOSED);
+        }
+        throw unavailable(
+            RedisFailure.UNREACHABLE, "not connected: " + describe(lastFailure), lastFailure);
       }
-      breaker.onSuccess(permit);
-      outage.answered();
-      return result instanceof List ? (List<Object>) result : singleton(result);
-    } catch (RuntimeException e) {
-      lastFailure = e;
+      try {
+        Object result;
+        try {
+          result = await(c.evalsha(script.sha1(), ScriptOutputType.MULTI, keys, args),
+              sent, softDeadline, hardDeadline);
+        } catch (RedisNoScriptException e) {
+          // Not cached on this node (restart, failover, SCRIPT FLUSH): EVAL loads it again.
+          result = await(c.eval(script.body(), ScriptOutputType.MULTI, keys, args),
+              sent, softDeadline, hardDeadline);
+        }
+        breaker.onSuccess(permit);
+        outage.answered();
+        return result instanceof List ? (List<Object>) result : singleton(result);
+      } catch (TimeoutRuntimeException e) {
+        failure = e;
+        kind = e.kind;
+        break;
+      } catch (RuntimeException e) {
+        if (RedisFailure.rejectedWhileDisconnected(e)) {
+          noticeDrop();
+        }
+        if (RedisFailure.rejectedWhileDisconnected(e) && !closed
+            && breaker.state() == CircuitBreaker.State.CLOSED
+            && reconnectDeadline(softDeadline, hardDeadline) - System.nanoTime() > 0) {
+          // Never sent: again once the connection is back, within the timeout. (Lettuce's
+          // endpoint knows of a drop a little before the connection's isOpen() does.)
+          LockSupport.parkNanos(RECONNECT_POLL_NANOS);
+          continue;
+        }
+        failure = e;
+        kind = RedisFailure.of(e);
+        if (kind == RedisFailure.UNREACHABLE && RedisFailure.connectionWentAway(e)) {
+          kind = RedisFailure.LOST; // sent, and the connection went before the reply
+        }
+        break;
+      }
+    }
+    lastFailure = failure;
+    if (kind.countsTowardBreaker()) {
       breaker.onFailure(permit);
-      throw unavailable(describe(e), e);
+    } else if (kind == RedisFailure.SLOW || kind.redisAnswered()) {
+      breaker.onSuccess(permit); // Redis is alive: it answered this call, or others meanwhile
+    } else if (permit == CircuitBreaker.Permit.PROBE) {
+      breaker.onFailure(permit);
+    }
+    throw unavailable(kind, describe(failure), failure);
+  }
+
+  /**
+   * A decision saw the connection down: the drop is dated from now unless a recent one is known.
+   * (Lettuce rejects commands a little before it tells the listeners of the drop.)
+   */
+  private void noticeDrop() {
+    long dropped = disconnectedAt;
+    long now = System.nanoTime() | 1;
+    if (dropped == 0 || now - dropped > maxWaitNanos) {
+      disconnectedAt = now;
     }
   }
 
+  /**
+   * How long a decision waits for a reconnect: its timeout, or longer while the reconnect after a
+   * drop is young (within {@code max-wait} of the drop, and of the decision's start).
+   */
+  private long reconnectDeadline(long softDeadline, long hardDeadline) {
+    long dropped = disconnectedAt;
+    if (dropped == 0) {
+      return softDeadline;
+    }
+    long young = dropped + maxWaitNanos;
+    long deadline = young - hardDeadline < 0 ? young : hardDeadline;
+    return deadline - softDeadline > 0 ? deadline : softDeadline;
+  }
+
+  /**
+   * The commands when the connection is up; else waits, within {@code deadline}, for the first
+   * connection or for a reconnect under way (the breaker closed: no attempt has failed yet).
+   * Null when there is none by then.
+   */
+  private RedisScriptingAsyncCommands<String, String> connectedCommands(long deadline) {
+    RedisScriptingAsyncCommands<String, String> c = commands;
+    StatefulConnection<String, String> conn = connection;
+    if (c != null && conn.isOpen()) {
+      return c;
+    }
+    if (closed) {
+      return null;
+    }
+    if (c == null) {
+      awaitFirstConnection(deadline);
+      c = commands;
+      conn = connection;
+      if (c == null) {
+        return null;
+      }
+    }
+    if (!conn.isOpen()) {
+      noticeDrop();
+    }
+    while (!conn.isOpen()) {
+      if (closed || breaker.state() != CircuitBreaker.State.CLOSED
+          || deadline - System.nanoTime() <= 0) {
+        return null;
+      }
+      LockSupport.parkNanos(RECONNECT_POLL_NANOS);
+    }
+    return c;
+  }
+
   /** Logged (at most once a minute while it lasts): the caller applies its on-failure policy. */
-  private BackendUnavailableException unavailable(String reason, Throwable cause) {
-    outage.decisionFailed(reason);
+  private BackendUnavailableException unavailable(
+      RedisFailure kind, String reason, Throwable cause) {
+    if (kind == RedisFailure.SLOW) {
+      outage.decisionLate(TimeUnit.NANOSECONDS.toMillis(maxWaitNanos));
+    } else if (kind != RedisFailure.RULE_ERROR && kind != RedisFailure.CLOSED) {
+      outage.decisionFailed(reason);
+    }
     return new BackendUnavailableException(
-        "redis cannot decide: " + reason, cause, breaker.remainingOpenNanos());
+        "redis cannot decide: " + reason, cause, breaker.remainingOpenNanos(), kind);
   }
 
   private static List<Object> singleton(Object value) {
@@ -358,17 +608,55 @@ public final class RedisBackend implements AutoCloseable {
     return list;
   }
 
-  private static <T> T await(Future<T> future, long deadline) {
-    try {
-      long left = deadline - System.nanoTime();
-      if (left <= 0) {
-        future.cancel(false);
-        throw new TimeoutRuntimeException();
+  /** A reply (or an error reply) came back: Redis and the connection are alive. */
+  private void replied() {
+    lastReplyNanos = System.nanoTime();
+    if (hung) {
+      hung = false;
+    }
+  }
+
+  /**
+   * The reply of a call sent at {@code sent}: within the soft deadline; past it, up to the hard
+   * deadline unless the connection is known to be hung (see the class comment).
+   */
+  private <T> T await(RedisFuture<T> future, long sent, long softDeadline,
+      long hardDeadline) {
+    future.whenComplete((value, failure) -> {
+      if (failure == null || failure instanceof RedisCommandExecutionException) {
+        replied();
       }
-      return future.get(left, TimeUnit.NANOSECONDS);
-    } catch (TimeoutException e) {
-      future.cancel(false);
-      throw new TimeoutRuntimeException();
+    });
+    long deadline = softDeadline;
+    try {
+      while (true) {
+        long left = deadline - System.nanoTime();
+        try {
+          if (future.isDone()) {
+            return future.get(); // done already (perhaps just now, past a deadline): its value
+          }
+          if (left <= 0) {
+            throw new TimeoutException();
+          }
+          return future.get(left, TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+          if (future.isDone()) {
+            continue; // completed just now: take its value (or failure)
+          }
+          if (deadline == softDeadline && softDeadline != hardDeadline && !hung) {
+            deadline = hardDeadline; // late, on a connection not known to be hung: wait on
+            continue;
+          }
+          future.cancel(false);
+          boolean otherReplies = lastReplyNanos - sent > 0;
+          if (!otherReplies && deadline == hardDeadline) {
+            hung = true; // nothing at all back for a whole max-wait
+          }
+          throw new TimeoutRuntimeException(
+              otherReplies ? RedisFailure.SLOW : RedisFailure.HUNG,
+              TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent));
+        }
+      }
     } catch (InterruptedException e) {
       future.cancel(false);
       Thread.currentThread().interrupt();
@@ -391,21 +679,64 @@ public final class RedisBackend implements AutoCloseable {
    * fall to the rule's failure policy for being early. Once that attempt has ended, nothing waits
    * here: a backend that lost its connection, or never made one, answers at once.
    */
-  private RedisScriptingAsyncCommands<String, String> awaitFirstConnection(long deadline) {
+  private void awaitFirstConnection(long deadline) {
     try {
       firstAttempt.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    return commands;
   }
 
-  /** The decision took longer than the timeout. */
+  /** No reply in time: {@link RedisFailure#SLOW} or {@link RedisFailure#HUNG}. */
   static final class TimeoutRuntimeException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    TimeoutRuntimeException() {
-      super("timed out", null, false, false);
+    final RedisFailure kind;
+
+    TimeoutRuntimeException(RedisFailure kind, long waitedMillis) {
+      super(kind == RedisFailure.SLOW
+              ? "no reply after " + waitedMillis + " ms while redis answered other calls"
+              : "timed out: nothing back from redis after " + waitedMillis + " ms",
+          null, false, false);
+      this.kind = kind;
+    }
+  }
+
+  /**
+   * Closes the breaker when the connection is made again (a reconnect after a drop), and notes
+   * when it was lost.
+   */
+  private final class BreakerOnConnection implements RedisConnectionStateListener {
+    @Override
+    public void onRedisDisconnected(RedisChannelHandler<?, ?> handler) {
+      if (handler == connection) {
+        noticeDrop();
+      }
+    }
+
+    @Override
+    public void onRedisConnected(RedisChannelHandler<?, ?> handler, SocketAddress address) {
+      // Only the backend's own connection: not the short ones made to look up a Sentinel master.
+      if (!closed && connection != null && handler == connection) {
+        replied();
+        breaker.close();
+      }
+    }
+  }
+
+  /**
+   * Lettuce's delays between reconnect attempts: the first at once (a dropped connection to a live
+   * server, such as a {@code CLIENT KILL} or an idle timeout, is back in a round trip, before a
+   * request has to fall back), then 50 ms doubling up to 500 ms, so that a server that comes back
+   * is found within half a second.
+   */
+  static final class ReconnectDelay extends Delay {
+    @Override
+    public Duration createDelay(long attempt) {
+      if (attempt <= 1) {
+        return Duration.ZERO;
+      }
+      return Duration.ofMillis(Math.min(500L, 50L << Math.min(attempt - 2, 4)));
     }
   }
 
@@ -450,7 +781,7 @@ public final class RedisBackend implements AutoCloseable {
       return;
     }
     closed = true;
-    firstAttempt.countDown();
+    firstAttemptEnded();
     scheduler.shutdownNow();
     try {
       client.shutdown(0, 2, TimeUnit.SECONDS);
@@ -467,9 +798,6 @@ public final class RedisBackend implements AutoCloseable {
   static String describe(Throwable failure) {
     if (failure == null) {
       return "no answer yet";
-    }
-    if (failure instanceof TimeoutRuntimeException) {
-      return "timed out";
     }
     StringBuilder out = new StringBuilder();
     Throwable current = failure;

@@ -6,6 +6,7 @@ import io.tollgate.diagnostics.AgentLog;
 import java.net.SocketAddress;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 
 /**
  * Says in the agent's log when a connection to Redis is lost and when it is back, so that an
@@ -17,23 +18,35 @@ final class RedisConnectionLog implements RedisConnectionStateListener {
 
   private final String address;
   private final BooleanSupplier closing;
+  private final BooleanSupplier connectedOnce;
+  private final Predicate<RedisChannelHandler<?, ?>> watched;
   private final AtomicBoolean lost = new AtomicBoolean();
 
-  RedisConnectionLog(String address, BooleanSupplier closing) {
+  /**
+   * @param connectedOnce whether the backend has had a connection: a first attempt whose handshake
+   *     timed out loses no connection (the backend says so itself)
+   * @param watched the connections to report on: with Sentinel, not the short connections the
+   *     client makes to the sentinels to look the master up (each would say "lost")
+   */
+  RedisConnectionLog(String address, BooleanSupplier closing, BooleanSupplier connectedOnce,
+      Predicate<RedisChannelHandler<?, ?>> watched) {
     this.address = address;
     this.closing = closing;
+    this.connectedOnce = connectedOnce;
+    this.watched = watched;
   }
 
   @Override
   public void onRedisDisconnected(RedisChannelHandler<?, ?> connection) {
-    if (!closing.getAsBoolean() && lost.compareAndSet(false, true)) {
+    if (!closing.getAsBoolean() && connectedOnce.getAsBoolean() && watched.test(connection)
+        && lost.compareAndSet(false, true)) {
       AgentLog.warn("lost the connection to redis at " + address + "; reconnecting");
     }
   }
 
   @Override
   public void onRedisConnected(RedisChannelHandler<?, ?> connection, SocketAddress socketAddress) {
-    if (lost.compareAndSet(true, false)) {
+    if (watched.test(connection) && lost.compareAndSet(true, false)) {
       AgentLog.info("reconnected to redis at " + address);
     }
   }

@@ -17,11 +17,24 @@ import java.util.Objects;
 public final class RedisConnectionSettings {
 
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(50);
-  public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(1);
+  /**
+   * Bounds making a connection and its handshake. Generous: on a host busy starting JVMs a
+   * handshake can take over a second, and one cut short only starts again from nothing. (While a
+   * connection is being made, decisions do not wait for it beyond their own timeout.)
+   */
+  public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
   public static final int DEFAULT_FAILURE_THRESHOLD = 3;
   public static final Duration DEFAULT_OPEN_DURATION = Duration.ofSeconds(1);
   public static final int DEFAULT_REQUEST_QUEUE_SIZE = 1024;
   public static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(5);
+  /**
+   * How long a decision waits for a reply that is late while Redis is answering other calls (a
+   * saturated host, a busy server): long past any scheduling or GC hiccup, short enough that a
+   * server that truly stopped answering is noticed, and the breaker opened, within it.
+   */
+  public static final Duration DEFAULT_MAX_WAIT = Duration.ofSeconds(1);
+  /** How long the agent's start waits for the first connection before it says {@code ready}. */
+  public static final Duration DEFAULT_STARTUP_WAIT = Duration.ofSeconds(10);
 
   private final String uri;
   private final List<String> clusterSeeds;
@@ -35,6 +48,8 @@ public final class RedisConnectionSettings {
   private final int fallbackInstances;
   private final String tlsCaFile;
   private final VerifyPeer verifyPeer;
+  private final Duration maxWait;
+  private final Duration startupWait;
 
   /** How a {@code rediss://} server's certificate is checked. */
   public enum VerifyPeer {
@@ -58,8 +73,12 @@ public final class RedisConnectionSettings {
       Duration heartbeat,
       int fallbackInstances,
       String tlsCaFile,
-      VerifyPeer verifyPeer) {
+      VerifyPeer verifyPeer,
+      Duration maxWait,
+      Duration startupWait) {
     this.uri = uri;
+    this.maxWait = positive(maxWait, "max wait");
+    this.startupWait = positive(startupWait, "startup wait");
     this.tlsCaFile = tlsCaFile;
     this.verifyPeer = Objects.requireNonNull(verifyPeer, "verifyPeer");
     this.clusterSeeds = clusterSeeds;
@@ -91,7 +110,7 @@ public final class RedisConnectionSettings {
     return new RedisConnectionSettings(
         uri.trim(), Collections.<String>emptyList(), DEFAULT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT,
         DEFAULT_FAILURE_THRESHOLD, DEFAULT_OPEN_DURATION, DEFAULT_REQUEST_QUEUE_SIZE, "default",
-        DEFAULT_HEARTBEAT, 1, null, VerifyPeer.FULL);
+        DEFAULT_HEARTBEAT, 1, null, VerifyPeer.FULL, DEFAULT_MAX_WAIT, DEFAULT_STARTUP_WAIT);
   }
 
   /** A Redis Cluster, from one or more seed node URIs. */
@@ -109,33 +128,33 @@ public final class RedisConnectionSettings {
     return new RedisConnectionSettings(
         null, Collections.unmodifiableList(copy), DEFAULT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT,
         DEFAULT_FAILURE_THRESHOLD, DEFAULT_OPEN_DURATION, DEFAULT_REQUEST_QUEUE_SIZE, "default",
-        DEFAULT_HEARTBEAT, 1, null, VerifyPeer.FULL);
+        DEFAULT_HEARTBEAT, 1, null, VerifyPeer.FULL, DEFAULT_MAX_WAIT, DEFAULT_STARTUP_WAIT);
   }
 
   /** Per decision; past it the rule's on-failure policy applies. Default 50 ms. */
   public RedisConnectionSettings withTimeout(Duration value) {
     return new RedisConnectionSettings(uri, clusterSeeds, value, connectTimeout, failureThreshold,
         openDuration, requestQueueSize, instanceGroup, heartbeat, fallbackInstances,
-        tlsCaFile, verifyPeer);
+        tlsCaFile, verifyPeer, maxWait, startupWait);
   }
 
   public RedisConnectionSettings withConnectTimeout(Duration value) {
     return new RedisConnectionSettings(uri, clusterSeeds, timeout, value, failureThreshold,
         openDuration, requestQueueSize, instanceGroup, heartbeat, fallbackInstances,
-        tlsCaFile, verifyPeer);
+        tlsCaFile, verifyPeer, maxWait, startupWait);
   }
 
   /** Consecutive failures that open the circuit breaker, and how long it stays open. */
   public RedisConnectionSettings withBreaker(int threshold, Duration open) {
     return new RedisConnectionSettings(uri, clusterSeeds, timeout, connectTimeout, threshold, open,
         requestQueueSize, instanceGroup, heartbeat, fallbackInstances,
-        tlsCaFile, verifyPeer);
+        tlsCaFile, verifyPeer, maxWait, startupWait);
   }
 
   public RedisConnectionSettings withRequestQueueSize(int value) {
     return new RedisConnectionSettings(uri, clusterSeeds, timeout, connectTimeout,
         failureThreshold, openDuration, value, instanceGroup, heartbeat, fallbackInstances,
-        tlsCaFile, verifyPeer);
+        tlsCaFile, verifyPeer, maxWait, startupWait);
   }
 
   /**
@@ -146,7 +165,7 @@ public final class RedisConnectionSettings {
       int assumedInstances) {
     return new RedisConnectionSettings(uri, clusterSeeds, timeout, connectTimeout,
         failureThreshold, openDuration, requestQueueSize, group, heartbeatEvery, assumedInstances,
-        tlsCaFile, verifyPeer);
+        tlsCaFile, verifyPeer, maxWait, startupWait);
   }
 
   /**
@@ -157,7 +176,33 @@ public final class RedisConnectionSettings {
   public RedisConnectionSettings withTls(String caFile, VerifyPeer verify) {
     return new RedisConnectionSettings(uri, clusterSeeds, timeout, connectTimeout,
         failureThreshold, openDuration, requestQueueSize, instanceGroup, heartbeat,
-        fallbackInstances, caFile, verify);
+        fallbackInstances, caFile, verify, maxWait, startupWait);
+  }
+
+  /**
+   * The hard bound on one decision: a reply later than {@link #timeout()} is waited for, while
+   * Redis keeps answering other calls, up to this (at least the timeout). See {@link RedisBackend}.
+   */
+  public RedisConnectionSettings withMaxWait(Duration value) {
+    return new RedisConnectionSettings(uri, clusterSeeds, timeout, connectTimeout,
+        failureThreshold, openDuration, requestQueueSize, instanceGroup, heartbeat,
+        fallbackInstances, tlsCaFile, verifyPeer, value, startupWait);
+  }
+
+  /** How long the agent's start waits for the first connection (or a definite failure). */
+  public RedisConnectionSettings withStartupWait(Duration value) {
+    return new RedisConnectionSettings(uri, clusterSeeds, timeout, connectTimeout,
+        failureThreshold, openDuration, requestQueueSize, instanceGroup, heartbeat,
+        fallbackInstances, tlsCaFile, verifyPeer, maxWait, value);
+  }
+
+  /** The hard bound on one decision: the timeout, or {@code max-wait} when that is longer. */
+  public Duration maxWait() {
+    return maxWait.compareTo(timeout) > 0 ? maxWait : timeout;
+  }
+
+  public Duration startupWait() {
+    return startupWait;
   }
 
   /** The PEM file of CA certificates to trust for TLS; null for the JVM's default. */

@@ -23,6 +23,8 @@ final class RedisOutageLog {
   private final AtomicLong failingSince = new AtomicLong();
   private final AtomicLong lastReminder = new AtomicLong();
   private final LongAdder failedDecisions = new LongAdder();
+  private final AtomicLong lastLateLine = new AtomicLong();
+  private final LongAdder lateDecisions = new LongAdder();
 
   RedisOutageLog(String backend) {
     this.backend = backend;
@@ -44,6 +46,23 @@ final class RedisOutageLog {
       AgentLog.warn("redis at " + backend + " still cannot decide (" + reason + "), for "
           + (since == 0 ? "?" : secondsSince(since) + " s") + "; "
           + failedDecisions.sum() + " decisions fell back to on-failure so far");
+    }
+  }
+
+  /**
+   * A decision whose reply came later than the hard bound while Redis answered other calls (made by
+   * its rule's local share): not an
+   * outage (nothing else changes), but worth a line, at most once a minute, with how many so far.
+   */
+  void decisionLate(long maxWaitMillis) {
+    lateDecisions.increment();
+    long now = System.nanoTime() | 1;
+    long last = lastLateLine.get();
+    if ((last == 0 || now - last >= REMINDER_NANOS) && lastLateLine.compareAndSet(last, now)) {
+      AgentLog.warn("redis at " + backend + " answered later than max-wait (" + maxWaitMillis
+          + " ms) while it answered other calls: " + lateDecisions.sumThenReset()
+          + " decision(s) were made by their rule's local share instead (the host or redis is"
+          + " overloaded; the breaker stays closed)");
     }
   }
 

@@ -1,0 +1,120 @@
+package io.tollgate.stores.redis;
+
+import io.lettuce.core.RedisCommandExecutionException;
+import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
+import java.util.Locale;
+
+/**
+ * Why Redis could not decide, sorted by what it says about the backend, because each calls for a
+ * different answer.
+ *
+ * <ul>
+ *   <li>{@link #UNREACHABLE}: no connection (refused, reset, closed, not connected). The one kind
+ *       that says Redis cannot be reached; a failed attempt to connect opens the circuit breaker.
+ *   <li>{@link #LOST}: the call was sent and its connection went before the reply came (a drop, a
+ *       reset). The script may have run. Decided like {@link #SLOW}, by the rule's local share:
+ *       a connection that was alive a moment ago is most often back in a round trip, and when it
+ *       is not, the reconnect fails, the breaker opens and the next decisions get the policy.
+ *   <li>{@link #HUNG}: the connection is up but nothing at all came back on it for the whole
+ *       {@code max-wait}: a frozen server, a dead peer that sent no reset, or a host so overloaded
+ *       that its client threads did not run. Not counted by the breaker (on a host at a load of
+ *       9 per core, half a second without a reply happens with Redis alive, and a breaker opened
+ *       for it would let every request through for a second); instead the backend is marked
+ *       hung until the next reply, and meanwhile decisions wait only their {@code timeout}.
+ *   <li>{@link #SLOW}: the reply was later than {@code max-wait} while other replies kept coming.
+ *       Redis is alive and the host (or Redis) is busy: this one decision is made by the rule's
+ *       local share, whose state follows Redis's ({@link FailurePolicyStore}), whatever the
+ *       rule's {@code on-failure}; nothing else changes. Never counts toward the breaker, since the
+ *       app's own load causes it.
+ *   <li>{@link #SERVER_ERROR}: an error reply every command would get (OOM, LOADING, BUSY,
+ *       READONLY, MASTERDOWN, CLUSTERDOWN, NOAUTH...). Counts toward the breaker.
+ *   <li>{@link #RULE_ERROR}: an error reply about this call's key or script (WRONGTYPE, a script
+ *       error, an unexpected reply). The rule's own problem: it falls back for that rule, is logged
+ *       by rule, and never touches the breaker or the other rules.
+ *   <li>{@link #CLOSED}: the backend was closed (a reload changed the server).
+ * </ul>
+ */
+public enum RedisFailure {
+  UNREACHABLE,
+  LOST,
+  HUNG,
+  SLOW,
+  SERVER_ERROR,
+  RULE_ERROR,
+  CLOSED;
+
+  /** Error codes Redis gives to every command while the server (not the key) is in trouble. */
+  private static final String[] SERVER_WIDE_CODES = {
+    "OOM", "LOADING", "BUSY", "READONLY", "MASTERDOWN", "CLUSTERDOWN", "NOAUTH", "NOPERM",
+    "NOREPLICAS", "MISCONF", "TRYAGAIN", "WRONGPASS", "UNKILLABLE"
+  };
+
+  /** Whether this failure says the backend as a whole is in trouble (the breaker counts it). */
+  public boolean countsTowardBreaker() {
+    return this == SERVER_ERROR;
+  }
+
+  /** Whether Redis itself answered (so the connection and the server are alive). */
+  public boolean redisAnswered() {
+    return this == RULE_ERROR;
+  }
+
+  /**
+   * The kind of a failure thrown while a command ran (not timeouts, which the backend tells apart
+   * by what else came back meanwhile).
+   */
+  static RedisFailure of(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof RedisCommandExecutionException) {
+        return ofErrorReply(t.getMessage());
+      }
+    }
+    return UNREACHABLE;
+  }
+
+  /** The kind of an error reply, by its code (the message's first word). */
+  static RedisFailure ofErrorReply(String message) {
+    String text = message == null ? "" : message.trim();
+    int space = text.indexOf(' ');
+    String code = (space < 0 ? text : text.substring(0, space)).toUpperCase(Locale.ROOT);
+    for (String serverWide : SERVER_WIDE_CODES) {
+      if (serverWide.equals(code)) {
+        return SERVER_ERROR;
+      }
+    }
+    // A script that hit OOM while running says "ERR Error running script ...: OOM ..." or similar.
+    String upper = text.toUpperCase(Locale.ROOT);
+    if (upper.contains("-OOM ") || upper.contains(" OOM COMMAND NOT ALLOWED")) {
+      return SERVER_ERROR;
+    }
+    return RULE_ERROR;
+  }
+
+  /**
+   * Whether {@code failure} says the connection went while the call was on it (a reset, a close),
+   * rather than that the call was refused before it was sent (not connected, a full queue).
+   */
+  static boolean connectionWentAway(Throwable failure) {
+    if (rejectedWhileDisconnected(failure)) {
+      return false;
+    }
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      String message = t.getMessage();
+      if (t instanceof IOException || t instanceof ClosedChannelException
+          || (message != null && (message.startsWith("Connection closed")
+              || message.startsWith("Connection disconnected")
+              || message.contains("Connection reset")))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether {@code failure} is Lettuce rejecting a command before sending it: never sent. */
+  static boolean rejectedWhileDisconnected(Throwable failure) {
+    String message = failure == null ? null : failure.getMessage();
+    return message != null && message.contains("not connected") && !(failure instanceof IOException)
+        && !(failure instanceof ClosedChannelException);
+  }
+}

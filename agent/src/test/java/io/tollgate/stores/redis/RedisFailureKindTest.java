@@ -1,0 +1,57 @@
+package io.tollgate.stores.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisConnectionException;
+import java.io.IOException;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Which failures say Redis as a whole is in trouble (the breaker counts them) and which do not. */
+class RedisFailureKindTest {
+
+  @ParameterizedTest(name = "{0} -> {1}")
+  @CsvSource(delimiter = '|', value = {
+    "WRONGTYPE Operation against a key holding the wrong kind of value | RULE_ERROR",
+    "ERR Error running script (call to f_1234): user_script:12: bad argument | RULE_ERROR",
+    "ERR user_script:3: Script attempted to access a non local key | RULE_ERROR",
+    "OOM command not allowed when used memory > 'maxmemory'. | SERVER_ERROR",
+    "LOADING Redis is loading the dataset in memory | SERVER_ERROR",
+    "BUSY Redis is busy running a script. | SERVER_ERROR",
+    "READONLY You can't write against a read only replica. | SERVER_ERROR",
+    "MASTERDOWN Link with MASTER is down | SERVER_ERROR",
+    "CLUSTERDOWN The cluster is down | SERVER_ERROR",
+    "NOAUTH Authentication required. | SERVER_ERROR",
+  })
+  void anErrorReplyIsTheRulesOwnUnlessEveryCommandWouldGetIt(String reply, RedisFailure kind) {
+    assertEquals(kind, RedisFailure.of(new RedisCommandExecutionException(reply)));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"Connection reset by peer", "Connection refused", "Connection closed"})
+  void aFailureWithoutAReplyIsUnreachable(String message) {
+    assertEquals(
+        RedisFailure.UNREACHABLE,
+        RedisFailure.of(new RedisConnectionException(message, new IOException(message))));
+  }
+
+  @ParameterizedTest(name = "{0} -> went away: {1}")
+  @CsvSource(delimiter = '|', value = {
+    "Connection closed | true",
+    "Connection disconnected | true",
+    "Currently not connected. Commands are rejected. | false",
+    "Request queue size exceeded: 1024. Commands are not accepted until the queue size drops. | false",
+  })
+  void aCallLostWithItsConnectionIsToldFromOneNeverSent(String message, boolean wentAway) {
+    assertEquals(wentAway,
+        RedisFailure.connectionWentAway(new io.lettuce.core.RedisException(message)));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"UNREACHABLE, false", "LOST, false", "HUNG, false", "SLOW, false", "SERVER_ERROR, true",
+      "RULE_ERROR, false", "CLOSED, false"})
+  void onlyWhatSaysRedisIsDownCountsTowardTheBreaker(RedisFailure kind, boolean counts) {
+    assertEquals(counts, kind.countsTowardBreaker());
+  }
+}

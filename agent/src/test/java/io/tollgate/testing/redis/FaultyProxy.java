@@ -1,0 +1,244 @@
+package io.tollgate.testing.redis;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A TCP proxy on loopback in front of a Redis server, that makes the faults a network and a busy
+ * server make: replies held back by a delay ({@link #delayReplies}), every connection reset at once
+ * ({@link #dropConnections}), and new connections refused ({@link #refuseConnections}) while Redis
+ * itself keeps running and keeps its data.
+ *
+ * <p>The delay applies to what the server sends, each chunk held until {@code delay} after it
+ * was read, in order; so a delay of 200 ms is a reply 200 ms late, however many are pipelined.
+ *
+ * <p>Also a program, for the fault benchmark ({@code benchmarks/run-redis-faults.sh}): {@code java
+ * -cp agent/target/test-classes io.tollgate.testing.redis.FaultyProxy LISTEN_PORT REDIS_PORT}
+ * reads commands on standard input, one a line: {@code delay MILLIS}, {@code drop}, {@code refuse
+ * on|off}.
+ */
+public final class FaultyProxy implements AutoCloseable {
+
+  private final int upstreamPort;
+  private final ServerSocket server;
+  private final Thread acceptor;
+  private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+  private final AtomicLong delayNanos = new AtomicLong();
+  private final AtomicLong accepted = new AtomicLong();
+  private volatile boolean refusing;
+  private volatile boolean closed;
+
+  /** Listens on a free loopback port, forwarding to {@code upstreamPort} on loopback. */
+  public FaultyProxy(int upstreamPort) throws IOException {
+    this(0, upstreamPort);
+  }
+
+  public FaultyProxy(int listenPort, int upstreamPort) throws IOException {
+    this.upstreamPort = upstreamPort;
+    this.server = new ServerSocket();
+    server.setReuseAddress(true);
+    server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), listenPort));
+    this.acceptor = new Thread(this::acceptLoop, "faulty-proxy-accept-" + port());
+    acceptor.setDaemon(true);
+    acceptor.start();
+  }
+
+  public int port() {
+    return server.getLocalPort();
+  }
+
+  public String uri() {
+    return "redis://127.0.0.1:" + port();
+  }
+
+  /** From now on, what the server sends reaches the client {@code millis} late. */
+  public void delayReplies(long millis) {
+    delayNanos.set(TimeUnit.MILLISECONDS.toNanos(millis));
+  }
+
+  /** Resets every open connection (RST): the client sees "connection reset". */
+  public void dropConnections() {
+    for (Socket socket : sockets) {
+      reset(socket);
+    }
+  }
+
+  /** While on, every new connection is reset as soon as it is accepted. */
+  public void refuseConnections(boolean on) {
+    refusing = on;
+  }
+
+  /** Connections accepted so far (including those refused). */
+  public long acceptedConnections() {
+    return accepted.get();
+  }
+
+  private void acceptLoop() {
+    while (!closed) {
+      Socket client;
+      try {
+        client = server.accept();
+      } catch (IOException e) {
+        return; // closed
+      }
+      accepted.incrementAndGet();
+      if (refusing) {
+        reset(client);
+        continue;
+      }
+      try {
+        Socket upstream = new Socket();
+        upstream.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), upstreamPort));
+        upstream.setTcpNoDelay(true);
+        client.setTcpNoDelay(true);
+        sockets.add(client);
+        sockets.add(upstream);
+        pump(client, upstream, false);
+        pump(upstream, client, true);
+      } catch (IOException e) {
+        reset(client); // Redis is down: as a refused connection looks to the client
+      }
+    }
+  }
+
+  /** Copies {@code from} to {@code to} on a thread (and a writer thread when delayed). */
+  private void pump(Socket from, Socket to, boolean delayed) {
+    LinkedBlockingQueue<byte[]> queue = new LinkedBlockingQueue<>();
+    LinkedBlockingQueue<Long> times = new LinkedBlockingQueue<>();
+    Thread reader = new Thread(() -> {
+      byte[] buffer = new byte[16 * 1024];
+      try (InputStream in = from.getInputStream()) {
+        OutputStream out = to.getOutputStream();
+        int n;
+        while ((n = in.read(buffer)) >= 0) {
+          if (!delayed) {
+            out.write(buffer, 0, n);
+            out.flush();
+          } else {
+            times.add(System.nanoTime() + delayNanos.get());
+            queue.add(Arrays.copyOf(buffer, n));
+          }
+        }
+      } catch (IOException e) {
+        // one side closed or reset
+      } finally {
+        if (delayed) {
+          times.add(-1L);
+          queue.add(new byte[0]);
+        } else {
+          closeQuietly(from, to);
+        }
+      }
+    }, "faulty-proxy-read");
+    reader.setDaemon(true);
+    reader.start();
+    if (!delayed) {
+      return;
+    }
+    Thread writer = new Thread(() -> {
+      try {
+        OutputStream out = to.getOutputStream();
+        while (true) {
+          long due = times.take();
+          byte[] chunk = queue.take();
+          if (due == -1L) {
+            break;
+          }
+          long wait = due - System.nanoTime();
+          if (wait > 0) {
+            TimeUnit.NANOSECONDS.sleep(wait); // the delay itself, not a synchronisation
+          }
+          out.write(chunk);
+          out.flush();
+        }
+      } catch (IOException | InterruptedException e) {
+        // closed
+      } finally {
+        closeQuietly(from, to);
+      }
+    }, "faulty-proxy-write");
+    writer.setDaemon(true);
+    writer.start();
+  }
+
+  private void closeQuietly(Socket a, Socket b) {
+    for (Socket s : new Socket[] {a, b}) {
+      sockets.remove(s);
+      try {
+        s.close();
+      } catch (IOException ignored) {
+        // already closed
+      }
+    }
+  }
+
+  private void reset(Socket socket) {
+    sockets.remove(socket);
+    try {
+      socket.setSoLinger(true, 0); // close with RST, not FIN
+      socket.close();
+    } catch (IOException ignored) {
+      // already closed
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    try {
+      server.close();
+    } catch (IOException ignored) {
+      // already closed
+    }
+    dropConnections();
+  }
+
+  /** The benchmark's proxy: commands on standard input (see the class comment). */
+  public static void main(String[] args) throws Exception {
+    try (FaultyProxy proxy =
+        new FaultyProxy(Integer.parseInt(args[0]), Integer.parseInt(args[1]))) {
+      System.out.println("proxy " + proxy.port() + " -> " + args[1]);
+      System.out.flush();
+      BufferedReader in =
+          new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+      String line;
+      while ((line = in.readLine()) != null) {
+        String[] words = line.trim().split("\\s+");
+        switch (words[0]) {
+          case "delay":
+            proxy.delayReplies(Long.parseLong(words[1]));
+            break;
+          case "drop":
+            proxy.dropConnections();
+            break;
+          case "refuse":
+            proxy.refuseConnections("on".equals(words[1]));
+            if ("on".equals(words[1])) {
+              proxy.dropConnections();
+            }
+            break;
+          case "quit":
+            return;
+          default:
+            System.out.println("unknown command: " + line);
+        }
+        System.out.println("ok " + line);
+        System.out.flush();
+      }
+    }
+  }
+}

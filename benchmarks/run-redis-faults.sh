@@ -1,0 +1,224 @@
+#!/usr/bin/env bash
+# Redis under saturation and faults (BENCHMARKS.md, "Redis under saturation and faults"): three
+# servlet-jakarta JVMs with the agent share one Redis, each flooded by its own wrk (CONNS
+# connections, DURATION seconds) on a rule keyed by header:K, LIMIT per hour; a fault happens
+# during each round. Per round: requests admitted against the limit (a fresh key per round), how
+# many were decided by on-failure (200 without quota headers, or 503), the longest and p99 answer,
+# and how long after the fault ended the first answer decided by Redis came.
+#
+# Rounds (ROUNDS to pick): flood (no fault), latency20 / latency200 (the proxy holds every reply),
+# drop (every connection reset once a second), stop (kill -STOP redis for 3 s, then CONT), restart
+# (kill -9 redis, start it again 3 s later: it comes back empty), refused (connections refused for
+# 3 s: Redis unreachable, its data kept), and each of these with on-failure: local and deny where
+# the goal names them; sentinel (a master, a replica, one sentinel; the master killed).
+#
+# The agents reach Redis through FaultyProxy (agent/target/test-classes, a loopback TCP proxy
+# written for this), except in the sentinel round. Needs wrk, redis-server, redis-sentinel,
+# redis-cli, curl, python3 and java, and a build: mvn -B package -DskipTests && mvn -B
+# test-compile -pl agent -am. Starts its own processes on free ports and stops them by pid.
+# A round named NAME-light runs 2 connections per JVM instead of CONNS, so that its longest answer
+# is the agent's, not the saturated app's queueing.
+# Settings: CONNS=22 DURATION=8 LIMIT=100 TIMEOUT=50ms ROUNDS="..." NAME=redis-faults
+# Output: benchmarks/results/NAME.txt (one RESULT line per round) and NAME-logs/ (agent logs).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+CONNS=${CONNS:-22}
+DURATION=${DURATION:-8}
+LIMIT=${LIMIT:-100}
+TIMEOUT=${TIMEOUT:-50ms}
+ROUNDS=${ROUNDS:-"flood latency20 latency200 drop stop restart refused refused-light refused-deny refused-deny-light refused-local restart-local sentinel"}
+NAME=${NAME:-redis-faults}
+
+agent=agent/target/tollgate-agent.jar
+app=test-apps/servlet-jakarta/target/servlet-jakarta.jar
+classes=agent/target/test-classes
+out=benchmarks/results
+result=$out/$NAME.txt
+logs=$out/$NAME-logs
+for tool in wrk redis-server redis-sentinel redis-cli curl python3 java; do
+  command -v "$tool" >/dev/null || { echo "run-redis-faults.sh: $tool is not on the PATH" >&2; exit 1; }
+done
+[ -f "$agent" ] && [ -f "$app" ] && [ -f "$classes/io/tollgate/testing/redis/FaultyProxy.class" ] || {
+  echo "run-redis-faults.sh: build first (see the header)" >&2; exit 1; }
+mkdir -p "$out" "$logs"
+work=$(mktemp -d)
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+now_ms() { date +%s%3N; }
+
+pids=(); pids_extra=(); wrk_pids=()
+redis_pid=; proxy_pid=
+cleanup() {
+  for pid in "${wrk_pids[@]}" "${pids[@]}" "${pids_extra[@]}" $redis_pid $proxy_pid; do kill -CONT "$pid" 2>/dev/null || true; kill "$pid" 2>/dev/null || true; done
+  for pid in "${wrk_pids[@]}" "${pids[@]}" "${pids_extra[@]}" $redis_pid $proxy_pid; do wait "$pid" 2>/dev/null || true; done
+  exec 7>&- 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+redis_port=$(free_port)
+start_redis() {
+  redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --dir "$work" \
+    --logfile "$work/redis.log" &
+  redis_pid=$!
+  until redis-cli -p "$redis_port" ping >/dev/null 2>&1; do sleep 0.05; done
+}
+start_redis
+
+proxy_port=$(free_port)
+mkfifo "$work/proxy.in"
+java -cp "$classes" io.tollgate.testing.redis.FaultyProxy "$proxy_port" "$redis_port" \
+  < "$work/proxy.in" > "$work/proxy.out" 2>&1 &
+proxy_pid=$!
+exec 7> "$work/proxy.in"
+proxy() { echo "$*" >&7; }
+until grep -q "^proxy" "$work/proxy.out"; do sleep 0.05; done
+
+app_ports=()
+# start_apps URI POLICY: three JVMs on the rules file for URI and POLICY
+start_apps() {
+  local uri=$1 policy=$2 rules=$work/rules-$2-$RANDOM.yaml
+  cat > "$rules" <<EOF
+backend: redis
+redis:
+  uri: $uri
+  timeout: $TIMEOUT
+rules:
+  - name: flood
+    match: { path: /hello }
+    key: header:K
+    limit: $LIMIT
+    period: 1h
+    on-failure: $policy
+EOF
+  app_ports=(); pids=()
+  for i in 1 2 3; do
+    local port; port=$(free_port)
+    PORT=$port java -Xmx256m -javaagent:"$agent"=config="$rules" -jar "$app" \
+      > "$logs/$round-jvm$i.log" 2>&1 &
+    pids+=($!); app_ports+=("$port")
+  done
+  for port in "${app_ports[@]}"; do
+    until curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1; do sleep 0.1; done
+  done
+  # one heartbeat (5 s) so that every JVM has counted the three (a change of the count rebuilds
+  # the local share, full), then warm up each JVM's path (another key: the round's bucket is fresh)
+  sleep 6
+  for port in "${app_ports[@]}"; do
+    KEY=warm wrk -t1 -c4 -d2s -s benchmarks/redis-faults.lua "http://127.0.0.1:$port/hello" >/dev/null
+  done
+}
+stop_apps() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  pids=()
+}
+
+# first_redis_answer: ms from now until JVM 1 answers with quota headers (decided by Redis)
+first_redis_answer() {
+  local start; start=$(now_ms); local i=0
+  while true; do
+    i=$((i + 1))
+    if curl -s --max-time 30 -D - -o /dev/null -H "K: probe-$round-$i" "http://127.0.0.1:${app_ports[0]}/hello" \
+        | grep -qi '^RateLimit:'; then
+      echo $(( $(now_ms) - start )); return
+    fi
+    if [ $(( $(now_ms) - start )) -gt 30000 ]; then echo ">30000"; return; fi
+  done
+}
+
+# flood KEY: wrk on the three JVMs at once, in the background; its summaries go to $work/wrk-*
+flood() {
+  local j=0; wrk_pids=()
+  for port in "${app_ports[@]}"; do
+    j=$((j + 1))
+    KEY=$1 wrk -t1 -c"${2:-$CONNS}" -d"${DURATION}s" --timeout 10s -s benchmarks/redis-faults.lua \
+      "http://127.0.0.1:$port/hello" > "$work/wrk-$j.txt" 2>&1 &
+    wrk_pids+=($!)
+  done
+}
+
+sum_wrk() {
+  python3 - "$work"/wrk-*.txt <<'EOF'
+import re, sys
+tot = {}; mx = 0.0; p99 = 0.0
+for path in sys.argv[1:]:
+    for line in open(path):
+        if line.startswith("WRK "):
+            for k, v in re.findall(r"(\w+)=([\d.]+)", line):
+                if k == "max_ms": mx = max(mx, float(v))
+                elif k == "p99_ms": p99 = max(p99, float(v))
+                else: tot[k] = tot.get(k, 0) + int(v)
+print("admitted=%d fellback=%d refused=%d unavailable=%d errors=%d longest_ms=%.0f p99_ms=%.0f" % (
+    tot.get("ok", 0), tot.get("fallback", 0) + tot.get("unavailable", 0), tot.get("refused", 0),
+    tot.get("unavailable", 0), tot.get("errors", 0), mx, p99))
+EOF
+}
+
+: > "$result"
+echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); CONNS=$CONNS DURATION=$DURATION LIMIT=$LIMIT TIMEOUT=$TIMEOUT" | tee -a "$result"
+current=""
+for round in $ROUNDS; do
+  conns=$CONNS
+  name=$round
+  if [[ $name == *-light ]]; then conns=2; name=${name%-light}; fi
+  case $name in
+    *-local) policy=local ;; *-deny) policy=deny ;; *) policy=allow ;;
+  esac
+  fault=${name%-local}; fault=${fault%-deny}
+  if [ "$fault" = sentinel ]; then continue; fi
+  if [ "$current" != "$policy" ]; then
+    stop_apps; start_apps "redis://127.0.0.1:$proxy_port" "$policy"; current=$policy
+  fi
+  key="$round-$RANDOM"
+  rm -f "$work"/wrk-*.txt
+  flood "$key" "$conns"
+  sleep 2
+  recovery=-
+  case $fault in
+    flood) ;;
+    latency20) proxy delay 20 ;;
+    latency200) proxy delay 200 ;;
+    drop) for s in 1 2 3 4 5; do proxy drop; sleep 1; done ;;
+    stop) kill -STOP "$redis_pid"; sleep 3; kill -CONT "$redis_pid"; recovery=$(first_redis_answer) ;;
+    restart) kill -9 "$redis_pid"; wait "$redis_pid" 2>/dev/null || true; sleep 3; start_redis
+      recovery=$(first_redis_answer) ;;
+    refused) proxy refuse on; sleep 3; proxy refuse off; recovery=$(first_redis_answer) ;;
+  esac
+  wait "${wrk_pids[@]}"
+  proxy delay 0
+  line="RESULT round=$round policy=$policy conns=$((conns * 3)) limit=$LIMIT $(sum_wrk) recovery_ms=$recovery"
+  echo "$line" | tee -a "$result"
+done
+stop_apps
+
+if [[ " $ROUNDS " == *" sentinel "* ]]; then
+  round=sentinel
+  replica_port=$(free_port); sentinel_port=$(free_port)
+  redis-server --port "$replica_port" --bind 127.0.0.1 --save '' --appendonly no --dir "$work" \
+    --replicaof 127.0.0.1 "$redis_port" --logfile "$work/replica.log" &
+  pids_extra=($!)
+  cat > "$work/sentinel.conf" <<EOF
+port $sentinel_port
+bind 127.0.0.1
+sentinel monitor bench 127.0.0.1 $redis_port 1
+sentinel down-after-milliseconds bench 1000
+sentinel failover-timeout bench 5000
+EOF
+  redis-sentinel "$work/sentinel.conf" > "$work/sentinel.log" 2>&1 &
+  pids_extra+=($!)
+  until [ "$(redis-cli -p "$replica_port" info replication | grep -c 'master_link_status:up')" = 1 ]; do sleep 0.1; done
+  until redis-cli -p "$sentinel_port" sentinel get-master-addr-by-name bench >/dev/null 2>&1; do sleep 0.1; done
+  start_apps "redis-sentinel://127.0.0.1:$sentinel_port/0#bench" allow
+  rm -f "$work"/wrk-*.txt
+  flood "sentinel-$RANDOM"
+  sleep 2
+  kill -9 "$redis_pid"; wait "$redis_pid" 2>/dev/null || true; redis_pid=
+  killed=$(now_ms)
+  recovery=$(first_redis_answer)
+  wait "${wrk_pids[@]}"
+  echo "RESULT round=sentinel policy=allow limit=$LIMIT $(sum_wrk) recovery_ms_after_kill=$recovery" | tee -a "$result"
+  stop_apps
+  for pid in "${pids_extra[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+fi
+proxy quit || true
