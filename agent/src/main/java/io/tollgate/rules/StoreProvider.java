@@ -193,7 +193,8 @@ public final class StoreProvider {
         : "local";
   }
 
-  private static boolean sameServer(RedisSettings a, RedisSettings b) {
+  /** Whether a reload from {@code a} to {@code b} keeps the connection: nothing it was made with changed. */
+  static boolean sameServer(RedisSettings a, RedisSettings b) {
     return a != null
         && b != null
         && String.valueOf(a.uri()).equals(String.valueOf(b.uri()))

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tollgate.config.Durations;
+import io.tollgate.config.RedisSettings;
 import io.tollgate.config.RulesConfig;
 import io.tollgate.config.RulesFileParser;
 import io.tollgate.stores.redis.RedisConnectionSettings;
@@ -13,7 +14,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * What the rules file's {@code redis:} section says is what the Redis store is built with: the
- * timeouts reach the {@link RedisConnectionSettings} that {@link StoreProvider} connects with.
+ * timeouts reach the {@link RedisConnectionSettings} that {@link StoreProvider} connects with, and a
+ * reload that changes them connects with the new ones.
  */
 class StoreProviderConnectionSettingsTest {
 
@@ -56,5 +58,33 @@ class StoreProviderConnectionSettingsTest {
   void theMaxWaitReachesEveryKindOfServer(String what, String server) throws Exception {
     RedisConnectionSettings s = settingsOf("  " + server + "\n  max-wait: 4s\n");
     assertEquals(Duration.ofSeconds(4), s.maxWait(), what);
+  }
+
+  /**
+   * A reload keeps the connection only when nothing it was made with changed: the store's bound on
+   * waiting is fixed when it connects, so a new {@code max-wait} connects anew, as a new timeout.
+   */
+  @ParameterizedTest(name = "{0} -> {1}: keeps the connection {2}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "max-wait: 1s          | max-wait: 1s          | true",
+        "timeout: 50ms         | max-wait: 1s          | true", // both the defaults
+        "max-wait: 1s          | max-wait: 2s          | false",
+        "max-wait: 2s          | timeout: 50ms         | false", // back to the default 1 s
+        "timeout: 50ms         | timeout: 80ms         | false",
+        "refusal-cache: false  | refusal-cache: true   | true",
+        "lease-tokens: 1       | lease-tokens: 10      | true",
+      })
+  void aReloadConnectsAnewWhenTheWaitChanges(String before, String after, boolean keeps)
+      throws Exception {
+    assertEquals(keeps, StoreProvider.sameServer(redisOf(before), redisOf(after)));
+  }
+
+  private static RedisSettings redisOf(String line) throws Exception {
+    return RulesFileParser.parse(
+            "backend: redis\nredis:\n  uri: redis://cache.invalid:6379\n  " + line + "\nrules: []\n",
+            "rules.yaml")
+        .redis();
   }
 }
