@@ -11,13 +11,14 @@ import java.util.Map;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 
 /** The {@code redis:} section: the server, timeouts, TLS, the refusal cache and leases. */
 final class RedisSectionParser {
 
   static final List<String> REDIS_KEYS =
-      Arrays.asList("uri", "cluster", "timeout", "tls", "refusal-cache", "lease-tokens");
+      Arrays.asList("uri", "cluster", "timeout", "max-wait", "tls", "refusal-cache", "lease-tokens");
   static final List<String> REDIS_TLS_KEYS = Arrays.asList("ca-file", "verify-peer");
   /** A lease larger than this would hold back too much of a limit in one instance. */
   static final long MAX_LEASE_TOKENS = 10_000;
@@ -56,6 +57,7 @@ final class RedisSectionParser {
       Long t = y.duration(timeoutTuple.getValueNode(), "redis.timeout", "");
       timeout = t == null ? timeout : t;
     }
+    long maxWait = maxWait(f.get("max-wait"), timeoutTuple, timeout);
     boolean refusalCache = false;
     NodeTuple refusalTuple = f.get("refusal-cache");
     if (refusalTuple != null) {
@@ -75,7 +77,40 @@ final class RedisSectionParser {
     // Each wrong value above is reported: the section is then not used (the file is refused).
     return y.problemCount() > before
         ? null
-        : new RedisSettings(uri, cluster, timeout, refusalCache, leaseTokens, tls.caFile, tls.verifyPeer);
+        : new RedisSettings(
+            uri, cluster, timeout, maxWait, refusalCache, leaseTokens, tls.caFile, tls.verifyPeer);
+  }
+
+  /**
+   * {@code redis.max-wait}: how long a decision waits for a reply later than the timeout while
+   * Redis answers other calls. At least the timeout (a shorter bound would never be waited for)
+   * and at most what the agent holds a request in all; the default when absent or wrong.
+   */
+  private long maxWait(NodeTuple maxWaitTuple, NodeTuple timeoutTuple, long timeout) {
+    if (maxWaitTuple == null) {
+      return RedisSettings.DEFAULT_MAX_WAIT_NANOS;
+    }
+    Node node = maxWaitTuple.getValueNode();
+    Long w = y.duration(node, "redis.max-wait", "");
+    if (w == null) {
+      return RedisSettings.DEFAULT_MAX_WAIT_NANOS;
+    }
+    String given = ((ScalarNode) node).getValue().trim(); // a duration was read: a scalar
+    if (w > RedisSettings.MAX_MAX_WAIT_NANOS) {
+      y.problem(
+          node,
+          "redis.max-wait must be at most " + Durations.format(RedisSettings.MAX_MAX_WAIT_NANOS)
+              + " (no request is held by the agent longer), got '" + given + "'");
+    } else if (w < timeout) {
+      y.problem(
+          node,
+          "redis.max-wait must be at least redis.timeout ("
+              + Durations.format(timeout)
+              + (timeoutTuple == null ? ", the default" : "")
+              + "): it bounds how long a reply later than the timeout is waited for; got '"
+              + given + "'");
+    }
+    return w;
   }
 
   /** {@code redis.uri}, with {@code ${NAME}} expanded; null when absent or wrong. */

@@ -6,11 +6,18 @@ import java.util.List;
 
 /**
  * The {@code redis} section: either one {@code uri} or a {@code cluster} of seed URIs, the
- * per-decision timeout, the TLS trust settings and whether refusals are cached locally.
+ * per-decision timeout and the hard bound on waiting for a late reply, the TLS trust settings and whether refusals are cached locally.
  */
 public final class RedisSettings {
   /** The default per-decision timeout: 50ms. */
   public static final long DEFAULT_TIMEOUT_NANOS = 50_000_000L;
+  /** The default {@code max-wait}: 1 s, the store's own default. */
+  public static final long DEFAULT_MAX_WAIT_NANOS = 1_000_000_000L;
+  /**
+   * The longest {@code max-wait}: 30 s, the most the agent holds any request in all (the engine's
+   * {@code RequestHold}); a longer wait could never be used, only mislead.
+   */
+  public static final long MAX_MAX_WAIT_NANOS = 30_000_000_000L;
 
   /** How a {@code rediss://} server's certificate is checked ({@code tls.verify-peer}). */
   public enum VerifyPeer {
@@ -25,19 +32,21 @@ public final class RedisSettings {
   private final String uri;
   private final List<String> cluster;
   private final long timeoutNanos;
+  private final long maxWaitNanos;
   private final boolean refusalCache;
   private final long leaseTokens;
   private final String tlsCaFile;
   private final VerifyPeer verifyPeer;
 
   public RedisSettings(String uri, List<String> cluster, long timeoutNanos) {
-    this(uri, cluster, timeoutNanos, false, 1, null, VerifyPeer.FULL);
+    this(uri, cluster, timeoutNanos, DEFAULT_MAX_WAIT_NANOS, false, 1, null, VerifyPeer.FULL);
   }
 
   public RedisSettings(
       String uri,
       List<String> cluster,
       long timeoutNanos,
+      long maxWaitNanos,
       boolean refusalCache,
       long leaseTokens,
       String tlsCaFile,
@@ -48,6 +57,7 @@ public final class RedisSettings {
             ? Collections.<String>emptyList()
             : Collections.unmodifiableList(new ArrayList<>(cluster));
     this.timeoutNanos = timeoutNanos;
+    this.maxWaitNanos = maxWaitNanos;
     this.refusalCache = refusalCache;
     this.leaseTokens = leaseTokens;
     this.tlsCaFile = tlsCaFile;
@@ -67,6 +77,14 @@ public final class RedisSettings {
   /** How long one decision may wait for Redis; default 50ms. */
   public long timeoutNanos() {
     return timeoutNanos;
+  }
+
+  /**
+   * {@code max-wait}: how long a decision waits for a reply later than the timeout while Redis
+   * keeps answering other calls, before the rule's local share decides; default 1 s.
+   */
+  public long maxWaitNanos() {
+    return maxWaitNanos;
   }
 
   /**
@@ -106,6 +124,7 @@ public final class RedisSettings {
         + cluster.size()
         + " seed(s), timeout="
         + Durations.format(timeoutNanos)
+        + (maxWaitNanos == DEFAULT_MAX_WAIT_NANOS ? "" : ", max-wait=" + Durations.format(maxWaitNanos))
         + (tlsCaFile == null ? "" : ", tls.ca-file=" + tlsCaFile)
         + (verifyPeer == VerifyPeer.FULL ? "" : ", tls.verify-peer=" + verifyPeer)
         + (refusalCache ? ", refusal-cache" : "")

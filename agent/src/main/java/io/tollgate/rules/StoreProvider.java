@@ -66,14 +66,7 @@ public final class StoreProvider {
     }
     RedisBackend previous = backend;
     InstanceRegistry previousInstances = instances;
-    RedisConnectionSettings settings =
-        (wanted.cluster().isEmpty()
-                ? RedisConnectionSettings.uri(wanted.uri())
-                : RedisConnectionSettings.cluster(wanted.cluster()))
-            .withTimeout(Duration.ofNanos(wanted.timeoutNanos()))
-            .withTls(
-                wanted.tlsCaFile(),
-                RedisConnectionSettings.VerifyPeer.valueOf(wanted.verifyPeer().name()));
+    RedisConnectionSettings settings = connectionSettings(wanted);
     if (!connects) {
       // The stores below are built on no backend: they reach it only when they decide.
       return;
@@ -89,6 +82,18 @@ public final class StoreProvider {
       previousInstances.close();
       previous.close();
     }
+  }
+
+  /** How the store reaches Redis and how long it waits, as the rules file's {@code redis:} says. */
+  static RedisConnectionSettings connectionSettings(RedisSettings redis) {
+    return (redis.cluster().isEmpty()
+            ? RedisConnectionSettings.uri(redis.uri())
+            : RedisConnectionSettings.cluster(redis.cluster()))
+        .withTimeout(Duration.ofNanos(redis.timeoutNanos()))
+        .withMaxWait(Duration.ofNanos(redis.maxWaitNanos()))
+        .withTls(
+            redis.tlsCaFile(),
+            RedisConnectionSettings.VerifyPeer.valueOf(redis.verifyPeer().name()));
   }
 
   /**
@@ -188,12 +193,14 @@ public final class StoreProvider {
         : "local";
   }
 
-  private static boolean sameServer(RedisSettings a, RedisSettings b) {
+  /** Whether a reload from {@code a} to {@code b} keeps the connection: nothing it was made with changed. */
+  static boolean sameServer(RedisSettings a, RedisSettings b) {
     return a != null
         && b != null
         && String.valueOf(a.uri()).equals(String.valueOf(b.uri()))
         && a.cluster().equals(b.cluster())
         && a.timeoutNanos() == b.timeoutNanos()
+        && a.maxWaitNanos() == b.maxWaitNanos()
         && String.valueOf(a.tlsCaFile()).equals(String.valueOf(b.tlsCaFile()))
         && a.verifyPeer() == b.verifyPeer();
   }

@@ -129,7 +129,9 @@ class ConfigExamplesTest {
       "rules:\n  - name: a\n    period: 1m\n",
       "rules:\n  - name: a\n    limit: 5\n    period: 1m\n    cost: { search: 5 }\n",
       "rules:\n  - name: a\n    limit: 5\n    period: 1m\n    match: { methods: [FETCH] }\n",
-      "client-ip:\n  ipv6-prefix: 129\nrules: []\n"
+      "client-ip:\n  ipv6-prefix: 129\nrules: []\n",
+      "backend: redis\nredis:\n  uri: redis://cache:6379\n  max-wait: 2\nrules: []\n",
+      "backend: redis\nredis:\n  uri: redis://cache:6379\n  max-wiat: 2s\nrules: []\n"
   })
   void theSchemaRejectsMistakes(String yaml) {
     assertFalse(schema().validate(yaml, InputFormat.YAML).isEmpty(), yaml);

@@ -10,6 +10,7 @@ import io.tollgate.limiters.AlgorithmKind;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
@@ -297,6 +298,38 @@ class RulesFileParserTest {
     assertEquals(1, defaults.redis().leaseTokens(), "no leasing unless asked for");
     assertNull(defaults.redis().tlsCaFile(), "the JVM's trust store");
     assertEquals(RedisSettings.VerifyPeer.FULL, defaults.redis().verifyPeer());
+  }
+
+  /**
+   * {@code redis.max-wait}, the hard bound on waiting for a late reply: 1 s unless given, then from
+   * the timeout (no waiting past it) to the 30 s the agent holds a request in all.
+   */
+  @ParameterizedTest(name = "timeout {0}, max-wait {1}: waits up to {2}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "      |       | 1s",
+        "      | 2s    | 2s",
+        "      | 50ms  | 50ms",
+        "200ms | 200ms | 200ms",
+        "200ms | 5s    | 5s",
+        "      | 30s   | 30s",
+        "1s    | 30000ms | 30s",
+      })
+  void redisMaxWait(String timeout, String maxWait, String expected) throws ConfigException {
+    List<String> lines = 
+        new ArrayList<>(Arrays.asList("backend: redis", "redis:", "  uri: redis://cache:6379"));
+    if (timeout != null) {
+      lines.add("  timeout: " + timeout);
+    }
+    if (maxWait != null) {
+      lines.add("  max-wait: " + maxWait);
+    }
+    RulesConfig c = RulesFileParser.parse(yaml(lines.toArray(new String[0])), "t");
+    assertEquals(Durations.parseNanos(expected), c.redis().maxWaitNanos());
+    if (maxWait != null) {
+      assertEquals(lines.size(), c.lineOf("redis.max-wait"));
+    }
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.tollgate.config.RedisSettings;
 import io.tollgate.limiters.Clock;
 import io.tollgate.rules.RuleSet;
 import io.tollgate.rules.RuleSetFactory;
@@ -34,6 +35,12 @@ class RequestHoldTest {
   })
   void pacingIsCutToWhatIsLeft(long heldSeconds, long delaySeconds, long waitsSeconds) {
     assertEquals(seconds(waitsSeconds), RequestHold.pacing(seconds(delaySeconds), seconds(heldSeconds)));
+  }
+
+  /** The rules file may let one Redis decision wait (redis.max-wait) as long as the hold, no longer. */
+  @Test
+  void theLongestRedisMaxWaitIsTheHold() {
+    assertEquals(RequestHold.MAX_NANOS, RedisSettings.MAX_MAX_WAIT_NANOS);
   }
 
   @Test

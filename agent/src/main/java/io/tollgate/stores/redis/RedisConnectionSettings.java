@@ -276,6 +276,7 @@ public final class RedisConnectionSettings {
   public String toString() {
     StringBuilder out = new StringBuilder("redis ").append(address());
     out.append(" timeout ").append(timeout.toMillis()).append("ms");
+    out.append(" max-wait ").append(maxWait().toMillis()).append("ms");
     if (tlsCaFile != null) {
       out.append(" tls ca-file ").append(tlsCaFile);
     }
