@@ -32,6 +32,9 @@ public final class RuleConfig {
   private final List<PathGlob> pathGlobs;
   private final Set<String> methods;
   private final String route;
+  private final List<String> hosts;
+  private final Map<String, String> headers;
+  private final RequestConditions skip;
   private final List<String> key;
   private final AlgorithmKind algorithm;
   private final long limit;
@@ -78,6 +81,9 @@ public final class RuleConfig {
     }
     this.methods = Collections.unmodifiableSet(m);
     this.route = b.route;
+    this.hosts = Collections.unmodifiableList(new ArrayList<>(b.hosts));
+    this.headers = Collections.unmodifiableMap(new java.util.LinkedHashMap<>(b.headers));
+    this.skip = b.skip;
     this.key =
         Collections.unmodifiableList(
             new ArrayList<>(b.key.isEmpty() ? Collections.singletonList("ip") : b.key));
@@ -214,6 +220,24 @@ public final class RuleConfig {
     return methods;
   }
 
+  /** {@code match.hosts}: host globs, lower-case, without a port; empty = any host. */
+  public List<String> hosts() {
+    return hosts;
+  }
+
+  /**
+   * {@code match.headers}: header name (lower-case) to {@link RequestConditions#PRESENT},
+   * {@link RequestConditions#ABSENT} or a value glob; empty = no condition.
+   */
+  public Map<String, String> headers() {
+    return headers;
+  }
+
+  /** {@code skip:}: requests the rule never counts, or null. */
+  public RequestConditions skip() {
+    return skip;
+  }
+
   /** {@code match.route}: a route template such as {@code /api/orders/{id}}, or null. */
   public String route() {
     return route;
@@ -327,6 +351,9 @@ public final class RuleConfig {
         && paths.equals(r.paths)
         && methods.equals(r.methods)
         && Objects.equals(route, r.route)
+        && hosts.equals(r.hosts)
+        && headers.equals(r.headers)
+        && Objects.equals(skip, r.skip)
         && key.equals(r.key)
         && algorithm == r.algorithm
         && cost.equals(r.cost)
@@ -346,7 +373,7 @@ public final class RuleConfig {
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, paths, methods, route, key, algorithm, limit, periodNanos, burst, cost,
+    return Objects.hash(name, paths, methods, route, hosts, headers, skip, key, algorithm, limit, periodNanos, burst, cost,
         onFailure, mode, quotaHeaders, maxKeys, limits, maxDelayNanos, calendar, timeZone,
         costHeader, plans, allow, penalty);
   }
@@ -362,6 +389,15 @@ public final class RuleConfig {
     }
     if (route != null) {
       sb.append(", route=").append(route);
+    }
+    if (!hosts.isEmpty()) {
+      sb.append(", hosts=").append(hosts);
+    }
+    if (!headers.isEmpty()) {
+      sb.append(", headers=").append(headers);
+    }
+    if (skip != null) {
+      sb.append(", skip=").append(skip);
     }
     sb.append(", key=").append(key);
     sb.append(", algorithm=").append(algorithm.yamlName());
@@ -410,6 +446,9 @@ public final class RuleConfig {
     private List<String> paths = Collections.emptyList();
     private Set<String> methods = Collections.emptySet();
     private String route;
+    private List<String> hosts = Collections.emptyList();
+    private Map<String, String> headers = Collections.emptyMap();
+    private RequestConditions skip;
     private List<String> key = Collections.emptyList();
     private AlgorithmKind algorithm;
     private long limit;
@@ -456,6 +495,23 @@ public final class RuleConfig {
 
     public Builder route(String route) {
       this.route = route;
+      return this;
+    }
+
+    /** {@code match.hosts}, lower-case, without ports. */
+    public Builder hosts(List<String> hosts) {
+      this.hosts = hosts;
+      return this;
+    }
+
+    /** {@code match.headers}, names lower-case. */
+    public Builder headers(Map<String, String> headers) {
+      this.headers = headers;
+      return this;
+    }
+
+    public Builder skip(RequestConditions skip) {
+      this.skip = skip;
       return this;
     }
 

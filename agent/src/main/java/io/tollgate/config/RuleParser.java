@@ -46,7 +46,8 @@ final class RuleParser {
           "cost-header",
           "plans",
           "allow",
-          "penalty");
+          "penalty",
+          "skip");
   static final Pattern RULE_NAME = Pattern.compile("[A-Za-z0-9._-]+");
   /** The longest a gcra rule may hold a request: longer would tie up the server's threads. */
   static final long MAX_DELAY_CAP_NANOS = 10_000_000_000L;
@@ -123,6 +124,7 @@ final class RuleParser {
     name = checkName(item, index, nameTuple, name, names, ctx);
 
     MatchParser.Match match = matchParser.parse(f.get("match"), ctx, keyLines);
+    RequestConditions skip = matchParser.parseSkip(f.get("skip"), ctx, keyLines);
 
     NodeTuple keyTuple = f.get("key");
     List<String> key = keys.key(keyTuple, ctx);
@@ -176,6 +178,9 @@ final class RuleParser {
             .paths(match.paths)
             .methods(match.methods)
             .route(match.route)
+            .hosts(match.hosts)
+            .headers(match.headers)
+            .skip(skip)
             .key(key)
             .keyFallback(keyFallback)
             .algorithm(algorithm)

@@ -113,6 +113,10 @@ public final class RequestDecider {
             : !(overridden && rule.matchesOnlyByOverride(sent, method, path))) {
           continue;
         }
+        // after path and method, so that rules on other paths read no header
+        if (!rule.matchesHostAndHeaders(exchange) || rule.skips(exchange, sent, method, path)) {
+          continue;
+        }
         if (deferring
             && rule.lacksPrincipalYet(exchange)
             && (handlerAhead || !rule.hasKeyFallback())) {

@@ -20,6 +20,35 @@ public interface HttpExchange {
   /** The first value of a request header, or null. */
   String header(String name);
 
+  /**
+   * The host the request was sent to, lower-case and without the port: from the {@code Host}
+   * header, which HTTP/2 servers fill from {@code :authority}; null when there is none.
+   */
+  default String host() {
+    return hostOf(header("Host"));
+  }
+
+  /** {@code api.example.com:8443} → {@code api.example.com}; {@code [::1]:80} → {@code [::1]}. */
+  static String hostOf(String authority) {
+    if (authority == null) {
+      return null;
+    }
+    String a = authority.trim();
+    int end;
+    if (a.startsWith("[")) {
+      int close = a.indexOf(']');
+      end = close < 0 ? a.length() : close + 1;
+    } else {
+      int colon = a.indexOf(':');
+      end = colon < 0 ? a.length() : colon;
+    }
+    // a trailing dot names the same host (example.com. is example.com)
+    if (end > 0 && a.charAt(end - 1) == '.') {
+      end--;
+    }
+    return end == 0 ? null : a.substring(0, end).toLowerCase(java.util.Locale.ROOT);
+  }
+
   /** Every line of a request header, in order; empty when absent. */
   List<String> headerLines(String name);
 

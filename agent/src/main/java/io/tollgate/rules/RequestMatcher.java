@@ -1,12 +1,17 @@
 package io.tollgate.rules;
 
 import io.tollgate.config.PathGlob;
+import io.tollgate.config.RequestConditions;
+import io.tollgate.http.HttpExchange;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
- * Which requests a rule applies to: a method among {@code methods} and a path matching a glob.
+ * Which requests a rule applies to: a method among {@code methods}, a path matching a glob, a host
+ * matching a glob, and every header condition; each left out matches everything.
  *
  * <p>A rule that lists {@code GET} also matches {@code HEAD}: every framework answers a HEAD with
  * the GET handler (Servlet's {@code doHead} runs {@code doGet}, Spring MVC maps HEAD to
@@ -17,13 +22,51 @@ final class RequestMatcher {
 
   private final PathGlob[] paths;
   private final String[] methods;
+  private final ValueGlob[] hosts;
+  private final String[] headerNames;
+  /** For each of {@link #headerNames}: a value glob, or null for present/absent. */
+  private final ValueGlob[] headerGlobs;
+  /** For each of {@link #headerNames} without a glob: whether it must be present. */
+  private final boolean[] headerPresent;
 
   RequestMatcher(List<String> pathGlobs, Set<String> methodNames) {
+    this(pathGlobs, methodNames, Collections.emptyList(), Collections.emptyMap());
+  }
+
+  RequestMatcher(
+      List<String> pathGlobs,
+      Set<String> methodNames,
+      List<String> hostGlobs,
+      Map<String, String> headerConditions) {
     this.paths = new PathGlob[pathGlobs.size()];
     for (int i = 0; i < paths.length; i++) {
       paths[i] = PathGlob.compile(pathGlobs.get(i));
     }
     this.methods = withImpliedMethods(methodNames).toArray(new String[0]);
+    this.hosts = new ValueGlob[hostGlobs.size()];
+    for (int i = 0; i < hosts.length; i++) {
+      hosts[i] = ValueGlob.ignoringCase(hostGlobs.get(i));
+    }
+    int n = headerConditions.size();
+    this.headerNames = new String[n];
+    this.headerGlobs = new ValueGlob[n];
+    this.headerPresent = new boolean[n];
+    int i = 0;
+    for (Map.Entry<String, String> e : headerConditions.entrySet()) {
+      headerNames[i] = e.getKey();
+      String condition = e.getValue();
+      if (condition.equals(RequestConditions.PRESENT) || condition.equals(RequestConditions.ABSENT)) {
+        headerPresent[i] = condition.equals(RequestConditions.PRESENT);
+      } else {
+        headerGlobs[i] = ValueGlob.exact(condition);
+      }
+      i++;
+    }
+  }
+
+  /** A rule's {@code skip:}. */
+  static RequestMatcher of(RequestConditions c) {
+    return new RequestMatcher(c.paths(), c.methods(), c.hosts(), c.headers());
   }
 
   /** {@code methodNames} as listed, with HEAD where GET is listed. */
@@ -53,6 +96,42 @@ final class RequestMatcher {
   /** Whether any method may match (the rule lists none). */
   boolean matchesEveryMethod() {
     return methods.length == 0;
+  }
+
+  /**
+   * Whether the request's host and headers match; read only when asked for, so a rule without
+   * them reads no header.
+   */
+  boolean matchesHostAndHeaders(HttpExchange exchange) {
+    if (hosts.length > 0 && !matchesHost(exchange.host())) {
+      return false;
+    }
+    for (int i = 0; i < headerNames.length; i++) {
+      String value = exchange.header(headerNames[i]);
+      boolean holds =
+          headerGlobs[i] != null ? headerGlobs[i].matches(value) : (value != null) == headerPresent[i];
+      if (!holds) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether there is any host or header condition to check. */
+  boolean hasHostOrHeaders() {
+    return hosts.length > 0 || headerNames.length > 0;
+  }
+
+  private boolean matchesHost(String host) {
+    if (host == null) {
+      return false;
+    }
+    for (ValueGlob glob : hosts) {
+      if (glob.matches(host)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private boolean matchesMethod(String method) {

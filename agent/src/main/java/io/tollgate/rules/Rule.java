@@ -39,6 +39,8 @@ public final class Rule {
     /** The concurrency algorithm: asked on every request, so compared once here. */
     final boolean releasesAtEnd;
     final io.tollgate.diagnostics.MissingKeyAdvisor missingKeys;
+    /** {@code skip:}: requests this rule never counts, or null. */
+    RequestMatcher skip;
 
     Shared(
         String name,
@@ -202,6 +204,28 @@ public final class Rule {
       String sentMethod, String effectiveMethod, String normalizedPath) {
     return !sentMethod.equals(effectiveMethod)
         && shared.matcher.matchesOnlyByOverride(sentMethod, effectiveMethod, normalizedPath);
+  }
+
+  /**
+   * Whether the request's host and headers match the rule's {@code match.hosts} and
+   * {@code match.headers} (true when it has none), asked once path and method match.
+   */
+  public boolean matchesHostAndHeaders(HttpExchange exchange) {
+    return shared.matcher.matchesHostAndHeaders(exchange);
+  }
+
+  /**
+   * Whether the rule's {@code skip:} exempts the request: all of its conditions hold, the method
+   * ones by the method sent and by the one the application runs ({@code effectiveMethod}), so that
+   * an override can move a request out of a rule's skip but never into it.
+   */
+  public boolean skips(
+      HttpExchange exchange, String sentMethod, String effectiveMethod, String normalizedPath) {
+    RequestMatcher skip = shared.skip;
+    return skip != null
+        && skip.matches(sentMethod, normalizedPath)
+        && skip.matches(effectiveMethod, normalizedPath)
+        && skip.matchesHostAndHeaders(exchange);
   }
 
   /** Whether the rule lists methods, so that a method override may change whether it matches. */

@@ -94,7 +94,8 @@ public final class RuleSetFactory {
       Rule.Shared shared =
           new Rule.Shared(
               ruleConfig.name(),
-              new RequestMatcher(ruleConfig.paths(), ruleConfig.methods()),
+              new RequestMatcher(
+                  ruleConfig.paths(), ruleConfig.methods(), ruleConfig.hosts(), ruleConfig.headers()),
               RequestKeyResolver.of(ruleConfig.key(), clients)
                   .withFallback(ruleConfig.keyFallback(), clients),
               ruleConfig.cost(),
@@ -105,6 +106,9 @@ public final class RuleSetFactory {
               Allowlist.of(ruleConfig.allow(), ruleConfig.key(), clients),
               penalty,
               ruleConfig.costHeader());
+      if (ruleConfig.skip() != null) {
+        shared.skip = RequestMatcher.of(ruleConfig.skip());
+      }
       PlansConfig plans = ruleConfig.plans();
       if (plans == null) {
         rules.add(
