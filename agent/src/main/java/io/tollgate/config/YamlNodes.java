@@ -148,14 +148,16 @@ final class YamlNodes {
 
   private String unknownKey(String key, List<String> known, String where) {
     StringBuilder sb = new StringBuilder("unknown key '").append(key).append("' ").append(where);
-    String hint = suggest(key, known);
+    // a key of match: written one level up is a misplacement, not a misspelling of a rule key
+    boolean matchKeyInRule = known == RuleParser.RULE_KEYS && MatchParser.MATCH_KEYS.contains(key);
+    String hint = matchKeyInRule ? null : suggest(key, known);
     if (hint != null) {
       sb.append("; did you mean '").append(hint).append("'?");
     } else if (known == RulesFileParser.TOP_LEVEL_KEYS
         && (RuleParser.RULE_KEYS.contains(key) || MatchParser.MATCH_KEYS.contains(key))) {
       sb.append("; '").append(key).append("' belongs inside a rule, under 'rules:'");
-    } else if (known == RuleParser.RULE_KEYS && MatchParser.MATCH_KEYS.contains(key)) {
-      sb.append("; '").append(key).append("' belongs under 'match:'");
+    } else if (matchKeyInRule) {
+      sb.append("; '").append(key).append("' belongs under 'match:' (or 'skip:')");
     } else {
       sb.append(" (allowed: ").append(String.join(", ", known)).append(")");
     }

@@ -206,7 +206,7 @@ class RulesFileProblemsTest {
         broken("a skip path without its slash",
             rule("    skip: { path: health }"), 5, "skip.path 'health' must start with '/'"),
         broken("a skip method that is not one",
-            rule("    skip: { methods: [GTE] }"), 5, "'GTE' is not an HTTP method", "did you mean 'GET'?"),
+            rule("    skip: { methods: [GTE] }"), 5, "'GTE' is not an HTTP method", "allowed: GET"),
         broken("a misspelt skip at rule level",
             rule("    skp: { path: /health }"), 5, "unknown key 'skp'", "did you mean 'skip'?"),
         // --- key ----------------------------------------------------------------------------
