@@ -42,11 +42,22 @@ public interface HttpExchange {
       int colon = a.indexOf(':');
       end = colon < 0 ? a.length() : colon;
     }
-    // a trailing dot names the same host (example.com. is example.com)
-    if (end > 0 && a.charAt(end - 1) == '.') {
-      end--;
+    return canonicalHost(a.substring(0, end));
+  }
+
+  /**
+   * A host name without its port as rules compare it: lower-case, without the trailing dot
+   * ({@code example.com.} names {@code example.com}); null for none.
+   */
+  static String canonicalHost(String name) {
+    if (name == null) {
+      return null;
     }
-    return end == 0 ? null : a.substring(0, end).toLowerCase(java.util.Locale.ROOT);
+    String h = name.trim();
+    if (h.endsWith(".")) {
+      h = h.substring(0, h.length() - 1);
+    }
+    return h.isEmpty() ? null : h.toLowerCase(java.util.Locale.ROOT);
   }
 
   /** Every line of a request header, in order; empty when absent. */

@@ -73,6 +73,11 @@ public abstract class ServletBackedExchange implements HttpExchange {
   }
 
   @Override
+  public String host() {
+    return servlet.host();
+  }
+
+  @Override
   public String header(String name) {
     return servlet.header(name);
   }

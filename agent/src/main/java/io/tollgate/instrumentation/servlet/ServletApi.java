@@ -42,6 +42,7 @@ final class ServletApi {
     {"getMethod", REQUEST + "getMethod"},
     {"getRequestURI", REQUEST + "getRequestURI"},
     {"getRemoteAddr", REQUEST + "getRemoteAddr"},
+    {"getServerName", REQUEST + "getServerName"},
     {"getHeader", REQUEST + "getHeader"},
     {"getHeaders", REQUEST + "getHeaders"},
     {"getUserPrincipal", REQUEST + "getUserPrincipal"},

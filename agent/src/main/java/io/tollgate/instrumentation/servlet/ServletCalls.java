@@ -24,6 +24,9 @@ public interface ServletCalls {
 
   String getRemoteAddr(Object request);
 
+  /** The host the request was sent to, without the port: the container parses the Host header, or HTTP/2's :authority. */
+  String getServerName(Object request);
+
   String getHeader(Object request, String name);
 
   Enumeration<?> getHeaders(Object request, String name);

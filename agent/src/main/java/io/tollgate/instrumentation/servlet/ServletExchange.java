@@ -83,6 +83,15 @@ public final class ServletExchange implements HttpExchange {
     return calls.getRemoteAddr(request);
   }
 
+  /**
+   * The container's server name rather than the Host header: it has parsed the port off already,
+   * and on HTTP/2 it reads {@code :authority}, which not every container copies into a Host header.
+   */
+  @Override
+  public String host() {
+    return HttpExchange.canonicalHost(calls.getServerName(request));
+  }
+
   @Override
   public String header(String name) {
     return calls.getHeader(request, name);

@@ -63,6 +63,19 @@ public final class JerseyExchange implements HttpExchange {
     return remoteAddress;
   }
 
+  /**
+   * The servlet container's host when there is one in front; else the Host header (Grizzly fills
+   * it from HTTP/2's {@code :authority}), or the host of the request URI Jersey built.
+   */
+  @Override
+  public String host() {
+    if (outer != null) {
+      return outer.host();
+    }
+    String host = HttpExchange.hostOf(header("Host"));
+    return host != null ? host : HttpExchange.canonicalHost(calls.getRequestUri(request).getHost());
+  }
+
   @Override
   public String header(String name) {
     List<String> values = headerLines(name);
