@@ -40,7 +40,7 @@ public final class Rule {
     final boolean releasesAtEnd;
     final io.tollgate.diagnostics.MissingKeyAdvisor missingKeys;
     /** {@code skip:}: requests this rule never counts, or null. */
-    RequestMatcher skip;
+    final RequestMatcher skip;
 
     Shared(
         String name,
@@ -53,8 +53,10 @@ public final class Rule {
         String route,
         Allowlist allowlist,
         PenaltyTracker penalty,
-        String costHeader) {
+        String costHeader,
+        RequestMatcher skip) {
       this.name = name;
+      this.skip = skip;
       this.matcher = matcher;
       this.keyResolver = keyResolver;
       this.cost = cost;

@@ -105,10 +105,8 @@ public final class RuleSetFactory {
               RouteTemplates.normalize(ruleConfig.route()),
               Allowlist.of(ruleConfig.allow(), ruleConfig.key(), clients),
               penalty,
-              ruleConfig.costHeader());
-      if (ruleConfig.skip() != null) {
-        shared.skip = RequestMatcher.of(ruleConfig.skip());
-      }
+              ruleConfig.costHeader(),
+              ruleConfig.skip() == null ? null : RequestMatcher.of(ruleConfig.skip()));
       PlansConfig plans = ruleConfig.plans();
       if (plans == null) {
         rules.add(
