@@ -39,6 +39,8 @@ public final class Rule {
     /** The concurrency algorithm: asked on every request, so compared once here. */
     final boolean releasesAtEnd;
     final io.tollgate.diagnostics.MissingKeyAdvisor missingKeys;
+    /** The rule's {@code response} over the file's. */
+    final io.tollgate.http.RefusalBody refusalBody;
 
     Shared(
         String name,
@@ -51,7 +53,9 @@ public final class Rule {
         String route,
         Allowlist allowlist,
         PenaltyTracker penalty,
-        String costHeader) {
+        String costHeader,
+        io.tollgate.http.RefusalBody refusalBody) {
+      this.refusalBody = refusalBody;
       this.name = name;
       this.matcher = matcher;
       this.keyResolver = keyResolver;
@@ -272,6 +276,11 @@ public final class Rule {
   }
 
   /** {@code cost-header}: the response header that corrects the cost, or null. */
+  /** How this rule answers a request it refuses: status, body and content type. */
+  public io.tollgate.http.RefusalBody refusalBody() {
+    return shared.refusalBody;
+  }
+
   public String costHeader() {
     return shared.costHeader;
   }
