@@ -9,6 +9,12 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import io.tollgate.testing.redis.PrivateRedis;
+import io.tollgate.testing.redis.RedisServer;
+import io.tollgate.testing.redis.RedisServerExtension;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -18,7 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * placeholders filled in; without one, an HTML page for a browser and the unchanged
  * problem+json for an API client; and the refusal's headers whatever the body. GET /hello has a
  * response of its own, POST /hello the default; each client ({@code X-Client}) may send one
- * request a minute to each.
+ * request a minute to each. And on Redis, an outage's 503 with the rule's body.
  */
 class RefusalResponseIT {
 
@@ -84,6 +90,44 @@ class RefusalResponseIT {
             problem.body(), accept);
       }
       ServletAppsIT.assertAgentLogClean(app);
+    }
+  }
+
+  /**
+   * Redis unreachable under {@code on-failure: deny}: still 503 (an outage must not look like
+   * clients sending too much), though the rule's status says 429; the rule's body is used.
+   */
+  @Test
+  @ExtendWith(RedisServerExtension.class)
+  void anOutageKeepsItsStatusAndTakesTheConfiguredBody(@PrivateRedis RedisServer redis)
+      throws Exception {
+    String rule = "outage-" + UUID.randomUUID().toString().substring(0, 8);
+    Path rules =
+        RulesFiles.write(
+            dir,
+            "outage.yaml",
+            "backend: redis",
+            "redis:",
+            "  uri: " + redis.uri(),
+            "  timeout: 100ms",
+            "rules:",
+            "  - name: " + rule,
+            "    match: { path: /hello }",
+            "    key: global",
+            "    limit: 1000",
+            "    period: 1h",
+            "    on-failure: deny",
+            "    response: { status: 429, body: \"{rule}: retry in {retryAfter}s\" }");
+    try (ForkedApp app =
+        ForkedApp.app("servlet-jakarta").on(Jdk.current()).withAgent("config=" + rules).start()) {
+      assertEquals(200, app.get("/hello").statusCode(), "decided by Redis");
+      redis.kill();
+      HttpResponse<String> denied = app.get("/hello");
+      assertEquals(503, denied.statusCode(), denied.body());
+      assertEquals(rule, header(denied, "Tollgate-Rule"));
+      assertEquals("no-store", header(denied, "Cache-Control"));
+      assertTrue(header(denied, "Content-Type").startsWith("text/plain"), header(denied, "Content-Type"));
+      assertEquals(rule + ": retry in " + header(denied, "Retry-After") + "s", denied.body());
     }
   }
 
