@@ -33,11 +33,6 @@ public final class RefusalResponse {
     return Math.max(1, RateLimitHeaders.ceilSeconds(retryAfterNanos));
   }
 
-  /** The problem+json body of a refusal with the default status: 429, or 503 in an outage. */
-  public static byte[] body(int status, String ruleName, long retryAfterSeconds) {
-    return body(status, status == 503, ruleName, retryAfterSeconds);
-  }
-
   /**
    * The RFC 9457 body for API clients. Its fields and wording are the same for every status; the
    * title is the status's reason phrase, the detail says whether a limit or an outage refused.
