@@ -54,6 +54,7 @@ public final class RuleConfig {
   private final PlansConfig plans;
   private final AllowConfig allow;
   private final PenaltyConfig penalty;
+  private final ResponseConfig response;
 
   private RuleConfig(Builder b) {
     if (b.plans != null) {
@@ -115,6 +116,7 @@ public final class RuleConfig {
     this.plans = b.plans;
     this.allow = b.allow == null ? AllowConfig.NONE : b.allow;
     this.penalty = b.penalty;
+    this.response = b.response == null ? ResponseConfig.NONE : b.response;
   }
 
   /**
@@ -161,6 +163,14 @@ public final class RuleConfig {
   /** {@code allow} (with the top-level allowlist merged in); never null. */
   public AllowConfig allow() {
     return allow;
+  }
+
+  /**
+   * The rule's own {@code response} ({@link ResponseConfig#NONE} when not given); the rules
+   * lay it over the file's with {@link ResponseConfig#over}.
+   */
+  public ResponseConfig response() {
+    return response;
   }
 
   /** {@code penalty}, or null. */
@@ -368,14 +378,15 @@ public final class RuleConfig {
         && Objects.equals(keyFallback, r.keyFallback)
         && Objects.equals(plans, r.plans)
         && allow.equals(r.allow)
-        && Objects.equals(penalty, r.penalty);
+        && Objects.equals(penalty, r.penalty)
+        && response.equals(r.response);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(name, paths, methods, route, hosts, headers, skip, key, algorithm, limit, periodNanos, burst, cost,
         onFailure, mode, quotaHeaders, maxKeys, limits, maxDelayNanos, calendar, timeZone,
-        costHeader, plans, allow, penalty);
+        costHeader, plans, allow, penalty, response);
   }
 
   @Override
@@ -435,6 +446,9 @@ public final class RuleConfig {
     if (penalty != null) {
       sb.append(", penalty=").append(penalty);
     }
+    if (response != ResponseConfig.NONE) {
+      sb.append(", response=").append(response);
+    }
     return sb.append('}').toString();
   }
 
@@ -468,6 +482,7 @@ public final class RuleConfig {
     private PlansConfig plans;
     private AllowConfig allow;
     private PenaltyConfig penalty;
+    private ResponseConfig response;
 
     private Builder(String name) {
       this.name = name;
@@ -608,6 +623,11 @@ public final class RuleConfig {
 
     public Builder penalty(PenaltyConfig penalty) {
       this.penalty = penalty;
+      return this;
+    }
+
+    public Builder response(ResponseConfig response) {
+      this.response = response;
       return this;
     }
 

@@ -47,7 +47,8 @@ final class RuleParser {
           "plans",
           "allow",
           "penalty",
-          "skip");
+          "skip",
+          "response");
   static final Pattern RULE_NAME = Pattern.compile("[A-Za-z0-9._-]+");
   /** The longest a gcra rule may hold a request: longer would tie up the server's threads. */
   static final long MAX_DELAY_CAP_NANOS = 10_000_000_000L;
@@ -166,6 +167,8 @@ final class RuleParser {
     String costHeader = costs.header(f.get("cost-header"), algorithm, ctx);
     AllowConfig allow = allow(f.get("allow"), key, ctx).plus(topAllow);
     PenaltyConfig penalty = penalty(f.get("penalty"), algorithm, ctx);
+    ResponseConfig response =
+        f.get("response") == null ? null : new ResponseParser(y).parse(f.get("response"), ctx);
 
     costs.checkFits(cost, costTuple, algorithm, lim.all(), ctx);
 
@@ -193,7 +196,8 @@ final class RuleParser {
             .maxDelayNanos(maxDelay)
             .costHeader(costHeader)
             .allow(allow)
-            .penalty(penalty);
+            .penalty(penalty)
+            .response(response);
     if (lim.calendar != null) {
       b.periodNanos(0).calendar(lim.calendar, lim.zone);
     }

@@ -16,6 +16,7 @@ public final class RulesConfig {
   private final Mode mode;
   private final List<RuleConfig> rules;
   private final Map<String, Integer> keyLines;
+  private final ResponseConfig response;
 
   public RulesConfig(
       String source,
@@ -26,6 +27,21 @@ public final class RulesConfig {
       Mode mode,
       List<RuleConfig> rules,
       Map<String, Integer> keyLines) {
+    this(source, backend, redis, clientIp, headers, mode, rules, keyLines, ResponseConfig.NONE);
+  }
+
+  /** As above, with the file's top-level {@code response}. */
+  public RulesConfig(
+      String source,
+      Backend backend,
+      RedisSettings redis,
+      ClientIpSettings clientIp,
+      HeadersMode headers,
+      Mode mode,
+      List<RuleConfig> rules,
+      Map<String, Integer> keyLines,
+      ResponseConfig response) {
+    this.response = response == null ? ResponseConfig.NONE : response;
     this.source = source;
     this.backend = backend == null ? Backend.LOCAL : backend;
     this.redis = redis;
@@ -69,6 +85,11 @@ public final class RulesConfig {
     return mode;
   }
 
+  /** The top-level {@code response}; {@link ResponseConfig#NONE} when not given. */
+  public ResponseConfig response() {
+    return response;
+  }
+
   /** The rules in file order; may be empty. */
   public List<RuleConfig> rules() {
     return rules;
@@ -106,6 +127,7 @@ public final class RulesConfig {
         + headers.yamlName()
         + ", mode="
         + mode.yamlName()
+        + (response != ResponseConfig.NONE ? ", response=" + response : "")
         + ", rules="
         + rules
         + "}";

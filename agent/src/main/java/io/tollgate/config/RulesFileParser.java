@@ -47,7 +47,7 @@ public final class RulesFileParser {
   public static final Function<String, String> SYSTEM_ENV = System::getenv;
 
   static final List<String> TOP_LEVEL_KEYS =
-      Arrays.asList("backend", "redis", "client-ip", "headers", "mode", "allow", "rules");
+      Arrays.asList("backend", "redis", "client-ip", "headers", "mode", "allow", "response", "rules");
 
   private RulesFileParser() {}
 
@@ -189,8 +189,15 @@ public final class RulesFileParser {
         topAllow = a;
       }
     }
+    ResponseConfig response = ResponseConfig.NONE;
+    if (top.get("response") != null) {
+      ResponseConfig r = new ResponseParser(y).parse(top.get("response"), "");
+      if (r != null) {
+        response = r;
+      }
+    }
     List<RuleConfig> rules = new RuleParser(y).parse(top.get("rules"), topAllow);
-    return new RulesConfig(source, backend, redis, clientIp, headers, mode, rules, lines);
+    return new RulesConfig(source, backend, redis, clientIp, headers, mode, rules, lines, response);
   }
 
 }

@@ -392,13 +392,9 @@ public final class TollgateGate {
       HttpExchange exchange, RuleVerdicts verdicts, List<String[]> headers) {
     RuleVerdicts.Entry refusedBy = verdicts.refusedBy();
     long retryAfter = RefusalResponse.retryAfterSeconds(refusedBy.verdict.retryAfterNanos);
-    int status = statusOf(refusedBy);
     RefusalResponse.addHeaders(headers, refusedBy.rule.name(), retryAfter);
-    exchange.writeResponse(
-        status,
-        headers,
-        RefusalResponse.CONTENT_TYPE,
-        RefusalResponse.body(status, refusedBy.rule.name(), retryAfter));
+    refusedBy.rule.refusalBody().write(exchange, headers, refusedBy.verdict.backendUnavailable,
+        refusedBy.rule.name(), retryAfter, refusedBy.rule.policy());
     logRefusal(exchange, refusedBy, retryAfter);
   }
 
@@ -433,8 +429,8 @@ public final class TollgateGate {
     }
   }
 
-  /** 429 over the limit; 503 when the shared store is down and the rule says deny. */
+  /** 429 (or the rule's own) over the limit; 503 when the shared store is down and the rule says deny. */
   private static int statusOf(RuleVerdicts.Entry refusedBy) {
-    return refusedBy.verdict.backendUnavailable ? 503 : 429;
+    return refusedBy.rule.refusalBody().status(refusedBy.verdict.backendUnavailable);
   }
 }

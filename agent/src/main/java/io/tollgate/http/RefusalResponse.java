@@ -2,11 +2,13 @@ package io.tollgate.http;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Locale;
 
 /**
- * The complete response to a refused request: {@code 429} (or {@code 503} when the backend is down
- * and the rule says deny), {@code Retry-After}, {@code Cache-Control: no-store}, a header naming
- * the rule, and an RFC 9457 {@code application/problem+json} body.
+ * The parts of the response to a refused request: {@code Retry-After}, {@code Cache-Control:
+ * no-store} and a header naming the rule, whatever the body; and the default bodies, an RFC 9457
+ * {@code application/problem+json} one for API clients and a small HTML page for browsers
+ * ({@link RefusalBody} picks, or writes the operator's own).
  *
  * <p>The rule's name is in the body and the {@code Tollgate-Rule} header so that whoever
  * investigates a 429 can tell Tollgate's from a CDN's or an upstream's, and which rule it was.
@@ -14,6 +16,7 @@ import java.util.List;
 public final class RefusalResponse {
 
   public static final String CONTENT_TYPE = "application/problem+json";
+  public static final String HTML_CONTENT_TYPE = "text/html; charset=utf-8";
   public static final String RULE_HEADER = "Tollgate-Rule";
 
   private RefusalResponse() {}
@@ -30,20 +33,18 @@ public final class RefusalResponse {
     return Math.max(1, RateLimitHeaders.ceilSeconds(retryAfterNanos));
   }
 
-  public static byte[] body(int status, String ruleName, long retryAfterSeconds) {
-    String title = status == 503 ? "Service Unavailable" : "Too Many Requests";
-    String wait = retryAfterSeconds == 1 ? "1 second." : retryAfterSeconds + " seconds.";
-    String detail =
-        status == 503
-            ? "The rate limiter's backend is unavailable and rule '" + ruleName
-                + "' refuses requests while it is; retry after " + wait
-            : "Rate limit '" + ruleName + "' exceeded; retry after " + wait;
+  /**
+   * The RFC 9457 body for API clients. Its fields and wording are the same for every status; the
+   * title is the status's reason phrase, the detail says whether a limit or an outage refused.
+   */
+  public static byte[] body(
+      int status, boolean backendUnavailable, String ruleName, long retryAfterSeconds) {
     StringBuilder json = new StringBuilder(200);
     json.append("{\"type\":\"about:blank\",\"title\":");
-    appendJson(json, title);
+    appendJson(json, title(status));
     json.append(",\"status\":").append(status);
     json.append(",\"detail\":");
-    appendJson(json, detail);
+    appendJson(json, detail(backendUnavailable, ruleName, retryAfterSeconds));
     json.append(",\"rule\":");
     appendJson(json, ruleName);
     json.append(",\"retryAfter\":").append(retryAfterSeconds);
@@ -51,8 +52,135 @@ public final class RefusalResponse {
     return json.toString().getBytes(StandardCharsets.UTF_8);
   }
 
+  /**
+   * The body a browser gets: a small page that needs nothing else (no styles, scripts or images
+   * to load from a server that is refusing requests).
+   */
+  public static byte[] htmlPage(
+      int status, boolean backendUnavailable, String ruleName, long retryAfterSeconds) {
+    StringBuilder html = new StringBuilder(400);
+    String title = status + " " + title(status);
+    html.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>");
+    appendHtml(html, title);
+    html.append("</title></head>\n<body>\n<h1>");
+    appendHtml(html, title);
+    html.append("</h1>\n<p>");
+    appendHtml(html, backendUnavailable
+        ? "The service cannot check its rate limits right now, so it refuses requests."
+        : "You have sent too many requests.");
+    html.append(" Please try again in ");
+    html.append(retryAfterSeconds == 1 ? "1 second" : retryAfterSeconds + " seconds");
+    html.append(".</p>\n<p><small>Rule: <code>");
+    appendHtml(html, ruleName);
+    html.append("</code></small></p>\n</body>\n</html>\n");
+    return html.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Whether the default body should be the HTML page: {@code Accept} lists {@code text/html} (with
+   * a q above 0) and names no JSON type ({@code application/json}, {@code
+   * application/problem+json} or any {@code +json}). Browsers send the first and never the
+   * second; {@code *}{@code /*} alone, or no {@code Accept} at all, gets problem+json.
+   */
+  public static boolean prefersHtml(List<String> acceptLines) {
+    boolean html = false;
+    for (String line : acceptLines) {
+      for (String range : line.split(",")) {
+        String[] params = range.split(";");
+        String type = params[0].trim().toLowerCase(Locale.ROOT);
+        if (type.equals("application/json") || type.endsWith("+json")) {
+          return false;
+        }
+        if (type.equals("text/html") && !refusedByQuality(params)) {
+          html = true;
+        }
+      }
+    }
+    return html;
+  }
+
+  /** {@code q=0} (or 0.0, 0.000) means "not acceptable". */
+  private static boolean refusedByQuality(String[] params) {
+    for (int i = 1; i < params.length; i++) {
+      String p = params[i].trim().toLowerCase(Locale.ROOT);
+      if (p.startsWith("q=")) {
+        return p.substring(2).trim().matches("0(\\.0{0,3})?");
+      }
+    }
+    return false;
+  }
+
+  private static String title(int status) {
+    switch (status) {
+      case 429:
+        return "Too Many Requests";
+      case 503:
+        return "Service Unavailable";
+      case 400:
+        return "Bad Request";
+      case 403:
+        return "Forbidden";
+      case 404:
+        return "Not Found";
+      case 408:
+        return "Request Timeout";
+      case 409:
+        return "Conflict";
+      case 423:
+        return "Locked";
+      case 500:
+        return "Internal Server Error";
+      case 502:
+        return "Bad Gateway";
+      case 504:
+        return "Gateway Timeout";
+      default:
+        return status < 500 ? "Client Error" : "Server Error";
+    }
+  }
+
+  private static String detail(boolean backendUnavailable, String ruleName, long retryAfterSeconds) {
+    String wait = retryAfterSeconds == 1 ? "1 second." : retryAfterSeconds + " seconds.";
+    return backendUnavailable
+        ? "The rate limiter's backend is unavailable and rule '" + ruleName
+            + "' refuses requests while it is; retry after " + wait
+        : "Rate limit '" + ruleName + "' exceeded; retry after " + wait;
+  }
+
+  /** {@code value} as HTML text or attribute content. */
+  static void appendHtml(StringBuilder out, String value) {
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      switch (c) {
+        case '&':
+          out.append("&amp;");
+          break;
+        case '<':
+          out.append("&lt;");
+          break;
+        case '>':
+          out.append("&gt;");
+          break;
+        case '"':
+          out.append("&quot;");
+          break;
+        case '\'':
+          out.append("&#39;");
+          break;
+        default:
+          out.append(c);
+      }
+    }
+  }
+
   private static void appendJson(StringBuilder out, String value) {
     out.append('"');
+    appendJsonContent(out, value);
+    out.append('"');
+  }
+
+  /** {@code value} escaped for the inside of a JSON string (the quotes are the caller's). */
+  static void appendJsonContent(StringBuilder out, String value) {
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
       switch (c) {
@@ -70,6 +198,5 @@ public final class RefusalResponse {
           }
       }
     }
-    out.append('"');
   }
 }

@@ -41,6 +41,8 @@ public final class Rule {
     final io.tollgate.diagnostics.MissingKeyAdvisor missingKeys;
     /** {@code skip:}: requests this rule never counts, or null. */
     final RequestMatcher skip;
+    /** The rule's {@code response} over the file's. */
+    final io.tollgate.http.RefusalBody refusalBody;
 
     Shared(
         String name,
@@ -54,7 +56,9 @@ public final class Rule {
         Allowlist allowlist,
         PenaltyTracker penalty,
         String costHeader,
-        RequestMatcher skip) {
+        RequestMatcher skip,
+        io.tollgate.http.RefusalBody refusalBody) {
+      this.refusalBody = refusalBody;
       this.name = name;
       this.skip = skip;
       this.matcher = matcher;
@@ -298,6 +302,11 @@ public final class Rule {
   }
 
   /** {@code cost-header}: the response header that corrects the cost, or null. */
+  /** How this rule answers a request it refuses: status, body and content type. */
+  public io.tollgate.http.RefusalBody refusalBody() {
+    return shared.refusalBody;
+  }
+
   public String costHeader() {
     return shared.costHeader;
   }

@@ -10,7 +10,9 @@ import io.tollgate.config.PenaltyConfig;
 import io.tollgate.config.PlansConfig;
 import io.tollgate.config.RedisSettings;
 import io.tollgate.config.RuleConfig;
+import io.tollgate.config.ResponseConfig;
 import io.tollgate.config.RulesConfig;
+import io.tollgate.http.RefusalBody;
 import io.tollgate.diagnostics.ProxySetupAdvisor;
 import io.tollgate.keys.ClientAddressResolver;
 import io.tollgate.keys.RequestKeyResolver;
@@ -106,7 +108,8 @@ public final class RuleSetFactory {
               Allowlist.of(ruleConfig.allow(), ruleConfig.key(), clients),
               penalty,
               ruleConfig.costHeader(),
-              ruleConfig.skip() == null ? null : RequestMatcher.of(ruleConfig.skip()));
+              ruleConfig.skip() == null ? null : RequestMatcher.of(ruleConfig.skip()),
+              refusalBody(ruleConfig.response().over(config.response())));
       PlansConfig plans = ruleConfig.plans();
       if (plans == null) {
         rules.add(
@@ -125,6 +128,12 @@ public final class RuleSetFactory {
     }
     return new RuleSet(
         rules, config.source(), config.headers(), clients.trustedProxies().ignoresHeaders());
+  }
+
+  private static RefusalBody refusalBody(ResponseConfig response) {
+    return response.status() == null && response.bodyParts() == null
+        ? RefusalBody.DEFAULT
+        : new RefusalBody(response.status(), response.bodyParts(), response.contentType());
   }
 
   /**
