@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.tollgate.testing.Fifos;
 import java.io.File;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -54,7 +54,7 @@ class RulesFileReaderTest {
   @Test
   @Timeout(value = 60, unit = TimeUnit.SECONDS) // a hang guard: the FIFO is never opened
   void aFifoIsRefusedWithoutOpeningIt() throws Exception {
-    Path fifo = fifo("rules.yaml");
+    Path fifo = Fifos.make(dir.resolve("rules.yaml"));
     assertTrue(refused(fifo.toFile()).startsWith(fifo + " is not a regular file (a FIFO"));
     Path link = Files.createSymbolicLink(dir.resolve("link.yaml"), fifo);
     assertTrue(refused(link.toFile()).startsWith(link + " is not a regular file"));
@@ -75,18 +75,6 @@ class RulesFileReaderTest {
       raf.setLength(length);
     }
     return file;
-  }
-
-  private Path fifo(String name) throws Exception {
-    Path fifo = dir.resolve(name);
-    Process mkfifo;
-    try {
-      mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
-    } catch (java.io.IOException e) {
-      mkfifo = null;
-    }
-    assumeTrue(mkfifo != null && mkfifo.waitFor() == 0, "mkfifo is available");
-    return fifo;
   }
 
   private static String refused(File file) {

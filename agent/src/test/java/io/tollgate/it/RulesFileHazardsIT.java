@@ -2,8 +2,8 @@ package io.tollgate.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.tollgate.testing.Fifos;
 import java.io.File;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -59,7 +59,7 @@ class RulesFileHazardsIT {
       ItSupport.assertAllowedThenRefused(app, "/hello", 1, 0);
 
       Files.delete(rules);
-      mkfifo(rules);
+      Fifos.make(rules);
       String refused = ItSupport.awaitCount(app, "is not a regular file", 1,
           ItSupport.RELOAD_TIMEOUT);
       assertTrue(refused.startsWith("[tollgate] ERROR " + rules + " is not a regular file"),
@@ -118,16 +118,6 @@ class RulesFileHazardsIT {
         "    key: ip",
         "    limit: " + limit,
         "    period: 1h");
-  }
-
-  private void mkfifo(Path path) throws Exception {
-    Process mkfifo;
-    try {
-      mkfifo = new ProcessBuilder("mkfifo", path.toString()).inheritIO().start();
-    } catch (java.io.IOException e) {
-      mkfifo = null;
-    }
-    assumeTrue(mkfifo != null && mkfifo.waitFor() == 0, "mkfifo is available");
   }
 
   /** The CLI's exit code and output; fails, rather than hangs, when it does not end. */
