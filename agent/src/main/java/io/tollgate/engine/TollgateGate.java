@@ -154,30 +154,64 @@ public final class TollgateGate {
   }
 
   /**
+   * How a framework's handler reads the method of its request as the application runs it (after a
+   * method override such as Spring's {@code _method}), from the framework's request object; null
+   * when it cannot tell.
+   */
+  public interface MethodAsRun {
+    String of(Object request);
+  }
+
+  /**
    * Whether a framework's handler, about to run, has anything to decide; false lets it run
-   * without building an exchange.
+   * without building an exchange. As {@link #decidesAtHandler(boolean, MethodAsRun, Object)},
+   * for a handler that cannot read the method before its exchange is built.
+   */
+  public boolean decidesAtHandler(boolean mayBeOnlyEntry) {
+    return decidesAtHandler(mayBeOnlyEntry, null, null);
+  }
+
+  /**
+   * Whether a framework's handler, about to run, has anything to decide; false lets it run
+   * without building (or marking) an exchange.
    *
    * @param mayBeOnlyEntry whether the framework also runs without a servlet container in front
    *     (Jersey on Grizzly), where its handler is the only entry point and decides every rule
+   * @param methodAsRun reads {@code request}'s method as the application runs it, or null when
+   *     the handler cannot before building its exchange ({@link #handlerEntry} then tells)
    */
-  public boolean decidesAtHandler(boolean mayBeOnlyEntry) {
+  public boolean decidesAtHandler(
+      boolean mayBeOnlyEntry, MethodAsRun methodAsRun, Object request) {
     RequestScope scope = CURRENT.get();
     boolean only = mayBeOnlyEntry && scope == null;
     if (!only) {
       noteHandlerPoint();
     }
     RuleSet ruleSet = rules.current();
-    // A method override the application honours (Spring's HiddenHttpMethodFilter's _method,
-    // Jersey's X-HTTP-Method-Override) is seen only at the handler: rules that match by the
-    // overridden method are decided there, so a handler with such rules in force looks.
-    if (ruleSet.isEmpty()
-        || (!only
-            && !ruleSet.hasRouteRules()
-            && (scope == null || (!scope.waitsForUser() && !ruleSet.hasMethodRules())))) {
+    if (ruleSet.isEmpty()) {
       return false;
+    }
+    if (!only && !ruleSet.hasRouteRules()) {
+      // Only the rules that waited for the user, or those that match by a method override the
+      // application honours (seen only here), can be decided here.
+      if (scope == null
+          || (!scope.waitsForUser()
+              && !(ruleSet.hasMethodRules() && mayBeOverridden(scope, methodAsRun, request)))) {
+        return false;
+      }
     }
     failIfInjected();
     return true;
+  }
+
+  /** Whether the application may run the request by another method than its outermost entry saw. */
+  private static boolean mayBeOverridden(
+      RequestScope scope, MethodAsRun methodAsRun, Object request) {
+    if (methodAsRun == null) {
+      return true;
+    }
+    String method = methodAsRun.of(request);
+    return method == null || !method.equals(scope.exchange.method());
   }
 
   /**

@@ -14,6 +14,12 @@ import io.tollgate.instrumentation.servlet.ServletExchange;
  */
 final class SpringHandlers implements EntryPointHandler {
 
+  /** The method as Spring MVC runs the request (a wrapper, as HiddenHttpMethodFilter's, says). */
+  private static final TollgateGate.MethodAsRun METHOD_AS_RUN = request -> {
+    ServletExchange asSeen = ServletExchange.atLaterEntry(request, null);
+    return asSeen == null ? null : asSeen.method();
+  };
+
   private final TollgateGate engine;
 
   SpringHandlers(TollgateGate engine) {
@@ -22,7 +28,7 @@ final class SpringHandlers implements EntryPointHandler {
 
   @Override
   public Object enter(Object request, Object response) {
-    if (!engine.decidesAtHandler(false)) {
+    if (!engine.decidesAtHandler(false, METHOD_AS_RUN, request)) {
       return null;
     }
     ServletExchange exchange =
