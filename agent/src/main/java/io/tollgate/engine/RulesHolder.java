@@ -26,6 +26,11 @@ public final class RulesHolder {
   private volatile String path;
   /** The last content read from {@link #path}, or null before the first read of it. */
   private byte[] lastContent;
+  /**
+   * What the watcher's previous poll read, or null: a change is applied once two polls in a row
+   * read it, so that a file caught while it is being written is neither applied nor reported.
+   */
+  private byte[] lastPolled;
   /** Why the file could not be read at the last poll (said once), or null. */
   private String lastProblem;
   /** Counts {@link #useFile} switches, so that a read of a file no longer in use is dropped. */
@@ -54,6 +59,7 @@ public final class RulesHolder {
     synchronized (this) {
       this.path = newPath;
       this.lastContent = null;
+      this.lastPolled = null;
       this.lastProblem = null;
       generation++;
     }
@@ -73,6 +79,24 @@ public final class RulesHolder {
    * @return true when new rules were put in force
    */
   public boolean reloadIfChanged() {
+    return reload(false);
+  }
+
+  /**
+   * The watcher's poll: as {@link #reloadIfChanged}, but a changed content is applied (or
+   * reported as unusable) only when the previous poll read the same bytes. Editors and {@code cat
+   * new.yaml > rules.yaml} write in place: truncate, then write. A poll between the two reads an
+   * empty file, or the first half of the new one, which may even parse as fewer rules; neither is
+   * what the operator wrote. Waiting for the content to hold still for one poll costs a reload at
+   * most one interval, and spares the operator a false ERROR or a moment of half their rules.
+   *
+   * @return true when new rules were put in force
+   */
+  public boolean reloadWhenSettled() {
+    return reload(true);
+  }
+
+  private boolean reload(boolean onlyWhenSettled) {
     String file;
     long readGeneration;
     synchronized (this) {
@@ -102,9 +126,15 @@ public final class RulesHolder {
         }
         return false;
       }
+      boolean changed = lastContent == null || !Arrays.equals(content, lastContent);
+      boolean settling = onlyWhenSettled && changed && !Arrays.equals(content, lastPolled);
+      lastPolled = content;
+      if (settling) {
+        return false; // read again at the next poll: applied if it has not changed meanwhile
+      }
       boolean back = lastProblem != null;
       lastProblem = null;
-      if (lastContent != null && Arrays.equals(content, lastContent)) {
+      if (!changed) {
         if (back) {
           AgentLog.info("the rules file " + file + " can be read again; it is unchanged"
               + keptRulesNote());

@@ -138,6 +138,63 @@ class RulesHolderTest {
     assertTrue(holder.useFile(file.toString()), "no rules, on purpose");
   }
 
+  /** The watcher's polls, as an editor saving in place meets them: truncate, then write. */
+  @Test
+  void aFileCaughtEmptyWhileBeingWrittenIsNeitherAppliedNorReported() throws Exception {
+    Path file = dir.resolve("rules.yaml");
+    RulesHolder holder = loaded(file);
+
+    Files.write(file, new byte[0]); // the poll falls between the truncation and the write
+    assertFalse(holder.reloadWhenSettled());
+    Files.write(file, ONE_RULE.replace("limit: 3", "limit: 4").getBytes(StandardCharsets.UTF_8));
+    assertFalse(holder.reloadWhenSettled(), "changed since the last poll: not settled yet");
+    assertTrue(holder.reloadWhenSettled(), "the same bytes at two polls: applied");
+
+    assertEquals(List.of(), lines("ERROR"));
+    assertEquals(1, lines("reloaded 1 rule: hello").size());
+  }
+
+  @Test
+  void aFileCaughtHalfWrittenNeverPutsHalfTheRulesInForce() throws Exception {
+    Path file = dir.resolve("rules.yaml");
+    RulesHolder holder = loaded(file);
+    String twoRules = ONE_RULE + ONE_RULE.substring("rules:\n".length()).replace("hello", "bye");
+
+    Files.write(file, ONE_RULE.replace("limit: 3", "limit: 9").getBytes(StandardCharsets.UTF_8));
+    assertFalse(holder.reloadWhenSettled(), "the first half: a valid file of one rule");
+    Files.write(file, twoRules.getBytes(StandardCharsets.UTF_8));
+    assertFalse(holder.reloadWhenSettled());
+    assertTrue(holder.reloadWhenSettled());
+
+    assertEquals(2, holder.current().size());
+    assertEquals(List.of(), lines("reloaded 1 rule"));
+  }
+
+  @Test
+  void aBrokenFileIsReportedOnceItHoldsStill() throws Exception {
+    Path file = dir.resolve("rules.yaml");
+    RulesHolder holder = loaded(file);
+
+    Files.write(file, "rules:\n  - name: [\n".getBytes(StandardCharsets.UTF_8));
+    assertFalse(holder.reloadWhenSettled());
+    assertEquals(List.of(), lines("was not applied"), "maybe still being written");
+    for (int poll = 0; poll < 3; poll++) {
+      assertFalse(holder.reloadWhenSettled());
+    }
+
+    assertEquals(1, lines("was not applied (1 problem)").size(), "reported once, at the 2nd poll");
+    assertEquals(1, holder.current().size(), "the last good rules");
+  }
+
+  @Test
+  void anUnchangedFileNeedsNoSecondPoll() throws Exception {
+    Path file = dir.resolve("rules.yaml");
+    RulesHolder holder = loaded(file);
+    assertFalse(holder.reloadWhenSettled());
+    assertFalse(holder.reloadWhenSettled());
+    assertEquals(List.of(), lines("reloaded"));
+  }
+
   private List<String> lines(String containing) {
     return stderr.agentLines().stream()
         .filter(l -> l.contains(containing))
