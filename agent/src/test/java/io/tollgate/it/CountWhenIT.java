@@ -139,6 +139,43 @@ class CountWhenIT {
     }
   }
 
+  /**
+   * {@code config-examples/login-bruteforce.yaml} as shipped: five failures per address and user
+   * name (the address from {@code X-Forwarded-For}, one proxy trusted), then refusals, and the third
+   * refusal boxes the key for an hour; good logins before never count; no quota headers.
+   */
+  @org.junit.jupiter.api.Test
+  void theLoginBruteforceExampleAsShipped() throws Exception {
+    Path example =
+        java.nio.file.Paths.get(System.getProperty("tollgate.config.examples", "../config-examples"))
+            .resolve("login-bruteforce.yaml").toAbsolutePath();
+    try (ForkedApp app =
+        ForkedApp.app("servlet-jakarta").on(Jdk.current()).withAgent("config=" + example).start()) {
+      Map<String, String> client = Map.of("X-Forwarded-For", "203.0.113.5");
+      List<Integer> statuses = new ArrayList<>();
+      for (int i = 0; i < 10; i++) {
+        statuses.add(app.send("POST", "/login?username=carol&password=secret", client).statusCode());
+      }
+      for (int i = 0; i < 5; i++) {
+        statuses.add(app.send("POST", "/login?username=carol&password=wrong", client).statusCode());
+      }
+      assertEquals(List.of(200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 401, 401, 401, 401, 401),
+          statuses);
+      List<Long> retryAfters = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        HttpResponse<String> refused =
+            app.send("POST", "/login?username=carol&password=secret", client);
+        assertEquals(429, refused.statusCode(), refused.body());
+        assertTrue(refused.headers().firstValue("RateLimit").isEmpty(), "no quota headers");
+        retryAfters.add(Long.parseLong(refused.headers().firstValue("Retry-After").orElseThrow()));
+      }
+      // the first two wait for the oldest failure to leave the 15 minutes; the third fills the box
+      assertTrue(retryAfters.get(0) <= 900 && retryAfters.get(1) <= 900, retryAfters.toString());
+      assertTrue(retryAfters.get(2) > 900 && retryAfters.get(2) <= 3600, retryAfters.toString());
+      ServletAppsIT.assertAgentLogClean(app);
+    }
+  }
+
   private static HttpResponse<String> login(ForkedApp app, String user, String password)
       throws Exception {
     return app.send("POST", "/login?username=" + user + "&password=" + password, Map.of());
