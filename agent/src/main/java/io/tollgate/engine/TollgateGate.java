@@ -325,7 +325,7 @@ public final class TollgateGate {
 
   /**
    * Settles and gives back what {@code verdicts} charged and hold, the request over: the status is
-   * read only when a {@code count-when} rule needs it.
+   * read only when a charge may be settled ({@code count-when}, {@code cost-header}).
    */
   private static void ended(RuleVerdicts verdicts, HttpExchange exchange, boolean uncaught) {
     int status = verdicts.hasChargesToSettle() ? exchange.responseStatus(uncaught) : -1;
