@@ -48,6 +48,7 @@ nl=$'\n'
 check GET  /hello 200 "hello$nl"
 check POST /hello 200 "hello posted$nl"
 check POST /login 200 "logged in$nl" -d 'user=a&password=b'
+check POST '/login?user=a&password=wrong' 401 "wrong password$nl"
 check GET  /api/orders/42 200 "order 42$nl"
 check GET  /api/search 200 "search results$nl"
 check GET  /api/export 200 "export$nl"

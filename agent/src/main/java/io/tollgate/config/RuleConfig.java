@@ -50,6 +50,7 @@ public final class RuleConfig {
   private final CalendarQuota.Unit calendar;
   private final ZoneId timeZone;
   private final String costHeader;
+  private final CountWhen countWhen;
   private final List<String> keyFallback;
   private final PlansConfig plans;
   private final AllowConfig allow;
@@ -112,6 +113,7 @@ public final class RuleConfig {
     this.calendar = b.calendar;
     this.timeZone = b.calendar == null ? null : b.timeZone == null ? ZoneOffset.UTC : b.timeZone;
     this.costHeader = b.costHeader;
+    this.countWhen = b.countWhen;
     this.keyFallback = b.keyFallback == null ? null : Collections.unmodifiableList(new ArrayList<>(b.keyFallback));
     this.plans = b.plans;
     this.allow = b.allow == null ? AllowConfig.NONE : b.allow;
@@ -145,6 +147,14 @@ public final class RuleConfig {
   /** {@code cost-header}: the response header that corrects the cost, or null. */
   public String costHeader() {
     return costHeader;
+  }
+
+  /**
+   * {@code count-when}: the response statuses that count; a request that ends with another has
+   * its charge given back. Null: every request counts.
+   */
+  public CountWhen countWhen() {
+    return countWhen;
   }
 
   /**
@@ -375,6 +385,7 @@ public final class RuleConfig {
         && calendar == r.calendar
         && Objects.equals(timeZone, r.timeZone)
         && Objects.equals(costHeader, r.costHeader)
+        && Objects.equals(countWhen, r.countWhen)
         && Objects.equals(keyFallback, r.keyFallback)
         && Objects.equals(plans, r.plans)
         && allow.equals(r.allow)
@@ -386,7 +397,7 @@ public final class RuleConfig {
   public int hashCode() {
     return Objects.hash(name, paths, methods, route, hosts, headers, skip, key, algorithm, limit, periodNanos, burst, cost,
         onFailure, mode, quotaHeaders, maxKeys, limits, maxDelayNanos, calendar, timeZone,
-        costHeader, plans, allow, penalty, response);
+        costHeader, countWhen, plans, allow, penalty, response);
   }
 
   @Override
@@ -437,6 +448,9 @@ public final class RuleConfig {
     if (costHeader != null) {
       sb.append(", cost-header=").append(costHeader);
     }
+    if (countWhen != null) {
+      sb.append(", count-when=").append(countWhen);
+    }
     if (plans != null) {
       sb.append(", plans=").append(plans);
     }
@@ -478,6 +492,7 @@ public final class RuleConfig {
     private CalendarQuota.Unit calendar;
     private ZoneId timeZone;
     private String costHeader;
+    private CountWhen countWhen;
     private List<String> keyFallback;
     private PlansConfig plans;
     private AllowConfig allow;
@@ -608,6 +623,11 @@ public final class RuleConfig {
 
     public Builder costHeader(String costHeader) {
       this.costHeader = costHeader;
+      return this;
+    }
+
+    public Builder countWhen(CountWhen countWhen) {
+      this.countWhen = countWhen;
       return this;
     }
 

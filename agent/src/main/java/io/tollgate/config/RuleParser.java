@@ -44,6 +44,7 @@ final class RuleParser {
           "calendar",
           "time-zone",
           "cost-header",
+          "count-when",
           "plans",
           "allow",
           "penalty",
@@ -58,6 +59,7 @@ final class RuleParser {
   private final KeyParser keys;
   private final LimitsParser limitsParser;
   private final CostParser costs;
+  private final CountWhenParser countWhens;
   private final AllowParser allows;
   private final PenaltyParser penalties;
 
@@ -67,6 +69,7 @@ final class RuleParser {
     this.keys = new KeyParser(y);
     this.limitsParser = new LimitsParser(y);
     this.costs = new CostParser(y);
+    this.countWhens = new CountWhenParser(y);
     this.allows = new AllowParser(y);
     this.penalties = new PenaltyParser(y);
   }
@@ -165,6 +168,7 @@ final class RuleParser {
     }
     long maxDelay = maxDelay(f.get("max-delay"), algorithm, ctx);
     String costHeader = costs.header(f.get("cost-header"), algorithm, ctx);
+    CountWhen countWhen = countWhens.parse(f.get("count-when"), algorithm, ctx);
     AllowConfig allow = allow(f.get("allow"), key, ctx).plus(topAllow);
     PenaltyConfig penalty = penalty(f.get("penalty"), algorithm, ctx);
     ResponseConfig response =
@@ -195,6 +199,7 @@ final class RuleParser {
             .quotaHeaders(quotaHeaders)
             .maxDelayNanos(maxDelay)
             .costHeader(costHeader)
+            .countWhen(countWhen)
             .allow(allow)
             .penalty(penalty)
             .response(response);

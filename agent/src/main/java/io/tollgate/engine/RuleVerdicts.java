@@ -52,7 +52,7 @@ public final class RuleVerdicts {
   void add(Rule rule, String key, long cost, Verdict verdict, boolean charged) {
     Entry entry = new Entry(rule, key, cost, verdict, charged);
     entries.add(entry);
-    if ((verdict.allowed && rule.releasesAtEnd()) || (charged && rule.costHeader() != null)) {
+    if ((verdict.allowed && rule.releasesAtEnd()) || (charged && rule.settlesAtEnd())) {
       workAtEnd = true;
     }
     if (!verdict.allowed) {
@@ -121,7 +121,10 @@ public final class RuleVerdicts {
     return delay;
   }
 
-  /** Whether something is left to do when the request ends: permits to give back, costs to correct. */
+  /**
+   * Whether something is left to do when the request ends: permits to give back, costs to correct,
+   * charges to give back by the response's status.
+   */
   public boolean hasWorkAtEnd() {
     return workAtEnd && hasWorkAtEndLocked();
   }
@@ -133,8 +136,23 @@ public final class RuleVerdicts {
     if (corrected) {
       return false;
     }
+    return hasChargesToSettleLocked();
+  }
+
+  /**
+   * Whether the end of the request may change what it was charged ({@code cost-header}, {@code
+   * count-when}): false once settled, and for a refused request, which is never refunded.
+   */
+  public synchronized boolean hasChargesToSettle() {
+    return workAtEnd && hasChargesToSettleLocked();
+  }
+
+  private boolean hasChargesToSettleLocked() {
+    if (corrected || refusedBy != null) {
+      return false;
+    }
     for (Entry entry : entries) {
-      if (entry.charged && entry.rule.costHeader() != null) {
+      if (entry.charged && entry.rule.settlesAtEnd()) {
         return true;
       }
     }
@@ -142,31 +160,52 @@ public final class RuleVerdicts {
   }
 
   /**
-   * The request is over: corrects the costs of rules with a {@code cost-header} from the response
-   * header (when the application set it), then gives back what the request holds.
-   *
-   * @param responseHeader the response's header of a name, or null
+   * The request is over, with a status this does not know: as {@link #requestEnded(int,
+   * java.util.function.Function)} with none, so that {@code count-when} keeps every charge.
    */
   public void requestEnded(java.util.function.Function<String, String> responseHeader) {
+    requestEnded(-1, responseHeader);
+  }
+
+  /**
+   * The request is over: settles what each allowed rule charged ({@link #settleCharges}), then
+   * gives back what the request holds.
+   *
+   * @param status the response's status as the client gets it, or -1 when it is not known
+   * @param responseHeader the response's header of a name, or null
+   */
+  public void requestEnded(int status, java.util.function.Function<String, String> responseHeader) {
     try {
-      correctCosts(responseHeader);
+      settleCharges(status, responseHeader);
     } finally {
       releaseHeld();
     }
   }
 
   /**
-   * Charges or refunds, once, the difference between what each {@code cost-header} rule charged up
-   * front and the cost the application reported. A missing or malformed header changes nothing.
+   * Once, for each budget that charged the request: when its rule has a {@code count-when} that
+   * {@code status} does not match, gives the whole charge back; otherwise, when it has a {@code
+   * cost-header}, charges or refunds the difference between what it charged up front and the cost
+   * the application reported (a missing or malformed header changes nothing). Nothing is given
+   * back to a request that was refused: it was answered by the refusal, not by the application.
    */
-  synchronized void correctCosts(java.util.function.Function<String, String> responseHeader) {
+  synchronized void settleCharges(
+      int status, java.util.function.Function<String, String> responseHeader) {
     if (corrected || refusedBy != null) {
       return;
     }
     corrected = true;
     for (Entry entry : entries) {
+      if (!entry.charged) {
+        continue;
+      }
+      io.tollgate.config.CountWhen countWhen = entry.rule.countWhen();
+      if (countWhen != null && !countWhen.counts(status)) {
+        entry.rule.store().adjust(entry.key, -entry.cost);
+        continue;
+      }
       String header = entry.rule.costHeader();
-      if (!entry.charged || header == null) {
+      if (header == null) {
         continue;
       }
       long actual = parseCost(responseHeader.apply(header));

@@ -259,7 +259,13 @@ public final class TollgateGate {
         }
         // else no end will be reported (a server Tollgate does not know): given back now
       }
-      return refuseOrPass(exchange, verdicts, ruleSet, held + (System.nanoTime() - start));
+      boolean refused =
+          refuseOrPass(exchange, verdicts, ruleSet, held + (System.nanoTime() - start));
+      if (!refused && scope == null && verdicts.hasChargesToSettle()) {
+        // no servlet request in front whose end settles them: the exchange's own end does
+        exchange.whenComplete(() -> ended(verdicts, exchange, false));
+      }
+      return refused;
     } finally {
       if (scope != null) {
         scope.heldNanos += System.nanoTime() - start;
@@ -294,6 +300,15 @@ public final class TollgateGate {
    * given back when it is over (now, or when an asynchronous request completes).
    */
   public void requestEnded(RequestScope scope) {
+    requestEnded(scope, null);
+  }
+
+  /**
+   * As {@link #requestEnded(RequestScope)}, where {@code thrown}, when not null, escaped the
+   * application: its response counts as the 500 the server answers ({@link
+   * HttpExchange#responseStatus(boolean)}) when charges are settled by status.
+   */
+  public void requestEnded(RequestScope scope, Throwable thrown) {
     // set, not remove: the thread's entry stays, so the next request does not make a new one
     CURRENT.set(null);
     try {
@@ -302,9 +317,19 @@ public final class TollgateGate {
       RuleVerdicts verdicts = scope.verdicts;
       if (verdicts != null && verdicts.hasWorkAtEnd()) {
         HttpExchange exchange = scope.exchange;
-        exchange.whenComplete(() -> verdicts.requestEnded(exchange::responseHeader));
+        boolean uncaught = thrown != null;
+        exchange.whenComplete(() -> ended(verdicts, exchange, uncaught));
       }
     }
+  }
+
+  /**
+   * Settles and gives back what {@code verdicts} charged and hold, the request over: the status is
+   * read only when a charge may be settled ({@code count-when}, {@code cost-header}).
+   */
+  private static void ended(RuleVerdicts verdicts, HttpExchange exchange, boolean uncaught) {
+    int status = verdicts.hasChargesToSettle() ? exchange.responseStatus(uncaught) : -1;
+    verdicts.requestEnded(status, exchange::responseHeader);
   }
 
   /** A framework's handler runs behind a servlet entry point: written once, read on each request. */

@@ -85,6 +85,17 @@ public interface HttpExchange {
   String responseHeader(String name);
 
   /**
+   * The status of the response as the client gets it, read when the request is over; -1 when this
+   * exchange cannot tell (then {@code count-when} keeps the charge).
+   *
+   * @param uncaught whether an exception escaped the application: the server then answers 500,
+   *     unless the response was committed already, whose status stands
+   */
+  default int responseStatus(boolean uncaught) {
+    return -1;
+  }
+
+  /**
    * Runs {@code action} once when this request is over: by default now, when the entry point
    * that began it has returned; an exchange whose framework lets requests complete
    * asynchronously runs it when they complete, fail or time out.

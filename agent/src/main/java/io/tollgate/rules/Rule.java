@@ -36,6 +36,8 @@ public final class Rule {
     final Allowlist allowlist;
     final PenaltyTracker penalty;
     final String costHeader;
+    /** {@code count-when}: the statuses that stay charged, or null (all do). */
+    final io.tollgate.config.CountWhen countWhen;
     /** The concurrency algorithm: asked on every request, so compared once here. */
     final boolean releasesAtEnd;
     final io.tollgate.diagnostics.MissingKeyAdvisor missingKeys;
@@ -56,8 +58,10 @@ public final class Rule {
         Allowlist allowlist,
         PenaltyTracker penalty,
         String costHeader,
+        io.tollgate.config.CountWhen countWhen,
         RequestMatcher skip,
         io.tollgate.http.RefusalBody refusalBody) {
+      this.countWhen = countWhen;
       this.refusalBody = refusalBody;
       this.name = name;
       this.skip = skip;
@@ -301,14 +305,30 @@ public final class Rule {
     return shared.penalty;
   }
 
-  /** {@code cost-header}: the response header that corrects the cost, or null. */
   /** How this rule answers a request it refuses: status, body and content type. */
   public io.tollgate.http.RefusalBody refusalBody() {
     return shared.refusalBody;
   }
 
+  /** {@code cost-header}: the response header that corrects the cost, or null. */
   public String costHeader() {
     return shared.costHeader;
+  }
+
+  /**
+   * {@code count-when}: the response statuses that stay charged; a request that ends with another
+   * is given its charge back. Null when every request counts.
+   */
+  public io.tollgate.config.CountWhen countWhen() {
+    return shared.countWhen;
+  }
+
+  /**
+   * Whether what an allowed request was charged may change when it ends: a {@code cost-header}
+   * correction or a {@code count-when} refund.
+   */
+  public boolean settlesAtEnd() {
+    return shared.costHeader != null || shared.countWhen != null;
   }
 
   public long costFor(String normalizedPath) {

@@ -108,6 +108,7 @@ public final class RuleSetFactory {
               Allowlist.of(ruleConfig.allow(), ruleConfig.key(), clients),
               penalty,
               ruleConfig.costHeader(),
+              ruleConfig.countWhen(),
               ruleConfig.skip() == null ? null : RequestMatcher.of(ruleConfig.skip()),
               refusalBody(ruleConfig.response().over(config.response())));
       PlansConfig plans = ruleConfig.plans();

@@ -69,7 +69,7 @@ class ConfigExamplesTest {
     List<String> names = rulesFiles().map(p -> p.getFileName().toString())
         .collect(Collectors.toList());
     for (String expected : new String[] {"quickstart.yaml", "login-and-otp.yaml", "api-tiers.yaml",
-        "cost-based.yaml", "redis.yaml", "redis-cluster.yaml"}) {
+        "cost-based.yaml", "redis.yaml", "redis-cluster.yaml", "login-bruteforce.yaml"}) {
       assertTrue(names.contains(expected), expected + " in " + names);
     }
     assertTrue(Files.isRegularFile(examples().resolve("kubernetes/deployment.yaml")));
@@ -129,6 +129,10 @@ class ConfigExamplesTest {
       "rules:\n  - name: a\n    period: 1m\n",
       "rules:\n  - name: a\n    limit: 5\n    period: 1m\n    cost: { search: 5 }\n",
       "rules:\n  - name: a\n    limit: 5\n    period: 1m\n    match: { methods: [FETCH] }\n",
+      "rules:\n  - name: a\n    limit: 5\n    period: 1m\n    count-when: [401, 600]\n",
+      "rules:\n  - name: a\n    limit: 5\n    period: 1m\n    count-when: failures\n",
+      "rules:\n  - name: a\n    limit: 5\n    period: 1m\n    count-when: [6xx]\n",
+      "rules:\n  - name: a\n    limit: 5\n    period: 1m\n    count-when: []\n",
       "client-ip:\n  ipv6-prefix: 129\nrules: []\n",
       "backend: redis\nredis:\n  uri: redis://cache:6379\n  max-wait: 2\nrules: []\n",
       "backend: redis\nredis:\n  uri: redis://cache:6379\n  max-wiat: 2s\nrules: []\n"

@@ -111,4 +111,9 @@ public abstract class ServletBackedExchange implements HttpExchange {
   public String responseHeader(String name) {
     return servlet.responseHeader(name);
   }
+
+  @Override
+  public int responseStatus(boolean uncaught) {
+    return servlet.responseStatus(uncaught);
+  }
 }

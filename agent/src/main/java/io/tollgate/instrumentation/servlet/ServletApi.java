@@ -58,6 +58,7 @@ final class ServletApi {
     {"setHeader", RESPONSE + "setHeader"},
     {"getResponseHeader", RESPONSE + "getHeader"},
     {"isCommitted", RESPONSE + "isCommitted"},
+    {"getStatus", RESPONSE + "getStatus"},
     {"reset", RESPONSE + "reset"},
     {"setStatus", RESPONSE + "setStatus"},
     {"setContentType", RESPONSE + "setContentType"},

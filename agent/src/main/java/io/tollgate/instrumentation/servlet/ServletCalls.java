@@ -65,6 +65,8 @@ public interface ServletCalls {
 
   boolean isCommitted(Object response);
 
+  int getStatus(Object response);
+
   void reset(Object response);
 
   void setStatus(Object response, int status);

@@ -18,6 +18,8 @@ public final class ServletExchange implements HttpExchange {
   private final Object request;
   private final Object response;
   private String route;
+  /** Set when an asynchronous request failed or timed out, before its end is run. */
+  private volatile boolean asyncFailed;
 
   private ServletExchange(ServletApi api, Object request, Object response) {
     this.api = api;
@@ -164,6 +166,19 @@ public final class ServletExchange implements HttpExchange {
   }
 
   /**
+   * The response's status; 500 when an exception escaped the application, or an asynchronous
+   * request failed or timed out, and nothing was committed: the container answers 500 then,
+   * after the entry point has returned.
+   */
+  @Override
+  public int responseStatus(boolean uncaught) {
+    if ((uncaught || asyncFailed) && !calls.isCommitted(response)) {
+      return 500;
+    }
+    return calls.getStatus(response);
+  }
+
+  /**
    * Resets and writes the response directly, rather than {@code sendError}, which would dispatch
    * to the application's error page and lose our headers and body.
    */
@@ -199,7 +214,7 @@ public final class ServletExchange implements HttpExchange {
     try {
       async = isAsyncStarted();
       if (async) {
-        AsyncCompletion.register(request, api.namespace, action);
+        AsyncCompletion.register(request, api.namespace, action, () -> asyncFailed = true);
       }
     } catch (Exception e) {
       // Better to give back early than never: the permit must not leak.

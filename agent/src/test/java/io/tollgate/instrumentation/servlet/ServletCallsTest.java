@@ -42,6 +42,7 @@ class ServletCallsTest {
     "javax.servlet   | setHeader         | response | setHeader",
     "javax.servlet   | getResponseHeader | response | getHeader",
     "javax.servlet   | isCommitted       | response | isCommitted",
+    "javax.servlet   | getStatus         | response | getStatus",
     "javax.servlet   | reset             | response | reset",
     "javax.servlet   | setStatus         | response | setStatus",
     "javax.servlet   | setContentType    | response | setContentType",
@@ -56,6 +57,7 @@ class ServletCallsTest {
     "jakarta.servlet | setAttribute      | request  | setAttribute",
     "jakarta.servlet | getResponseHeader | response | getHeader",
     "jakarta.servlet | setStatus         | response | setStatus",
+    "jakarta.servlet | getStatus         | response | getStatus",
     "jakarta.servlet | getOutputStream   | response | getOutputStream",
     "jakarta.servlet | flushBuffer       | response | flushBuffer",
   })
@@ -154,6 +156,9 @@ class ServletCallsTest {
       }
       if (type == boolean.class) {
         return Boolean.TRUE;
+      }
+      if (type == int.class) {
+        return 401;
       }
       if (type == String.class) {
         return new String("answer");

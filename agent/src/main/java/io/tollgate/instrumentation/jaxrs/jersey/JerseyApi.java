@@ -67,6 +67,7 @@ public final class JerseyApi {
   final String namespace;
   private final ClassLoader loader;
   private volatile JerseyRefusals refusals;
+  private volatile JerseyCompletion.Api completions;
 
   private JerseyApi(ClassLoader loader) throws ReflectiveOperationException {
     this.loader = loader;
@@ -84,6 +85,16 @@ public final class JerseyApi {
   static JerseyCalls callsFor(String namespace, ClassLoader loader)
       throws ReflectiveOperationException {
     return DirectCalls.implementIn(namespace, JerseyCalls.class, CALLS, loader);
+  }
+
+  /** Watches this Jersey's responses being written: found at the first request that needs it. */
+  JerseyCompletion.Api completions() throws ReflectiveOperationException {
+    JerseyCompletion.Api found = completions;
+    if (found == null) {
+      found = new JerseyCompletion.Api(loader);
+      completions = found;
+    }
+    return found;
   }
 
   /** Builds refusals in this Jersey: found at the first refusal, which may never come. */

@@ -29,6 +29,10 @@ public final class JerseyExchange implements HttpExchange {
   /** Quota headers kept for the resource's response: names and values, alternating. */
   private List<String> headers;
   private Object refusal;
+  /** The {@code ContainerResponse} Jersey wrote for this request, once it has ({@link JerseyCompletion}). */
+  private volatile Object written;
+  /** Whether writing the response failed: its status is then not known. */
+  private volatile boolean writeFailed;
 
   public JerseyExchange(JerseyCalls calls, Object containerRequest, String remoteAddress) {
     this(null, calls, containerRequest, remoteAddress, null);
@@ -189,8 +193,61 @@ public final class JerseyExchange implements HttpExchange {
     return refusal;
   }
 
+  /**
+   * The response header the application set, once Jersey has written the response (read at the
+   * request's end); null before, and where a servlet container stands in front (whose own exchange
+   * is asked then).
+   */
   @Override
   public String responseHeader(String name) {
-    return null;
+    Object response = written;
+    if (response == null) {
+      return null;
+    }
+    Object value = calls.getFirst(calls.getHeaders(response), name);
+    return value == null ? null : value.toString();
+  }
+
+  /** The status of the response Jersey wrote; -1 before it did, or when writing it failed. */
+  @Override
+  public int responseStatus(boolean uncaught) {
+    Object response = written;
+    if (response == null || writeFailed || jersey == null) {
+      return -1;
+    }
+    try {
+      return jersey.completions().status(response);
+    } catch (ReflectiveOperationException e) {
+      return -1;
+    }
+  }
+
+  /**
+   * Runs {@code action} once Jersey has written the response (resumed asynchronous ones too) or
+   * failed to; at once where this cannot be watched (a servlet container in front, whose own
+   * exchange ends the request, or a Jersey whose writer cannot be replaced: then the response is
+   * not known, and {@code count-when} keeps the charge).
+   */
+  @Override
+  public void whenComplete(Runnable action) {
+    if (jersey != null && outer == null) {
+      try {
+        JerseyCompletion.register(jersey.completions(), request, this, action);
+        return;
+      } catch (ReflectiveOperationException | RuntimeException e) {
+        // not watched: run now, knowing nothing of the response
+      }
+    }
+    action.run();
+  }
+
+  /** Jersey is writing {@code containerResponse}'s status and headers. */
+  void responseWritten(Object containerResponse) {
+    written = containerResponse;
+  }
+
+  /** Jersey could not write the response. */
+  void responseFailed() {
+    writeFailed = true;
   }
 }

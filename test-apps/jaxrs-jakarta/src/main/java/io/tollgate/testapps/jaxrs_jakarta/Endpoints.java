@@ -38,11 +38,14 @@ public class Endpoints {
         return "hello posted\n";
     }
 
-    /** Ignores body and parameters. */
+    /** 401 "wrong password" when the password query parameter is "wrong"; else 200, whatever else is sent. */
     @POST
     @Path("login")
-    public String login() {
-        return "logged in\n";
+    public Response login(@QueryParam("password") String password) {
+        if ("wrong".equals(password)) {
+            return Response.status(401).entity("wrong password\n").type(TEXT).build();
+        }
+        return Response.ok("logged in\n", TEXT).build();
     }
 
     @GET

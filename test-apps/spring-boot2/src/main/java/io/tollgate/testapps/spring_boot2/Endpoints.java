@@ -42,8 +42,12 @@ public class Endpoints {
         return text("hello posted");
     }
 
+    /** 401 "wrong password" when the password parameter is "wrong"; else 200, whatever else is sent. */
     @PostMapping("/login")
-    public ResponseEntity<String> login() {
+    public ResponseEntity<String> login(@RequestParam(name = "password", required = false) String password) {
+        if ("wrong".equals(password)) {
+            return ResponseEntity.status(401).contentType(TEXT).body("wrong password\n");
+        }
         return text("logged in");
     }
 

@@ -66,12 +66,17 @@ public final class Servlets {
         }
     }
 
-    /** POST /login: ignores body and parameters. */
+    /** POST /login: 401 "wrong password" when the password parameter is "wrong"; else 200, whatever else is sent. */
     public static final class Login extends HttpServlet {
         private static final long serialVersionUID = 1L;
 
         @Override
         protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            if ("wrong".equals(req.getParameter("password"))) {
+                resp.setStatus(401);
+                text(resp, "wrong password");
+                return;
+            }
             text(resp, "logged in");
         }
     }
