@@ -59,6 +59,8 @@ class PackageDependenciesTest {
     allow("instrumentation", "bootstrap", "diagnostics", "engine");
     allow("instrumentation.*", "bootstrap", "diagnostics", "engine", "http", "rules",
         "instrumentation");
+    // Replays access logs through the engine, as the agent decides live requests.
+    allow("replay", "config", "diagnostics", "engine", "http", "keys", "limiters", "rules");
     allow("agent", "*");
     allow("cli", "*");
   }
