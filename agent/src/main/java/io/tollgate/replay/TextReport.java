@@ -90,10 +90,10 @@ public final class TextReport {
     }
     int busiest = r.timeline.busiest();
     if (busiest >= 0) {
-      long all = r.timeline.allowed(busiest) + r.timeline.refused(busiest);
-      figures.row("busiest minute", Figures.minute(r.timeline.minute(busiest)) + " UTC",
-          Figures.count(all) + " requests, " + Figures.count(r.timeline.refused(busiest))
-              + " would be refused");
+      figures.row("busiest minute",
+          Figures.count(r.timeline.allowed(busiest) + r.timeline.refused(busiest)),
+          "(" + Figures.minute(r.timeline.minute(busiest)) + " UTC; "
+              + Figures.count(r.timeline.refused(busiest)) + " would be refused)");
     }
     out.append(figures.format("  "));
     if (!r.suggestions.isEmpty() && r.trackedKeys > 0) {
