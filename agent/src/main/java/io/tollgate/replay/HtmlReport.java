@@ -104,9 +104,10 @@ public final class HtmlReport {
     }
     int busiest = r.timeline.busiest();
     if (busiest >= 0) {
-      figure(html, "busiest minute", Figures.minute(r.timeline.minute(busiest)) + " UTC",
-          Figures.count(r.timeline.allowed(busiest) + r.timeline.refused(busiest))
-              + " requests, " + Figures.count(r.timeline.refused(busiest)) + " would be refused");
+      figure(html, "busiest minute",
+          Figures.count(r.timeline.allowed(busiest) + r.timeline.refused(busiest)),
+          Figures.minute(r.timeline.minute(busiest)) + " UTC; "
+              + Figures.count(r.timeline.refused(busiest)) + " would be refused");
     }
     html.append("</table>\n");
     if (anyRequests) {

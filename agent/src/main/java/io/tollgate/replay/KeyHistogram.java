@@ -30,6 +30,16 @@ final class KeyHistogram {
     return low == high ? Long.toString(low) : low + "-" + high;
   }
 
+  /** The lowest bucket with a key, or -1 when there is none. */
+  int lowest() {
+    for (int b = 0; b < BUCKETS; b++) {
+      if (keys[b] > 0) {
+        return b;
+      }
+    }
+    return -1;
+  }
+
   /** The highest bucket with a key, or -1 when there is none. */
   int highest() {
     for (int b = BUCKETS - 1; b >= 0; b--) {

@@ -5,7 +5,7 @@ import java.util.Locale;
 /**
  * How many keys sent how many requests, as an inline SVG: for each bucket of {@link
  * KeyHistogram} (1, 2-3, 4-7... requests), a bar of its keys (blue) and one of those refused
- * (red), on a logarithmic scale of keys.
+ * (red), on a logarithmic scale of keys, from the fewest requests any key sent to the most.
  */
 final class KeysChart {
 
@@ -19,9 +19,10 @@ final class KeysChart {
   private KeysChart() {}
 
   static String svg(String id, KeyHistogram histogram) {
-    int buckets = Math.max(1, histogram.highest() + 1);
+    int lowest = Math.max(0, histogram.lowest());
+    int buckets = Math.max(1, histogram.highest() + 1 - lowest);
     long most = 1;
-    for (int b = 0; b < buckets; b++) {
+    for (int b = lowest; b < lowest + buckets; b++) {
       most = Math.max(most, histogram.keys[b]);
     }
     // decades from 1 to the first power of ten at or above the most keys in a bucket
@@ -36,18 +37,19 @@ final class KeysChart {
         Html.escape(id), WIDTH, HEIGHT, WIDTH, HEIGHT));
     svg.append("<title>Keys by requests sent (log scale): all keys and keys refused</title>");
     for (int d = 0; d <= decades; d++) {
-      double y = TOP + plotHeight - plotHeight * (double) d / decades;
+      double y = TOP + plotHeight - plotHeight * scaled(pow10(d), decades);
       svg.append(String.format(Locale.ROOT,
           "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" class=\"grid\"/>"
               + "<text x=\"%d\" y=\"%.1f\" class=\"axis\" text-anchor=\"end\">%s</text>",
           LEFT, y, WIDTH - RIGHT, y, LEFT - 6, y + 4, Figures.count(pow10(d))));
     }
-    for (int b = 0; b < buckets; b++) {
-      double x = LEFT + b * slot;
+    for (int i = 0; i < buckets; i++) {
+      int b = lowest + i;
+      double x = LEFT + i * slot;
       double barWidth = Math.max(1, slot * 0.4);
       bar(svg, x + slot * 0.1, barWidth, histogram.keys[b], decades, plotHeight, "allowed");
       bar(svg, x + slot * 0.5, barWidth, histogram.refusedKeys[b], decades, plotHeight, "refused");
-      if (buckets <= 24 || b % 2 == 0) {
+      if (buckets <= 24 || i % 2 == 0) {
         svg.append(String.format(Locale.ROOT,
             "<text x=\"%.1f\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">%s</text>",
             x + slot / 2, HEIGHT - BOTTOM + 16, KeyHistogram.label(b)));
@@ -67,11 +69,18 @@ final class KeysChart {
     if (count <= 0) {
       return;
     }
-    // log10(count) decades, plus a sliver so that a bucket of one key shows
-    double height = Math.max(3, plotHeight * Math.log10(count) / decades);
+    double height = Math.max(2, plotHeight * scaled(count, decades));
     svg.append(String.format(Locale.ROOT,
         "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" class=\"%s\"><title>%s</title></rect>",
         x, TOP + plotHeight - height, width, height, cssClass, Figures.count(count)));
+  }
+
+  /**
+   * Where {@code count} keys stand on the axis, from 0 to 1: logarithmic from half a key (so that
+   * one key is a bar, not nothing) to {@code 10^decades}.
+   */
+  static double scaled(long count, int decades) {
+    return Math.log10(2.0 * count) / Math.log10(2.0 * pow10(decades));
   }
 
   private static long pow10(int d) {
