@@ -59,6 +59,9 @@ class PackageDependenciesTest {
     allow("instrumentation", "bootstrap", "diagnostics", "engine");
     allow("instrumentation.*", "bootstrap", "diagnostics", "engine", "http", "rules",
         "instrumentation");
+    // The access-log readers of `replay`: the JDK only, so that the replay (above the engine)
+    // can use them and they can be tested on their own.
+    allow("replay.log");
     allow("agent", "*");
     allow("cli", "*");
   }
