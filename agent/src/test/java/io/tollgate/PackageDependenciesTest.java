@@ -59,8 +59,12 @@ class PackageDependenciesTest {
     allow("instrumentation", "bootstrap", "diagnostics", "engine");
     allow("instrumentation.*", "bootstrap", "diagnostics", "engine", "http", "rules",
         "instrumentation");
+    // The access-log readers of `replay`: the JDK only, so that the replay (above the engine)
+    // can use them and they can be tested on their own.
+    allow("replay.log");
     // Replays access logs through the engine, as the agent decides live requests.
-    allow("replay", "config", "diagnostics", "engine", "http", "keys", "limiters", "rules");
+    allow("replay", "config", "diagnostics", "engine", "http", "keys", "limiters", "rules",
+        "replay.log");
     allow("agent", "*");
     allow("cli", "*");
   }

@@ -1,0 +1,154 @@
+package io.tollgate.replay.log;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Reads JSON-lines access logs (one object per line) into requests, with the field names of a
+ * {@link JsonFields}. A line needs a time and either a method and a path or a whole request line;
+ * everything else is optional. The time may be ISO-8601, {@code [dd/MMM/yyyy:HH:mm:ss Z]} (nginx
+ * {@code $time_local}) or epoch seconds, milliseconds (or finer) as a number or a string (see
+ * {@link Timestamps}). Empty strings and {@code "-"} are absent values, as nginx writes them.
+ */
+final class JsonLineParser implements LineParser {
+
+  private final FlatJsonReader json = new FlatJsonReader();
+  private final Timestamps timestamps = new Timestamps();
+  private final RequestLine requestLine = new RequestLine();
+  private final JsonFields fields;
+  /** Field name to {role, rank among the role's candidates}. */
+  private final Map<String, int[]> roles = new HashMap<>();
+  private final String[] found = new String[JsonFields.ROLES.size()];
+  private final int[] foundRank = new int[JsonFields.ROLES.size()];
+  private String whyNot;
+
+  JsonLineParser(JsonFields fields) {
+    this.fields = fields;
+    for (int role = 0; role < JsonFields.ROLES.size(); role++) {
+      List<String> names = fields.candidates(role);
+      for (int rank = 0; rank < names.size(); rank++) {
+        // A name that is a candidate for two roles ("request" as line vs. object) keeps the first.
+        roles.putIfAbsent(names.get(rank), new int[] {role, rank});
+      }
+    }
+  }
+
+  @Override
+  public String whyNot() {
+    return whyNot;
+  }
+
+  private LoggedRequest fail(String reason) {
+    whyNot = reason;
+    return null;
+  }
+
+  @Override
+  public LoggedRequest parse(byte[] b, int start, int end, String source, long lineNumber) {
+    String problem = json.read(b, start, end);
+    if (problem != null) {
+      return fail(problem);
+    }
+    for (int i = 0; i < found.length; i++) {
+      found[i] = null;
+      foundRank[i] = Integer.MAX_VALUE;
+    }
+    Map<String, String> headers = null;
+    for (int i = 0; i < json.count(); i++) {
+      String name = json.name(i);
+      String value = json.value(i);
+      if (value.isEmpty() || value.equals("-")) {
+        continue;
+      }
+      int[] role = roles.get(name);
+      if (role != null) {
+        if (role[1] < foundRank[role[0]]) {
+          found[role[0]] = value;
+          foundRank[role[0]] = role[1];
+        }
+      } else if (name.startsWith("http_")) {
+        headers = put(headers, name.substring(5).replace('_', '-'), value);
+      } else {
+        int dot = name.lastIndexOf("headers.");
+        if (dot >= 0 && (dot == 0 || name.charAt(dot - 1) == '.')) {
+          headers = put(headers, name.substring(dot + "headers.".length()), value);
+        }
+      }
+    }
+    String time = found[JsonFields.TIME];
+    if (time == null) {
+      return fail("no time field (" + names(JsonFields.TIME) + ")");
+    }
+    long millis = timestamps.parseText(time);
+    if (millis == Timestamps.INVALID) {
+      return fail("time \"" + time
+          + "\" is not ISO-8601, dd/MMM/yyyy:HH:mm:ss Z or epoch seconds/milliseconds");
+    }
+    String method = found[JsonFields.METHOD];
+    String target = found[JsonFields.PATH];
+    if (method != null && target != null) {
+      requestLine.method = method;
+      requestLine.target(target);
+    } else if (found[JsonFields.REQUEST] != null) {
+      byte[] line = found[JsonFields.REQUEST].getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      String bad = requestLine.parse(line, 0, line.length);
+      if (bad != null) {
+        return fail(bad);
+      }
+    } else if (target == null) {
+      return fail("no path field (" + names(JsonFields.PATH) + ") and no request line ("
+          + names(JsonFields.REQUEST) + ")");
+    } else {
+      return fail("no method field (" + names(JsonFields.METHOD) + ")");
+    }
+    String query = requestLine.query;
+    if (query == null) {
+      query = found[JsonFields.QUERY];
+    }
+    headers = put(headers, "user-agent", found[JsonFields.USER_AGENT]);
+    headers = put(headers, "referer", found[JsonFields.REFERER]);
+    headers = put(headers, "x-forwarded-for", found[JsonFields.X_FORWARDED_FOR]);
+    String host = found[JsonFields.HOST] != null ? found[JsonFields.HOST] : requestLine.host;
+    headers = put(headers, "host", host);
+    for (Map.Entry<String, String> header : fields.headerFields().entrySet()) {
+      headers = put(headers, header.getKey(), json.get(header.getValue()));
+    }
+    return new LoggedRequest(millis, found[JsonFields.CLIENT], requestLine.method,
+        requestLine.path, query, status(found[JsonFields.STATUS]), found[JsonFields.USER],
+        headers, source, lineNumber);
+  }
+
+  private String names(int role) {
+    return String.join(", ", fields.candidates(role));
+  }
+
+  /** Adds a header (lower-case name) when the value is present; a later put of a name wins. */
+  private static Map<String, String> put(Map<String, String> headers, String name, String value) {
+    if (value == null || value.isEmpty() || value.equals("-")) {
+      return headers;
+    }
+    if (headers == null) {
+      headers = new HashMap<>(8);
+    }
+    headers.put(name.toLowerCase(Locale.ROOT), value);
+    return headers;
+  }
+
+  /** A status as a number or a numeric string; -1 when absent or not a number. */
+  private static int status(String text) {
+    if (text == null || text.isEmpty() || text.length() > 3) {
+      return -1;
+    }
+    int value = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+      value = value * 10 + (c - '0');
+    }
+    return value;
+  }
+}
