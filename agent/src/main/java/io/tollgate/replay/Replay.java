@@ -177,6 +177,11 @@ public final class Replay {
 
   /** What the replay found so far, each rule's top {@code top} refused keys listed. */
   public ReplayReport report(int top, UnparsedLines unparsed) {
+    return report(top, unparsed, Collections.<String>emptyList());
+  }
+
+  /** As above, with what the readers said of the logs. */
+  public ReplayReport report(int top, UnparsedLines unparsed, List<String> readerNotes) {
     List<RuleReport> reports = new ArrayList<>(tallies.length);
     for (RuleTally tally : tallies) {
       reports.add(new RuleReport(tally, top));
@@ -192,6 +197,7 @@ public final class Replay {
         clock.stepsBack(),
         clock.longestStepBackMillis(),
         unparsed == null ? new UnparsedLines() : unparsed,
+        readerNotes,
         reports);
   }
 

@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * The command line of {@code replay}: {@code RULES.yaml LOG... [--format F] [--report FILE.html]
- * [--top N] [--max-keys N] [--json-field ROLE=FIELD]... [--no-progress]}. Options may come
+ * [--top N] [--max-keys N] [--field ROLE=FIELD]... [--no-progress]}. Options may come
  * anywhere, as {@code --name value} or {@code --name=value}.
  */
 final class ReplayArguments {
@@ -89,9 +89,9 @@ final class ReplayArguments {
       case "--max-keys":
         maxKeys = positive(name, value, 1);
         break;
-      case "--json-field":
+      case "--field":
         if (value.indexOf('=') <= 0) {
-          problem = "--json-field takes ROLE=FIELD, such as client=remote_addr";
+          problem = "--field takes ROLE=FIELD, such as client=remote_addr";
         }
         jsonFields.add(value);
         break;

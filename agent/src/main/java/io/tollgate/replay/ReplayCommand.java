@@ -7,6 +7,7 @@ import io.tollgate.config.RulesFileParser;
 import io.tollgate.config.RulesFileReader;
 import io.tollgate.replay.log.AccessLogReader;
 import io.tollgate.replay.log.LoggedRequest;
+import io.tollgate.replay.log.ProgressBar;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -36,8 +37,12 @@ public final class ReplayCommand {
       "  --top N              refused keys listed per rule (default " + ReplayArguments.DEFAULT_TOP + ")",
       "  --max-keys N         keys tracked exactly per rule (default "
           + ReplayArguments.DEFAULT_MAX_KEYS + "; beyond, distinct keys are estimated)",
-      "  --json-field ROLE=FIELD  the field of a JSON log holding time, client, method, path...",
+      "  --field ROLE=FIELD   the field of a JSON log that holds a role: time, client, method,",
+      "                       path, query, request, status, user, host, user-agent, referer,",
+      "                       x-forwarded-for, or header.NAME for a request header",
       "  --no-progress        no progress bar (there is none unless on a terminal)",
+      "  Route rules are not replayed (a log has no route templates); concurrency rules see",
+      "  each request as instantaneous.",
       "  Logs may be gzip files; several are merged in time order. Exits 0 when replayed, 1 when",
       "  the rules file is invalid, 2 on a usage error or an unreadable log.");
 
@@ -80,17 +85,18 @@ public final class ReplayCommand {
     }
     ReplayReport report;
     try (AccessLogReader logs = opener.open(arguments.logs, arguments.format, arguments.jsonFields())) {
-      ReplayProgress progress =
-          arguments.progress ? ReplayProgress.onTerminal(err, logs) : ReplayProgress.NONE;
+      ProgressBar progress = arguments.progress ? ProgressBar.start(logs, err) : null;
       long n = 0;
       for (LoggedRequest request; (request = logs.next()) != null; ) {
         replay.replay(request);
-        if ((++n & 0xffff) == 0) {
-          progress.update(n);
+        if (progress != null) {
+          progress.update(++n);
         }
       }
-      progress.done(n);
-      report = replay.report(arguments.top, logs.problems());
+      if (progress != null) {
+        progress.finish();
+      }
+      report = replay.report(arguments.top, logs.problems(), AccessLogOpener.notes(logs));
     } catch (IOException | IllegalArgumentException e) {
       err.println("tollgate replay: cannot read the logs: " + e.getMessage());
       return USAGE;

@@ -20,6 +20,8 @@ public final class ReplayReport {
   final long stepsBack;
   final long longestStepBackMillis;
   final UnparsedLines unparsed;
+  /** What the readers said of the logs: each file's format, requests placed late. */
+  final List<String> readerNotes;
   final List<RuleReport> rules;
 
   ReplayReport(
@@ -33,7 +35,9 @@ public final class ReplayReport {
       long stepsBack,
       long longestStepBackMillis,
       UnparsedLines unparsed,
+      List<String> readerNotes,
       List<RuleReport> rules) {
+    this.readerNotes = Collections.unmodifiableList(readerNotes);
     this.rulesSource = rulesSource;
     this.fileSaidRedis = fileSaidRedis;
     this.requests = requests;

@@ -41,12 +41,13 @@ public final class TextReport {
   static List<String> notes(ReplayReport report) {
     List<String> notes = new ArrayList<>();
     notes.add(report.semanticsNote());
+    notes.addAll(report.readerNotes);
     UnparsedLines unparsed = report.unparsed;
     if (unparsed.count() > 0) {
       notes.add("Could not read " + Figures.count(unparsed.count()) + " line"
           + (unparsed.count() == 1 ? "" : "s") + " (not replayed); the first:");
       for (UnparsedLines.Example example : unparsed.examples()) {
-        notes.add("  " + Figures.key(example.source) + ": line " + example.lineNumber + ": "
+        notes.add("  " + printable(example.source) + ": line " + example.lineNumber + ": "
             + example.reason + ": " + printable(example.text));
       }
     }

@@ -24,24 +24,24 @@ import java.util.Map;
  *
  * <p>{@code benchmarks/replay/GenerateAccessLog.java} is a copy of the shapes for the benchmark.
  */
-final class TrafficShapes {
+public final class TrafficShapes {
 
   /** 2026-11-30T10:00:00Z. */
-  static final long T0 = Instant.parse("2026-11-30T10:00:00Z").toEpochMilli();
+  public static final long T0 = Instant.parse("2026-11-30T10:00:00Z").toEpochMilli();
 
   private final List<LoggedRequest> requests = new ArrayList<>();
   private long line;
 
-  static TrafficShapes traffic() {
+  public static TrafficShapes traffic() {
     return new TrafficShapes();
   }
 
   /** One request at {@code T0 + second} s. */
-  TrafficShapes request(long second, String ip, String method, String path, String userAgent) {
+  public TrafficShapes request(long second, String ip, String method, String path, String userAgent) {
     return request(second, ip, method, path, null, userAgent, null);
   }
 
-  TrafficShapes request(
+  public TrafficShapes request(
       long second, String ip, String method, String path, String query, String userAgent,
       Map<String, String> moreHeaders) {
     Map<String, String> headers = new HashMap<>();
@@ -59,7 +59,7 @@ final class TrafficShapes {
   }
 
   /** A steady client: one {@code GET path} a second from {@code ip}, for {@code seconds}. */
-  TrafficShapes steady(String ip, String path, int seconds) {
+  public TrafficShapes steady(String ip, String path, int seconds) {
     for (int s = 0; s < seconds; s++) {
       request(s, ip, "GET", path, "steady/1.0");
     }
@@ -71,7 +71,7 @@ final class TrafficShapes {
    * second of the next (10:01:00), from one address: 2 × limit straddling a fixed window's
    * boundary when {@code perSide} is the limit.
    */
-  TrafficShapes burstAtBoundary(String ip, String path, int perSide) {
+  public TrafficShapes burstAtBoundary(String ip, String path, int perSide) {
     for (int i = 0; i < perSide; i++) {
       request(59, ip, "GET", path, "burst/1.0");
     }
@@ -85,7 +85,7 @@ final class TrafficShapes {
    * A scraper at 300 requests a minute (5 a second) for {@code minutes}, spread round-robin over
    * three addresses (100 a minute each), all with one User-Agent.
    */
-  TrafficShapes scraper(String path, int minutes) {
+  public TrafficShapes scraper(String path, int minutes) {
     String[] ips = {"198.51.100.1", "198.51.100.2", "198.51.100.3"};
     int n = 0;
     for (int s = 0; s < minutes * 60; s++) {
@@ -100,7 +100,7 @@ final class TrafficShapes {
    * A partner at 20 requests a second for {@code seconds}, with a burst of 60 more at each tenth
    * second after the first (10, 20, ... 50 for a minute): 80 in those seconds.
    */
-  TrafficShapes partner(String ip, String path, int seconds) {
+  public TrafficShapes partner(String ip, String path, int seconds) {
     for (int s = 0; s < seconds; s++) {
       int n = 20 + (s > 0 && s % 10 == 0 ? 60 : 0);
       for (int i = 0; i < n; i++) {
@@ -110,8 +110,24 @@ final class TrafficShapes {
     return this;
   }
 
+  /**
+   * A crowd of {@code clients} addresses over {@code minutes}, the {@code i}th (from 0) sending
+   * {@code max(1, 2000 / (i + 1))} requests spread evenly: few keys sending much, many sending
+   * little, as in real traffic.
+   */
+  public TrafficShapes crowd(String path, int clients, int minutes) {
+    for (int i = 0; i < clients; i++) {
+      int n = Math.max(1, 2000 / (i + 1));
+      String ip = "10.1." + (i / 250) + "." + (i % 250 + 1);
+      for (int j = 0; j < n; j++) {
+        request((long) j * minutes * 60 / n, ip, "GET", path, "browser/1.0");
+      }
+    }
+    return this;
+  }
+
   /** The requests in time order (stable: as added within a second). */
-  List<LoggedRequest> requests() {
+  public List<LoggedRequest> requests() {
     List<LoggedRequest> sorted = new ArrayList<>(requests);
     sorted.sort(Comparator.comparingLong(r -> r.epochMillis));
     return Collections.unmodifiableList(sorted);
@@ -121,7 +137,7 @@ final class TrafficShapes {
       DateTimeFormatter.ofPattern("dd/MMM/yyyy:HH:mm:ss Z", Locale.ROOT).withZone(ZoneOffset.UTC);
 
   /** Writes the requests as an NCSA combined log (nginx's and Apache's default). */
-  Path writeCombined(Path file) throws IOException {
+  public Path writeCombined(Path file) throws IOException {
     try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
       for (LoggedRequest r : requests()) {
         out.write(combinedLine(r));
@@ -131,7 +147,7 @@ final class TrafficShapes {
     return file;
   }
 
-  static String combinedLine(LoggedRequest r) {
+  public static String combinedLine(LoggedRequest r) {
     String target = r.query == null ? r.path : r.path + "?" + r.query;
     String ua = r.header("user-agent");
     return r.clientAddress + " - " + (r.user == null ? "-" : r.user) + " ["

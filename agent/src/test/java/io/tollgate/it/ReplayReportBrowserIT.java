@@ -1,9 +1,13 @@
-package io.tollgate.replay;
+package io.tollgate.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.tollgate.config.RulesFileParser;
+import io.tollgate.replay.HtmlReport;
+import io.tollgate.replay.Replay;
+import io.tollgate.replay.TrafficShapes;
 import io.tollgate.replay.log.LoggedRequest;
 import java.awt.image.BufferedImage;
 import java.io.File;
@@ -41,9 +45,9 @@ class ReplayReportBrowserIT {
     String chromium = chromium();
     List<LoggedRequest> traffic = new ArrayList<>();
     traffic.addAll(TrafficShapes.traffic().scraper("/catalog", 30).requests());
-    traffic.addAll(TrafficShapes.traffic().steady("203.0.113.10", "/catalog/home", 1800).requests());
+    traffic.addAll(TrafficShapes.traffic().crowd("/catalog/home", 600, 30).requests());
     traffic.sort((a, b) -> Long.compare(a.epochMillis, b.epochMillis));
-    ReplayReport report = Replays.replay(Replays.rules(
+    Replay replay = Replay.of(RulesFileParser.parse(String.join("\n",
         "rules:",
         "  - name: scraper-by-agent",
         "    match: {path: /catalog/**}",
@@ -52,9 +56,12 @@ class ReplayReportBrowserIT {
         "    limit: 120",
         "    period: 1m",
         "  - {name: per-ip, match: {path: /catalog/**}, key: ip, limit: 90, period: 1m}"),
-        traffic);
+        "rules.yaml"), 1_000_000);
+    for (LoggedRequest request : traffic) {
+      replay.replay(request);
+    }
     Path html = dir.resolve("report.html");
-    Files.write(html, HtmlReport.of(report).getBytes(StandardCharsets.UTF_8));
+    Files.write(html, HtmlReport.of(replay.report(10, null)).getBytes(StandardCharsets.UTF_8));
     Path png = dir.resolve("report.png");
     Path profile = dir.resolve("profile");
     List<String> command = new ArrayList<>(Arrays.asList(chromium, "--headless", "--no-sandbox",
