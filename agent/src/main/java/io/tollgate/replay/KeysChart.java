@@ -46,9 +46,10 @@ final class KeysChart {
     for (int i = 0; i < buckets; i++) {
       int b = lowest + i;
       double x = LEFT + i * slot;
-      double barWidth = Math.max(1, slot * 0.4);
-      bar(svg, x + slot * 0.1, barWidth, histogram.keys[b], decades, plotHeight, "allowed");
-      bar(svg, x + slot * 0.5, barWidth, histogram.refusedKeys[b], decades, plotHeight, "refused");
+      double barWidth = Math.max(1, Math.min(36, slot * 0.4));
+      double middle = x + slot / 2;
+      bar(svg, middle - barWidth, barWidth, histogram.keys[b], decades, plotHeight, "allowed");
+      bar(svg, middle, barWidth, histogram.refusedKeys[b], decades, plotHeight, "refused");
       if (buckets <= 24 || i % 2 == 0) {
         svg.append(String.format(Locale.ROOT,
             "<text x=\"%.1f\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">%s</text>",

@@ -120,7 +120,7 @@ public final class TrafficShapes {
       int n = Math.max(1, 2000 / (i + 1));
       String ip = "10.1." + (i / 250) + "." + (i % 250 + 1);
       for (int j = 0; j < n; j++) {
-        request((long) j * minutes * 60 / n, ip, "GET", path, "browser/1.0");
+        request((long) j * minutes * 60 / n, ip, "GET", path, "browser/" + (i % 40) + ".0");
       }
     }
     return this;
