@@ -29,7 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
  * would-refuse (red), far more of them than the legend's two squares.
  *
  * <p>Needs Chromium: {@code apt-get install chromium}, or {@code -Dtollgate.test.chromium=PATH}.
- * Without one the test fails and says so; it never skips.
+ * Without one the test fails and says so; it never skips. {@code
+ * -Dtollgate.test.replay-screenshot=FILE.png} keeps the screenshot (the README's {@code
+ * docs/replay-report.png} is its first rule, cropped and scaled to 80%).
  */
 class ReplayReportBrowserIT {
 
