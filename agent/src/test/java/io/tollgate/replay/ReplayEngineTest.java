@@ -248,4 +248,28 @@ class ReplayEngineTest {
     int busiest = r.timeline.busiest();
     assertEquals(15, r.timeline.allowed(busiest) + r.timeline.refused(busiest));
   }
+
+  @Test
+  void aReplayStartsNoThreadWhateverTheRulesFileSays() throws Exception {
+    java.util.Set<Thread> before = Thread.getAllStackTraces().keySet();
+    Replay replay = Replay.of(rules(
+        "backend: redis",
+        "redis: {uri: 'redis://127.0.0.1:1', refusal-cache: true}",
+        "rules:",
+        "  - {name: a, match: {path: /**}, key: ip, limit: 5, period: 1m,",
+        "     penalty: {after: 2, within: 1m, box-for: 1m}}",
+        "  - {name: b, match: {path: /**}, key: ip, limits: [{limit: 5, period: 1s}, {limit: 50, period: 1h}]}",
+        "  - {name: c, match: {path: /**}, algorithm: concurrency, limit: 2, period: 1s}"), 1000);
+    for (int i = 0; i < 20_000; i++) {
+      replay.replay(at(i * 10L, "10.0." + (i % 50) + ".1", "/a", null, null));
+    }
+    replay.report(10, null);
+    java.util.Set<String> started = new java.util.TreeSet<>();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (!before.contains(t) && t.isAlive()) {
+        started.add(t.getName());
+      }
+    }
+    assertEquals(java.util.Collections.emptySet(), started);
+  }
 }
