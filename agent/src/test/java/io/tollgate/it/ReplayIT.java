@@ -177,6 +177,32 @@ class ReplayIT {
   }
 
   @Test
+  void aJsonLogCarriesTheApiKeysAndPlansOfTheApiTiersExample() throws Exception {
+    // the partner (20/s, 60 more at seconds 10 to 50) on the pro plan: 20/1s and 10000/1h,
+    // buckets of 20; each burst second lets 20 through and refuses 60
+    Path log = dir.resolve("access.json");
+    try (Writer out = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
+      for (LoggedRequest r : TrafficShapes.traffic().partner("192.0.2.50", "/api/sync", 60).requests()) {
+        out.write("{\"time\":\"" + java.time.Instant.ofEpochMilli(r.epochMillis)
+            + "\",\"remote_addr\":\"" + r.clientAddress + "\",\"request_method\":\"GET\","
+            + "\"request_uri\":\"" + r.path + "\",\"status\":200,"
+            + "\"http_x_api_key\":\"partner-key\",\"http_x_plan\":\"pro\"}\n");
+      }
+    }
+    Path rules = java.nio.file.Paths.get(System.getProperty("tollgate.config.examples"), "api-tiers.yaml");
+    Result result = run(rules.toString(), log.toString(), "--format", "json");
+    assertEquals(0, result.exitCode, result.err);
+    String perKey = result.rule("api-per-key");
+    assertFigure(perKey, "matched", "1,500");
+    assertFigure(perKey, "would refuse", "300  (20.00%)");
+    assertRow(perKey, "pro: 20/1s", "80", "80", "80", "1");
+    assertRow(perKey, "pro: 10000/1h", "1,500", "1,500", "1,500", "1");
+    String global = result.rule("api-global");
+    assertTrue(global.contains("(shadow: would-refuse only)"), global);
+    assertFigure(global, "would refuse", "0  (0.00%)");
+  }
+
+  @Test
   void anInvalidRulesFileExits1AndAMissingLogExits2() throws Exception {
     Path log = traffic().writeCombined(dir.resolve("access.log"));
     Path bad = dir.resolve("bad.yaml");
