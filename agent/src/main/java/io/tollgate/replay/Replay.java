@@ -46,6 +46,9 @@ public final class Replay {
   private long requests;
   private long refusedRequests;
   private long shadowRefusedRequests;
+  /** Requests the engine failed on (which the agent would have let through), and the first. */
+  private long failedRequests;
+  private String firstFailure;
   private long firstMillis = Long.MAX_VALUE;
   private long lastMillis = Long.MIN_VALUE;
 
@@ -90,7 +93,17 @@ public final class Replay {
     firstMillis = Math.min(firstMillis, request.epochMillis);
     lastMillis = Math.max(lastMillis, request.epochMillis);
     LoggedExchange exchange = new LoggedExchange(request);
-    RuleVerdicts verdicts = decider.decide(exchange, ruleSet, DecisionPoint.FIRST_ENTRY, null);
+    RuleVerdicts verdicts;
+    try {
+      verdicts = decider.decide(exchange, ruleSet, DecisionPoint.FIRST_ENTRY, null);
+    } catch (RuntimeException e) {
+      // the agent lets such a request through and logs it; here it is counted and shown
+      failedRequests++;
+      if (firstFailure == null) {
+        firstFailure = request.source + ": line " + request.lineNumber + ": " + e;
+      }
+      return;
+    }
     if (verdicts != null) {
       if (verdicts.refused()) {
         verdicts.releaseHeld(); // as the agent ends a request it refused
@@ -182,6 +195,12 @@ public final class Replay {
 
   /** As above, with what the readers said of the logs. */
   public ReplayReport report(int top, UnparsedLines unparsed, List<String> readerNotes) {
+    List<String> notes = new ArrayList<>(readerNotes);
+    if (failedRequests > 0) {
+      notes.add("The engine failed on " + Figures.count(failedRequests) + " request"
+          + (failedRequests == 1 ? "" : "s") + " (the agent would have let "
+          + (failedRequests == 1 ? "it" : "them") + " through); the first: " + firstFailure);
+    }
     List<RuleReport> reports = new ArrayList<>(tallies.length);
     for (RuleTally tally : tallies) {
       reports.add(new RuleReport(tally, top));
@@ -197,7 +216,7 @@ public final class Replay {
         clock.stepsBack(),
         clock.longestStepBackMillis(),
         unparsed == null ? new UnparsedLines() : unparsed,
-        readerNotes,
+        notes,
         reports);
   }
 

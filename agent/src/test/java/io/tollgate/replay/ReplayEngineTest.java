@@ -272,4 +272,36 @@ class ReplayEngineTest {
     }
     assertEquals(java.util.Collections.emptySet(), started);
   }
+
+  @Test
+  void oddClientFieldsAreDecidedAsTheAgentWouldDecideThem() throws Exception {
+    List<LoggedRequest> requests = new ArrayList<>();
+    for (String client : new String[] {null, "-", "", "host.example.com", "::1", "[2001:db8::1]",
+        "203.0.113.1:5555", "unix:", "300.1.1.1"}) {
+      requests.add(at(0, client, "/a", null, null, "X-Forwarded-For", "not an address"));
+      requests.add(new LoggedRequest(T0, client, "GET", "", null, -1, "", null, "t.log", 2));
+    }
+    ReplayReport report = replay(rules(
+        "client-ip: {trusted-proxies: 1}",
+        "rules:",
+        "  - {name: r, match: {path: /**}, key: ip, limit: 1, period: 1m}",
+        "  - {name: g, match: {path: /**}, key: [ip, principal], key-fallback: global, limit: 1, period: 1m}"),
+        requests);
+    assertEquals(18, rule(report, "g").matched + rule(report, "g").uncounted);
+  }
+
+  @Test
+  void aRequestTheEngineFailsOnIsCountedAndTheReplayGoesOn() throws Exception {
+    List<LoggedRequest> requests = new ArrayList<>();
+    requests.add(new LoggedRequest(T0, "203.0.113.1", null, "/a", null, 200, null, null, "t.log", 7));
+    requests.add(at(1, "203.0.113.1", "/a", null, null));
+    ReplayReport report = replay(rules(
+        "rules:",
+        "  - {name: r, match: {path: /**}, key: ip, limit: 1, period: 1m}"),
+        requests);
+    assertEquals(1, rule(report, "r").matched);
+    assertTrue(TextReport.of(report).contains("The engine failed on 1 request (the agent would have"
+        + " let it through); the first: t.log: line 7: java.lang.NullPointerException"),
+        TextReport.of(report));
+  }
 }
