@@ -62,8 +62,16 @@ public final class ReplayCommand {
     if (arguments.problem != null) {
       err.println("tollgate replay: " + arguments.problem);
       err.println("usage: java -jar tollgate-agent.jar replay RULES.yaml LOG... [--format"
-          + " combined|common|tomcat|json] [--report FILE.html] [--top N]");
+          + " combined|common|tomcat|json] [--report FILE.html] [--top N] [--field ROLE=FIELD]");
       return USAGE;
+    }
+    if (arguments.report != null) {
+      java.nio.file.Path folder = arguments.report.toAbsolutePath().getParent();
+      if (folder == null || !Files.isDirectory(folder)) {
+        err.println("tollgate replay: cannot write the report " + arguments.report + ": no folder "
+            + folder);
+        return USAGE;
+      }
     }
     RulesConfig config;
     Replay replay;
@@ -81,6 +89,10 @@ public final class ReplayCommand {
       for (ConfigProblem problem : e.problems()) {
         err.println(problem);
       }
+      return INVALID;
+    } catch (RuntimeException e) {
+      // the parser let through what the agent cannot build: reported as validate reports it
+      err.println(arguments.rules + ": the agent could not apply this file: " + e);
       return INVALID;
     }
     ReplayReport report;

@@ -85,6 +85,9 @@ class ReplayCommandTest {
     assertTrue(err.contains("cannot read the logs"), err);
     assertEquals(2, run(List.of(), good.toString(), log.toString(), "--top", "x"));
     assertEquals(2, run(List.of(), dir.resolve("none.yaml").toString(), log.toString()));
+    assertEquals(2, run(List.of(), good.toString(), log.toString(), "--report",
+        dir.resolve("no/such/folder/r.html").toString()));
+    assertTrue(err.contains("cannot write the report"), err);
     assertEquals(0, run(List.of(), good.toString(), log.toString(), "--format=tomcat"), err);
   }
 }
