@@ -64,7 +64,7 @@ final class LineSplitter {
   boolean next() throws IOException {
     truncated = false;
     while (true) {
-      int newline = indexOfNewline(position + scanned, limit);
+      int newline = Bytes.indexOfNewline(buffer, position + scanned, limit);
       if (newline >= 0) {
         if (skippingRest) {
           skippingRest = false;
@@ -130,16 +130,6 @@ final class LineSplitter {
     } else {
       limit += read;
     }
-  }
-
-  private int indexOfNewline(int from, int to) {
-    byte[] b = buffer;
-    for (int i = from; i < to; i++) {
-      if (b[i] == '\n') {
-        return i;
-      }
-    }
-    return -1;
   }
 
   /** The buffer holding the current line; valid until the next call to {@link #next}. */
