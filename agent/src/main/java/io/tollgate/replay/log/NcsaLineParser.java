@@ -50,6 +50,9 @@ final class NcsaLineParser implements LineParser {
   @Override
   public LoggedRequest parse(byte[] b, int start, int end, String source, long lineNumber) {
     int p = skipSpaces(b, start, end);
+    if (p < end && b[p] == '{') {
+      return fail("a JSON line, not an NCSA one: read it with --format json");
+    }
     // %h: the client address (IPv4, IPv6 without brackets, or a host name)
     int e = tokenEnd(b, p, end);
     if (e == p) {

@@ -110,6 +110,7 @@ class NcsaLineParserTest {
 
         refused("", "no client address"),
         refused("garbage", "no identity field"),
+        refused("{\"time\":\"2026-01-01T00:00:00Z\",\"path\":\"/\"}", "a JSON line, not an NCSA one"),
         refused("192.0.2.4 - -", "no [time]"),
         refused("192.0.2.4 - - 01/Jan/2026:00:00:00 +0000 \"GET / HTTP/1.1\" 200 1", "no [time]"),
         refused("192.0.2.4 - - [01/Jan/2026:00:00:00 +0000 \"GET / HTTP/1.1\" 200 1", "unterminated [time]"),
