@@ -9,7 +9,9 @@ import java.nio.file.Path;
 
 /**
  * The requests of one log file, in time order (through a {@link ReorderBuffer}). Lines that are
- * not requests go to the shared {@link UnparsedLines}; blank lines are skipped without a word.
+ * not requests go to the shared {@link UnparsedLines}; blank lines are skipped without a word. A
+ * gzip file that ends early or is damaged ends there, with one more entry in UnparsedLines that
+ * says so: the requests before the damage are worth replaying.
  */
 final class LogFileReader implements Closeable {
 
@@ -64,6 +66,9 @@ final class LogFileReader implements Closeable {
       }
       if (!lines.next()) {
         endOfFile = true;
+        if (lines.damage() != null) {
+          problems.add(source, lines.lineNumber() + 1, lines.damage(), "");
+        }
         continue;
       }
       byte[] b = lines.buffer();
