@@ -65,6 +65,8 @@ final class NcsaLineParser implements LineParser {
     if (e == p) {
       return fail("no identity field after the client address");
     }
+    int identStart = p;
+    int identEnd = e;
     // %u: the user, "-" for none; quoted by some formats
     p = skipSpaces(b, e, end);
     String user;
@@ -83,6 +85,18 @@ final class NcsaLineParser implements LineParser {
     }
     // %t: [10/Oct/2000:13:55:36 -0700]
     p = skipSpaces(b, e, end);
+    String virtualHost = null;
+    if (p < end && b[p] != '[' && b[p] != '"') {
+      // Apache's vhost_combined: "%v:%p %h %l %u %t ...", one more word before the time
+      int wordEnd = tokenEnd(b, p, end);
+      int afterWord = skipSpaces(b, wordEnd, end);
+      if (afterWord < end && b[afterWord] == '[') {
+        virtualHost = client;
+        client = RequestLine.text(b, identStart, identEnd);
+        user = valueOrNull(b, p, wordEnd);
+        p = afterWord;
+      }
+    }
     if (p >= end || b[p] != '[') {
       return fail("no [time] after the user field");
     }
@@ -135,9 +149,20 @@ final class NcsaLineParser implements LineParser {
     Map<String, String> headers = trailingFields(b, p, end);
     if (requestLine.host != null) {
       headers = put(headers, "host", requestLine.host);
+    } else if (virtualHost != null) {
+      headers = put(headers, "host", withoutPort(virtualHost));
     }
     return new LoggedRequest(millis, client, requestLine.method, requestLine.path,
         requestLine.query, status, user, headers, source, lineNumber);
+  }
+
+  /** {@code www.example.com:443} without {@code :443}; a bracketed IPv6 literal keeps its colons. */
+  private static String withoutPort(String hostAndPort) {
+    int colon = hostAndPort.lastIndexOf(':');
+    if (colon > 0 && hostAndPort.indexOf(']') < colon && hostAndPort.indexOf(':') == colon) {
+      return hostAndPort.substring(0, colon);
+    }
+    return hostAndPort;
   }
 
   /** Referer, user agent and X-Forwarded-For from the fields after {@code %b}. */
