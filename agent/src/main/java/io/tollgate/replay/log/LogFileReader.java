@@ -30,9 +30,10 @@ final class LogFileReader implements Closeable {
   private boolean endOfFile;
 
   LogFileReader(Path file, LogReadOptions options, UnparsedLines problems) throws IOException {
-    this.source = file.toString();
+    this.source = LogFileInput.isStandardInput(file) ? "(standard input)" : file.toString();
     this.problems = problems;
-    this.totalBytes = Files.size(file);
+    // Standard input has no size: 0, which makes the total unknown (see AccessLogFiles).
+    this.totalBytes = LogFileInput.isStandardInput(file) ? 0 : Files.size(file);
     CountingInputStream[] counted = new CountingInputStream[1];
     this.in = LogFileInput.open(file, counted);
     this.counter = counted[0];
@@ -123,6 +124,10 @@ final class LogFileReader implements Closeable {
 
   long totalBytes() {
     return totalBytes;
+  }
+
+  boolean sizeKnown() {
+    return !source.equals("(standard input)");
   }
 
   long late() {

@@ -291,6 +291,35 @@ class AccessLogFilesTest {
   }
 
   @Test
+  void aDashIsStandardInputPlainOrGzipWithNoTotalSize() throws IOException {
+    java.io.InputStream saved = System.in;
+    try {
+      System.setIn(new java.io.ByteArrayInputStream(gzip(line(0, "/in") + "\n" + line(2, "/in2"))));
+      Path file = write("file.log", line(1, "/file"));
+      try (AccessLogFiles logs = AccessLogFiles.open(
+          Arrays.asList(Path.of("-"), file), new LogReadOptions())) {
+        List<LoggedRequest> all = readAll(logs);
+        assertEquals(Arrays.asList("/in", "/file", "/in2"), paths(all));
+        assertEquals("(standard input)", all.get(0).source);
+        assertEquals(0, logs.totalBytes(), "unknown");
+        assertTrue(logs.bytesRead() > Files.size(file));
+      }
+    } finally {
+      System.setIn(saved);
+    }
+  }
+
+  @Test
+  void formatNamesAreCheckedWithAMessageThatHelps() {
+    assertEquals(LogFormat.TOMCAT, LogFormat.fromName(" Tomcat "));
+    assertEquals("json", LogFormat.JSON.cliName());
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> LogFormat.fromName("apache"));
+    assertEquals("unknown log format 'apache': use combined, common, tomcat or json",
+        e.getMessage());
+  }
+
+  @Test
   void aMissingFileIsAnIOExceptionNamingIt() {
     Path missing = dir.resolve("missing.log");
     IOException e = assertThrows(IOException.class, () -> AccessLogFiles.open(missing));
