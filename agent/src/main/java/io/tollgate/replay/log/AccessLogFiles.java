@@ -26,6 +26,9 @@ import java.util.PriorityQueue;
  * hours, or a day's rotated files ({@code access.log.2.gz access.log.1 access.log}) in any order.
  * Every file is open at once, each with a buffer of 64 KB or its longest line.
  *
+ * <p>A path {@code -} is standard input ({@code zcat access.log.*.gz | ... replay rules.yaml -}),
+ * whose size is unknown: {@link #totalBytes()} is then 0 and a progress bar shows only counts.
+ *
  * <p>Each file may be plain or gzip (recognised by its bytes) and has its own format, recognised
  * from its first lines unless {@link LogReadOptions#format} names one. Not thread-safe: one
  * thread reads.
@@ -57,6 +60,10 @@ public final class AccessLogFiles implements AccessLogReader {
     this.problems = problems;
     long total = 0;
     for (LogFileReader file : files) {
+      if (!file.sizeKnown()) {
+        total = 0; // a stream of unknown length: no total, rather than a wrong one
+        break;
+      }
       total += file.totalBytes();
     }
     this.totalBytes = total;
@@ -136,6 +143,7 @@ public final class AccessLogFiles implements AccessLogReader {
     return read;
   }
 
+  /** The files' total size, or 0 when one of them is standard input (unknown). */
   @Override
   public long totalBytes() {
     return totalBytes;

@@ -18,7 +18,9 @@ import java.util.Arrays;
  * column where reading stopped.
  *
  * <p>Reused line after line; names at the same position as in the previous line (JSON logs write
- * their keys in the same order every time) reuse that line's String.
+ * their keys in the same order every time) reuse that line's String, the same instance, so that a
+ * caller may remember what a name means by identity. Values are valid until the next {@link
+ * #read}, as they may point into the line's bytes.
  */
 final class FlatJsonReader {
 
@@ -31,7 +33,12 @@ final class FlatJsonReader {
   private String error;
 
   private String[] names = new String[32];
+  // A value is the text in values[i], or, when that is null, the bytes b[valueStart, valueEnd)
+  // (a string without escapes, a number), decoded only when asked for: most fields of a log line
+  // are never looked at, and decoding them all would cost a third of the time.
   private String[] values = new String[32];
+  private int[] valueStart = new int[32];
+  private int[] valueEnd = new int[32];
   private int count;
 
   // The raw bytes and the String of the keys of the previous line, by position.
@@ -72,14 +79,28 @@ final class FlatJsonReader {
   }
 
   String value(int i) {
-    return values[i];
+    String value = values[i];
+    if (value == null) {
+      value = new String(b, valueStart[i], valueEnd[i] - valueStart[i], StandardCharsets.UTF_8);
+      values[i] = value;
+    }
+    return value;
+  }
+
+  /** Whether the value is empty or {@code -}, as logs write an absent value; without decoding it. */
+  boolean isAbsent(int i) {
+    if (values[i] != null) {
+      return values[i].isEmpty() || values[i].equals("-");
+    }
+    int length = valueEnd[i] - valueStart[i];
+    return length == 0 || (length == 1 && b[valueStart[i]] == '-');
   }
 
   /** The value of a field by its (dotted) name, or null. */
   String get(String name) {
     for (int i = 0; i < count; i++) {
       if (names[i].equals(name)) {
-        return values[i];
+        return value(i);
       }
     }
     return null;
@@ -144,6 +165,16 @@ final class FlatJsonReader {
     byte c = b[p];
     switch (c) {
       case '"': {
+        int start = p + 1;
+        int close = start;
+        while (close < end && b[close] != '"' && b[close] != '\\') {
+          close++;
+        }
+        if (close < end && b[close] == '"') { // no escapes: keep the range
+          p = close + 1;
+          putRange(name, start, close);
+          return true;
+        }
         String text = string();
         if (text == null) {
           return false;
@@ -168,9 +199,7 @@ final class FlatJsonReader {
               || b[p] == 'e' || b[p] == 'E')) {
             p++;
           }
-          if (name != null) {
-            put(name, new String(b, start, p - start, StandardCharsets.ISO_8859_1));
-          }
+          putRange(name, start, p);
           return true;
         }
         fail("unexpected character '" + (char) (c & 0xFF) + "'");
@@ -208,11 +237,12 @@ final class FlatJsonReader {
           return false;
         }
         if (count > before) { // a scalar was stored: take it back into the joined value
+          String element = value(count - 1);
           count--;
           if (joined == null) {
-            joined = new StringBuilder(values[count]);
+            joined = new StringBuilder(element);
           } else {
-            joined.append(", ").append(values[count]);
+            joined.append(", ").append(element);
           }
         }
       }
@@ -255,13 +285,31 @@ final class FlatJsonReader {
     if (name == null) {
       return;
     }
-    if (count == names.length) {
-      names = Arrays.copyOf(names, count * 2);
-      values = Arrays.copyOf(values, count * 2);
-    }
+    grow();
     names[count] = name;
     values[count] = value;
     count++;
+  }
+
+  private void putRange(String name, int start, int end) {
+    if (name == null) {
+      return;
+    }
+    grow();
+    names[count] = name;
+    values[count] = null;
+    valueStart[count] = start;
+    valueEnd[count] = end;
+    count++;
+  }
+
+  private void grow() {
+    if (count == names.length) {
+      names = Arrays.copyOf(names, count * 2);
+      values = Arrays.copyOf(values, count * 2);
+      valueStart = Arrays.copyOf(valueStart, count * 2);
+      valueEnd = Arrays.copyOf(valueEnd, count * 2);
+    }
   }
 
   /** A field name with its prefix; the previous line's String when the same. Null when skipped. */

@@ -21,6 +21,26 @@ final class JsonLineParser implements LineParser {
   /** Field name to {role, rank among the role's candidates}. */
   private final Map<String, int[]> roles = new HashMap<>();
   private final String[] found = new String[JsonFields.ROLES.size()];
+  // What the field names at each position of the last line meant, by name identity (the JSON
+  // reader hands out the same String for the same name at the same position, line after line):
+  // saves a lookup and a string search per field.
+  private String[] knownNames = new String[32];
+  private Meaning[] knownMeanings = new Meaning[32];
+
+  /** What a field name means: a role (with the name's rank among its candidates), or a header. */
+  private static final class Meaning {
+    final int role;
+    final int rank;
+    final String header;
+
+    Meaning(int role, int rank, String header) {
+      this.role = role;
+      this.rank = rank;
+      this.header = header;
+    }
+  }
+
+  private static final Meaning NOTHING = new Meaning(-1, 0, null);
   private final int[] foundRank = new int[JsonFields.ROLES.size()];
   private String whyNot;
 
@@ -57,24 +77,17 @@ final class JsonLineParser implements LineParser {
     }
     Map<String, String> headers = null;
     for (int i = 0; i < json.count(); i++) {
-      String name = json.name(i);
-      String value = json.value(i);
-      if (value.isEmpty() || value.equals("-")) {
+      if (json.isAbsent(i)) {
         continue;
       }
-      int[] role = roles.get(name);
-      if (role != null) {
-        if (role[1] < foundRank[role[0]]) {
-          found[role[0]] = value;
-          foundRank[role[0]] = role[1];
+      Meaning meaning = meaning(i, json.name(i));
+      if (meaning.role >= 0) {
+        if (meaning.rank < foundRank[meaning.role]) {
+          found[meaning.role] = json.value(i);
+          foundRank[meaning.role] = meaning.rank;
         }
-      } else if (name.startsWith("http_")) {
-        headers = put(headers, name.substring(5).replace('_', '-'), value);
-      } else {
-        int dot = name.lastIndexOf("headers.");
-        if (dot >= 0 && (dot == 0 || name.charAt(dot - 1) == '.')) {
-          headers = put(headers, name.substring(dot + "headers.".length()), value);
-        }
+      } else if (meaning.header != null) {
+        headers = put(headers, meaning.header, json.value(i));
       }
     }
     String time = found[JsonFields.TIME];
@@ -118,6 +131,31 @@ final class JsonLineParser implements LineParser {
     return new LoggedRequest(millis, found[JsonFields.CLIENT], requestLine.method,
         requestLine.path, query, status(found[JsonFields.STATUS]), found[JsonFields.USER],
         headers, source, lineNumber);
+  }
+
+  private Meaning meaning(int position, String name) {
+    if (position < knownNames.length && knownNames[position] == name) {
+      return knownMeanings[position];
+    }
+    Meaning meaning = NOTHING;
+    int[] role = roles.get(name);
+    if (role != null) {
+      meaning = new Meaning(role[0], role[1], null);
+    } else if (name.startsWith("http_")) {
+      meaning = new Meaning(-1, 0, name.substring(5).replace('_', '-').toLowerCase(Locale.ROOT));
+    } else {
+      int at = name.lastIndexOf("headers.");
+      if (at >= 0 && (at == 0 || name.charAt(at - 1) == '.')) {
+        meaning = new Meaning(-1, 0, name.substring(at + "headers.".length()).toLowerCase(Locale.ROOT));
+      }
+    }
+    if (position >= knownNames.length) {
+      knownNames = java.util.Arrays.copyOf(knownNames, position * 2);
+      knownMeanings = java.util.Arrays.copyOf(knownMeanings, position * 2);
+    }
+    knownNames[position] = name;
+    knownMeanings[position] = meaning;
+    return meaning;
   }
 
   private String names(int role) {

@@ -1,8 +1,10 @@
 package io.tollgate.replay.log;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
+import java.util.zip.ZipException;
 
 /**
  * Cuts a byte stream into lines without decoding it: the parsers read the bytes in place, so a
@@ -23,6 +25,7 @@ final class LineSplitter {
   private int scanned; // bytes from position already known to hold no '\n'
   private boolean endOfStream;
   private boolean skippingRest; // the rest of a too-long line is being thrown away
+  private String damage;
 
   private int lineStart;
   private int lineEnd;
@@ -64,7 +67,7 @@ final class LineSplitter {
   boolean next() throws IOException {
     truncated = false;
     while (true) {
-      int newline = indexOfNewline(position + scanned, limit);
+      int newline = Bytes.indexOfNewline(buffer, position + scanned, limit);
       if (newline >= 0) {
         if (skippingRest) {
           skippingRest = false;
@@ -124,7 +127,16 @@ final class LineSplitter {
       }
       buffer = Arrays.copyOf(buffer, grown);
     }
-    int read = in.read(buffer, limit, buffer.length - limit);
+    int read;
+    try {
+      read = in.read(buffer, limit, buffer.length - limit);
+    } catch (EOFException | ZipException e) {
+      // A gzip file cut short (still being written or compressed, copied half-way) or damaged:
+      // the lines before the damage are still good, so the file ends there and says why.
+      damage = "the gzip data ends early or is damaged (" + e.getMessage()
+          + "): the file is read up to there";
+      read = -1;
+    }
     if (read < 0) {
       endOfStream = true;
     } else {
@@ -132,14 +144,9 @@ final class LineSplitter {
     }
   }
 
-  private int indexOfNewline(int from, int to) {
-    byte[] b = buffer;
-    for (int i = from; i < to; i++) {
-      if (b[i] == '\n') {
-        return i;
-      }
-    }
-    return -1;
+  /** Why the stream ended before its end (a truncated or damaged gzip file), or null. */
+  String damage() {
+    return damage;
   }
 
   /** The buffer holding the current line; valid until the next call to {@link #next}. */

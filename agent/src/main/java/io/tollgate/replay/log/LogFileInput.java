@@ -18,9 +18,20 @@ final class LogFileInput {
 
   private LogFileInput() {}
 
-  /** The file's text as a stream; {@code counter} counts the bytes read from the file itself. */
+  /** The name that means standard input, as Unix tools take it: {@code zcat *.gz | ... -}. */
+  static final String STANDARD_INPUT = "-";
+
+  static boolean isStandardInput(Path file) {
+    return file.toString().equals(STANDARD_INPUT);
+  }
+
+  /**
+   * The file's text as a stream ({@code -}: standard input); {@code counter} counts the bytes read
+   * from the file itself.
+   */
   static InputStream open(Path file, CountingInputStream[] counter) throws IOException {
-    CountingInputStream counting = new CountingInputStream(Files.newInputStream(file));
+    InputStream raw = isStandardInput(file) ? standardInput() : Files.newInputStream(file);
+    CountingInputStream counting = new CountingInputStream(raw);
     counter[0] = counting;
     try {
       // Pushed back rather than buffered: the line splitter's reads then go straight to the file.
@@ -42,6 +53,14 @@ final class LogFileInput {
       counting.close();
       throw e;
     }
+  }
+
+  /** System.in, which closing the reader must not close (the JVM's, not the reader's). */
+  private static InputStream standardInput() {
+    return new java.io.FilterInputStream(System.in) {
+      @Override
+      public void close() {}
+    };
   }
 
   private static String otherCompression(byte[] m, int n) {

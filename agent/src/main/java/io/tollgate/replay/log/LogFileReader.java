@@ -9,7 +9,9 @@ import java.nio.file.Path;
 
 /**
  * The requests of one log file, in time order (through a {@link ReorderBuffer}). Lines that are
- * not requests go to the shared {@link UnparsedLines}; blank lines are skipped without a word.
+ * not requests go to the shared {@link UnparsedLines}; blank lines are skipped without a word. A
+ * gzip file that ends early or is damaged ends there, with one more entry in UnparsedLines that
+ * says so: the requests before the damage are worth replaying.
  */
 final class LogFileReader implements Closeable {
 
@@ -28,9 +30,10 @@ final class LogFileReader implements Closeable {
   private boolean endOfFile;
 
   LogFileReader(Path file, LogReadOptions options, UnparsedLines problems) throws IOException {
-    this.source = file.toString();
+    this.source = LogFileInput.isStandardInput(file) ? "(standard input)" : file.toString();
     this.problems = problems;
-    this.totalBytes = Files.size(file);
+    // Standard input has no size: 0, which makes the total unknown (see AccessLogFiles).
+    this.totalBytes = LogFileInput.isStandardInput(file) ? 0 : Files.size(file);
     CountingInputStream[] counted = new CountingInputStream[1];
     this.in = LogFileInput.open(file, counted);
     this.counter = counted[0];
@@ -64,6 +67,9 @@ final class LogFileReader implements Closeable {
       }
       if (!lines.next()) {
         endOfFile = true;
+        if (lines.damage() != null) {
+          problems.add(source, lines.lineNumber() + 1, lines.damage(), "");
+        }
         continue;
       }
       byte[] b = lines.buffer();
@@ -118,6 +124,10 @@ final class LogFileReader implements Closeable {
 
   long totalBytes() {
     return totalBytes;
+  }
+
+  boolean sizeKnown() {
+    return !source.equals("(standard input)");
   }
 
   long late() {

@@ -112,6 +112,25 @@ class AccessLogFilesTest {
   }
 
   @Test
+  void aTruncatedGzipFileIsReadUpToWhereItEndsAndSaysSo() throws IOException {
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < 2000; i++) {
+      text.append(line(i, "/p" + i)).append('\n');
+    }
+    byte[] whole = gzip(text.toString());
+    Path cut = writeBytes("access.log.gz", Arrays.copyOf(whole, whole.length / 2));
+    try (AccessLogFiles logs = AccessLogFiles.open(cut)) {
+      List<LoggedRequest> all = readAll(logs);
+      assertTrue(all.size() > 100 && all.size() < 2000, "read " + all.size());
+      assertEquals("/p0", all.get(0).path);
+      UnparsedLines.Example last =
+          logs.problems().examples().get(logs.problems().examples().size() - 1);
+      assertTrue(last.reason.contains("gzip data ends early or is damaged"), last.reason);
+      assertTrue(logs.problems().count() <= 2, "the damage, and perhaps the line it cut");
+    }
+  }
+
+  @Test
   void otherCompressionsAreRefusedWithTheirName() throws IOException {
     Path zstd = writeBytes("access.log.zst", new byte[] {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD, 0, 0});
     IOException e = assertThrows(IOException.class, () -> AccessLogFiles.open(zstd));
@@ -269,6 +288,35 @@ class AccessLogFilesTest {
       assertEquals(1, logs.problems().count());
       assertEquals(2, logs.problems().examples().get(0).lineNumber);
     }
+  }
+
+  @Test
+  void aDashIsStandardInputPlainOrGzipWithNoTotalSize() throws IOException {
+    java.io.InputStream saved = System.in;
+    try {
+      System.setIn(new java.io.ByteArrayInputStream(gzip(line(0, "/in") + "\n" + line(2, "/in2"))));
+      Path file = write("file.log", line(1, "/file"));
+      try (AccessLogFiles logs = AccessLogFiles.open(
+          Arrays.asList(Path.of("-"), file), new LogReadOptions())) {
+        List<LoggedRequest> all = readAll(logs);
+        assertEquals(Arrays.asList("/in", "/file", "/in2"), paths(all));
+        assertEquals("(standard input)", all.get(0).source);
+        assertEquals(0, logs.totalBytes(), "unknown");
+        assertTrue(logs.bytesRead() > Files.size(file));
+      }
+    } finally {
+      System.setIn(saved);
+    }
+  }
+
+  @Test
+  void formatNamesAreCheckedWithAMessageThatHelps() {
+    assertEquals(LogFormat.TOMCAT, LogFormat.fromName(" Tomcat "));
+    assertEquals("json", LogFormat.JSON.cliName());
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> LogFormat.fromName("apache"));
+    assertEquals("unknown log format 'apache': use combined, common, tomcat or json",
+        e.getMessage());
   }
 
   @Test

@@ -108,8 +108,17 @@ class NcsaLineParserTest {
         row("192.0.2.4 - - [01/jan/2026:00:00:00 +0000] \"PURGE /cache HTTP/1.1\" 200 0",
             "2026-01-01T00:00:00Z", "192.0.2.4", "PURGE", "/cache", null, 200, null),
 
+        // Apache vhost_combined: %v:%p first
+        row("shop.example:443 192.0.2.4 - - [01/Jan/2026:00:00:00 +0000] \"GET /x HTTP/1.1\" 200 5 \"-\" \"UA\"",
+            "2026-01-01T00:00:00Z", "192.0.2.4", "GET", "/x", null, 200, null)
+            .headers("host", "shop.example", "user-agent", "UA"),
+        row("shop.example:80 2001:db8::1 - alice [01/Jan/2026:00:00:00 +0000] \"GET /x HTTP/1.1\" 200 5",
+            "2026-01-01T00:00:00Z", "2001:db8::1", "GET", "/x", null, 200, "alice")
+            .headers("host", "shop.example"),
+
         refused("", "no client address"),
         refused("garbage", "no identity field"),
+        refused("{\"time\":\"2026-01-01T00:00:00Z\",\"path\":\"/\"}", "a JSON line, not an NCSA one"),
         refused("192.0.2.4 - -", "no [time]"),
         refused("192.0.2.4 - - 01/Jan/2026:00:00:00 +0000 \"GET / HTTP/1.1\" 200 1", "no [time]"),
         refused("192.0.2.4 - - [01/Jan/2026:00:00:00 +0000 \"GET / HTTP/1.1\" 200 1", "unterminated [time]"),
