@@ -43,8 +43,9 @@ public final class ReplayCommand {
       "  --no-progress        no progress bar (there is none unless on a terminal)",
       "  Route rules are not replayed (a log has no route templates); concurrency rules see",
       "  each request as instantaneous.",
-      "  Logs may be gzip files; several are merged in time order. Exits 0 when replayed, 1 when",
-      "  the rules file is invalid, 2 on a usage error or an unreadable log.");
+      "  Logs may be gzip files, or - for standard input; several are merged in time order.",
+      "  Exits 0 when replayed, 1 when the rules file is invalid, 2 on a usage error or an",
+      "  unreadable log.");
 
   private final LogOpener opener;
 

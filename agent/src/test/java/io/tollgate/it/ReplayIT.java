@@ -75,14 +75,25 @@ class ReplayIT {
   }
 
   static Result run(String... args) throws IOException, InterruptedException {
+    return runWithInput(null, args);
+  }
+
+  /** As {@link #run}, with {@code input} on standard input (or none). */
+  static Result runWithInput(Path input, String... args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(Jdk.current().javaExecutable());
     command.add("-jar");
     command.add(TestPaths.agentJar().getAbsolutePath());
     command.add("replay");
     command.addAll(Arrays.asList(args));
-    Process process = new ProcessBuilder(command).start();
-    process.getOutputStream().close();
+    ProcessBuilder builder = new ProcessBuilder(command);
+    if (input != null) {
+      builder.redirectInput(input.toFile());
+    }
+    Process process = builder.start();
+    if (input == null) {
+      process.getOutputStream().close();
+    }
     byte[] out = process.getInputStream().readAllBytes();
     byte[] err = process.getErrorStream().readAllBytes();
     assertTrue(process.waitFor(5, TimeUnit.MINUTES));
@@ -174,6 +185,12 @@ class ReplayIT {
     assertExpectedCounts(result);
     assertTrue(result.out.contains("Could not read 1 line (not replayed)"), result.out);
     assertTrue(result.out.contains(plain + ": line 501: "), result.out);
+  }
+
+  @Test
+  void readsALogFromStandardInput() throws Exception {
+    Path log = traffic().writeCombined(dir.resolve("access.log"));
+    assertExpectedCounts(runWithInput(log, rules().toString(), "-"));
   }
 
   @Test
