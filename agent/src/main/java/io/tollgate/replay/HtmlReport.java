@@ -84,8 +84,7 @@ public final class HtmlReport {
     if (rule.replayability == ReplayedRule.Replayability.NEEDS_ROUTE) {
       html.append("<p class=\"warn\">Not replayable: it matches or keys by a route template,"
           + " which only the application knows, not a log. ")
-          .append(Figures.count(r.unreplayable))
-          .append(" requests matched its paths and methods.</p></section>\n");
+          .append(Html.escape(r.unreplayableMatches())).append("</p></section>\n");
       return;
     }
     if (rule.replayability == ReplayedRule.Replayability.INSTANTANEOUS) {

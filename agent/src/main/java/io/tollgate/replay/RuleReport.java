@@ -86,6 +86,14 @@ final class RuleReport {
     return matched == 0 ? 0 : (double) refused / matched;
   }
 
+  /** What a rule that is not replayed matched: by its paths and methods, or by methods only. */
+  String unreplayableMatches() {
+    return rule.config.paths().isEmpty()
+        ? Figures.count(unreplayable) + " requests had its methods; it names no path, so any of"
+            + " them could have been on its route."
+        : Figures.count(unreplayable) + " requests matched its paths and methods.";
+  }
+
   boolean replayed() {
     return rule.replayability != ReplayedRule.Replayability.NEEDS_ROUTE;
   }

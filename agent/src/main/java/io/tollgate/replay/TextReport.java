@@ -71,8 +71,7 @@ public final class TextReport {
     if (rule.replayability == ReplayedRule.Replayability.NEEDS_ROUTE) {
       out.append("  not replayable: it matches or keys by a route template, which only the"
           + " application knows, not a log.").append(NL);
-      out.append("  ").append(Figures.count(r.unreplayable))
-          .append(" requests matched its paths and methods.").append(NL);
+      out.append("  ").append(r.unreplayableMatches()).append(NL);
       return;
     }
     if (rule.replayability == ReplayedRule.Replayability.INSTANTANEOUS) {
