@@ -9,11 +9,11 @@
 # Output: benchmarks/results/current/ (each benchmark's own files and its console output), and
 # benchmarks/results/current/environment.txt (the commit, the machine, the JDK).
 # ONLY="decision memory" runs some of them: request-path jersey-path decision memory e2e-servlet
-# e2e-spring redis startup.
+# e2e-spring redis startup replay.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=benchmarks/results/current
-ONLY=${ONLY:-"request-path jersey-path decision memory e2e-servlet e2e-spring redis startup"}
+ONLY=${ONLY:-"request-path jersey-path decision memory e2e-servlet e2e-spring redis startup replay"}
 JAR=benchmarks/target/benchmarks.jar
 mkdir -p "$OUT"
 [ -f "$JAR" ] && [ -f agent/target/tollgate-agent.jar ] \
@@ -71,5 +71,9 @@ fi
 if wants startup; then
   step "start-up (section 5)"
   RES=$OUT benchmarks/run-startup.sh 9 servlet-jakarta spring-boot3 >"$OUT/startup-console.txt" 2>&1
+fi
+if wants replay; then
+  step "replay (section 8)"
+  benchmarks/run-replay.sh >"$OUT/replay-console.txt" 2>&1
 fi
 step "done"

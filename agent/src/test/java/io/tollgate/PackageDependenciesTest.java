@@ -59,6 +59,12 @@ class PackageDependenciesTest {
     allow("instrumentation", "bootstrap", "diagnostics", "engine");
     allow("instrumentation.*", "bootstrap", "diagnostics", "engine", "http", "rules",
         "instrumentation");
+    // The access-log readers of `replay`: the JDK only, so that the replay (above the engine)
+    // can use them and they can be tested on their own.
+    allow("replay.log");
+    // Replays access logs through the engine, as the agent decides live requests.
+    allow("replay", "config", "diagnostics", "engine", "http", "keys", "limiters", "rules",
+        "replay.log");
     allow("agent", "*");
     allow("cli", "*");
   }
@@ -80,7 +86,8 @@ class PackageDependenciesTest {
           "org.apache.cxf.", "org.apache.catalina.");
 
   private static final List<String> FRAMEWORK_FREE =
-      List.of("engine", "rules", "http", "stores", "keys", "limiters", "config", "diagnostics");
+      List.of("engine", "rules", "http", "stores", "keys", "limiters", "config", "diagnostics",
+          "replay.log");
 
   /** Class to class, within io.tollgate, and to anything else. */
   private static final Map<String, Set<String>> CLASS_DEPENDENCIES = new TreeMap<>();

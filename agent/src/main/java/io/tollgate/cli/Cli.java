@@ -8,6 +8,7 @@ import io.tollgate.config.RulesFileParser;
 import io.tollgate.config.RulesFileReader;
 import io.tollgate.diagnostics.Version;
 import io.tollgate.limiters.Clock;
+import io.tollgate.replay.ReplayCommand;
 import io.tollgate.rules.RuleSetFactory;
 import java.io.File;
 import java.io.PrintStream;
@@ -20,7 +21,7 @@ import net.bytebuddy.agent.ByteBuddyAgent;
 
 /**
  * {@code java -jar tollgate-agent.jar COMMAND}: attach to a running JVM, validate a rules file,
- * print help or the version.
+ * replay access logs through rules, print help or the version.
  *
  * <p>Exit codes: 0 success; 1 a rules file is invalid or the attach failed; 2 the command line
  * itself is wrong (unknown command, missing argument, unreadable file).
@@ -51,6 +52,8 @@ public final class Cli {
         return validate(Arrays.copyOfRange(args, 1, args.length), out, err);
       case "attach":
         return attach(Arrays.copyOfRange(args, 1, args.length), agentJar, out, err);
+      case "replay":
+        return ReplayCommand.run(Arrays.copyOfRange(args, 1, args.length), out, err);
       default:
         err.println("tollgate: unknown command '" + args[0] + "'");
         err.print(usage());
@@ -67,6 +70,7 @@ public final class Cli {
         "  java -javaagent:tollgate-agent.jar=config=rules.yaml -jar app.jar   start an app with limits",
         "  java -jar tollgate-agent.jar attach PID config=rules.yaml          add limits to a running JVM",
         "  java -jar tollgate-agent.jar validate rules.yaml [more.yaml...]     check rules files",
+        "  java -jar tollgate-agent.jar replay rules.yaml access.log...        try rules on past traffic",
         "  java -jar tollgate-agent.jar --version",
         "  java -jar tollgate-agent.jar --help",
         "",
@@ -77,6 +81,7 @@ public final class Cli {
         "Attaching again to the same JVM applies the config, debug and refusal-log it names.",
         "validate exits 0 when every file is valid, 1 when one is not (one line per problem,",
         "with its line number), 2 on a usage error.",
+        ReplayCommand.USAGE_TEXT,
         "");
   }
 

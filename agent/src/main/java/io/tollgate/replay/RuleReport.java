@@ -1,0 +1,100 @@
+package io.tollgate.replay;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.PriorityQueue;
+
+/** What one rule would have done to the replayed log: the figures both reports show. */
+final class RuleReport {
+
+  /** Most refused first; then the earliest refused; then by key, so that the order is stable. */
+  static final Comparator<KeyTally> MOST_REFUSED =
+      Comparator.comparingLong((KeyTally k) -> k.refused)
+          .reversed()
+          .thenComparingLong(k -> k.firstRefusalMillis)
+          .thenComparing(k -> k.key);
+
+  final ReplayedRule rule;
+  final long matched;
+  final long refused;
+  final long unreplayable;
+  final long uncounted;
+  /** Exact when {@link #keysExact}, else the tracked keys plus an estimate of the others. */
+  final long distinctKeys;
+  final boolean keysExact;
+  final int trackedKeys;
+  final long keysRefused;
+  final List<KeyTally> topRefused;
+  final MinuteTimeline timeline;
+  final KeyHistogram histogram;
+  final List<LimitSuggestion> suggestions;
+
+  RuleReport(RuleTally tally, int top) {
+    this.rule = tally.rule;
+    this.matched = tally.matched;
+    this.refused = tally.refused;
+    this.unreplayable = tally.unreplayable;
+    this.uncounted = tally.uncounted;
+    this.trackedKeys = tally.keys.size();
+    this.keysExact = tally.exact();
+    this.distinctKeys =
+        trackedKeys + (tally.untrackedKeys == null ? 0 : tally.untrackedKeys.estimate());
+    this.timeline = tally.timeline;
+    long refusedKeys = 0;
+    KeyHistogram keyCounts = new KeyHistogram();
+    PriorityQueue<KeyTally> worst = new PriorityQueue<>(Math.max(1, top), MOST_REFUSED.reversed());
+    int budgets = rule.budgets.size();
+    long[][] peaks = new long[budgets][trackedKeys];
+    int[] peakCounts = new int[budgets];
+    for (KeyTally key : tally.keys.values()) {
+      keyCounts.add(key.requests, key.refused > 0);
+      if (key.refused > 0) {
+        refusedKeys++;
+        if (top > 0) {
+          worst.add(key);
+          if (worst.size() > top) {
+            worst.poll();
+          }
+        }
+      }
+      for (int b = 0; b < budgets; b++) {
+        if (key.peaks[b] != null) {
+          peaks[b][peakCounts[b]++] = key.peaks[b].peak();
+        }
+      }
+    }
+    this.keysRefused = refusedKeys;
+    this.histogram = keyCounts;
+    List<KeyTally> topList = new ArrayList<>(worst);
+    topList.sort(MOST_REFUSED);
+    this.topRefused = Collections.unmodifiableList(topList);
+    List<LimitSuggestion> limits = new ArrayList<>(budgets);
+    if (rule.replayability == ReplayedRule.Replayability.REPLAYED) {
+      for (int b = 0; b < budgets; b++) {
+        limits.add(
+            LimitSuggestion.of(
+                rule.budgets.get(b), java.util.Arrays.copyOf(peaks[b], peakCounts[b])));
+      }
+    }
+    this.suggestions = Collections.unmodifiableList(limits);
+  }
+
+  /** Would-refuse as a share of matched, from 0 to 1; 0 when nothing matched. */
+  double refusedShare() {
+    return matched == 0 ? 0 : (double) refused / matched;
+  }
+
+  /** What a rule that is not replayed matched: by its paths and methods, or by methods only. */
+  String unreplayableMatches() {
+    return rule.config.paths().isEmpty()
+        ? Figures.count(unreplayable) + " requests had its methods; it names no path, so any of"
+            + " them could have been on its route."
+        : Figures.count(unreplayable) + " requests matched its paths and methods.";
+  }
+
+  boolean replayed() {
+    return rule.replayability != ReplayedRule.Replayability.NEEDS_ROUTE;
+  }
+}

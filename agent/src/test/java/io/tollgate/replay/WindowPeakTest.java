@@ -1,0 +1,77 @@
+package io.tollgate.replay;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** Each key's peak within any period, against counting every window by brute force. */
+class WindowPeakTest {
+
+  @Test
+  void thePeakIsTheMostUnitsInAnyWindowEndingAtARequest() {
+    Random random = new Random(42);
+    for (int round = 0; round < 200; round++) {
+      int n = 1 + random.nextInt(300);
+      long period = 1 + random.nextInt(5_000);
+      long[] times = new long[n];
+      long[] costs = new long[n];
+      long t = random.nextInt(1000);
+      for (int i = 0; i < n; i++) {
+        t += random.nextInt(4) == 0 ? 0 : random.nextInt(200);
+        times[i] = t;
+        costs[i] = random.nextInt(10) == 0 ? random.nextInt(7) : 1;
+      }
+      WindowPeak peak = new WindowPeak();
+      for (int i = 0; i < n; i++) {
+        peak.add(times[i], costs[i], period);
+      }
+      long expected = 0;
+      for (int i = 0; i < n; i++) {
+        long units = 0;
+        for (int j = 0; j <= i; j++) {
+          if (times[i] - times[j] < period) {
+            units += costs[j];
+          }
+        }
+        expected = Math.max(expected, units);
+      }
+      assertEquals(expected, peak.peak(), "round " + round);
+    }
+  }
+
+  @Test
+  void percentilesAreByNearestRank() {
+    long[] sorted = new long[1000];
+    for (int i = 0; i < sorted.length; i++) {
+      sorted[i] = i + 1;
+    }
+    assertEquals(990, LimitSuggestion.nearestRank(sorted, 99, 100));
+    assertEquals(999, LimitSuggestion.nearestRank(sorted, 999, 1000));
+    assertEquals(7, LimitSuggestion.nearestRank(new long[] {7}, 99, 100));
+    assertEquals(0, LimitSuggestion.nearestRank(new long[0], 99, 100));
+  }
+
+  @Test
+  void theDistinctEstimateIsWithinAFewPercent() {
+    for (int n : new int[] {1, 10, 1000, 200_000}) {
+      DistinctEstimate estimate = new DistinctEstimate();
+      for (int i = 0; i < n; i++) {
+        estimate.add("key-" + i);
+        estimate.add("key-" + i);
+      }
+      assertEquals(n, estimate.estimate(), Math.max(1, n * 0.03), "n = " + n);
+    }
+  }
+
+  @Test
+  void queryParametersAreReadAsAContainerReadsThem() {
+    assertEquals("a b", QueryParameters.first("x=1&user=a+b&user=c", "user"));
+    assertEquals("é/", QueryParameters.first("user=%C3%A9%2F", "user"));
+    assertEquals("", QueryParameters.first("user&x=1", "user"));
+    assertEquals("%zz", QueryParameters.first("user=%zz", "user"));
+    assertEquals(null, QueryParameters.first("users=1", "user"));
+    assertEquals(null, QueryParameters.first(null, "user"));
+    assertEquals("v", Cookies.value("a=1; sid=\"v\"", "sid"));
+  }
+}
