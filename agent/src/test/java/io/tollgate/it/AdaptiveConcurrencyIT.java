@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.tools.attach.VirtualMachine;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -17,6 +18,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -177,7 +183,35 @@ class AdaptiveConcurrencyIT {
       assertTrue(text.contains("tollgate_rule_refused_total{rule=\"app-guard\"} 0\n"), text);
       assertEquals(0, gauge(text, "tollgate_adaptive_in_flight", "app-guard"),
           "every permit given back, the would-refuse request's too: " + text);
+      assertJmx(app);
       ServletAppsIT.assertAgentLogClean(app);
+    }
+  }
+
+  /** The same over JMX: the rule's MBean has the gauges. */
+  private static void assertJmx(ForkedApp app) throws Exception {
+    VirtualMachine vm = VirtualMachine.attach(Long.toString(app.pid()));
+    String address;
+    try {
+      address = vm.startLocalManagementAgent();
+    } finally {
+      vm.detach();
+    }
+    try (JMXConnector connector = JMXConnectorFactory.connect(new JMXServiceURL(address))) {
+      MBeanServerConnection server = connector.getMBeanServerConnection();
+      ObjectName guard = new ObjectName("io.tollgate:type=Rule,name=app-guard");
+      ObjectName gcra = new ObjectName("io.tollgate:type=Rule,name=hold-one");
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (!(server.isRegistered(guard) && server.isRegistered(gcra))
+          && System.nanoTime() < deadline) {
+        Thread.sleep(100);
+      }
+      assertEquals(1, server.getAttribute(guard, "ConcurrencyLimit"));
+      assertEquals(0, server.getAttribute(guard, "InFlight"));
+      assertEquals(1L, server.getAttribute(guard, "WouldRefuse"));
+      assertTrue((Double) server.getAttribute(guard, "NoLoadLatencyMillis") >= 0);
+      assertTrue((Double) server.getAttribute(guard, "RecentLatencyMillis") >= 0);
+      assertEquals(-1, server.getAttribute(gcra, "ConcurrencyLimit"), "not adaptive");
     }
   }
 
