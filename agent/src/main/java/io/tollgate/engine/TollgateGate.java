@@ -300,8 +300,8 @@ public final class TollgateGate {
   /**
    * As {@link #requestEnded(RequestScope)}, where the outermost entry point threw {@code thrown}
    * (or null): the request failed, as it did when its response status is 5xx, or when an
-   * asynchronous request fails or times out ({@link HttpExchange#responseStatus}). Rules that
-   * learn from latency count it as congestion.
+   * asynchronous request fails or times out ({@link HttpExchange#responseStatus(boolean)}). Rules
+   * that learn from latency count it as congestion.
    */
   public void requestEnded(RequestScope scope, Throwable thrown) {
     // set, not remove: the thread's entry stays, so the next request does not make a new one
@@ -312,8 +312,9 @@ public final class TollgateGate {
       RuleVerdicts verdicts = scope.verdicts;
       if (verdicts != null && verdicts.hasWorkAtEnd()) {
         HttpExchange exchange = scope.exchange;
+        boolean uncaught = thrown != null;
         exchange.whenComplete(() -> verdicts.requestEnded(
-            exchange::responseHeader, thrown != null || failed(exchange.responseStatus())));
+            exchange::responseHeader, uncaught || failed(exchange.responseStatus(uncaught))));
       }
     }
   }

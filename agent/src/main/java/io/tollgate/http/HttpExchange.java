@@ -85,11 +85,13 @@ public interface HttpExchange {
   String responseHeader(String name);
 
   /**
-   * The response's status as the application set it (read after the application ran), or -1 when
-   * this exchange cannot tell. An asynchronous request that failed or timed out reports 500 unless
-   * the application set a 5xx of its own.
+   * The status of the response as the client gets it, read when the request is over; -1 when this
+   * exchange cannot tell (then {@code count-when} keeps the charge).
+   *
+   * @param uncaught whether an exception escaped the application: the server then answers 500,
+   *     unless the response was committed already, whose status stands
    */
-  default int responseStatus() {
+  default int responseStatus(boolean uncaught) {
     return -1;
   }
 

@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class AsyncCompletion implements InvocationHandler {
 
   private final Runnable action;
+  /** Run before {@link #action} when the request fails or times out rather than completes. */
   private final Runnable failed;
   private final AtomicBoolean done = new AtomicBoolean();
   private Object self;
@@ -24,10 +25,7 @@ final class AsyncCompletion implements InvocationHandler {
     this.failed = failed;
   }
 
-  /**
-   * Runs {@code action} once when the request ends; on an error or a timeout, {@code failed}
-   * first.
-   */
+  /** Runs {@code action} at the request's end; {@code failed} first when it fails or times out. */
   static void register(Object request, String namespace, Runnable action, Runnable failed)
       throws Exception {
     ClassLoader loader = request.getClass().getClassLoader();

@@ -65,12 +65,11 @@ public interface ServletCalls {
 
   boolean isCommitted(Object response);
 
+  int getStatus(Object response);
+
   void reset(Object response);
 
   void setStatus(Object response, int status);
-
-  /** The response's {@code getStatus()} (Servlet 3.0). */
-  int getStatus(Object response);
 
   void setContentType(Object response, String type);
 

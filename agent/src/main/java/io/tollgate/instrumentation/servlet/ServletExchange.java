@@ -18,7 +18,7 @@ public final class ServletExchange implements HttpExchange {
   private final Object request;
   private final Object response;
   private String route;
-  /** Set when an asynchronous request fails or times out: the request failed, whatever its status. */
+  /** Set when an asynchronous request failed or timed out, before its end is run. */
   private volatile boolean asyncFailed;
 
   private ServletExchange(ServletApi api, Object request, Object response) {
@@ -166,18 +166,16 @@ public final class ServletExchange implements HttpExchange {
   }
 
   /**
-   * The response's status ({@code getStatus()}); at least 500 for an asynchronous request that
-   * failed or timed out; -1 when the container cannot tell.
+   * The response's status; 500 when an exception escaped the application, or an asynchronous
+   * request failed or timed out, and nothing was committed: the container answers 500 then,
+   * after the entry point has returned.
    */
   @Override
-  public int responseStatus() {
-    int status;
-    try {
-      status = calls.getStatus(response);
-    } catch (RuntimeException e) {
-      status = -1; // a response already recycled by its container
+  public int responseStatus(boolean uncaught) {
+    if ((uncaught || asyncFailed) && !calls.isCommitted(response)) {
+      return 500;
     }
-    return asyncFailed && status < 500 ? 500 : status;
+    return calls.getStatus(response);
   }
 
   /**
