@@ -24,6 +24,13 @@ public final class RuleVerdicts {
     final boolean charged;
     /** Whether the request has been held for this entry's delay already. */
     boolean paced;
+    /**
+     * Whether the request holds permits of this entry's rule until it ends: allowed by a
+     * concurrency rule, or counted in flight by an adaptive one in shadow mode, refused or not.
+     */
+    final boolean holds;
+    /** When the request was admitted ({@link System#nanoTime()}), for a rule that learns from latency. */
+    final long admittedNanos;
 
     Entry(Rule rule, String key, long cost, Verdict verdict, boolean charged) {
       this.rule = rule;
@@ -31,6 +38,8 @@ public final class RuleVerdicts {
       this.cost = cost;
       this.verdict = verdict;
       this.charged = charged;
+      this.holds = rule.releasesAtEnd() && (verdict.allowed || rule.holdsWhenRefused());
+      this.admittedNanos = holds && rule.learnsFromLatency() ? System.nanoTime() : 0;
     }
   }
 
@@ -52,7 +61,7 @@ public final class RuleVerdicts {
   void add(Rule rule, String key, long cost, Verdict verdict, boolean charged) {
     Entry entry = new Entry(rule, key, cost, verdict, charged);
     entries.add(entry);
-    if ((verdict.allowed && rule.releasesAtEnd()) || (charged && rule.settlesAtEnd())) {
+    if (entry.holds || (charged && rule.settlesAtEnd())) {
       workAtEnd = true;
     }
     if (!verdict.allowed) {
@@ -74,19 +83,53 @@ public final class RuleVerdicts {
   }
 
   /**
-   * Gives back what the allowed requests of concurrency rules hold: at the end, or at once when the
-   * request is refused. Only the first call gives anything back.
+   * Gives back what the allowed requests of concurrency rules hold: at once when the request is
+   * refused, or when something failed before it could run. Only the first call (of this and
+   * {@link #completeHeld}) gives anything back. The adaptive rules learn nothing from it: the
+   * request did not run.
    */
-  public synchronized void releaseHeld() {
+  public void releaseHeld() {
+    giveBack(false, false);
+  }
+
+  /**
+   * The request has run and ended, {@code failed} (a 5xx, an exception, a timeout) or not: gives
+   * back what it holds, and tells the rules that learn from latency how long it ran and how it
+   * ended. Only the first call (of this and {@link #releaseHeld}) gives anything back.
+   */
+  public void completeHeld(boolean failed) {
+    giveBack(true, failed);
+  }
+
+  private synchronized void giveBack(boolean ran, boolean failed) {
     if (released) {
       return;
     }
     released = true;
+    long now = ran ? System.nanoTime() : 0;
     for (Entry entry : entries) {
-      if (entry.verdict.allowed && entry.rule.releasesAtEnd()) {
+      if (!entry.holds) {
+        continue;
+      }
+      if (ran && entry.rule.learnsFromLatency()) {
+        entry.rule.store().complete(entry.key, entry.cost, now - entry.admittedNanos, failed);
+      } else {
         entry.rule.store().release(entry.key, entry.cost);
       }
     }
+  }
+
+  /** Whether a rule holding this request learns from how it ends (adaptive concurrency). */
+  public synchronized boolean learnsFromOutcome() {
+    if (released) {
+      return false;
+    }
+    for (Entry entry : entries) {
+      if (entry.holds && entry.rule.learnsFromLatency()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Whether {@link #releaseHeld} has anything to give back. */
@@ -95,7 +138,7 @@ public final class RuleVerdicts {
       return false;
     }
     for (Entry entry : entries) {
-      if (entry.verdict.allowed && entry.rule.releasesAtEnd()) {
+      if (entry.holds) {
         return true;
       }
     }
@@ -164,21 +207,32 @@ public final class RuleVerdicts {
    * java.util.function.Function)} with none, so that {@code count-when} keeps every charge.
    */
   public void requestEnded(java.util.function.Function<String, String> responseHeader) {
-    requestEnded(-1, responseHeader);
+    requestEnded(-1, false, responseHeader);
+  }
+
+  /**
+   * The request is over, with the status the client gets (or -1 when it is not known); a 5xx
+   * counts as failed for the rules that learn from latency.
+   */
+  public void requestEnded(int status, java.util.function.Function<String, String> responseHeader) {
+    requestEnded(status, status >= 500, responseHeader);
   }
 
   /**
    * The request is over: settles what each allowed rule charged ({@link #settleCharges}), then
-   * gives back what the request holds.
+   * gives back what the request holds, telling the rules that learn from latency how long it ran
+   * and whether it {@code failed} (a 5xx, an exception thrown by the application, a timeout):
+   * {@link #completeHeld}.
    *
    * @param status the response's status as the client gets it, or -1 when it is not known
    * @param responseHeader the response's header of a name, or null
    */
-  public void requestEnded(int status, java.util.function.Function<String, String> responseHeader) {
+  public void requestEnded(
+      int status, boolean failed, java.util.function.Function<String, String> responseHeader) {
     try {
       settleCharges(status, responseHeader);
     } finally {
-      releaseHeld();
+      completeHeld(failed);
     }
   }
 

@@ -306,7 +306,9 @@ public final class TollgateGate {
   /**
    * As {@link #requestEnded(RequestScope)}, where {@code thrown}, when not null, escaped the
    * application: its response counts as the 500 the server answers ({@link
-   * HttpExchange#responseStatus(boolean)}) when charges are settled by status.
+   * HttpExchange#responseStatus(boolean)}) when charges are settled by status, and the request
+   * failed, as it did when its response status is 5xx or an asynchronous request failed or timed
+   * out. Rules that learn from latency count a failure as congestion.
    */
   public void requestEnded(RequestScope scope, Throwable thrown) {
     // set, not remove: the thread's entry stays, so the next request does not make a new one
@@ -325,11 +327,15 @@ public final class TollgateGate {
 
   /**
    * Settles and gives back what {@code verdicts} charged and hold, the request over: the status is
-   * read only when a charge may be settled ({@code count-when}, {@code cost-header}).
+   * read only when a charge may be settled ({@code count-when}, {@code cost-header}) or a rule
+   * learns from the outcome (adaptive concurrency).
    */
   private static void ended(RuleVerdicts verdicts, HttpExchange exchange, boolean uncaught) {
-    int status = verdicts.hasChargesToSettle() ? exchange.responseStatus(uncaught) : -1;
-    verdicts.requestEnded(status, exchange::responseHeader);
+    int status =
+        verdicts.hasChargesToSettle() || verdicts.learnsFromOutcome()
+            ? exchange.responseStatus(uncaught)
+            : -1;
+    verdicts.requestEnded(status, uncaught || failed(status), exchange::responseHeader);
   }
 
   /** A framework's handler runs behind a servlet entry point: written once, read on each request. */
@@ -365,12 +371,26 @@ public final class TollgateGate {
 
   /** The server's request handler returned: gives back what its request held. */
   public void serverRequestEnded() {
+    serverRequestEnded(-1, null);
+  }
+
+  /**
+   * The server's request handler returned, its response's status {@code status} (-1 when
+   * unknown), having thrown {@code thrown} or null: gives back what its request held, and tells the
+   * rules that learn from latency whether it failed.
+   */
+  public void serverRequestEnded(int status, Throwable thrown) {
     ServerRequest server = SERVER_REQUEST.get();
     SERVER_REQUEST.remove();
     if (server != null && server.held != null) {
       // asynchronous resources give back when the container call returns
-      server.held.releaseHeld();
+      server.held.completeHeld(thrown != null || failed(status));
     }
+  }
+
+  /** A response status that says the application failed or timed out: 5xx. */
+  static boolean failed(int status) {
+    return status >= 500 && status <= 599;
   }
 
   /** A request of a server without the servlet API: its client, and what it holds until its end. */

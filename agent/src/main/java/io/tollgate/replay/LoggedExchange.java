@@ -85,4 +85,10 @@ final class LoggedExchange implements HttpExchange {
   public String responseHeader(String name) {
     return header(name);
   }
+
+  /** The status the log recorded (-1 when it has none: then {@code count-when} keeps the charge). */
+  @Override
+  public int responseStatus(boolean uncaught) {
+    return request.status;
+  }
 }

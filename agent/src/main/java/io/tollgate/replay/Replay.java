@@ -109,7 +109,8 @@ public final class Replay {
         verdicts.releaseHeld(); // as the agent ends a request it refused
         refusedRequests++;
       } else {
-        verdicts.requestEnded(exchange::responseHeader);
+        // the logged status settles count-when as the response's status does in the agent
+        verdicts.requestEnded(exchange.responseStatus(false), exchange::responseHeader);
       }
       if (verdicts.wouldRefuse() != null) {
         shadowRefusedRequests++;

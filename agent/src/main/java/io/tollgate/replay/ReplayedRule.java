@@ -65,6 +65,7 @@ final class ReplayedRule {
         rule.needsRoute()
             ? Replayability.NEEDS_ROUTE
             : config.algorithm() == AlgorithmKind.CONCURRENCY
+                    || config.algorithm() == AlgorithmKind.ADAPTIVE_CONCURRENCY
                 ? Replayability.INSTANTANEOUS
                 : Replayability.REPLAYED;
     this.budgets = Collections.unmodifiableList(budgetsOf(rule, config));

@@ -62,6 +62,30 @@ class ReplayEngineTest {
     assertEquals(3, rule(report, "all").matched);
   }
 
+  /** The logged status settles count-when as the live response's does: successes never count. */
+  @Test
+  void countWhenCountsOnlyTheLoggedStatusesItLists() throws Exception {
+    List<LoggedRequest> requests = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      requests.add(withStatus(at(i, "203.0.113.1", "/login", null, null), 200));
+    }
+    for (int i = 0; i < 5; i++) {
+      requests.add(withStatus(at(100 + i, "203.0.113.1", "/login", null, null), 401));
+    }
+    ReplayReport report = replay(rules(
+        "rules:",
+        "  - {name: failures, match: {path: /login}, key: ip, limit: 3, period: 1m,",
+        "     count-when: [401]}"),
+        requests);
+    assertEquals(15, rule(report, "failures").matched);
+    assertEquals(2, rule(report, "failures").refused, "the 4th and 5th failures");
+  }
+
+  private static LoggedRequest withStatus(LoggedRequest r, int status) {
+    return new LoggedRequest(r.epochMillis, r.clientAddress, r.method, r.path, r.query, status,
+        r.user, r.headers, r.source, r.lineNumber);
+  }
+
   @Test
   void aShadowRuleReportsWhatItWouldRefuseWithoutRefusing() throws Exception {
     ReplayReport report = replay(rules(

@@ -44,7 +44,8 @@ class LocalFallbackEveryAlgorithmTest {
   }
 
   @ParameterizedTest
-  @EnumSource(AlgorithmKind.class)
+  @EnumSource(value = AlgorithmKind.class, mode = EnumSource.Mode.EXCLUDE,
+      names = "ADAPTIVE_CONCURRENCY") // local by nature: refused with backend: redis
   void theRulesOwnAlgorithmDecidesWithItsShareOfTheLimit(AlgorithmKind kind) {
     RedisAlgorithmStore redis =
         RedisAlgorithmStore.of(
