@@ -17,9 +17,10 @@ import java.util.Optional;
 /**
  * Netflix's concurrency-limits servlet filter, as its users add it, for the adaptive-concurrency
  * benchmark (benchmarks/run-adaptive.sh, configuration netflix): one limiter shared by every
- * request of GET /api/pool, with the Gradient2 limit at its defaults (initial 20, min 20, max
- * 200), answering 429 when the limit is reached. Not part of the app unless
- * {@code -Dtestapp.netflix=gradient2} is given.
+ * request of GET /api/pool, answering 429 when the limit is reached. Not part of the app unless
+ * {@code -Dtestapp.netflix=gradient2} (the Gradient2 limit at its defaults: initial 20, min 20, max
+ * 200) or {@code -Dtestapp.netflix=vegas} (no limit given to the builder: its default, Vegas) is
+ * given.
  *
  * <p>The library's servlet modules ({@code concurrency-limits-servlet-jakarta}, {@code
  * concurrency-limits-servlet}) are not served by the Maven registry this project builds from; its
@@ -46,12 +47,13 @@ final class NetflixConcurrencyLimitFilter implements Filter {
         if (limit == null || limit.isBlank()) {
             return null;
         }
-        if (!"gradient2".equals(limit.trim())) {
-            throw new IllegalArgumentException(PROPERTY + " must be gradient2: " + limit);
+        ServletLimiterBuilder builder = new ServletLimiterBuilder();
+        switch (limit.trim()) {
+            case "gradient2" -> builder.limit(Gradient2Limit.newBuilder().build());
+            case "vegas" -> { } // the builder's own default: VegasLimit.newDefault()
+            default -> throw new IllegalArgumentException(PROPERTY + " must be gradient2 or vegas: " + limit);
         }
-        Limiter<HttpServletRequest> limiter = new ServletLimiterBuilder()
-                .limit(Gradient2Limit.newBuilder().build())
-                .build();
+        Limiter<HttpServletRequest> limiter = builder.build();
         if (limiter instanceof AbstractLimiter<?> observable) {
             Pool.netflixLimit = observable::getLimit;
         }
