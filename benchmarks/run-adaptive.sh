@@ -38,9 +38,8 @@ BENCHJAR=benchmarks/target/benchmarks.jar
 RES=${RES:-benchmarks/results/adaptive}
 JAVA_OPTS=${JAVA_OPTS:--Xms256m -Xmx256m}
 POOL_OPTS=${POOL_OPTS:--Dtestapp.pool.size=8 -Dtestapp.pool.hold-ms=20 -Dtestapp.pool.timeout-ms=1000}
-# Tollgate's adaptive limit in the agent's Prometheus text: the first number after a line that
-# names the rule and the limit.
-ADAPTIVE_LIMIT_REGEX=${ADAPTIVE_LIMIT_REGEX:-'^tollgate_rule_[a-z_]*limit[a-z_]*\{rule="pool-adaptive"[^}]*\} ([0-9.eE+]+)'}
+# Tollgate's adaptive limit in the agent's Prometheus text (the gauge tollgate_adaptive_limit).
+ADAPTIVE_LIMIT_REGEX=${ADAPTIVE_LIMIT_REGEX:-'^tollgate_adaptive_limit\{rule="pool-adaptive"[^}]*\} ([0-9.eE+]+)'}
 PIN=${PIN:-$([ "$(nproc)" -ge 2 ] && echo 1 || echo 0)}
 SERVER_CPU=(); GEN_CPU=()
 [ "$PIN" = 1 ] && { SERVER_CPU=(taskset -c 0); GEN_CPU=(taskset -c 1); }
