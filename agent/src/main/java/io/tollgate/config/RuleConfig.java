@@ -55,6 +55,10 @@ public final class RuleConfig {
   private final AllowConfig allow;
   private final PenaltyConfig penalty;
   private final ResponseConfig response;
+  private final int adaptiveMin;
+  private final int adaptiveInitial;
+  private final int adaptiveMax;
+  private final long maxWaitNanos;
 
   private RuleConfig(Builder b) {
     if (b.plans != null) {
@@ -117,6 +121,30 @@ public final class RuleConfig {
     this.allow = b.allow == null ? AllowConfig.NONE : b.allow;
     this.penalty = b.penalty;
     this.response = b.response == null ? ResponseConfig.NONE : b.response;
+    this.adaptiveMin = b.adaptiveMin;
+    this.adaptiveInitial = b.adaptiveInitial;
+    this.adaptiveMax = b.adaptiveMax;
+    this.maxWaitNanos = b.maxWaitNanos;
+  }
+
+  /** {@code min} of adaptive-concurrency (its default filled in); 0 for other algorithms. */
+  public int adaptiveMin() {
+    return adaptiveMin;
+  }
+
+  /** {@code initial} of adaptive-concurrency (its default filled in); 0 for other algorithms. */
+  public int adaptiveInitial() {
+    return adaptiveInitial;
+  }
+
+  /** {@code max} of adaptive-concurrency (its default filled in); 0 for other algorithms. */
+  public int adaptiveMax() {
+    return adaptiveMax;
+  }
+
+  /** {@code max-wait} of adaptive-concurrency; 0 = refuse at once. */
+  public long maxWaitNanos() {
+    return maxWaitNanos;
   }
 
   /**
@@ -313,6 +341,9 @@ public final class RuleConfig {
    * j_security_check), where it is false.
    */
   public boolean quotaHeadersOrDefault() {
+    if (algorithm == AlgorithmKind.ADAPTIVE_CONCURRENCY) {
+      return false; // its limit moves every window: no quota to tell
+    }
     if (quotaHeaders != null) {
       return quotaHeaders;
     }
@@ -379,14 +410,19 @@ public final class RuleConfig {
         && Objects.equals(plans, r.plans)
         && allow.equals(r.allow)
         && Objects.equals(penalty, r.penalty)
-        && response.equals(r.response);
+        && response.equals(r.response)
+        && adaptiveMin == r.adaptiveMin
+        && adaptiveInitial == r.adaptiveInitial
+        && adaptiveMax == r.adaptiveMax
+        && maxWaitNanos == r.maxWaitNanos;
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(name, paths, methods, route, hosts, headers, skip, key, algorithm, limit, periodNanos, burst, cost,
         onFailure, mode, quotaHeaders, maxKeys, limits, maxDelayNanos, calendar, timeZone,
-        costHeader, plans, allow, penalty, response);
+        costHeader, plans, allow, penalty, response, adaptiveMin, adaptiveInitial, adaptiveMax,
+        maxWaitNanos);
   }
 
   @Override
@@ -449,6 +485,13 @@ public final class RuleConfig {
     if (response != ResponseConfig.NONE) {
       sb.append(", response=").append(response);
     }
+    if (algorithm == AlgorithmKind.ADAPTIVE_CONCURRENCY) {
+      sb.append(", min=").append(adaptiveMin).append(", initial=").append(adaptiveInitial)
+          .append(", max=").append(adaptiveMax);
+      if (maxWaitNanos > 0) {
+        sb.append(", max-wait=").append(Durations.format(maxWaitNanos));
+      }
+    }
     return sb.append('}').toString();
   }
 
@@ -483,6 +526,10 @@ public final class RuleConfig {
     private AllowConfig allow;
     private PenaltyConfig penalty;
     private ResponseConfig response;
+    private int adaptiveMin;
+    private int adaptiveInitial;
+    private int adaptiveMax;
+    private long maxWaitNanos;
 
     private Builder(String name) {
       this.name = name;
@@ -628,6 +675,25 @@ public final class RuleConfig {
 
     public Builder response(ResponseConfig response) {
       this.response = response;
+      return this;
+    }
+
+    /**
+     * The bounds, start and {@code max-wait} of adaptive-concurrency (sets the algorithm, and
+     * {@code max} as the limit, over a nominal second, unless a limit is set).
+     */
+    public Builder adaptive(int min, int initial, int max, long maxWaitNanos) {
+      this.algorithm = AlgorithmKind.ADAPTIVE_CONCURRENCY;
+      this.adaptiveMin = min;
+      this.adaptiveInitial = initial;
+      this.adaptiveMax = max;
+      this.maxWaitNanos = maxWaitNanos;
+      if (limit <= 0) {
+        limit = max;
+      }
+      if (periodNanos <= 0) {
+        periodNanos = 1_000_000_000L;
+      }
       return this;
     }
 

@@ -48,7 +48,11 @@ final class RuleParser {
           "allow",
           "penalty",
           "skip",
-          "response");
+          "response",
+          "min",
+          "initial",
+          "max",
+          "max-wait");
   static final Pattern RULE_NAME = Pattern.compile("[A-Za-z0-9._-]+");
   /** The longest a gcra rule may hold a request: longer would tie up the server's threads. */
   static final long MAX_DELAY_CAP_NANOS = 10_000_000_000L;
@@ -60,6 +64,7 @@ final class RuleParser {
   private final CostParser costs;
   private final AllowParser allows;
   private final PenaltyParser penalties;
+  private final AdaptiveParser adaptives;
 
   RuleParser(YamlNodes y) {
     this.y = y;
@@ -69,6 +74,7 @@ final class RuleParser {
     this.costs = new CostParser(y);
     this.allows = new AllowParser(y);
     this.penalties = new PenaltyParser(y);
+    this.adaptives = new AdaptiveParser(y);
   }
 
   /** The rules of {@code rules:} ({@code tuple}, or null), with the file's {@code allow:} added to each. */
@@ -140,11 +146,17 @@ final class RuleParser {
       }
     }
 
-    LimitsParser.Limits lim = limitsParser.parse(f, map, algorithm, algTuple, ctx);
-    algorithm = lim.algorithm;
+    // adaptive-concurrency finds its own limit: no limit, period, cost... (reported by its parser)
+    boolean adaptive = algorithm == AlgorithmKind.ADAPTIVE_CONCURRENCY;
+    AdaptiveParser.Settings adaptiveSettings = adaptives.parse(f, algorithm, ctx);
+    LimitsParser.Limits lim =
+        adaptive ? null : limitsParser.parse(f, map, algorithm, algTuple, ctx);
+    if (lim != null) {
+      algorithm = lim.algorithm;
+    }
 
     CostConfig cost = CostConfig.ONE;
-    NodeTuple costTuple = f.get("cost");
+    NodeTuple costTuple = adaptive ? null : f.get("cost");
     if (costTuple != null) {
       CostConfig c = costs.parse(costTuple.getValueNode(), ctx);
       if (c != null) {
@@ -157,23 +169,39 @@ final class RuleParser {
     NodeTuple qh = f.get("quota-headers");
     if (qh != null) {
       quotaHeaders = y.bool(qh.getValueNode(), "quota-headers", ctx);
+      if (adaptive && Boolean.TRUE.equals(quotaHeaders)) {
+        y.problem(
+            qh.getValueNode(),
+            ctx + "quota-headers cannot be true with adaptive-concurrency: its limit moves every window, so it tells clients no quota; remove it");
+      }
     }
     Long maxKeys = null;
     NodeTuple mk = f.get("max-keys");
     if (mk != null) {
       maxKeys = y.positive(mk.getValueNode(), "max-keys", ctx);
     }
-    long maxDelay = maxDelay(f.get("max-delay"), algorithm, ctx);
-    String costHeader = costs.header(f.get("cost-header"), algorithm, ctx);
+    long maxDelay = adaptive ? 0 : maxDelay(f.get("max-delay"), algorithm, ctx);
+    String costHeader = adaptive ? null : costs.header(f.get("cost-header"), algorithm, ctx);
     AllowConfig allow = allow(f.get("allow"), key, ctx).plus(topAllow);
-    PenaltyConfig penalty = penalty(f.get("penalty"), algorithm, ctx);
+    PenaltyConfig penalty = adaptive ? null : penalty(f.get("penalty"), algorithm, ctx);
     ResponseConfig response =
         f.get("response") == null ? null : new ResponseParser(y).parse(f.get("response"), ctx);
 
-    costs.checkFits(cost, costTuple, algorithm, lim.all(), ctx);
+    if (lim != null) {
+      costs.checkFits(cost, costTuple, algorithm, lim.all(), ctx);
+    }
 
-    if (y.problemCount() > before || name == null || lim.limit == null || lim.period == null) {
+    if (y.problemCount() > before
+        || name == null
+        || (adaptive
+            ? adaptiveSettings == null
+            : lim.limit == null || lim.period == null)) {
       return null;
+    }
+    if (adaptive) {
+      // the ceiling stands as the rule's limit, over a nominal second; neither is advertised
+      lim = new LimitsParser.Limits(algorithm, null, null, (long) adaptiveSettings.max,
+          1_000_000_000L, null, null, null, false);
     }
     RuleConfig.Builder b =
         RuleConfig.builder(name)
@@ -211,6 +239,10 @@ final class RuleParser {
     }
     if (maxKeys != null) {
       b.maxKeys(maxKeys);
+    }
+    if (adaptive) {
+      b.adaptive(adaptiveSettings.min, adaptiveSettings.initial, adaptiveSettings.max,
+          adaptiveSettings.maxWaitNanos);
     }
     for (Map.Entry<String, Integer> e : keyLines.entrySet()) {
       b.keyLine(e.getKey(), e.getValue());

@@ -21,11 +21,16 @@ public final class RateLimitedLog {
     this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(intervalMillis);
   }
 
-  /** Builds and logs the message unless this topic was logged within the interval. */
-  public void log(String topic, Supplier<String> message) {
+  /**
+   * Builds and logs the message unless this topic was logged within the interval; returns whether
+   * it logged.
+   */
+  public boolean log(String topic, Supplier<String> message) {
     if (due(topic)) {
       AgentLog.info(message.get());
+      return true;
     }
+    return false;
   }
 
   /** As {@link #log}, as a warning. */

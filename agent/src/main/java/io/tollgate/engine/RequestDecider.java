@@ -137,7 +137,7 @@ public final class RequestDecider {
         if (verdicts == null) {
           verdicts = new RuleVerdicts();
         }
-        decideRule(rule, exchange, key, rule.costFor(path), verdicts);
+        decideRule(rule, exchange, key, rule.costFor(path), verdicts, deadline);
       }
     } catch (RuntimeException | Error e) {
       // a new object (not earlier, which the caller holds) holds only what this decision took
@@ -159,8 +159,13 @@ public final class RequestDecider {
         : exchange.route();
   }
 
+  /**
+   * Decides one rule; a store that may hold the request for a permit ({@code max-wait}) holds it no
+   * later than {@code deadline}.
+   */
   private static void decideRule(
-      Rule rule, HttpExchange exchange, String key, long cost, RuleVerdicts verdicts) {
+      Rule rule, HttpExchange exchange, String key, long cost, RuleVerdicts verdicts,
+      long deadline) {
     Rule[] budgets = rule.budgetsFor(exchange);
     PenaltyTracker penalty = rule.penalty();
     if (penalty != null) {
@@ -172,7 +177,7 @@ public final class RequestDecider {
     }
     if (budgets.length == 1) {
       Verdict verdict = new Verdict();
-      budgets[0].store().decide(key, cost, verdict);
+      budgets[0].store().decide(key, cost, verdict, deadline);
       if (penalty != null) {
         penalty.record(key, verdict);
       }

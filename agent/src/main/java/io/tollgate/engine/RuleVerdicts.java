@@ -24,6 +24,13 @@ public final class RuleVerdicts {
     final boolean charged;
     /** Whether the request has been held for this entry's delay already. */
     boolean paced;
+    /**
+     * Whether the request holds permits of this entry's rule until it ends: allowed by a
+     * concurrency rule, or counted in flight by an adaptive one in shadow mode, refused or not.
+     */
+    final boolean holds;
+    /** When the request was admitted ({@link System#nanoTime()}), for a rule that learns from latency. */
+    final long admittedNanos;
 
     Entry(Rule rule, String key, long cost, Verdict verdict, boolean charged) {
       this.rule = rule;
@@ -31,6 +38,8 @@ public final class RuleVerdicts {
       this.cost = cost;
       this.verdict = verdict;
       this.charged = charged;
+      this.holds = rule.releasesAtEnd() && (verdict.allowed || rule.holdsWhenRefused());
+      this.admittedNanos = holds && rule.learnsFromLatency() ? System.nanoTime() : 0;
     }
   }
 
@@ -52,7 +61,7 @@ public final class RuleVerdicts {
   void add(Rule rule, String key, long cost, Verdict verdict, boolean charged) {
     Entry entry = new Entry(rule, key, cost, verdict, charged);
     entries.add(entry);
-    if ((verdict.allowed && rule.releasesAtEnd()) || (charged && rule.costHeader() != null)) {
+    if (entry.holds || (charged && rule.costHeader() != null)) {
       workAtEnd = true;
     }
     if (!verdict.allowed) {
@@ -74,16 +83,37 @@ public final class RuleVerdicts {
   }
 
   /**
-   * Gives back what the allowed requests of concurrency rules hold: at the end, or at once when the
-   * request is refused. Only the first call gives anything back.
+   * Gives back what the allowed requests of concurrency rules hold: at once when the request is
+   * refused, or when something failed before it could run. Only the first call (of this and
+   * {@link #completeHeld}) gives anything back. The adaptive rules learn nothing from it: the
+   * request did not run.
    */
-  public synchronized void releaseHeld() {
+  public void releaseHeld() {
+    giveBack(false, false);
+  }
+
+  /**
+   * The request has run and ended, {@code failed} (a 5xx, an exception, a timeout) or not: gives
+   * back what it holds, and tells the rules that learn from latency how long it ran and how it
+   * ended. Only the first call (of this and {@link #releaseHeld}) gives anything back.
+   */
+  public void completeHeld(boolean failed) {
+    giveBack(true, failed);
+  }
+
+  private synchronized void giveBack(boolean ran, boolean failed) {
     if (released) {
       return;
     }
     released = true;
+    long now = ran ? System.nanoTime() : 0;
     for (Entry entry : entries) {
-      if (entry.verdict.allowed && entry.rule.releasesAtEnd()) {
+      if (!entry.holds) {
+        continue;
+      }
+      if (ran && entry.rule.learnsFromLatency()) {
+        entry.rule.store().complete(entry.key, entry.cost, now - entry.admittedNanos, failed);
+      } else {
         entry.rule.store().release(entry.key, entry.cost);
       }
     }
@@ -95,7 +125,7 @@ public final class RuleVerdicts {
       return false;
     }
     for (Entry entry : entries) {
-      if (entry.verdict.allowed && entry.rule.releasesAtEnd()) {
+      if (entry.holds) {
         return true;
       }
     }
@@ -148,10 +178,20 @@ public final class RuleVerdicts {
    * @param responseHeader the response's header of a name, or null
    */
   public void requestEnded(java.util.function.Function<String, String> responseHeader) {
+    requestEnded(responseHeader, false);
+  }
+
+  /**
+   * As {@link #requestEnded(java.util.function.Function)}, for a request that {@code failed} (a
+   * 5xx response, an exception thrown by the application, a timeout) or not: what the rules that
+   * learn from latency learn ({@link #completeHeld}).
+   */
+  public void requestEnded(
+      java.util.function.Function<String, String> responseHeader, boolean failed) {
     try {
       correctCosts(responseHeader);
     } finally {
-      releaseHeld();
+      completeHeld(failed);
     }
   }
 

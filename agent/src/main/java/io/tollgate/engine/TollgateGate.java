@@ -294,6 +294,16 @@ public final class TollgateGate {
    * given back when it is over (now, or when an asynchronous request completes).
    */
   public void requestEnded(RequestScope scope) {
+    requestEnded(scope, null);
+  }
+
+  /**
+   * As {@link #requestEnded(RequestScope)}, where the outermost entry point threw {@code thrown}
+   * (or null): the request failed, as it did when its response status is 5xx, or when an
+   * asynchronous request fails or times out ({@link HttpExchange#responseStatus}). Rules that
+   * learn from latency count it as congestion.
+   */
+  public void requestEnded(RequestScope scope, Throwable thrown) {
     // set, not remove: the thread's entry stays, so the next request does not make a new one
     CURRENT.set(null);
     try {
@@ -302,7 +312,8 @@ public final class TollgateGate {
       RuleVerdicts verdicts = scope.verdicts;
       if (verdicts != null && verdicts.hasWorkAtEnd()) {
         HttpExchange exchange = scope.exchange;
-        exchange.whenComplete(() -> verdicts.requestEnded(exchange::responseHeader));
+        exchange.whenComplete(() -> verdicts.requestEnded(
+            exchange::responseHeader, thrown != null || failed(exchange.responseStatus())));
       }
     }
   }
@@ -340,12 +351,26 @@ public final class TollgateGate {
 
   /** The server's request handler returned: gives back what its request held. */
   public void serverRequestEnded() {
+    serverRequestEnded(-1, null);
+  }
+
+  /**
+   * The server's request handler returned, its response's status {@code status} (-1 when
+   * unknown), having thrown {@code thrown} or null: gives back what its request held, and tells the
+   * rules that learn from latency whether it failed.
+   */
+  public void serverRequestEnded(int status, Throwable thrown) {
     ServerRequest server = SERVER_REQUEST.get();
     SERVER_REQUEST.remove();
     if (server != null && server.held != null) {
       // asynchronous resources give back when the container call returns
-      server.held.releaseHeld();
+      server.held.completeHeld(thrown != null || failed(status));
     }
+  }
+
+  /** A response status that says the application failed or timed out: 5xx. */
+  static boolean failed(int status) {
+    return status >= 500 && status <= 599;
   }
 
   /** A request of a server without the servlet API: its client, and what it holds until its end. */

@@ -85,6 +85,15 @@ public interface HttpExchange {
   String responseHeader(String name);
 
   /**
+   * The response's status as the application set it (read after the application ran), or -1 when
+   * this exchange cannot tell. An asynchronous request that failed or timed out reports 500 unless
+   * the application set a 5xx of its own.
+   */
+  default int responseStatus() {
+    return -1;
+  }
+
+  /**
    * Runs {@code action} once when this request is over: by default now, when the entry point
    * that began it has returned; an exchange whose framework lets requests complete
    * asynchronously runs it when they complete, fail or time out.

@@ -9,7 +9,8 @@ public enum AlgorithmKind {
   FIXED_WINDOW("fixed-window"),
   SLIDING_WINDOW("sliding-window"),
   SLIDING_LOG("sliding-log"),
-  CONCURRENCY("concurrency");
+  CONCURRENCY("concurrency"),
+  ADAPTIVE_CONCURRENCY("adaptive-concurrency");
 
   private final String yamlName;
 

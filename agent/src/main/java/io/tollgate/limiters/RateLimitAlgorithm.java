@@ -26,6 +26,24 @@ public interface RateLimitAlgorithm<S> {
   default void release(S state, long nowNanos, long cost) {}
 
   /**
+   * A request this algorithm admitted has ended, {@code latencyNanos} after its admission, and
+   * {@code failed} (a 5xx response, an exception, a timeout) or not: what it held is given back.
+   * The {@code adaptive-concurrency} algorithm learns its limit from these; the default only
+   * {@link #release}s.
+   */
+  default void complete(S state, long nowNanos, long cost, long latencyNanos, boolean failed) {
+    release(state, nowNanos, cost);
+  }
+
+  /**
+   * How a request over the limit may wait for a permit in a store that can hold it; null (the
+   * default) when it is refused at once.
+   */
+  default PermitQueue<S> queueing() {
+    return null;
+  }
+
+  /**
    * Corrects what a request was charged once it is known what it really cost ({@code cost-header}),
    * or takes back a charge that another limit of the same rule refused: {@code delta > 0} charges
    * that many more units, {@code delta < 0} gives units back. Never refuses and never fills beyond

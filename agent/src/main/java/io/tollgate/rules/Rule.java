@@ -36,8 +36,10 @@ public final class Rule {
     final Allowlist allowlist;
     final PenaltyTracker penalty;
     final String costHeader;
-    /** The concurrency algorithm: asked on every request, so compared once here. */
+    /** The concurrency algorithms: asked on every request, so compared once here. */
     final boolean releasesAtEnd;
+    /** adaptive-concurrency: learns from each request's latency and outcome. */
+    final boolean adaptive;
     final io.tollgate.diagnostics.MissingKeyAdvisor missingKeys;
     /** {@code skip:}: requests this rule never counts, or null. */
     final RequestMatcher skip;
@@ -72,8 +74,11 @@ public final class Rule {
       this.allowlist = allowlist;
       this.penalty = penalty;
       this.costHeader = costHeader;
+      this.adaptive =
+          algorithmName.equals(io.tollgate.limiters.AlgorithmKind.ADAPTIVE_CONCURRENCY.yamlName());
       this.releasesAtEnd =
-          algorithmName.equals(io.tollgate.limiters.AlgorithmKind.CONCURRENCY.yamlName());
+          adaptive
+              || algorithmName.equals(io.tollgate.limiters.AlgorithmKind.CONCURRENCY.yamlName());
       this.missingKeys =
           new io.tollgate.diagnostics.MissingKeyAdvisor(
               name, keyResolver.description(), keyResolver.hasFallback());
@@ -399,6 +404,22 @@ public final class Rule {
   /** Whether an allowed request holds what it took until it ends (the concurrency algorithm). */
   public boolean releasesAtEnd() {
     return shared.releasesAtEnd;
+  }
+
+  /**
+   * Whether a request holds what it took even when this rule refused it: an adaptive-concurrency
+   * rule in shadow mode, whose would-refuse requests run and count in flight.
+   */
+  public boolean holdsWhenRefused() {
+    return shared.adaptive && shared.shadow;
+  }
+
+  /**
+   * Whether this rule learns from how each request it admitted ended: its latency and its outcome
+   * (adaptive-concurrency).
+   */
+  public boolean learnsFromLatency() {
+    return shared.adaptive;
   }
 
   public String algorithmName() {

@@ -16,6 +16,10 @@ import io.tollgate.http.RefusalBody;
 import io.tollgate.diagnostics.ProxySetupAdvisor;
 import io.tollgate.keys.ClientAddressResolver;
 import io.tollgate.keys.RequestKeyResolver;
+import io.tollgate.diagnostics.RateLimitedLog;
+import io.tollgate.diagnostics.metrics.TollgateMetrics;
+import io.tollgate.limiters.AdaptiveConcurrency;
+import io.tollgate.limiters.AlgorithmKind;
 import io.tollgate.limiters.Algorithms;
 import io.tollgate.limiters.Clock;
 import io.tollgate.limiters.LimitSpec;
@@ -38,6 +42,12 @@ import java.util.Map;
  * its store, keeping the store (and so every client's count) of each rule that did not change.
  */
 public final class RuleSetFactory {
+
+  /** The status of an adaptive-concurrency refusal unless its {@code response} says otherwise. */
+  static final int ADAPTIVE_STATUS = 503;
+
+  /** An adaptive rule's limit moving by more than a factor of 2: once per 10 s per rule at most. */
+  private static final RateLimitedLog LIMIT_LOG = new RateLimitedLog(10_000);
 
   private final Clock clock;
   private final StoreProvider stores;
@@ -109,7 +119,8 @@ public final class RuleSetFactory {
               penalty,
               ruleConfig.costHeader(),
               ruleConfig.skip() == null ? null : RequestMatcher.of(ruleConfig.skip()),
-              refusalBody(ruleConfig.response().over(config.response())));
+              refusalBody(ruleConfig.response().over(config.response()),
+                  ruleConfig.algorithm() == AlgorithmKind.ADAPTIVE_CONCURRENCY));
       PlansConfig plans = ruleConfig.plans();
       if (plans == null) {
         rules.add(
@@ -126,14 +137,22 @@ public final class RuleSetFactory {
         rules.add(Rule.withPlans(shared, plans, byPlan));
       }
     }
+    if (!validating) {
+      showAdaptiveRules(rules);
+    }
     return new RuleSet(
         rules, config.source(), config.headers(), clients.trustedProxies().ignoresHeaders());
   }
 
-  private static RefusalBody refusalBody(ResponseConfig response) {
-    return response.status() == null && response.bodyParts() == null
+  /**
+   * The rule's refusal: 429 unless {@code response} says otherwise; for adaptive-concurrency 503,
+   * since the app is full, not the client over its quota.
+   */
+  private static RefusalBody refusalBody(ResponseConfig response, boolean adaptive) {
+    Integer status = response.status() == null && adaptive ? ADAPTIVE_STATUS : response.status();
+    return status == null && response.bodyParts() == null
         ? RefusalBody.DEFAULT
-        : new RefusalBody(response.status(), response.bodyParts(), response.contentType());
+        : new RefusalBody(status, response.bodyParts(), response.contentType());
   }
 
   /**
@@ -161,7 +180,7 @@ public final class RuleSetFactory {
       String suffix = n == 1 ? "" : "/" + periods[i];
       ids[i] = plan + suffix;
       names[i] = ruleConfig.name() + suffix;
-      algorithms.add(algorithmOf(ruleConfig, limit));
+      algorithms.add(algorithmOf(ruleConfig, limit, shared.shadow, limitLog(ruleConfig.name())));
       fingerprints[i] =
           String.join(
               "|",
@@ -172,6 +191,7 @@ public final class RuleSetFactory {
               Long.toString(limit.periodNanos()),
               Long.toString(limit.burst()),
               Long.toString(ruleConfig.maxDelayNanos()),
+              adaptiveFingerprint(ruleConfig, shared.shadow),
               String.valueOf(ruleConfig.calendar()),
               String.valueOf(ruleConfig.timeZone()),
               stores.backendFingerprint(ruleConfig, config));
@@ -283,7 +303,39 @@ public final class RuleSetFactory {
     }
   }
 
+  /** An adaptive-concurrency rule's settings, which its algorithm embeds; empty for the others. */
+  private static String adaptiveFingerprint(RuleConfig rule, boolean shadow) {
+    return rule.algorithm() != AlgorithmKind.ADAPTIVE_CONCURRENCY
+        ? ""
+        : rule.adaptiveMin() + "/" + rule.adaptiveInitial() + "/" + rule.adaptiveMax() + "/"
+            + rule.maxWaitNanos() + (shadow ? "/shadow" : "");
+  }
+
+  /** The log line of an adaptive rule whose limit moved by more than a factor of 2. */
+  private AdaptiveConcurrency.Listener limitLog(String rule) {
+    if (validating) {
+      return AdaptiveConcurrency.Listener.NONE;
+    }
+    return (from, state) -> LIMIT_LOG.log(rule, () -> "rule '" + rule + "' (adaptive-concurrency):"
+        + " limit " + from + " -> " + state.limit() + "; recent latency "
+        + millis(state.recentLatencyNanos()) + " ms, no-load latency "
+        + millis(state.noLoadLatencyNanos()) + " ms, in flight " + state.inFlight());
+  }
+
+  private static String millis(long nanos) {
+    return String.format(java.util.Locale.ROOT, "%.1f", nanos / 1e6);
+  }
+
   private static RateLimitAlgorithm<?> algorithmOf(RuleConfig rule, LimitConfig limit) {
+    return algorithmOf(rule, limit, false, AdaptiveConcurrency.Listener.NONE);
+  }
+
+  private static RateLimitAlgorithm<?> algorithmOf(
+      RuleConfig rule, LimitConfig limit, boolean shadow, AdaptiveConcurrency.Listener listener) {
+    if (rule.algorithm() == AlgorithmKind.ADAPTIVE_CONCURRENCY) {
+      return new AdaptiveConcurrency(rule.adaptiveMin(), rule.adaptiveInitial(),
+          rule.adaptiveMax(), rule.maxWaitNanos(), shadow, listener);
+    }
     if (rule.calendar() != null) {
       return Algorithms.calendar(limit.limit(), rule.calendar(), rule.timeZone());
     }
@@ -292,6 +344,22 @@ public final class RuleSetFactory {
         rule.algorithm(),
         spec,
         Algorithms.Options.DEFAULTS.withMaxDelayNanos(rule.maxDelayNanos()));
+  }
+
+  /** The metrics show the gauges of the adaptive rules in force, these. */
+  private static void showAdaptiveRules(List<Rule> rules) {
+    Map<String, AdaptiveConcurrency> adaptive = new LinkedHashMap<>();
+    for (Rule rule : rules) {
+      if (rule.learnsFromLatency()) {
+        LimiterStore store = rule.store();
+        if (store instanceof LocalLimiterStore
+            && ((LocalLimiterStore<?>) store).algorithm() instanceof AdaptiveConcurrency) {
+          adaptive.put(rule.name(),
+              (AdaptiveConcurrency) ((LocalLimiterStore<?>) store).algorithm());
+        }
+      }
+    }
+    TollgateMetrics.showAdaptive(adaptive);
   }
 
   /** Every limit of the rule, of every plan. */
@@ -352,6 +420,17 @@ public final class RuleSetFactory {
     }
     checkRedisUris(config, problems);
     for (RuleConfig rule : config.rules()) {
+      if (rule.algorithm() == AlgorithmKind.ADAPTIVE_CONCURRENCY) {
+        problems.add(new ConfigProblem(config.source(), rule.lineOf("algorithm"), 1,
+            "rule '" + rule.name() + "': adaptive-concurrency cannot run with 'backend: redis'"
+                + " (line " + config.lineOf("backend") + "): its limit is a property of each"
+                + " instance, learnt from that instance's own latency, so it lives in the"
+                + " instance's memory only, and there is no per-rule backend to keep this one"
+                + " rule local; put it in the rules file of an instance with 'backend: local'"
+                + " (the default), or use 'algorithm: concurrency' for a fixed limit shared on"
+                + " Redis"));
+        continue;
+      }
       // The scripts' own bounds (Lua numbers are exact to 2^53): the store refuses such a rule.
       for (LimitConfig limit : allLimits(rule)) {
         RateLimitAlgorithm<?> algorithm;

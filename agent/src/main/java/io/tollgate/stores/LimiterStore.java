@@ -15,8 +15,27 @@ public interface LimiterStore {
    */
   void decide(String key, long cost, Verdict verdict);
 
-  /** Gives back what a finished request held (the concurrency algorithm only). */
+  /**
+   * As {@link #decide(String, long, Verdict)}, for a request the agent may hold no later than
+   * {@code holdDeadlineNanos} (a {@link System#nanoTime()}): a store that can make a request wait
+   * for a permit ({@code adaptive-concurrency} with {@code max-wait}) waits no longer.
+   */
+  default void decide(String key, long cost, Verdict verdict, long holdDeadlineNanos) {
+    decide(key, cost, verdict);
+  }
+
+  /** Gives back what a finished request held (the concurrency algorithms only). */
   default void release(String key, long cost) {}
+
+  /**
+   * Gives back what an admitted request held when it has ended, {@code latencyNanos} after its
+   * admission, failed (5xx, exception, timeout) or not: the {@code adaptive-concurrency} algorithm
+   * learns from it ({@link io.tollgate.limiters.RateLimitAlgorithm#complete}). By default, {@link
+   * #release}.
+   */
+  default void complete(String key, long cost, long latencyNanos, boolean failed) {
+    release(key, cost);
+  }
 
   /**
    * Charges {@code delta} more units to {@code key} ({@code delta > 0}) or gives that many back

@@ -4,10 +4,12 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.tollgate.limiters.Clock;
 import io.tollgate.limiters.KeyState;
+import io.tollgate.limiters.PermitQueue;
 import io.tollgate.limiters.RateLimitAlgorithm;
 import io.tollgate.limiters.Verdict;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
@@ -50,6 +52,8 @@ public final class LocalLimiterStore<S> implements LimiterStore {
   static final int SWEEP_CHUNK = 64;
 
   private final RateLimitAlgorithm<S> algorithm;
+  /** How a request over the limit waits for a permit; null: refused at once. */
+  private final PermitQueue<S> queue;
   private final Clock clock;
   private final Cache<String, S> states;
   /** Makes a key's state: fresh, or (after a reload) carried over from the store taken over. */
@@ -102,6 +106,7 @@ public final class LocalLimiterStore<S> implements LimiterStore {
               + algorithm.getClass().getName() + "'s do not");
     }
     this.algorithm = algorithm;
+    this.queue = algorithm.queueing();
     this.clock = clock;
     this.states =
         Caffeine.newBuilder()
@@ -204,13 +209,24 @@ public final class LocalLimiterStore<S> implements LimiterStore {
 
   @Override
   public void decide(String key, long cost, Verdict verdict) {
-    while (!decideOn(states.get(key, newState), key, cost, verdict)) {
+    decide(key, cost, verdict, Long.MAX_VALUE);
+  }
+
+  /**
+   * With {@code max-wait} ({@link RateLimitAlgorithm#queueing}), a request over the limit waits for
+   * a permit under the key's monitor ({@link Object#wait} gives it up), at most {@code max-wait}
+   * and never past {@code holdDeadlineNanos}; other keys and the releases of this one go on.
+   */
+  @Override
+  public void decide(String key, long cost, Verdict verdict, long holdDeadlineNanos) {
+    while (!decideOn(states.get(key, newState), key, cost, verdict, holdDeadlineNanos)) {
       // a sweep dropped the state between the lookup and the monitor: look the key up again
     }
   }
 
   /** Decides on {@code state}; false, having done nothing, when a sweep has just dropped it. */
-  private boolean decideOn(S state, String key, long cost, Verdict verdict) {
+  private boolean decideOn(
+      S state, String key, long cost, Verdict verdict, long holdDeadlineNanos) {
     long now;
     boolean held;
     boolean holds;
@@ -223,6 +239,9 @@ public final class LocalLimiterStore<S> implements LimiterStore {
       markUsed(mark, now);
       held = algorithm.holdsResources(state);
       algorithm.decide(state, now, cost, verdict);
+      if (!verdict.allowed && queue != null && !awaitPermit(state, cost, verdict, holdDeadlineNanos)) {
+        return false;
+      }
       holds = algorithm.holdsResources(state);
     }
     if (held != holds) {
@@ -232,12 +251,54 @@ public final class LocalLimiterStore<S> implements LimiterStore {
     return true;
   }
 
+  /**
+   * A request refused for want of a permit waits for one in the algorithm's queue, if it has room,
+   * under the state's monitor (held by the caller); {@code verdict} is then the last decision.
+   * False when the state was handed to a reload's new store meanwhile (nothing taken here): the
+   * caller decides again on the key's new state.
+   */
+  private boolean awaitPermit(S state, long cost, Verdict verdict, long holdDeadlineNanos) {
+    long start = System.nanoTime();
+    long wait = Math.min(queue.maxWaitNanos(), holdDeadlineNanos - start);
+    if (wait <= 0 || !queue.joinQueue(state)) {
+      return true;
+    }
+    long end = start + wait;
+    try {
+      while (true) {
+        long left = end - System.nanoTime();
+        if (left <= 0) {
+          return true;
+        }
+        TimeUnit.NANOSECONDS.timedWait(state, left);
+        if (((KeyState) state).isForgotten()) {
+          return false;
+        }
+        queue.decideQueued(state, clock.nowNanos(), cost, verdict);
+        if (verdict.allowed) {
+          return true;
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // refused now; the application sees the interrupt
+      return true;
+    } finally {
+      queue.leaveQueue(state);
+    }
+  }
+
   @Override
   public void release(String key, long cost) {
+    complete(key, cost, -1, false);
+  }
+
+  /** A latency below 0: no sample, only the permit back ({@link #release}). */
+  @Override
+  public void complete(String key, long cost, long latencyNanos, boolean failed) {
     S state = states.getIfPresent(key);
     LocalLimiterStore<?> next = successor;
     if (state == null && next != null) {
-      next.release(key, cost); // decided here before a reload, handed over since
+      next.complete(key, cost, latencyNanos, failed); // decided here before a reload, handed over since
       return;
     }
     if (state != null) {
@@ -248,14 +309,18 @@ public final class LocalLimiterStore<S> implements LimiterStore {
         if (mark.isForgotten()) {
           // Swept states held nothing; one handed over at a reload holds on in the successor.
           if (next != null) {
-            next.release(key, cost);
+            next.complete(key, cost, latencyNanos, failed);
           }
           return;
         }
         long now = clock.nowNanos();
         markUsed(mark, now);
         held = algorithm.holdsResources(state);
-        algorithm.release(state, now, cost);
+        if (latencyNanos < 0) {
+          algorithm.release(state, now, cost);
+        } else {
+          algorithm.complete(state, now, cost, latencyNanos, failed);
+        }
         holds = algorithm.holdsResources(state);
       }
       if (held != holds) {
@@ -403,6 +468,11 @@ public final class LocalLimiterStore<S> implements LimiterStore {
   @Override
   public long estimatedKeys() {
     return states.estimatedSize();
+  }
+
+  /** The algorithm this store decides with. */
+  public RateLimitAlgorithm<S> algorithm() {
+    return algorithm;
   }
 
   /** Whether this store has state for the key now; for tests. */

@@ -3,6 +3,7 @@ package io.tollgate.diagnostics.metrics;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.tollgate.diagnostics.AgentLog;
+import io.tollgate.limiters.AdaptiveConcurrency;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -124,6 +125,8 @@ public final class PrometheusExporter {
           .append("\"} ").append(seconds(rule.getDecisionNanosMax())).append('\n');
     }
 
+    adaptiveGauges(out, rules);
+
     out.append("# HELP tollgate_rule_refused_key_requests The keys refused (or would-refuse) most")
         .append(" often per rule, at most ").append(RuleMetrics.TOP_KEYS)
         .append(" (Space-Saving estimate; keys truncated, secrets already hashed).\n");
@@ -139,6 +142,42 @@ public final class PrometheusExporter {
       }
     }
     return out.toString();
+  }
+
+  /** The gauges of the adaptive-concurrency rules; nothing when there are none. */
+  private static void adaptiveGauges(StringBuilder out, List<RuleMetrics> rules) {
+    List<String[]> rows = new java.util.ArrayList<>();
+    for (RuleMetrics rule : rules) {
+      AdaptiveConcurrency.State s = TollgateMetrics.adaptiveState(rule.getRule());
+      if (s != null) {
+        rows.add(new String[] {
+          escape(rule.getRule()),
+          Integer.toString(s.limit()),
+          Integer.toString(s.inFlight()),
+          seconds(s.noLoadLatencyNanos()),
+          seconds(s.recentLatencyNanos())
+        });
+      }
+    }
+    if (rows.isEmpty()) {
+      return;
+    }
+    String[][] gauges = {
+      {"tollgate_adaptive_limit", "The adaptive-concurrency limit of requests in flight now."},
+      {"tollgate_adaptive_in_flight", "Requests in flight under an adaptive-concurrency rule."},
+      {"tollgate_adaptive_no_load_latency_seconds",
+          "The long-term latency an adaptive-concurrency rule compares with."},
+      {"tollgate_adaptive_recent_latency_seconds",
+          "The mean latency of an adaptive-concurrency rule's last window."},
+    };
+    for (int g = 0; g < gauges.length; g++) {
+      out.append("# HELP ").append(gauges[g][0]).append(' ').append(gauges[g][1]).append('\n');
+      out.append("# TYPE ").append(gauges[g][0]).append(" gauge\n");
+      for (String[] row : rows) {
+        out.append(gauges[g][0]).append("{rule=\"").append(row[0]).append("\"} ")
+            .append(row[g + 1]).append('\n');
+      }
+    }
   }
 
   private static void counter(

@@ -1,5 +1,6 @@
 package io.tollgate.diagnostics.metrics;
 
+import io.tollgate.limiters.AdaptiveConcurrency;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -104,6 +105,30 @@ public final class RuleMetrics implements RuleMetricsMBean {
       out[i] = top.get(i).toString();
     }
     return out;
+  }
+
+  @Override
+  public int getConcurrencyLimit() {
+    AdaptiveConcurrency.State s = TollgateMetrics.adaptiveState(rule);
+    return s == null ? -1 : s.limit();
+  }
+
+  @Override
+  public int getInFlight() {
+    AdaptiveConcurrency.State s = TollgateMetrics.adaptiveState(rule);
+    return s == null ? -1 : s.inFlight();
+  }
+
+  @Override
+  public double getNoLoadLatencyMillis() {
+    AdaptiveConcurrency.State s = TollgateMetrics.adaptiveState(rule);
+    return s == null ? -1 : s.noLoadLatencyNanos() / 1e6;
+  }
+
+  @Override
+  public double getRecentLatencyMillis() {
+    AdaptiveConcurrency.State s = TollgateMetrics.adaptiveState(rule);
+    return s == null ? -1 : s.recentLatencyNanos() / 1e6;
   }
 
   /** The refused (and would-refuse) keys, heaviest first. */

@@ -34,4 +34,25 @@ public interface RuleMetricsMBean {
 
   /** The keys refused most often, heaviest first, as "key=count". */
   String[] getTopRefusedKeys();
+
+  /**
+   * adaptive-concurrency: the limit of requests in flight now (of the key whose limit moved last;
+   * for {@code key: global}, the only one); -1 for other algorithms.
+   */
+  int getConcurrencyLimit();
+
+  /** adaptive-concurrency: requests in flight now (same key); -1 for other algorithms. */
+  int getInFlight();
+
+  /**
+   * adaptive-concurrency: the long-term latency the limit compares with, in milliseconds (0
+   * before the first full window); -1 for other algorithms.
+   */
+  double getNoLoadLatencyMillis();
+
+  /**
+   * adaptive-concurrency: the mean latency of the last window, in milliseconds (0 before the
+   * first full window); -1 for other algorithms.
+   */
+  double getRecentLatencyMillis();
 }

@@ -2,7 +2,10 @@ package io.tollgate.diagnostics.metrics;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import io.tollgate.limiters.AdaptiveConcurrency;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
@@ -20,6 +23,8 @@ public final class TollgateMetrics {
   static final int MAX_RULES = 1_000;
 
   private static final ConcurrentMap<String, RuleMetrics> RULES = new ConcurrentHashMap<>();
+  /** The adaptive-concurrency rules in force, by name: their limits are gauges. */
+  private static volatile Map<String, AdaptiveConcurrency> adaptive = Collections.emptyMap();
 
   private TollgateMetrics() {}
 
@@ -70,6 +75,20 @@ public final class TollgateMetrics {
     List<RuleMetrics> all = new ArrayList<>(RULES.values());
     Collections.sort(all, (a, b) -> a.getRule().compareTo(b.getRule()));
     return all;
+  }
+
+  /**
+   * The adaptive-concurrency rules now in force (each rules file applied replaces them): their
+   * limit, in flight and latencies are shown with their rule's counters.
+   */
+  public static void showAdaptive(Map<String, AdaptiveConcurrency> rules) {
+    adaptive = Collections.unmodifiableMap(new HashMap<>(rules));
+  }
+
+  /** The state the gauges of an adaptive rule show, or null (another algorithm, no request yet). */
+  static AdaptiveConcurrency.State adaptiveState(String rule) {
+    AdaptiveConcurrency algorithm = adaptive.get(rule);
+    return algorithm == null ? null : algorithm.shownState();
   }
 
   /** For unit tests. */

@@ -9,4 +9,10 @@ public interface GrizzlyCalls {
 
   /** {@code org.glassfish.grizzly.http.server.Request.getRemoteAddr()}. */
   String getRemoteAddr(Object request);
+
+  /** {@code Request.getResponse()}. */
+  Object getResponse(Object request);
+
+  /** {@code org.glassfish.grizzly.http.server.Response.getStatus()}. */
+  int getStatus(Object response);
 }

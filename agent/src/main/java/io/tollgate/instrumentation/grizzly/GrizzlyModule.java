@@ -33,12 +33,12 @@ public final class GrizzlyModule implements FrameworkModule {
       @Override
       public Object enter(Object serverRequest, Object unused) {
         engine.serverRequestStarted(GrizzlyRequests.remoteAddress(serverRequest));
-        return GrizzlyModule.this; // a scope, so that the end is called
+        return serverRequest; // the scope, so that the end is called with it
       }
 
       @Override
-      public void exit(Object scope, Throwable thrown) {
-        engine.serverRequestEnded();
+      public void exit(Object serverRequest, Throwable thrown) {
+        engine.serverRequestEnded(GrizzlyRequests.responseStatus(serverRequest), thrown);
       }
     };
   }

@@ -1,7 +1,6 @@
 package io.tollgate.instrumentation.grizzly;
 
 import io.tollgate.instrumentation.DirectCalls;
-import java.util.Collections;
 
 /**
  * Reads the client's address from Grizzly's own request ({@code
@@ -11,6 +10,7 @@ import java.util.Collections;
 public final class GrizzlyRequests {
 
   static final String REQUEST = "org.glassfish.grizzly.http.server.Request";
+  static final String RESPONSE = "org.glassfish.grizzly.http.server.Response";
 
   private static final ClassValue<GrizzlyCalls> CALLS =
       new ClassValue<GrizzlyCalls>() {
@@ -20,7 +20,7 @@ public final class GrizzlyRequests {
             // Grizzly's public class, not the request's own (which may be a hidden subclass)
             return DirectCalls.implement(
                 GrizzlyCalls.class,
-                Collections.singletonMap("getRemoteAddr", REQUEST + "#getRemoteAddr"),
+                calls(),
                 "io.tollgate.generated.GrizzlyCalls",
                 requestClass.getClassLoader());
           } catch (ReflectiveOperationException | LinkageError e) {
@@ -31,6 +31,24 @@ public final class GrizzlyRequests {
       };
 
   private GrizzlyRequests() {}
+
+  private static java.util.Map<String, String> calls() {
+    java.util.Map<String, String> calls = new java.util.HashMap<>();
+    calls.put("getRemoteAddr", REQUEST + "#getRemoteAddr");
+    calls.put("getResponse", REQUEST + "#getResponse");
+    calls.put("getStatus", RESPONSE + "#getStatus");
+    return calls;
+  }
+
+  /** The status of the request's response, or -1 when it cannot be read. */
+  public static int responseStatus(Object request) {
+    try {
+      GrizzlyCalls calls = CALLS.get(request.getClass());
+      return calls.getStatus(calls.getResponse(request));
+    } catch (RuntimeException e) {
+      return -1;
+    }
+  }
 
   /** {@code request.getRemoteAddr()}. */
   public static String remoteAddress(Object request) {

@@ -15,18 +15,25 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class AsyncCompletion implements InvocationHandler {
 
   private final Runnable action;
+  private final Runnable failed;
   private final AtomicBoolean done = new AtomicBoolean();
   private Object self;
 
-  private AsyncCompletion(Runnable action) {
+  private AsyncCompletion(Runnable action, Runnable failed) {
     this.action = action;
+    this.failed = failed;
   }
 
-  static void register(Object request, String namespace, Runnable action) throws Exception {
+  /**
+   * Runs {@code action} once when the request ends; on an error or a timeout, {@code failed}
+   * first.
+   */
+  static void register(Object request, String namespace, Runnable action, Runnable failed)
+      throws Exception {
     ClassLoader loader = request.getClass().getClassLoader();
     Class<?> listenerType = Class.forName(namespace + ".AsyncListener", false, loader);
     Object asyncContext = publicMethod(request, "getAsyncContext").invoke(request);
-    AsyncCompletion handler = new AsyncCompletion(action);
+    AsyncCompletion handler = new AsyncCompletion(action, failed);
     Object listener =
         Proxy.newProxyInstance(listenerType.getClassLoader(), new Class<?>[] {listenerType}, handler);
     handler.self = listener;
@@ -41,6 +48,9 @@ final class AsyncCompletion implements InvocationHandler {
       case "onError":
       case "onTimeout":
         if (done.compareAndSet(false, true)) {
+          if (!method.getName().equals("onComplete")) {
+            failed.run();
+          }
           action.run();
         }
         return null;

@@ -60,6 +60,7 @@ final class ServletApi {
     {"isCommitted", RESPONSE + "isCommitted"},
     {"reset", RESPONSE + "reset"},
     {"setStatus", RESPONSE + "setStatus"},
+    {"getStatus", RESPONSE + "getStatus"},
     {"setContentType", RESPONSE + "setContentType"},
     {"setContentLength", RESPONSE + "setContentLength"},
     {"getOutputStream", RESPONSE + "getOutputStream"},

@@ -69,6 +69,9 @@ public interface ServletCalls {
 
   void setStatus(Object response, int status);
 
+  /** The response's {@code getStatus()} (Servlet 3.0). */
+  int getStatus(Object response);
+
   void setContentType(Object response, String type);
 
   void setContentLength(Object response, int length);

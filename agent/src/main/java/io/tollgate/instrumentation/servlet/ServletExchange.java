@@ -18,6 +18,8 @@ public final class ServletExchange implements HttpExchange {
   private final Object request;
   private final Object response;
   private String route;
+  /** Set when an asynchronous request fails or times out: the request failed, whatever its status. */
+  private volatile boolean asyncFailed;
 
   private ServletExchange(ServletApi api, Object request, Object response) {
     this.api = api;
@@ -164,6 +166,21 @@ public final class ServletExchange implements HttpExchange {
   }
 
   /**
+   * The response's status ({@code getStatus()}); at least 500 for an asynchronous request that
+   * failed or timed out; -1 when the container cannot tell.
+   */
+  @Override
+  public int responseStatus() {
+    int status;
+    try {
+      status = calls.getStatus(response);
+    } catch (RuntimeException e) {
+      status = -1; // a response already recycled by its container
+    }
+    return asyncFailed && status < 500 ? 500 : status;
+  }
+
+  /**
    * Resets and writes the response directly, rather than {@code sendError}, which would dispatch
    * to the application's error page and lose our headers and body.
    */
@@ -199,7 +216,7 @@ public final class ServletExchange implements HttpExchange {
     try {
       async = isAsyncStarted();
       if (async) {
-        AsyncCompletion.register(request, api.namespace, action);
+        AsyncCompletion.register(request, api.namespace, action, () -> asyncFailed = true);
       }
     } catch (Exception e) {
       // Better to give back early than never: the permit must not leak.

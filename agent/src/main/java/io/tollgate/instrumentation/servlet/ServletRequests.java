@@ -49,7 +49,7 @@ final class ServletRequests implements EntryPointHandler {
   @Override
   public void exit(Object scope, Throwable thrown) {
     if (scope instanceof RequestScope) {
-      engine.requestEnded((RequestScope) scope);
+      engine.requestEnded((RequestScope) scope, thrown);
     }
   }
 }

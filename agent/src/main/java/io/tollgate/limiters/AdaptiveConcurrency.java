@@ -1,0 +1,401 @@
+package io.tollgate.limiters;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A limit on the requests in flight that the app's own latency sets: the {@code
+ * adaptive-concurrency} algorithm. It protects the app from overload without a number from last
+ * quarter's load test: when the latency of the rule's completed requests rises above its long-term
+ * level (requests queue inside the app) or the app fails, the limit shrinks; while latency stays
+ * level and the app uses the limit, it grows; always between {@code min} and {@code max}.
+ *
+ * <h2>The design, and why</h2>
+ *
+ * Netflix's Gradient2 ({@code concurrency-limits}, its default), with Netflix's windows and an
+ * AIMD decrease for errors:
+ *
+ * <ul>
+ *   <li><b>Samples by window, not per request.</b> Each completed request adds its latency (from
+ *       admission to its end, asynchronous requests included) to the current window; the limit is
+ *       updated once per window, when it has lasted {@code clamp(2 x recent latency, 100 ms, 1 s)}
+ *       and holds at least {@value #WINDOW_MIN_SAMPLES} samples (a window with fewer is dropped, as
+ *       Netflix's {@code WindowedLimit} does: too few requests to say anything, and no need to
+ *       limit them). A completion costs a few additions under the key's monitor.
+ *   <li><b>Recent vs long-term latency.</b> The window's mean latency (the recent latency) is
+ *       compared with an exponential average of it over about ten minutes (the no-load
+ *       estimate; Netflix's 600 windows of a second, in time since ours are shorter): {@code gradient = clamp(1.5 x long / recent, 0.5, 1)}, {@code new =
+ *       limit x gradient + sqrt(limit)}, smoothed ({@code limit = 0.8 limit + 0.2 new}). The square
+ *       root is the queue the limit allows for (Gradient's default): it lets the limit probe
+ *       upwards while latency is level, and, in balance with the gradient, settles the limit where
+ *       the app starts to queue. The tolerance of 1.5 (Gradient2's original {@code rttTolerance})
+ *       ignores the jitter of a mixed endpoint; the floor of 0.5 keeps an outlier window from
+ *       halving the limit more than once.
+ *   <li><b>A no-load estimate that recovers.</b> Vegas's alternative, the minimum latency ever seen,
+ *       sticks at a cache hit's latency and needs periodic probes that drop the limit; an app that
+ *       becomes durably slower (a slow deploy) would keep its limit at {@code min}. The long
+ *       average follows a durable change in a few hundred windows, so the limit settles at a new
+ *       level; and when the long average is more than twice the recent latency (load is over), it
+ *       is cut by 10% a window to come back faster (Gradient2's drift guard). The price, which
+ *       Gradient2 pays too: under an overload that lasts many minutes, the long average creeps up
+ *       towards the loaded latency, and the limit with it (about twice in ten minutes).
+ *   <li><b>No growth while the app does not use the limit.</b> A window whose largest number in
+ *       flight stayed under half the limit changes nothing: an idle app must not arrive at its
+ *       next burst with a limit it never tested.
+ *   <li><b>Errors are congestion.</b> A window in which at least one request in
+ *       {@value #DROP_SHARE_DIVISOR} failed (a 5xx response, an exception thrown by the app, an
+ *       asynchronous timeout) cuts the limit by 10% (AIMD's backoff, what Netflix's
+ *       {@code AIMDLimit} and TCP do on a drop) and leaves the averages alone: a timeout's latency
+ *       says how long the client waited, not what the app needs.
+ * </ul>
+ *
+ * <p>Netflix's library was not taken as a dependency: its limiters hold their own state per
+ * limiter and lock, where Tollgate keeps one state per key in its bounded stores, under the
+ * key's monitor, with a manual clock for tests; the arithmetic is the few lines above.
+ *
+ * <p>A request over the limit is refused at once, or, with {@code max-wait}, waits for a permit
+ * at most that long in a queue at most as long as the limit (woken when a permit is given back or
+ * the limit grows, roughly in order; {@link Queueing}). A refusal's {@code Retry-After} is short
+ * and jittered: 1, 2 or 3 seconds in turn, so that refused clients do not come back at once.
+ *
+ * <p>In shadow mode ({@link #AdaptiveConcurrency(int, int, int, long, boolean, Listener)} with
+ * {@code shadow}) every request takes a permit, over the limit or not, since every request runs:
+ * the limit adapts to the real load, and the requests over it are reported as would-refuse.
+ *
+ * <p>It is a property of one instance of the app (its own latency, its own threads): the state
+ * lives in this process only, never in a shared store.
+ */
+public final class AdaptiveConcurrency implements RateLimitAlgorithm<AdaptiveConcurrency.State> {
+
+  /** {@code min} when not given: a few requests always pass, one slow request cannot block all. */
+  public static final int DEFAULT_MIN = 4;
+  /** {@code initial} when not given: Netflix's initial limit. */
+  public static final int DEFAULT_INITIAL = 20;
+  /** {@code max} when not given: the default thread pool of Tomcat, Jetty and Undertow is 200. */
+  public static final int DEFAULT_MAX = 200;
+  /** The longest {@code max-wait}: a waiting request keeps a server thread busy. */
+  public static final long MAX_WAIT_CAP_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+  static final int WINDOW_MIN_SAMPLES = 10;
+  static final long WINDOW_MIN_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+  static final long WINDOW_MAX_NANOS = TimeUnit.SECONDS.toNanos(1);
+  /** The long average's time constant: Netflix's 600 windows of one second. */
+  static final long LONG_TAU_NANOS = TimeUnit.MINUTES.toNanos(10);
+  static final int LONG_WARMUP_WINDOWS = 10;
+  static final double SMOOTHING = 0.2;
+  static final double TOLERANCE = 1.5;
+  static final double MIN_GRADIENT = 0.5;
+  static final double BACKOFF = 0.9;
+  static final int DROP_SHARE_DIVISOR = 10;
+  private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+  private static final long IDLE_NANOS = TimeUnit.HOURS.toNanos(1);
+
+  /**
+   * Told when a key's limit has moved by more than a factor of 2 since it was last told (under the
+   * key's monitor: it must be quick).
+   */
+  public interface Listener {
+    /** Returns whether it took note (logged): the next move is measured from here if so. */
+    boolean limitMoved(int from, State state);
+
+    Listener NONE = (from, state) -> true;
+  }
+
+  /**
+   * A key's limiter: the permits held, the limit, the latency estimates and the window being
+   * filled. Read without its monitor only by the metrics, which may see a moment's mix.
+   */
+  public static final class State extends KeyState {
+    int inFlight;
+    int waiters;
+    double limit;
+    /** The long-term average latency (ns), the no-load estimate; 0 before the first window. */
+    double longRtt;
+    int longWindows;
+    /** The last window's mean latency (ns); 0 before the first window. */
+    double shortRtt;
+    long windowStart;
+    long windowEnd;
+    boolean windowStarted;
+    int samples;
+    long rttSum;
+    int drops;
+    int maxInFlight;
+    int lastToldLimit;
+    long refusals;
+
+    /** The limit a request is decided against now. */
+    public int limit() {
+      return (int) limit;
+    }
+
+    public int inFlight() {
+      return inFlight;
+    }
+
+    /** Requests waiting for a permit ({@code max-wait}). */
+    public int waiters() {
+      return waiters;
+    }
+
+    /** The long-term latency estimate, in nanoseconds; 0 before the first full window. */
+    public long noLoadLatencyNanos() {
+      return (long) longRtt;
+    }
+
+    /** The last window's mean latency, in nanoseconds; 0 before the first full window. */
+    public long recentLatencyNanos() {
+      return (long) shortRtt;
+    }
+  }
+
+  private final int min;
+  private final int max;
+  private final int initial;
+  private final long maxWaitNanos;
+  private final boolean shadow;
+  private final Listener listener;
+  /** The key whose limit moved last, for the metrics; for {@code key: global}, the only one. */
+  private volatile State shown;
+
+  /**
+   * @throws IllegalArgumentException unless {@code 1 <= min <= initial <= max} and {@code 0 <=
+   *     maxWaitNanos <= }{@link #MAX_WAIT_CAP_NANOS}
+   */
+  public AdaptiveConcurrency(
+      int min, int initial, int max, long maxWaitNanos, boolean shadow, Listener listener) {
+    if (min < 1 || min > initial || initial > max) {
+      throw new IllegalArgumentException(
+          "adaptive-concurrency needs 1 <= min <= initial <= max, got min " + min + ", initial "
+              + initial + ", max " + max);
+    }
+    if (maxWaitNanos < 0 || maxWaitNanos > MAX_WAIT_CAP_NANOS) {
+      throw new IllegalArgumentException("max-wait must be between 0 and 10s: " + maxWaitNanos);
+    }
+    this.min = min;
+    this.initial = initial;
+    this.max = max;
+    this.maxWaitNanos = maxWaitNanos;
+    this.shadow = shadow;
+    this.listener = listener == null ? Listener.NONE : listener;
+  }
+
+  public int min() {
+    return min;
+  }
+
+  public int max() {
+    return max;
+  }
+
+  public int initial() {
+    return initial;
+  }
+
+  public boolean shadow() {
+    return shadow;
+  }
+
+  @Override
+  public State newState() {
+    State s = new State();
+    s.limit = initial;
+    s.lastToldLimit = initial;
+    shown = s;
+    return s;
+  }
+
+  /** The state the metrics show (the key whose limit moved last), or null before any request. */
+  public State shownState() {
+    return shown;
+  }
+
+  @Override
+  public void decide(State s, long nowNanos, long cost, Verdict verdict) {
+    decide(s, cost, verdict, false);
+  }
+
+  private void decide(State s, long cost, Verdict verdict, boolean queued) {
+    int limit = (int) s.limit;
+    boolean room = s.inFlight + cost <= limit && (queued || s.waiters == 0);
+    if (room || shadow) {
+      s.inFlight += (int) cost;
+      if (s.inFlight > s.maxInFlight) {
+        s.maxInFlight = s.inFlight;
+      }
+    }
+    if (room) {
+      verdict.allow(limit - s.inFlight, 0);
+    } else {
+      long retryAfter = SECOND * (1 + (s.refusals++ % 3));
+      verdict.refuse(Math.max(0, limit - s.inFlight), retryAfter, retryAfter);
+    }
+  }
+
+  /** Gives a permit back without a sample: a request refused by another rule, or a failure. */
+  @Override
+  public void release(State s, long nowNanos, long cost) {
+    s.inFlight = (int) Math.max(0, s.inFlight - cost);
+    if (s.waiters > 0) {
+      s.notify(); // the caller holds the monitor: waiters exist only in a store that holds it
+    }
+  }
+
+  /**
+   * A request the rule admitted has ended after {@code latencyNanos} (from its admission), failed
+   * or not: its permit is given back and its latency sampled; at the end of a window the limit
+   * moves.
+   */
+  @Override
+  public void complete(State s, long nowNanos, long cost, long latencyNanos, boolean failed) {
+    release(s, nowNanos, cost);
+    sample(s, nowNanos, latencyNanos, failed);
+  }
+
+  /** Closes the window when it is due, and adds one sample to the (new) window. */
+  void sample(State s, long nowNanos, long latencyNanos, boolean failed) {
+    if (!s.windowStarted) {
+      s.windowStarted = true;
+      s.windowStart = nowNanos;
+      s.windowEnd = nowNanos + WINDOW_MIN_NANOS;
+    } else if (nowNanos - s.windowEnd >= 0) {
+      closeWindow(s, nowNanos);
+    }
+    if (failed) {
+      s.drops++;
+    } else {
+      s.samples++;
+      s.rttSum += Math.max(0, latencyNanos);
+    }
+  }
+
+  private void closeWindow(State s, long nowNanos) {
+    int n = s.samples + s.drops;
+    double before = s.limit;
+    if (n >= WINDOW_MIN_SAMPLES) {
+      if (s.drops * DROP_SHARE_DIVISOR >= n) {
+        s.limit = clamp(s.limit * BACKOFF);
+      } else {
+        double shortRtt = (double) s.rttSum / s.samples;
+        s.shortRtt = shortRtt;
+        double longRtt = longAverage(s, shortRtt, nowNanos - s.windowStart);
+        if (longRtt / shortRtt > 2) {
+          s.longRtt = longRtt * 0.9; // load is over: come back faster than the average would
+        }
+        if (s.maxInFlight >= s.limit / 2) {
+          double gradient =
+              Math.max(MIN_GRADIENT, Math.min(1.0, TOLERANCE * longRtt / shortRtt));
+          double target = s.limit * gradient + Math.sqrt(s.limit);
+          s.limit = clamp(s.limit * (1 - SMOOTHING) + target * SMOOTHING);
+        }
+      }
+    }
+    long length = (long) Math.min(WINDOW_MAX_NANOS, Math.max(WINDOW_MIN_NANOS, 2 * s.shortRtt));
+    s.windowStart = nowNanos;
+    s.windowEnd = nowNanos + length;
+    s.samples = 0;
+    s.drops = 0;
+    s.rttSum = 0;
+    s.maxInFlight = s.inFlight;
+    shown = s;
+    if ((int) s.limit > (int) before && s.waiters > 0) {
+      s.notifyAll();
+    }
+    int told = s.lastToldLimit;
+    int now = (int) s.limit;
+    if ((now > 2 * told || 2 * now < told) && listener.limitMoved(told, s)) {
+      s.lastToldLimit = now;
+    }
+  }
+
+  /**
+   * Adds the mean of a window that lasted {@code windowNanos} to the long-term average: a plain
+   * mean while warming up, then an exponential average with a time constant of {@link
+   * #LONG_TAU_NANOS} (a window's weight is its share of it).
+   */
+  private static double longAverage(State s, double shortRtt, long windowNanos) {
+    if (s.longWindows < LONG_WARMUP_WINDOWS) {
+      s.longWindows++;
+      s.longRtt += (shortRtt - s.longRtt) / s.longWindows;
+    } else {
+      double weight = Math.min(1.0, (double) Math.max(0, windowNanos) / LONG_TAU_NANOS);
+      s.longRtt += (shortRtt - s.longRtt) * weight;
+    }
+    return s.longRtt;
+  }
+
+  private double clamp(double limit) {
+    return Math.max(min, Math.min(max, limit));
+  }
+
+  /** Waiting for a permit, for {@code max-wait}; null without one (refused at once). */
+  @Override
+  public PermitQueue<State> queueing() {
+    if (maxWaitNanos == 0 || shadow) {
+      return null;
+    }
+    return new PermitQueue<State>() {
+      @Override
+      public long maxWaitNanos() {
+        return maxWaitNanos;
+      }
+
+      @Override
+      public boolean joinQueue(State s) {
+        if (s.waiters >= (int) s.limit) {
+          return false;
+        }
+        s.waiters++;
+        return true;
+      }
+
+      @Override
+      public void decideQueued(State s, long nowNanos, long cost, Verdict verdict) {
+        decide(s, cost, verdict, true);
+      }
+
+      @Override
+      public void leaveQueue(State s) {
+        s.waiters--;
+        if (s.waiters > 0 && s.inFlight < (int) s.limit) {
+          s.notify(); // a wake-up this waiter may have taken without using it
+        }
+      }
+    };
+  }
+
+  @Override
+  public boolean holdsResources(State s) {
+    return s.inFlight > 0 || s.waiters > 0;
+  }
+
+  /**
+   * After a reload that changed {@code min}, {@code max}, {@code initial} or {@code max-wait}: the
+   * permits held stay held, and the learnt limit and latencies are kept (within the new bounds).
+   */
+  @Override
+  public State inherit(RateLimitAlgorithm<?> previous, Object previousState, long nowNanos) {
+    if (!(previous instanceof AdaptiveConcurrency)) {
+      return null;
+    }
+    State old = (State) previousState;
+    State s = newState();
+    s.inFlight = old.inFlight;
+    s.limit = clamp(old.limit);
+    s.lastToldLimit = (int) s.limit;
+    s.longRtt = old.longRtt;
+    s.longWindows = old.longWindows;
+    s.shortRtt = old.shortRtt;
+    return s;
+  }
+
+  @Override
+  public long idleNanosUntilFresh() {
+    return IDLE_NANOS;
+  }
+
+  /** Never advertised: an adaptive rule sends no quota headers. The window names a second. */
+  @Override
+  public QuotaPolicy policy() {
+    return QuotaPolicy.of(max, SECOND);
+  }
+}
