@@ -18,10 +18,10 @@
 #             the default set
 #   adaptive  the agent with algorithm: adaptive-concurrency (adaptive-rules.yaml); needs a build
 #             whose rules parser knows it (branch h-adaptive), else it is reported as not run
-# Per phase (its first SKIP=5 s left out): goodput (2xx/s), p50/p99 of 2xx latency, p99 of
+# Per phase (its first SKIP=5 s left out): goodput (2xx/s), p50/p99 of 2xx latency, p50/p99 of
 # refusals (429, or 503 from a limiter), pool timeouts, errors and client timeouts per second. For
 # the slow phase, how long after the switch the limit (scraped every second: Netflix's from
-# GET /admin/pool, Tollgate's from the agent's Prometheus endpoint), the goodput and the p99 took
+# GET /admin/pool, Tollgate's from the agent's Prometheus endpoint), the goodput and the p50 took
 # to settle: the first second from which 5 seconds in a row stay within +-20% of the median of the
 # phase's last 5 seconds. See BENCHMARKS.md, "Adaptive concurrency".
 # Loopback only. Builds nothing: run `mvn -B -q package -DskipTests` first. About 2 minutes per
@@ -125,7 +125,7 @@ res, configs = sys.argv[1], sys.argv[2:]
 CAPACITY = {'1x': 400, '2x': 400, '4x': 400, '2x-again': 400, 'slow': 200}
 print(open(os.path.join(res, 'runs.txt')).read().strip().replace('\n', '  \n'))
 print()
-print('| configuration | phase | offered/s | goodput/s | of capacity | 2xx p50 ms | 2xx p99 ms | refused/s | refusal p99 ms | pool timeouts/s | client timeouts + errors /s | settle after the slow-down (s): limit / goodput / p99 |')
+print('| configuration | phase | offered/s | goodput/s | of capacity | 2xx p50 ms | 2xx p99 ms | refused/s | refusal p50 / p99 ms | pool timeouts/s | client timeouts + errors /s | settle after the slow-down (s): limit / goodput / 2xx p50 |')
 print('|---|---|---|---|---|---|---|---|---|---|---|---|')
 f = lambda v, d=1: '-' if v is None else f'{v:,.{d}f}'
 goals = []
@@ -141,10 +141,10 @@ for c in configs:
         if name == 'slow':
             settle = ' / '.join('n/a' if (k == 'settle_limit_s' and c in ('none', 'static', 'static8')) else
                                 ('never' if x.get(k) is None else f"{x[k]:.1f}")
-                                for k in ('settle_limit_s', 'settle_goodput_s', 'settle_p99_s'))
-        print(f"| {c} | {name} | {x['due_per_s']:,.0f} | {f(x['goodput'])} | {100 * x['goodput'] / CAPACITY[name]:.0f}% | {f(x['ok_p50_ms'])} | {f(x['ok_p99_ms'])} | {f(x['refused_per_s'])} | {f(x['refused_p99_ms'], 2)} | {f(x['pool_timeout_per_s'])} | {f(x['timeout_per_s'] + x['error_per_s'])} | {settle} |")
+                                for k in ('settle_limit_s', 'settle_goodput_s', 'settle_p50_s'))
+        print(f"| {c} | {name} | {x['due_per_s']:,.0f} | {f(x['goodput'])} | {100 * x['goodput'] / CAPACITY[name]:.0f}% | {f(x['ok_p50_ms'])} | {f(x['ok_p99_ms'])} | {f(x['refused_per_s'])} | {f(x['refused_p50_ms'], 2)} / {f(x['refused_p99_ms'], 2)} | {f(x['pool_timeout_per_s'])} | {f(x['timeout_per_s'] + x['error_per_s'])} | {settle} |")
     x4, xs = phases['4x'], phases['slow']
-    st = [xs.get(k) for k in ('settle_limit_s', 'settle_goodput_s', 'settle_p99_s')]
+    st = [xs.get(k) for k in ('settle_limit_s', 'settle_goodput_s', 'settle_p50_s')]
     st = [v for v in (st if c not in ('none', 'static', 'static8') else st[1:])]
     settled = None if any(v is None for v in st) else max(st)
     goals.append((c, unloaded, x4['goodput'] >= 0.9 * 400, x4['ok_p99_ms'] is not None and x4['ok_p99_ms'] <= 2 * unloaded,

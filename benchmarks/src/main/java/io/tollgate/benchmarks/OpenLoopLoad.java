@@ -695,7 +695,7 @@ public final class OpenLoopLoad {
         StringBuilder json = new StringBuilder("{\"phases\": [\n");
         out.printf(Locale.ROOT, "%-8s %6s %5s %8s %8s %8s %8s %8s %8s | %8s %8s %8s %8s | %8s %8s | %s%n", "phase", "rate",
                 "secs", "due/s", "ok/s", "refused", "pooltmo", "errors", "timeouts", "ok p50", "ok p99", "ok p99.9",
-                "ok max", "ref p50", "ref p99", "settle (s after the hook): limit, goodput, p99");
+                "ok max", "ref p50", "ref p99", "settle (s after the hook): limit, goodput, p50");
         t = 0;
         for (int pi = 0; pi < phases.size(); pi++) {
             Phase p = phases.get(pi);
@@ -725,21 +725,21 @@ public final class OpenLoopLoad {
                 int first = (int) Math.ceil(hookAt);
                 double[] limit = new double[seconds.length];
                 double[] goodput = new double[seconds.length];
-                double[] p99 = new double[seconds.length];
+                double[] p50 = new double[seconds.length];
                 for (int i = 0; i < seconds.length; i++) {
                     limit[i] = seconds[i].scraped;
                     goodput[i] = seconds[i].outcomes[OK];
-                    p99[i] = seconds[i].ok.percentileMs(0.99);
+                    p50[i] = seconds[i].ok.percentileMs(0.5);
                 }
                 int sl = settle(limit, first, to, window, band);
                 int sg = settle(goodput, first, to, window, band);
-                int sp = settle(p99, first, to, window, band);
+                int sp = settle(p50, first, to, window, band);
                 double dl = sl < 0 ? Double.NaN : sl - hookAt;
                 double dg = sg < 0 ? Double.NaN : sg - hookAt;
                 double dp = sp < 0 ? Double.NaN : sp - hookAt;
                 settleText = String.format(Locale.ROOT, "%s, %s, %s", fmt(dl), fmt(dg), fmt(dp));
                 settleJson = String.format(Locale.ROOT,
-                        ", \"hook_at\": %.3f, \"settle_limit_s\": %s, \"settle_goodput_s\": %s, \"settle_p99_s\": %s",
+                        ", \"hook_at\": %.3f, \"settle_limit_s\": %s, \"settle_goodput_s\": %s, \"settle_p50_s\": %s",
                         hookAt, num(dl), num(dg), num(dp));
             }
             out.printf(Locale.ROOT, "%-8s %6.0f %5d %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f | %8.2f %8.2f %8.2f %8.2f | %8.3f %8.3f | %s%n",
