@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every benchmark of BENCHMARKS.md, one after the other, as its figures were taken: about
-# 60 minutes on a 2-core machine. Run it on an otherwise idle machine (each benchmark keeps both
+# 70 minutes on a 2-core machine. Run it on an otherwise idle machine (each benchmark keeps both
 # cores busy; a build or test beside it moves the figures by more than what they measure).
 #
 #   mvn -B -q package -DskipTests     # once, from the repository root (needs wrk, redis-server,
@@ -9,11 +9,11 @@
 # Output: benchmarks/results/current/ (each benchmark's own files and its console output), and
 # benchmarks/results/current/environment.txt (the commit, the machine, the JDK).
 # ONLY="decision memory" runs some of them: request-path jersey-path decision memory e2e-servlet
-# e2e-spring redis startup.
+# e2e-spring redis startup adaptive.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=benchmarks/results/current
-ONLY=${ONLY:-"request-path jersey-path decision memory e2e-servlet e2e-spring redis startup"}
+ONLY=${ONLY:-"request-path jersey-path decision memory e2e-servlet e2e-spring redis startup adaptive"}
 JAR=benchmarks/target/benchmarks.jar
 mkdir -p "$OUT"
 [ -f "$JAR" ] && [ -f agent/target/tollgate-agent.jar ] \
@@ -71,5 +71,9 @@ fi
 if wants startup; then
   step "start-up (section 5)"
   RES=$OUT benchmarks/run-startup.sh 9 servlet-jakarta spring-boot3 >"$OUT/startup-console.txt" 2>&1
+fi
+if wants adaptive; then
+  step "adaptive concurrency (section 8)"
+  RES=$OUT/adaptive benchmarks/run-adaptive.sh >"$OUT/adaptive-console.txt" 2>&1
 fi
 step "done"
