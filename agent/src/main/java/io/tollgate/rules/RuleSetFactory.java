@@ -149,7 +149,10 @@ public final class RuleSetFactory {
    * since the app is full, not the client over its quota.
    */
   private static RefusalBody refusalBody(ResponseConfig response, boolean adaptive) {
-    Integer status = response.status() == null && adaptive ? ADAPTIVE_STATUS : response.status();
+    Integer status = response.status();
+    if (status == null && adaptive) {
+      status = ADAPTIVE_STATUS;
+    }
     return status == null && response.bodyParts() == null
         ? RefusalBody.DEFAULT
         : new RefusalBody(status, response.bodyParts(), response.contentType());
