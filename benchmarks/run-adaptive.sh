@@ -119,43 +119,5 @@ for config in "${CONFIGS[@]}"; do
 done
 echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$RES/runs.txt"
 
-python3 - "$RES" "${CONFIGS[@]}" >"$RES/summary.md" <<'PY'
-import json, os, sys
-res, configs = sys.argv[1], sys.argv[2:]
-CAPACITY = {'1x': 400, '2x': 400, '4x': 400, '2x-again': 400, 'slow': 200}
-print(open(os.path.join(res, 'runs.txt')).read().strip().replace('\n', '  \n'))
-print()
-print('| configuration | phase | offered/s | goodput/s | of capacity | 2xx p50 ms | 2xx p99 ms | refused/s | refusal p50 / p99 ms | pool timeouts/s | client timeouts + errors /s | settle after the slow-down (s): limit / goodput / 2xx p50 |')
-print('|---|---|---|---|---|---|---|---|---|---|---|---|')
-f = lambda v, d=1: '-' if v is None else f'{v:,.{d}f}'
-goals = []
-for c in configs:
-    p = os.path.join(res, c + '-summary.json')
-    if not os.path.exists(p):
-        print(f'| {c} | not run (see runs.txt) | | | | | | | | | | |'); continue
-    phases = {x['name']: x for x in json.load(open(p))['phases']}
-    unloaded = phases['warm1']['ok_p50_ms']
-    for name in ['1x', '2x', '4x', 'slow']:
-        x = phases[name]
-        settle = ''
-        if name == 'slow':
-            settle = ' / '.join('n/a' if (k == 'settle_limit_s' and c in ('none', 'static', 'static8')) else
-                                ('never' if x.get(k) is None else f"{x[k]:.1f}")
-                                for k in ('settle_limit_s', 'settle_goodput_s', 'settle_p50_s'))
-        print(f"| {c} | {name} | {x['due_per_s']:,.0f} | {f(x['goodput'])} | {100 * x['goodput'] / CAPACITY[name]:.0f}% | {f(x['ok_p50_ms'])} | {f(x['ok_p99_ms'])} | {f(x['refused_per_s'])} | {f(x['refused_p50_ms'], 2)} / {f(x['refused_p99_ms'], 2)} | {f(x['pool_timeout_per_s'])} | {f(x['timeout_per_s'] + x['error_per_s'])} | {settle} |")
-    x4, xs = phases['4x'], phases['slow']
-    st = [xs.get(k) for k in ('settle_limit_s', 'settle_goodput_s', 'settle_p50_s')]
-    st = [v for v in (st if c not in ('none', 'static', 'static8') else st[1:])]
-    settled = None if any(v is None for v in st) else max(st)
-    goals.append((c, unloaded, x4['goodput'] >= 0.9 * 400, x4['ok_p99_ms'] is not None and x4['ok_p99_ms'] <= 2 * unloaded,
-                  None if x4['refused_p99_ms'] is None else x4['refused_p99_ms'] <= 1.0, settled is not None and settled <= 10, settled))
-print()
-print('Goals (at 4x: goodput >= 90% of 400/s, 2xx p99 <= 2x the unloaded latency (the p50 at 200/s), refusals p99 <= 1 ms; after the slow-down: settled within 10 s, the latest of the settle times shown):')
-print()
-print('| configuration | unloaded p50 ms | goodput | p99 | refusals | settled (s) |')
-print('|---|---|---|---|---|---|')
-yn = lambda b: 'n/a (nothing refused)' if b is None else 'met' if b else 'NOT met'
-for c, u, g, p99, r, s, st in goals:
-    print(f"| {c} | {u:.1f} | {yn(g)} | {yn(p99)} | {yn(r)} | {yn(s)} ({'never' if st is None else f'{st:.1f}'}) |")
-PY
+python3 benchmarks/adaptive-table.py "$RES" "${CONFIGS[@]}" >"$RES/summary.md"
 cat "$RES/summary.md"
