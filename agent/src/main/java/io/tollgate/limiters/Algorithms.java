@@ -60,6 +60,11 @@ public final class Algorithms {
         return new SlidingLog(spec);
       case CONCURRENCY:
         return new Concurrency(spec);
+      case ADAPTIVE_CONCURRENCY:
+        // the limit as the ceiling, the other settings their defaults (the rules file gives them)
+        int max = (int) Math.min(spec.limit(), Integer.MAX_VALUE);
+        return new AdaptiveConcurrency(Math.min(AdaptiveConcurrency.DEFAULT_MIN, max),
+            Math.min(AdaptiveConcurrency.DEFAULT_INITIAL, max), max, 0, false, null);
       default:
         throw new IllegalArgumentException("unknown algorithm: " + kind);
     }

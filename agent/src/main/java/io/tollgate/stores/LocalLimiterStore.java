@@ -259,7 +259,10 @@ public final class LocalLimiterStore<S> implements LimiterStore {
    */
   private boolean awaitPermit(S state, long cost, Verdict verdict, long holdDeadlineNanos) {
     long start = System.nanoTime();
-    long wait = Math.min(queue.maxWaitNanos(), holdDeadlineNanos - start);
+    long wait = queue.maxWaitNanos();
+    if (holdDeadlineNanos != Long.MAX_VALUE) {
+      wait = Math.min(wait, holdDeadlineNanos - start);
+    }
     if (wait <= 0 || !queue.joinQueue(state)) {
       return true;
     }

@@ -13,12 +13,24 @@ import org.junit.jupiter.params.provider.EnumSource;
 class AlgorithmsTest {
 
   @ParameterizedTest
-  @EnumSource(AlgorithmKind.class)
+  @EnumSource(value = AlgorithmKind.class, names = "ADAPTIVE_CONCURRENCY",
+      mode = EnumSource.Mode.EXCLUDE)
   void everyKindHasAnAlgorithmAdvertisingLimitPerPeriod(AlgorithmKind kind) {
     RateLimitAlgorithm<?> algorithm = Algorithms.create(kind, LimitSpec.of(5, 60 * S));
     assertEquals(5, algorithm.policy().quota());
     assertEquals(60, algorithm.policy().windowSeconds());
     assertEquals(kind, kindOf(algorithm));
+  }
+
+  /** adaptive-concurrency has no period: the limit is its ceiling, advertised nowhere. */
+  @org.junit.jupiter.api.Test
+  void adaptiveConcurrencyTakesTheLimitAsItsCeiling() {
+    AdaptiveConcurrency algorithm = (AdaptiveConcurrency) Algorithms.create(
+        AlgorithmKind.ADAPTIVE_CONCURRENCY, LimitSpec.of(5, 60 * S));
+    assertEquals(5, algorithm.max());
+    assertEquals(4, algorithm.min());
+    assertEquals(5, algorithm.initial());
+    assertEquals(5, algorithm.policy().quota());
   }
 
   private static AlgorithmKind kindOf(RateLimitAlgorithm<?> algorithm) {

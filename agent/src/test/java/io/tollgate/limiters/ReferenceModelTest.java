@@ -417,8 +417,8 @@ class ReferenceModelTest {
     for (int round = 0; round < ROUNDS; round++) {
       LimitSpec spec = randomSpec(random);
       for (AlgorithmKind kind : AlgorithmKind.values()) {
-        if (kind == AlgorithmKind.CONCURRENCY) {
-          continue; // no time in it
+        if (kind == AlgorithmKind.CONCURRENCY || kind == AlgorithmKind.ADAPTIVE_CONCURRENCY) {
+          continue; // no time in it (what adaptive-concurrency learns is tested on its own)
         }
         Algorithms.Options options =
             kind == AlgorithmKind.GCRA

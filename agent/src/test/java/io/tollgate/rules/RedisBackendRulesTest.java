@@ -61,8 +61,10 @@ class RedisBackendRulesTest {
     assertEquals(List.of(), checkWithUri(uri, "    limit: 10\n    period: 1s\n"));
   }
 
+  /** Every algorithm but adaptive-concurrency, local by nature (see AdaptiveConcurrencyRulesTest). */
   @ParameterizedTest
-  @EnumSource(AlgorithmKind.class)
+  @EnumSource(value = AlgorithmKind.class, names = "ADAPTIVE_CONCURRENCY",
+      mode = EnumSource.Mode.EXCLUDE)
   void everyAlgorithmRunsOnRedis(AlgorithmKind kind) throws Exception {
     assertEquals(
         List.of(),
