@@ -22,22 +22,27 @@ import java.util.concurrent.TimeUnit;
  *       Netflix's {@code WindowedLimit} does: too few requests to say anything, and no need to
  *       limit them). A completion costs a few additions under the key's monitor.
  *   <li><b>Recent vs long-term latency.</b> The window's mean latency (the recent latency) is
- *       compared with an exponential average of it over about ten minutes (the no-load
- *       estimate; Netflix's 600 windows of a second, in time since ours are shorter): {@code gradient = clamp(1.5 x long / recent, 0.5, 1)}, {@code new =
- *       limit x gradient + sqrt(limit)}, smoothed ({@code limit = 0.8 limit + 0.2 new}). The square
- *       root is the queue the limit allows for (Gradient's default): it lets the limit probe
- *       upwards while latency is level, and, in balance with the gradient, settles the limit where
- *       the app starts to queue. The tolerance of 1.5 (Gradient2's original {@code rttTolerance})
- *       ignores the jitter of a mixed endpoint; the floor of 0.5 keeps an outlier window from
- *       halving the limit more than once.
+ *       compared with an exponential average of it with a time constant of five minutes (the
+ *       no-load estimate; Netflix's is 600 windows, in time here since our windows are shorter):
+ *       {@code gradient = clamp(long / recent, 0.5, 1)}, {@code new = limit x gradient +
+ *       sqrt(limit)}, smoothed ({@code limit = 0.8 limit + 0.2 new}). The square root is the queue
+ *       the limit allows for (Gradient's default): it lets the limit probe upwards while latency is
+ *       level, absorbs the jitter of a window's mean (at a limit of 100, a window 10% slower than
+ *       the average still leaves it where it is), and, in balance with the gradient, settles the
+ *       limit where the app starts to queue. The floor of 0.5 keeps an outlier window from halving
+ *       the limit more than once. There is no tolerance factor (Gradient2 had one, 1.5, and
+ *       dropped it): with one, the limit lets latency reach that multiple before it holds back,
+ *       and the long average, which follows the recent latency, drifts up with it.
  *   <li><b>A no-load estimate that recovers.</b> Vegas's alternative, the minimum latency ever seen,
  *       sticks at a cache hit's latency and needs periodic probes that drop the limit; an app that
  *       becomes durably slower (a slow deploy) would keep its limit at {@code min}. The long
- *       average follows a durable change in a few hundred windows, so the limit settles at a new
- *       level; and when the long average is more than twice the recent latency (load is over), it
- *       is cut by 10% a window to come back faster (Gradient2's drift guard). The price, which
- *       Gradient2 pays too: under an overload that lasts many minutes, the long average creeps up
- *       towards the loaded latency, and the limit with it (about twice in ten minutes).
+ *       average follows a durable change: an app twice as slow (same workers) sees its limit
+ *       shrink towards {@code min} for two or three minutes, then come back and settle at its new
+ *       level within about ten (see the tests); and when the long average is more than twice the
+ *       recent latency (load is over), it is cut by 10% a window to come back faster (Gradient2's
+ *       drift guard). The price, which Gradient2 pays too: under an overload that lasts many
+ *       minutes, the long average creeps up towards the loaded latency, and the limit with it
+ *       (by about a quarter in ten minutes, in the tests' simulated app).
  *   <li><b>No growth while the app does not use the limit.</b> A window whose largest number in
  *       flight stayed under half the limit changes nothing: an idle app must not arrive at its
  *       next burst with a limit it never tested.
@@ -54,7 +59,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>A request over the limit is refused at once, or, with {@code max-wait}, waits for a permit
  * at most that long in a queue at most as long as the limit (woken when a permit is given back or
- * the limit grows, roughly in order; {@link Queueing}). A refusal's {@code Retry-After} is short
+ * the limit grows, roughly in order; {@link PermitQueue}). A refusal's {@code Retry-After} is short
  * and jittered: 1, 2 or 3 seconds in turn, so that refused clients do not come back at once.
  *
  * <p>In shadow mode ({@link #AdaptiveConcurrency(int, int, int, long, boolean, Listener)} with
@@ -70,7 +75,7 @@ public final class AdaptiveConcurrency implements RateLimitAlgorithm<AdaptiveCon
   public static final int DEFAULT_MIN = 4;
   /** {@code initial} when not given: Netflix's initial limit. */
   public static final int DEFAULT_INITIAL = 20;
-  /** {@code max} when not given: the default thread pool of Tomcat, Jetty and Undertow is 200. */
+  /** {@code max} when not given: the default thread pool of Tomcat and Jetty is 200. */
   public static final int DEFAULT_MAX = 200;
   /** The longest {@code max-wait}: a waiting request keeps a server thread busy. */
   public static final long MAX_WAIT_CAP_NANOS = TimeUnit.SECONDS.toNanos(10);
@@ -78,11 +83,10 @@ public final class AdaptiveConcurrency implements RateLimitAlgorithm<AdaptiveCon
   static final int WINDOW_MIN_SAMPLES = 10;
   static final long WINDOW_MIN_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
   static final long WINDOW_MAX_NANOS = TimeUnit.SECONDS.toNanos(1);
-  /** The long average's time constant: Netflix's 600 windows of one second. */
-  static final long LONG_TAU_NANOS = TimeUnit.MINUTES.toNanos(10);
+  /** The long average's time constant (Netflix: 600 windows, of one second by default). */
+  static final long LONG_TAU_NANOS = TimeUnit.MINUTES.toNanos(5);
   static final int LONG_WARMUP_WINDOWS = 10;
   static final double SMOOTHING = 0.2;
-  static final double TOLERANCE = 1.5;
   static final double MIN_GRADIENT = 0.5;
   static final double BACKOFF = 0.9;
   static final int DROP_SHARE_DIVISOR = 10;
@@ -283,7 +287,7 @@ public final class AdaptiveConcurrency implements RateLimitAlgorithm<AdaptiveCon
         }
         if (s.maxInFlight >= s.limit / 2) {
           double gradient =
-              Math.max(MIN_GRADIENT, Math.min(1.0, TOLERANCE * longRtt / shortRtt));
+              Math.max(MIN_GRADIENT, Math.min(1.0, longRtt / shortRtt));
           double target = s.limit * gradient + Math.sqrt(s.limit);
           s.limit = clamp(s.limit * (1 - SMOOTHING) + target * SMOOTHING);
         }

@@ -193,6 +193,7 @@ public final class LocalLimiterStore<S> implements LimiterStore {
       // A decision on this store that holds the state sees the mark and looks the key up again
       // here: the few requests decided on the old rules after the reload count here.
       ((KeyState) state).markForgotten();
+      state.notifyAll(); // requests waiting for a permit here decide again (max-wait)
       return carry.carry(algorithm, state, nowNanos);
     }
   }

@@ -120,9 +120,10 @@ class AdaptiveConcurrencyTest {
   void latencyRisingWithLoadHoldsTheLimitNearWhatTheAppCanServe() {
     Sim sim = new Sim(4, 20, 200);
     // 40 workers: beyond 40 in flight, requests queue and latency rises with them
-    for (int minute = 1; minute <= 3; minute++) {
+    for (int minute = 1; minute <= 10; minute++) {
       int limit = sim.run(60, 1_000, queueing(10, 40));
-      assertTrue(limit >= 30 && limit <= 100,
+      // it creeps up as the long average follows the loaded latency: a quarter in ten minutes
+      assertTrue(limit >= 36 && limit <= 80,
           "minute " + minute + ": the limit stays near the app's 40 workers: " + limit);
     }
   }
@@ -177,15 +178,15 @@ class AdaptiveConcurrencyTest {
   @Test
   void anAppDurablySlowerSettlesAtANewLevelAndDoesNotStickAtMin() {
     Sim sim = new Sim(4, 20, 200);
-    sim.run(600, 1_000, queueing(10, 100));
-    int settled = sim.state.limit();
-    // a slow deploy: every request takes twice as long, with the same workers
+    int settled = sim.run(120, 1_000, queueing(10, 100));
+    assertTrue(settled >= 90 && settled <= 150, "near its 100 workers: " + settled);
+    // a slow deploy: every request takes twice as long, with the same 100 workers
     sim.lowest = settled;
-    sim.run(3_000, 1_000, queueing(20, 100));
-    int after = sim.state.limit();
-    assertTrue(sim.lowest < settled, "it shrank at first: " + sim.lowest + " < " + settled);
-    assertTrue(after > 4 * 2, "it does not stick at min: " + after);
-    assertTrue(after >= settled / 2, "it settles near the workers again: " + after + " vs " + settled);
+    sim.run(90, 1_000, queueing(20, 100));
+    assertTrue(sim.lowest < 20, "it shrank at first, latency having doubled: " + sim.lowest);
+    int after = sim.run(12 * 60, 1_000, queueing(20, 100));
+    assertTrue(after >= 90 && after <= 150,
+        "twelve minutes later it has settled near the workers again: " + after);
   }
 
   @Test
