@@ -86,8 +86,10 @@ stop_app() {
   sleep 2
 }
 
+# the tree's state before this run writes its own results (which may be tracked files)
+TREE="commit $(git rev-parse --short HEAD)$(git diff --quiet -- . ":(exclude)$RES" || echo ' (uncommitted changes)')"
 {
-  echo "# $(date -u +%FT%TZ) commit $(git rev-parse --short HEAD)$(git diff --quiet || echo ' (uncommitted changes)')"
+  echo "# $(date -u +%FT%TZ) $TREE"
   echo "# configs: ${CONFIGS[*]}; phases $PHASES; skip ${SKIP}s; connections $CONNS; client timeout ${TIMEOUT_MS} ms; pinned: $PIN"
   echo "# pool: $POOL_OPTS; JAVA_OPTS=$JAVA_OPTS; $(java -version 2>&1 | head -1); cpus $(nproc)"
   echo "# load before: $(cut -d' ' -f1-3 /proc/loadavg)"
