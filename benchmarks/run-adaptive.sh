@@ -16,8 +16,9 @@
 #             the default set
 #   static8   as static with the limit at the pool's size, 8 (adaptive-static8-rules.yaml); not in
 #             the default set
-#   adaptive  the agent with algorithm: adaptive-concurrency (adaptive-rules.yaml); needs a build
-#             whose rules parser knows it (branch h-adaptive), else it is reported as not run
+#   adaptive  the agent with algorithm: adaptive-concurrency (adaptive-rules.yaml); an agent whose
+#             rules parser does not know it (or any rules file the agent does not apply) is
+#             reported as not run, never as a run without a limiter
 # Per phase (its first SKIP=5 s left out): goodput (2xx/s), p50/p99 of 2xx latency, p50/p99 of
 # refusals (429, or 503 from a limiter), pool timeouts, errors and client timeouts per second. For
 # the slow phase, how long after the switch the limit (scraped every second: Netflix's from
