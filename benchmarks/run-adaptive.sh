@@ -114,7 +114,7 @@ for config in "${CONFIGS[@]}"; do
   {
     echo "app state after the run: $(curl -s --max-time 2 "$ADMIN")"
     [ "$config" = none ] || [[ "$config" = netflix* ]] \
-      || { curl -s --max-time 2 "http://127.0.0.1:$MPORT/metrics" | grep -E '^tollgate_rule_[a-z_]+\{rule="pool' | sed 's/^/metrics: /'; } || true
+      || { curl -s --max-time 2 "http://127.0.0.1:$MPORT/metrics" | grep -E '^tollgate_(rule|adaptive)_[a-z_]+\{rule="pool' | sed 's/^/metrics: /'; } || true
     echo "app log (first 20 lines but refusals):"; grep -v '] refused ' "$LOG" | head -20 | sed 's/^/  /'
     echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
   } | tee -a "$RES/$config-out.txt"

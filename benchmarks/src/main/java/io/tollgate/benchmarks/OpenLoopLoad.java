@@ -688,7 +688,7 @@ public final class OpenLoopLoad {
                     phaseOf[i] == null ? "drain" : phaseOf[i], s.due, s.sent, s.outcomes[OK], s.outcomes[REFUSED],
                     s.outcomes[POOL_TIMEOUT], s.outcomes[ERROR], s.outcomes[TIMEOUT], s.ok.percentileMs(0.5),
                     s.ok.percentileMs(0.99), s.ok.max / 1000.0, s.refused.percentileMs(0.99),
-                    Double.isNaN(s.scraped) ? "" : String.format(Locale.ROOT, "%.1f", s.scraped)));
+                    Double.isNaN(s.scraped) ? "" : String.format(Locale.ROOT, "%.6g", s.scraped)));
         }
         Files.writeString(Path.of(prefix + "-seconds.csv"), csv.toString());
 
