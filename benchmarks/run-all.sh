@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every benchmark of BENCHMARKS.md, one after the other, as its figures were taken: about
-# 60 minutes on a 2-core machine. Run it on an otherwise idle machine (each benchmark keeps both
+# 70 minutes on a 2-core machine. Run it on an otherwise idle machine (each benchmark keeps both
 # cores busy; a build or test beside it moves the figures by more than what they measure).
 #
 #   mvn -B -q package -DskipTests     # once, from the repository root (needs wrk, redis-server,
@@ -9,11 +9,11 @@
 # Output: benchmarks/results/current/ (each benchmark's own files and its console output), and
 # benchmarks/results/current/environment.txt (the commit, the machine, the JDK).
 # ONLY="decision memory" runs some of them: request-path jersey-path decision memory e2e-servlet
-# e2e-spring redis startup replay.
+# e2e-spring redis startup replay adaptive.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=benchmarks/results/current
-ONLY=${ONLY:-"request-path jersey-path decision memory e2e-servlet e2e-spring redis startup replay"}
+ONLY=${ONLY:-"request-path jersey-path decision memory e2e-servlet e2e-spring redis startup replay adaptive"}
 JAR=benchmarks/target/benchmarks.jar
 mkdir -p "$OUT"
 [ -f "$JAR" ] && [ -f agent/target/tollgate-agent.jar ] \
@@ -75,5 +75,9 @@ fi
 if wants replay; then
   step "replay (section 8)"
   benchmarks/run-replay.sh >"$OUT/replay-console.txt" 2>&1
+fi
+if wants adaptive; then
+  step "adaptive concurrency (section 9)"
+  RES=$OUT/adaptive benchmarks/run-adaptive.sh >"$OUT/adaptive-console.txt" 2>&1
 fi
 step "done"

@@ -59,6 +59,9 @@ public final class Main {
         servlet(ctx, "includeHello", new Servlets.IncludeHello(), false, "/include/hello");
         servlet(ctx, "boom", new Servlets.Boom(), false, "/error/boom");
         servlet(ctx, "errorPage", new Servlets.ErrorPageServlet(), true, Servlets.ERROR_PAGE);
+        // For the adaptive-concurrency benchmark: a bounded resource and its slow-down switch.
+        servlet(ctx, "pool", new Pool.Resource(), false, Pool.PATH);
+        servlet(ctx, "poolAdmin", new Pool.Admin(), false, Pool.ADMIN_PATH);
 
         // An uncaught exception is answered by an ERROR dispatch to the error page (status 500).
         ErrorPage errorPage = new ErrorPage();
@@ -73,6 +76,12 @@ public final class Main {
         String bucket4j = System.getProperty(Bucket4jRateLimitFilter.PROPERTY);
         if (bucket4j != null && !bucket4j.isBlank()) {
             filter(ctx, "bucket4j", Bucket4jRateLimitFilter.fromSystemProperty(), "/*");
+        }
+        // For the adaptive-concurrency benchmark only: Netflix's concurrency-limits filter on the
+        // pool endpoint, not loaded either unless asked for.
+        String netflix = System.getProperty(NetflixConcurrencyLimitFilter.PROPERTY);
+        if (netflix != null && !netflix.isBlank()) {
+            filter(ctx, "netflixConcurrencyLimit", NetflixConcurrencyLimitFilter.fromSystemProperty(), Pool.PATH);
         }
         // The application's own filter, on every dispatch type, as many real apps have one.
         filter(ctx, "testUser", new TestUserFilter(), "/*");
