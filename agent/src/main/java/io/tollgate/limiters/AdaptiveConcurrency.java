@@ -5,14 +5,16 @@ import java.util.concurrent.TimeUnit;
 /**
  * A limit on the requests in flight that the app's own latency sets: the {@code
  * adaptive-concurrency} algorithm. It protects the app from overload without a number from last
- * quarter's load test: when the latency of the rule's completed requests rises above its long-term
+ * quarter's load test: when the latency of the rule's completed requests rises above its no-load
  * level (requests queue inside the app) or the app fails, the limit shrinks; while latency stays
- * level and the app uses the limit, it grows; always between {@code min} and {@code max}.
+ * level and the app uses the limit, it grows; always between {@code min} and {@code max}. The
+ * level is measured every few seconds by a short probe at {@code min}.
  *
  * <h2>The design, and why</h2>
  *
- * Netflix's Gradient2 ({@code concurrency-limits}, its default), with Netflix's windows and an
- * AIMD decrease for errors:
+ * Netflix's Gradient2 ({@code concurrency-limits}, its default), with Netflix's windows, an AIMD
+ * decrease for errors, and Envoy's way of measuring the no-load latency (its adaptive concurrency
+ * filter's minRTT calculation):
  *
  * <ul>
  *   <li><b>Samples by window, not per request.</b> Each completed request adds its latency (from
@@ -21,35 +23,48 @@ import java.util.concurrent.TimeUnit;
  *       and holds at least {@value #WINDOW_MIN_SAMPLES} samples (a window with fewer is dropped, as
  *       Netflix's {@code WindowedLimit} does: too few requests to say anything, and no need to
  *       limit them). A completion costs a few additions under the key's monitor.
- *   <li><b>Recent vs long-term latency.</b> The window's mean latency (the recent latency) is
- *       compared with an exponential average of it with a time constant of five minutes (the
- *       no-load estimate; Netflix's is 600 windows, in time here since our windows are shorter):
- *       {@code gradient = clamp(long / recent, 0.5, 1)}, {@code new = limit x gradient +
- *       sqrt(limit)}, smoothed ({@code limit = 0.8 limit + 0.2 new}). The square root is the queue
- *       the limit allows for (Gradient's default): it lets the limit probe upwards while latency is
- *       level, absorbs the jitter of a window's mean (at a limit of 100, a window 10% slower than
- *       the average still leaves it where it is), and, in balance with the gradient, settles the
- *       limit where the app starts to queue. The floor of 0.5 keeps an outlier window from halving
- *       the limit more than once. There is no tolerance factor (Gradient2 had one, 1.5, and
- *       dropped it): with one, the limit lets latency reach that multiple before it holds back,
- *       and the long average, which follows the recent latency, drifts up with it.
- *   <li><b>A no-load estimate that recovers.</b> Vegas's alternative, the minimum latency ever seen,
- *       sticks at a cache hit's latency and needs periodic probes that drop the limit; an app that
- *       becomes durably slower (a slow deploy) would keep its limit at {@code min}. The long
- *       average follows a durable change: an app twice as slow (same workers) sees its limit
- *       shrink towards {@code min} for two or three minutes, then come back and settle at its new
- *       level within about ten (see the tests); and when the long average is more than twice the
- *       recent latency (load is over), it is cut by 10% a window to come back faster (Gradient2's
- *       drift guard). The price, which Gradient2 pays too: under an overload that lasts many
- *       minutes, the long average creeps up towards the loaded latency, and the limit with it
- *       (by about a quarter in ten minutes, in the tests' simulated app).
+ *   <li><b>Recent vs no-load latency.</b> The window's mean latency (the recent latency) is
+ *       compared with the no-load estimate: {@code gradient = clamp(noLoad / recent, 0.5, 1)},
+ *       {@code new = limit x gradient + sqrt(limit)}, smoothed ({@code limit = 0.8 limit + 0.2
+ *       new}). The square root is the queue the limit allows for (Gradient's default): it lets the
+ *       limit probe upwards while latency is level, absorbs the jitter of a window's mean, and, in
+ *       balance with the gradient, settles the limit where the app starts to queue: for an app of
+ *       {@code w} workers (latency {@code base x max(w, L) / w}) where {@code L - sqrt(L) = w}, 11
+ *       for 8 workers, 47 for 40, 110 for 100: a latency 1.1 to 1.4 x the base. The floor of 0.5
+ *       keeps an outlier window from halving the limit more than once. There is no buffer on the
+ *       estimate (Envoy adds one, Gradient2 had a tolerance of 1.5 and dropped it): the square root
+ *       is the headroom already, and a buffer {@code b} moves the balance to {@code L - sqrt(L) =
+ *       (1 + b) w}, and the latency with it.
+ *   <li><b>The no-load latency is measured (Envoy's minRTT probes).</b> Every 5 s, jittered by
+ *       20% either way (the first time 2 s after the first full window, past a cold JVM's first
+ *       second), a probe admits requests up to {@code min} only, until {@value
+ *       #WINDOW_MIN_SAMPLES} requests admitted since it began have completed (a request's
+ *       admission is its completion time less its latency, so those admitted over {@code min}
+ *       before it are left out); their mean latency is the estimate until the next probe, and the
+ *       limit is the learnt one again (not {@code min}): it adapts from there. A probe costs a few
+ *       latencies at {@code min} every 5 s (the requests over {@code min} meanwhile are refused, or
+ *       wait with {@code max-wait}); one without its samples within {@code max(1 s, 5 x the
+ *       estimate)} (an idle app) gives up and keeps the estimate; one with errors (one in {@value
+ *       #DROP_SHARE_DIVISOR}) cuts the limit as an error window does. Between probes the estimate
+ *       is fixed, except that a window faster than it lowers it at once (the app got faster), and
+ *       the first windows seed it before the first probe. A window more than twice as slow as the
+ *       estimate (the gradient's floor) brings the next probe within a second: congestion, which
+ *       the probe then confirms, or an app durably slower (a slow deploy), which it learns, so the
+ *       limit is back near the app's workers a few seconds after a 2 x slow-down rather than
+ *       minutes (the tests). Unlike a long average of the loaded latency, a measured estimate does
+ *       not creep up under a lasting overload, and unlike a minimum over recent windows, it does
+ *       not follow a limit that rises.
+ *   <li><b>Shadow mode cannot probe</b> (it refuses nothing, so it cannot lower the concurrency):
+ *       at each probe time its estimate becomes the lowest window mean since the last probe time
+ *       (the app's latency at the lowest load it had in the last 5 s), and is lowered at once by a
+ *       faster window in between, as in enforcing mode.
  *   <li><b>No growth while the app does not use the limit.</b> A window whose largest number in
  *       flight stayed under half the limit changes nothing: an idle app must not arrive at its
  *       next burst with a limit it never tested.
  *   <li><b>Errors are congestion.</b> A window in which at least one request in
  *       {@value #DROP_SHARE_DIVISOR} failed (a 5xx response, an exception thrown by the app, an
  *       asynchronous timeout) cuts the limit by 10% (AIMD's backoff, what Netflix's
- *       {@code AIMDLimit} and TCP do on a drop) and leaves the averages alone: a timeout's latency
+ *       {@code AIMDLimit} and TCP do on a drop) and leaves the estimates alone: a timeout's latency
  *       says how long the client waited, not what the app needs.
  * </ul>
  *
