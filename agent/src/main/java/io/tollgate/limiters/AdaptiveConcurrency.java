@@ -5,14 +5,16 @@ import java.util.concurrent.TimeUnit;
 /**
  * A limit on the requests in flight that the app's own latency sets: the {@code
  * adaptive-concurrency} algorithm. It protects the app from overload without a number from last
- * quarter's load test: when the latency of the rule's completed requests rises above its long-term
+ * quarter's load test: when the latency of the rule's completed requests rises above its no-load
  * level (requests queue inside the app) or the app fails, the limit shrinks; while latency stays
- * level and the app uses the limit, it grows; always between {@code min} and {@code max}.
+ * level and the app uses the limit, it grows; always between {@code min} and {@code max}. The
+ * level is measured every few seconds by a short probe at {@code min}.
  *
  * <h2>The design, and why</h2>
  *
- * Netflix's Gradient2 ({@code concurrency-limits}, its default), with Netflix's windows and an
- * AIMD decrease for errors:
+ * Netflix's Gradient2 ({@code concurrency-limits}, its default), with Netflix's windows, an AIMD
+ * decrease for errors, and Envoy's way of measuring the no-load latency (its adaptive concurrency
+ * filter's minRTT calculation):
  *
  * <ul>
  *   <li><b>Samples by window, not per request.</b> Each completed request adds its latency (from
@@ -21,35 +23,48 @@ import java.util.concurrent.TimeUnit;
  *       and holds at least {@value #WINDOW_MIN_SAMPLES} samples (a window with fewer is dropped, as
  *       Netflix's {@code WindowedLimit} does: too few requests to say anything, and no need to
  *       limit them). A completion costs a few additions under the key's monitor.
- *   <li><b>Recent vs long-term latency.</b> The window's mean latency (the recent latency) is
- *       compared with an exponential average of it with a time constant of five minutes (the
- *       no-load estimate; Netflix's is 600 windows, in time here since our windows are shorter):
- *       {@code gradient = clamp(long / recent, 0.5, 1)}, {@code new = limit x gradient +
- *       sqrt(limit)}, smoothed ({@code limit = 0.8 limit + 0.2 new}). The square root is the queue
- *       the limit allows for (Gradient's default): it lets the limit probe upwards while latency is
- *       level, absorbs the jitter of a window's mean (at a limit of 100, a window 10% slower than
- *       the average still leaves it where it is), and, in balance with the gradient, settles the
- *       limit where the app starts to queue. The floor of 0.5 keeps an outlier window from halving
- *       the limit more than once. There is no tolerance factor (Gradient2 had one, 1.5, and
- *       dropped it): with one, the limit lets latency reach that multiple before it holds back,
- *       and the long average, which follows the recent latency, drifts up with it.
- *   <li><b>A no-load estimate that recovers.</b> Vegas's alternative, the minimum latency ever seen,
- *       sticks at a cache hit's latency and needs periodic probes that drop the limit; an app that
- *       becomes durably slower (a slow deploy) would keep its limit at {@code min}. The long
- *       average follows a durable change: an app twice as slow (same workers) sees its limit
- *       shrink towards {@code min} for two or three minutes, then come back and settle at its new
- *       level within about ten (see the tests); and when the long average is more than twice the
- *       recent latency (load is over), it is cut by 10% a window to come back faster (Gradient2's
- *       drift guard). The price, which Gradient2 pays too: under an overload that lasts many
- *       minutes, the long average creeps up towards the loaded latency, and the limit with it
- *       (by about a quarter in ten minutes, in the tests' simulated app).
+ *   <li><b>Recent vs no-load latency.</b> The window's mean latency (the recent latency) is
+ *       compared with the no-load estimate: {@code gradient = clamp(noLoad / recent, 0.5, 1)},
+ *       {@code new = limit x gradient + sqrt(limit)}, smoothed ({@code limit = 0.8 limit + 0.2
+ *       new}). The square root is the queue the limit allows for (Gradient's default): it lets the
+ *       limit probe upwards while latency is level, absorbs the jitter of a window's mean, and, in
+ *       balance with the gradient, settles the limit where the app starts to queue: for an app of
+ *       {@code w} workers (latency {@code base x max(w, L) / w}) where {@code L - sqrt(L) = w}, 11
+ *       for 8 workers, 47 for 40, 110 for 100: a latency 1.1 to 1.4 x the base. The floor of 0.5
+ *       keeps an outlier window from halving the limit more than once. There is no buffer on the
+ *       estimate (Envoy adds one, Gradient2 had a tolerance of 1.5 and dropped it): the square root
+ *       is the headroom already, and a buffer {@code b} moves the balance to {@code L - sqrt(L) =
+ *       (1 + b) w}, and the latency with it.
+ *   <li><b>The no-load latency is measured (Envoy's minRTT probes).</b> Every 5 s, jittered by
+ *       20% either way (the first time 2 s after the first full window, past a cold JVM's first
+ *       second), a probe admits requests up to {@code min} only, until {@value
+ *       #WINDOW_MIN_SAMPLES} requests admitted since it began have completed (a request's
+ *       admission is its completion time less its latency, so those admitted over {@code min}
+ *       before it are left out); their mean latency is the estimate until the next probe, and the
+ *       limit is the learnt one again (not {@code min}): it adapts from there. A probe costs a few
+ *       latencies at {@code min} every 5 s (the requests over {@code min} meanwhile are refused, or
+ *       wait with {@code max-wait}); one without its samples within {@code max(1 s, 5 x the
+ *       estimate)} (an idle app) gives up and keeps the estimate; one with errors (one in {@value
+ *       #DROP_SHARE_DIVISOR}) cuts the limit as an error window does. Between probes the estimate
+ *       is fixed, except that a window faster than it lowers it at once (the app got faster), and
+ *       the first windows seed it before the first probe. A window more than twice as slow as the
+ *       estimate (the gradient's floor) brings the next probe within a second: congestion, which
+ *       the probe then confirms, or an app durably slower (a slow deploy), which it learns, so the
+ *       limit is back near the app's workers a few seconds after a 2 x slow-down rather than
+ *       minutes (the tests). Unlike a long average of the loaded latency, a measured estimate does
+ *       not creep up under a lasting overload, and unlike a minimum over recent windows, it does
+ *       not follow a limit that rises.
+ *   <li><b>Shadow mode cannot probe</b> (it refuses nothing, so it cannot lower the concurrency):
+ *       at each probe time its estimate becomes the lowest window mean since the last probe time
+ *       (the app's latency at the lowest load it had in the last 5 s), and is lowered at once by a
+ *       faster window in between, as in enforcing mode.
  *   <li><b>No growth while the app does not use the limit.</b> A window whose largest number in
  *       flight stayed under half the limit changes nothing: an idle app must not arrive at its
  *       next burst with a limit it never tested.
  *   <li><b>Errors are congestion.</b> A window in which at least one request in
  *       {@value #DROP_SHARE_DIVISOR} failed (a 5xx response, an exception thrown by the app, an
  *       asynchronous timeout) cuts the limit by 10% (AIMD's backoff, what Netflix's
- *       {@code AIMDLimit} and TCP do on a drop) and leaves the averages alone: a timeout's latency
+ *       {@code AIMDLimit} and TCP do on a drop) and leaves the estimates alone: a timeout's latency
  *       says how long the client waited, not what the app needs.
  * </ul>
  *
@@ -83,9 +98,15 @@ public final class AdaptiveConcurrency implements RateLimitAlgorithm<AdaptiveCon
   static final int WINDOW_MIN_SAMPLES = 10;
   static final long WINDOW_MIN_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
   static final long WINDOW_MAX_NANOS = TimeUnit.SECONDS.toNanos(1);
-  /** The long average's time constant (Netflix: 600 windows, of one second by default). */
-  static final long LONG_TAU_NANOS = TimeUnit.MINUTES.toNanos(5);
-  static final int LONG_WARMUP_WINDOWS = 10;
+  /** The first probe, counted from the first full window: after the JVM's cold first second. */
+  static final long FIRST_PROBE_NANOS = TimeUnit.SECONDS.toNanos(2);
+  /** The time between probes, jittered by {@value #PROBE_JITTER} either way. */
+  static final long PROBE_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(5);
+  static final double PROBE_JITTER = 0.2;
+  /** A window more than twice as slow as the estimate brings the next probe this close. */
+  static final long PROBE_SOON_NANOS = TimeUnit.SECONDS.toNanos(1);
+  /** A probe that has not got its samples by then (or 5 x the estimate) gives up. */
+  static final long PROBE_MAX_NANOS = TimeUnit.SECONDS.toNanos(1);
   static final double SMOOTHING = 0.2;
   static final double MIN_GRADIENT = 0.5;
   static final double BACKOFF = 0.9;
@@ -105,16 +126,16 @@ public final class AdaptiveConcurrency implements RateLimitAlgorithm<AdaptiveCon
   }
 
   /**
-   * A key's limiter: the permits held, the limit, the latency estimates and the window being
-   * filled. Read without its monitor only by the metrics, which may see a moment's mix.
+   * A key's limiter: the permits held, the limit, the latency estimates, the window being filled
+   * and the probe. Read without its monitor only by the metrics, which may see a moment's mix.
    */
   public static final class State extends KeyState {
     int inFlight;
     int waiters;
+    /** The learnt limit; during a probe, requests are admitted up to {@code min} instead. */
     double limit;
-    /** The long-term average latency (ns), the no-load estimate; 0 before the first window. */
-    double longRtt;
-    int longWindows;
+    /** The no-load latency estimate (ns), from the last probe; 0 before the first window. */
+    double noLoadRtt;
     /** The last window's mean latency (ns); 0 before the first window. */
     double shortRtt;
     long windowStart;
@@ -126,8 +147,21 @@ public final class AdaptiveConcurrency implements RateLimitAlgorithm<AdaptiveCon
     int maxInFlight;
     int lastToldLimit;
     long refusals;
+    /** Whether the next probe is scheduled (from the first full window on). */
+    boolean probeScheduled;
+    long nextProbe;
+    boolean probing;
+    long probeStart;
+    long probeDeadline;
+    int probeSamples;
+    long probeRttSum;
+    int probeDrops;
+    /** Shadow mode: the lowest window mean since the last probe time (ns), 0 if none. */
+    double lowestSinceProbe;
+    /** The probes' jitter (xorshift), seeded from the clock at the first window. */
+    long jitter;
 
-    /** The limit a request is decided against now. */
+  /** The limit a request is decided against now. */
     public int limit() {
       return (int) limit;
     }
@@ -141,9 +175,14 @@ public final class AdaptiveConcurrency implements RateLimitAlgorithm<AdaptiveCon
       return waiters;
     }
 
-    /** The long-term latency estimate, in nanoseconds; 0 before the first full window. */
+    /** The no-load latency estimate, in nanoseconds; 0 before the first full window. */
     public long noLoadLatencyNanos() {
-      return (long) longRtt;
+      return (long) noLoadRtt;
+    }
+
+    /** Whether a probe is under way (requests admitted up to {@code min} only). */
+    public boolean probing() {
+      return probing;
     }
 
     /** The last window's mean latency, in nanoseconds; 0 before the first full window. */
@@ -215,11 +254,19 @@ public final class AdaptiveConcurrency implements RateLimitAlgorithm<AdaptiveCon
 
   @Override
   public void decide(State s, long nowNanos, long cost, Verdict verdict) {
-    decide(s, cost, verdict, false);
+    decide(s, nowNanos, cost, verdict, false);
   }
 
-  private void decide(State s, long cost, Verdict verdict, boolean queued) {
-    int limit = (int) s.limit;
+  /** The limit requests are admitted against now: {@code min} during a probe. */
+  private int admitting(State s) {
+    return s.probing ? Math.min(min, (int) s.limit) : (int) s.limit;
+  }
+
+  private void decide(State s, long nowNanos, long cost, Verdict verdict, boolean queued) {
+    if (s.probing && nowNanos - s.probeDeadline >= 0) {
+      endProbe(s, nowNanos); // no samples came (an idle app): back to the learnt limit
+    }
+    int limit = admitting(s);
     boolean room = s.inFlight + cost <= limit && (queued || s.waiters == 0);
     if (room || shadow) {
       s.inFlight += (int) cost;
@@ -255,14 +302,40 @@ public final class AdaptiveConcurrency implements RateLimitAlgorithm<AdaptiveCon
     sample(s, nowNanos, latencyNanos, failed);
   }
 
-  /** Closes the window when it is due, and adds one sample to the (new) window. */
+  /**
+   * Adds one sample to the probe under way (if the request was admitted during it), or to the
+   * window, closing the window first when it is due.
+   */
   void sample(State s, long nowNanos, long latencyNanos, boolean failed) {
+    if (s.probing) {
+      if (nowNanos - s.probeDeadline >= 0) {
+        endProbe(s, nowNanos);
+      } else {
+        // admitted at nowNanos - latencyNanos: a request admitted before the probe, over min,
+        // says nothing about the latency at min
+        if (nowNanos - Math.max(0, latencyNanos) - s.probeStart >= 0) {
+          if (failed) {
+            s.probeDrops++;
+          } else {
+            s.probeSamples++;
+            s.probeRttSum += Math.max(0, latencyNanos);
+          }
+          if (s.probeSamples + s.probeDrops >= WINDOW_MIN_SAMPLES) {
+            endProbe(s, nowNanos);
+          }
+        }
+        return;
+      }
+    }
     if (!s.windowStarted) {
       s.windowStarted = true;
       s.windowStart = nowNanos;
       s.windowEnd = nowNanos + WINDOW_MIN_NANOS;
     } else if (nowNanos - s.windowEnd >= 0) {
       closeWindow(s, nowNanos);
+      if (s.probing) {
+        return; // the probe starts with the requests admitted from now on
+      }
     }
     if (failed) {
       s.drops++;
@@ -276,31 +349,34 @@ public final class AdaptiveConcurrency implements RateLimitAlgorithm<AdaptiveCon
     int n = s.samples + s.drops;
     double before = s.limit;
     if (n >= WINDOW_MIN_SAMPLES) {
+      if (!s.probeScheduled) {
+        s.probeScheduled = true;
+        s.jitter = mix(nowNanos);
+        s.nextProbe = nowNanos + FIRST_PROBE_NANOS;
+      }
       if (s.drops * DROP_SHARE_DIVISOR >= n) {
         s.limit = clamp(s.limit * BACKOFF);
       } else {
         double shortRtt = (double) s.rttSum / s.samples;
         s.shortRtt = shortRtt;
-        double longRtt = longAverage(s, shortRtt, nowNanos - s.windowStart);
-        if (longRtt / shortRtt > 2) {
-          s.longRtt = longRtt * 0.9; // load is over: come back faster than the average would
+        if (s.noLoadRtt == 0 || shortRtt < s.noLoadRtt) {
+          s.noLoadRtt = shortRtt; // the first window's seed, or an app faster than measured
+        }
+        if (s.lowestSinceProbe == 0 || shortRtt < s.lowestSinceProbe) {
+          s.lowestSinceProbe = shortRtt;
+        }
+        double ratio = s.noLoadRtt / shortRtt;
+        if (ratio < MIN_GRADIENT && s.nextProbe - (nowNanos + PROBE_SOON_NANOS) > 0) {
+          s.nextProbe = nowNanos + PROBE_SOON_NANOS; // congestion, or an app durably slower?
         }
         if (s.maxInFlight >= s.limit / 2) {
-          double gradient =
-              Math.max(MIN_GRADIENT, Math.min(1.0, longRtt / shortRtt));
+          double gradient = Math.max(MIN_GRADIENT, Math.min(1.0, ratio));
           double target = s.limit * gradient + Math.sqrt(s.limit);
           s.limit = clamp(s.limit * (1 - SMOOTHING) + target * SMOOTHING);
         }
       }
     }
-    long length = (long) Math.min(WINDOW_MAX_NANOS, Math.max(WINDOW_MIN_NANOS, 2 * s.shortRtt));
-    s.windowStart = nowNanos;
-    s.windowEnd = nowNanos + length;
-    s.samples = 0;
-    s.drops = 0;
-    s.rttSum = 0;
-    s.maxInFlight = s.inFlight;
-    shown = s;
+    startWindow(s, nowNanos);
     if ((int) s.limit > (int) before && s.waiters > 0) {
       s.notifyAll();
     }
@@ -309,22 +385,78 @@ public final class AdaptiveConcurrency implements RateLimitAlgorithm<AdaptiveCon
     if ((now > 2 * told || 2 * now < told) && listener.limitMoved(told, s)) {
       s.lastToldLimit = now;
     }
+    if (n >= WINDOW_MIN_SAMPLES && nowNanos - s.nextProbe >= 0) {
+      startProbe(s, nowNanos);
+    }
+  }
+
+  private void startWindow(State s, long nowNanos) {
+    long length = (long) Math.min(WINDOW_MAX_NANOS, Math.max(WINDOW_MIN_NANOS, 2 * s.shortRtt));
+    s.windowStart = nowNanos;
+    s.windowEnd = nowNanos + length;
+    s.samples = 0;
+    s.drops = 0;
+    s.rttSum = 0;
+    s.maxInFlight = s.inFlight;
+    shown = s;
   }
 
   /**
-   * Adds the mean of a window that lasted {@code windowNanos} to the long-term average: a plain
-   * mean while warming up, then an exponential average with a time constant of {@link
-   * #LONG_TAU_NANOS} (a window's weight is its share of it).
+   * A probe: requests are admitted up to {@code min} until {@value #WINDOW_MIN_SAMPLES} of those
+   * admitted since have completed; their mean latency becomes the no-load estimate. In shadow
+   * mode nothing is held back: the lowest window mean since the last probe time is taken instead.
    */
-  private static double longAverage(State s, double shortRtt, long windowNanos) {
-    if (s.longWindows < LONG_WARMUP_WINDOWS) {
-      s.longWindows++;
-      s.longRtt += (shortRtt - s.longRtt) / s.longWindows;
-    } else {
-      double weight = Math.min(1.0, (double) Math.max(0, windowNanos) / LONG_TAU_NANOS);
-      s.longRtt += (shortRtt - s.longRtt) * weight;
+  private void startProbe(State s, long nowNanos) {
+    if (shadow) {
+      if (s.lowestSinceProbe > 0) {
+        s.noLoadRtt = s.lowestSinceProbe;
+      }
+      s.lowestSinceProbe = 0;
+      scheduleNextProbe(s, nowNanos);
+      return;
     }
-    return s.longRtt;
+    s.probing = true;
+    s.probeStart = nowNanos;
+    s.probeDeadline = nowNanos + Math.max(PROBE_MAX_NANOS, (long) (5 * s.noLoadRtt));
+    s.probeSamples = 0;
+    s.probeDrops = 0;
+    s.probeRttSum = 0;
+  }
+
+  /** The probe's end: its estimate (or an error backoff), and back to the learnt limit. */
+  private void endProbe(State s, long nowNanos) {
+    s.probing = false;
+    int n = s.probeSamples + s.probeDrops;
+    if (n >= WINDOW_MIN_SAMPLES) {
+      if (s.probeDrops * DROP_SHARE_DIVISOR >= n) {
+        s.limit = clamp(s.limit * BACKOFF);
+      } else {
+        s.noLoadRtt = (double) s.probeRttSum / s.probeSamples;
+      }
+    } // else too few requests to say anything: the estimate stays
+    s.lowestSinceProbe = 0;
+    scheduleNextProbe(s, nowNanos);
+    startWindow(s, nowNanos);
+    if (s.waiters > 0) {
+      s.notifyAll();
+    }
+  }
+
+  private static void scheduleNextProbe(State s, long nowNanos) {
+    s.jitter ^= s.jitter << 13;
+    s.jitter ^= s.jitter >>> 7;
+    s.jitter ^= s.jitter << 17;
+    double u = (s.jitter >>> 11) * 0x1.0p-53; // [0, 1)
+    s.nextProbe =
+        nowNanos + (long) (PROBE_INTERVAL_NANOS * (1 - PROBE_JITTER + 2 * PROBE_JITTER * u));
+  }
+
+  private static long mix(long seed) {
+    long z = seed + 0x9E3779B97F4A7C15L;
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    z ^= z >>> 31;
+    return z == 0 ? 1 : z;
   }
 
   private double clamp(double limit) {
@@ -345,7 +477,7 @@ public final class AdaptiveConcurrency implements RateLimitAlgorithm<AdaptiveCon
 
       @Override
       public boolean joinQueue(State s) {
-        if (s.waiters >= (int) s.limit) {
+        if (s.waiters >= admitting(s)) {
           return false;
         }
         s.waiters++;
@@ -354,13 +486,13 @@ public final class AdaptiveConcurrency implements RateLimitAlgorithm<AdaptiveCon
 
       @Override
       public void decideQueued(State s, long nowNanos, long cost, Verdict verdict) {
-        decide(s, cost, verdict, true);
+        decide(s, nowNanos, cost, verdict, true);
       }
 
       @Override
       public void leaveQueue(State s) {
         s.waiters--;
-        if (s.waiters > 0 && s.inFlight < (int) s.limit) {
+        if (s.waiters > 0 && s.inFlight < admitting(s)) {
           s.notify(); // a wake-up this waiter may have taken without using it
         }
       }
@@ -386,9 +518,12 @@ public final class AdaptiveConcurrency implements RateLimitAlgorithm<AdaptiveCon
     s.inFlight = old.inFlight;
     s.limit = clamp(old.limit);
     s.lastToldLimit = (int) s.limit;
-    s.longRtt = old.longRtt;
-    s.longWindows = old.longWindows;
+    s.noLoadRtt = old.noLoadRtt;
     s.shortRtt = old.shortRtt;
+    s.lowestSinceProbe = old.lowestSinceProbe;
+    s.probeScheduled = old.probeScheduled;
+    s.nextProbe = old.probing ? nowNanos : old.nextProbe; // a probe cut short starts again
+    s.jitter = old.jitter;
     return s;
   }
 

@@ -43,29 +43,37 @@ class AdaptiveConcurrencyTest {
       lowest = highest = state.limit();
     }
 
+    /** The time between two cycles' first requests, besides the requests' own latency. */
+    long gapNanos = 200 * MS;
+    long refused;
+
     /**
-     * One window: {@code demand} requests arrive at once (as many as the limit admits run), a
-     * window's length passes, and they complete, each after {@code latency(admitted)} and failed
-     * or not. The next window's first completion closes this one: the limit moves then.
+     * One window: {@code demand} requests arrive at once (as many as the limit admits run), and
+     * complete, each after {@code latency(admitted)} (on the clock: a request completes its
+     * latency after its admission) and failed or not; batches follow one another until the window
+     * has its samples; the next cycle starts {@link #gapNanos} later (longer than the windows
+     * here), so its first completion closes this window: the limit moves then.
      */
     int cycle(int demand, IntToLongFunction latency, boolean failed) {
-      now += 1_000 * MS; // longer than any window: the first completion below closes the last
+      now += gapNanos;
       int completed = 0;
-      // batches 1 ms apart until the window has its samples
       for (int batch = 0; batch < 20; batch++) {
         int admitted = 0;
         for (int i = 0; i < demand; i++) {
           algorithm.decide(state, now, 1, verdict);
           if (verdict.allowed) {
             admitted++;
+          } else {
+            refused++;
           }
         }
-        long each = latency.applyAsLong(admitted);
-        now += MS;
-        for (int i = 0; i < admitted; i++) {
+        int running = state.inFlight(); // in shadow mode, the refused run too
+        long each = latency.applyAsLong(running);
+        now += each;
+        for (int i = 0; i < running; i++) {
           algorithm.complete(state, now, 1, each, failed);
         }
-        completed += admitted;
+        completed += running;
         if (completed >= AdaptiveConcurrency.WINDOW_MIN_SAMPLES) {
           break;
         }
@@ -77,6 +85,15 @@ class AdaptiveConcurrencyTest {
 
     int run(int cycles, int demand, IntToLongFunction latency) {
       for (int i = 0; i < cycles; i++) {
+        cycle(demand, latency, false);
+      }
+      return state.limit();
+    }
+
+    /** Cycles for {@code seconds} of simulated time. */
+    int runFor(double seconds, int demand, IntToLongFunction latency) {
+      long end = now + (long) (seconds * 1_000 * MS);
+      while (now - end < 0) {
         cycle(demand, latency, false);
       }
       return state.limit();
@@ -118,28 +135,125 @@ class AdaptiveConcurrencyTest {
 
   @Test
   void latencyRisingWithLoadHoldsTheLimitNearWhatTheAppCanServe() {
+    // 40 workers: beyond 40 in flight, requests queue and latency rises with them; the limit
+    // balances where limit - sqrt(limit) = 40 (about 47: 1.17 x the base latency)
+    for (int workers : new int[] {8, 40, 100}) {
+      Sim sim = new Sim(4, 20, 200);
+      sim.runFor(60, 1_000, queueing(10, workers));
+      sim.lowest = sim.highest = sim.state.limit();
+      for (int minute = 1; minute <= 10; minute++) {
+        int limit = sim.runFor(60, 1_000, queueing(10, workers));
+        assertTrue(limit >= workers && limit <= 1.5 * workers,
+            workers + " workers, minute " + minute + ": no creep: " + limit);
+      }
+      assertTrue(sim.lowest >= workers && sim.highest <= 1.5 * workers,
+          workers + " workers: within [w, 1.5 w] all along (p99 <= 1.5 x base): "
+              + sim.lowest + ".." + sim.highest);
+      assertEquals(10 * MS, sim.state.noLoadLatencyNanos(), "measured at min, under the workers");
+    }
     Sim sim = new Sim(4, 20, 200);
-    // 40 workers: beyond 40 in flight, requests queue and latency rises with them
+    sim.runFor(60, 1_000, queueing(10, 40));
     for (int minute = 1; minute <= 10; minute++) {
-      int limit = sim.run(60, 1_000, queueing(10, 40));
-      // it creeps up as the long average follows the loaded latency: a quarter in ten minutes
-      assertTrue(limit >= 36 && limit <= 80,
-          "minute " + minute + ": the limit stays near the app's 40 workers: " + limit);
+      int limit = sim.runFor(60, 1_000, queueing(10, 40));
+      assertTrue(limit >= 40 && limit <= 56, "minute " + minute + ": [w, 1.4 w]: " + limit);
     }
   }
 
   @Test
-  void latencyDoublingUnderLoadShrinksTheLimit() {
+  void aColdFirstSecondIsCorrectedAtTheFirstProbe() {
+    Sim sim = new Sim(4, 20, 200);
+    // the JVM's first second: every request twice as slow; 8 workers
+    IntToLongFunction cold = inFlight -> 2 * queueing(10, 8).applyAsLong(inFlight);
+    sim.runFor(1, 1_000, cold);
+    long seeded = sim.state.noLoadLatencyNanos();
+    assertTrue(seeded >= 40 * MS, "seeded from the cold first window: " + seeded / MS + " ms");
+    sim.runFor(1.5, 1_000, queueing(10, 8));
+    assertTrue(sim.state.noLoadLatencyNanos() >= 20 * MS,
+        "warm, loaded windows do not lower it: " + sim.state.noLoadLatencyNanos() / MS + " ms");
+    sim.runFor(1, 1_000, queueing(10, 8));
+    assertEquals(10 * MS, sim.state.noLoadLatencyNanos(), "the first probe, after 2 s, measures it");
+    int limit = sim.runFor(30, 1_000, queueing(10, 8));
+    assertTrue(limit >= 8 && limit <= 12, "settled near the 8 workers: " + limit);
+  }
+
+  @Test
+  void anAppDurablySlowerIsBackNearItsWorkersWithinTenSeconds() {
+    for (int workers : new int[] {8, 100}) {
+      Sim sim = new Sim(4, 20, 200);
+      int settled = sim.runFor(120, 1_000, queueing(10, workers));
+      assertTrue(settled >= workers && settled <= 1.5 * workers, "near the workers: " + settled);
+      // a slow deploy: every request takes twice as long, with the same workers
+      sim.lowest = settled;
+      int after = sim.runFor(10, 1_000, queueing(20, workers));
+      assertTrue(sim.lowest < settled, workers + ": it shrank at first: " + sim.lowest);
+      assertTrue(sim.lowest >= 4, "never under min");
+      assertTrue(after >= workers && after <= 1.5 * workers,
+          workers + " workers: 10 s later it is back near them: " + after + " (lowest "
+              + sim.lowest + ")");
+      assertEquals(20 * MS, sim.state.noLoadLatencyNanos(), "re-measured");
+      sim.lowest = sim.highest = after;
+      sim.runFor(120, 1_000, queueing(20, workers));
+      assertTrue(sim.lowest >= workers && sim.highest <= 1.5 * workers,
+          "and stays there: " + sim.lowest + ".." + sim.highest);
+    }
+  }
+
+  @Test
+  void aSlowDownThatDoesNotDependOnLoadIsLearntAtTheNextProbe() {
     Sim sim = new Sim(4, 20, 200);
     sim.run(300, 1_000, steady(10));
     assertEquals(200, sim.state.limit());
-    // the app saturates: twice the latency at 200 in flight
-    int before = sim.state.limit();
-    sim.run(5, 1_000, steady(20));
-    assertTrue(sim.state.limit() < before, "shrinks: " + sim.state.limit());
-    int after5 = sim.state.limit();
-    sim.run(10, 1_000, steady(20));
-    assertTrue(sim.state.limit() < after5, "goes on shrinking: " + sim.state.limit());
+    // twice the latency at 200 in flight: congestion or a slower app, it cannot tell at once
+    sim.lowest = 200;
+    sim.runFor(10, 1_000, steady(20));
+    assertTrue(sim.lowest < 200, "shrank at first: " + sim.lowest);
+    assertEquals(20 * MS, sim.state.noLoadLatencyNanos());
+    assertEquals(200, sim.runFor(60, 1_000, steady(20)), "then, the probe having measured 20 ms");
+  }
+
+  @Test
+  void aProbeAdmitsMinUntilItHasItsSamplesThenTheLearntLimitAgain() {
+    Sim sim = new Sim(4, 20, 200);
+    int probes = 0;
+    boolean was = false;
+    for (int i = 0; i < 5 * 60 * 5; i++) { // 5 minutes
+      sim.cycle(1_000, queueing(10, 40), false);
+      if (sim.state.probing() && !was) {
+        probes++;
+        int learnt = sim.state.limit();
+        assertTrue(learnt > 4, "the learnt limit stays shown: " + learnt);
+        int admitted = 0;
+        for (int r = 0; r < 100; r++) {
+          sim.algorithm.decide(sim.state, sim.now, 1, sim.verdict);
+          admitted += sim.verdict.allowed ? 1 : 0;
+        }
+        assertEquals(4, admitted, "min during the probe");
+        sim.now += 10 * MS;
+        for (int r = 0; r < admitted; r++) {
+          sim.algorithm.complete(sim.state, sim.now, 1, 10 * MS, false);
+        }
+      }
+      was = sim.state.probing();
+    }
+    // a probe every 5 s +- 20%: 60 in 5 minutes, between 50 and 75
+    assertTrue(probes >= 50 && probes <= 75, "probes in 5 minutes: " + probes);
+  }
+
+  @Test
+  void aProbeWithoutSamplesGivesUpAndAdmitsUpToTheLimitAgain() {
+    Sim sim = new Sim(4, 20, 200);
+    while (!sim.state.probing()) {
+      sim.cycle(1_000, queueing(10, 40), false);
+    }
+    int learnt = sim.state.limit();
+    sim.now += 2_000 * MS; // nobody came
+    int admitted = 0;
+    for (int r = 0; r < 100; r++) {
+      sim.algorithm.decide(sim.state, sim.now, 1, sim.verdict);
+      admitted += sim.verdict.allowed ? 1 : 0;
+    }
+    assertFalse(sim.state.probing());
+    assertEquals(learnt, admitted);
   }
 
   @Test
@@ -173,20 +287,6 @@ class AdaptiveConcurrencyTest {
     }
     sim.cycle(1_000, steady(10), false);
     assertTrue(sim.state.limit() >= before, sim.state.limit() + " >= " + before);
-  }
-
-  @Test
-  void anAppDurablySlowerSettlesAtANewLevelAndDoesNotStickAtMin() {
-    Sim sim = new Sim(4, 20, 200);
-    int settled = sim.run(120, 1_000, queueing(10, 100));
-    assertTrue(settled >= 90 && settled <= 150, "near its 100 workers: " + settled);
-    // a slow deploy: every request takes twice as long, with the same 100 workers
-    sim.lowest = settled;
-    sim.run(90, 1_000, queueing(20, 100));
-    assertTrue(sim.lowest < 20, "it shrank at first, latency having doubled: " + sim.lowest);
-    int after = sim.run(12 * 60, 1_000, queueing(20, 100));
-    assertTrue(after >= 90 && after <= 150,
-        "twelve minutes later it has settled near the workers again: " + after);
   }
 
   @Test
@@ -272,6 +372,18 @@ class AdaptiveConcurrencyTest {
   }
 
   @Test
+  void inShadowModeAProbeRefusesNothingAndTakesTheLowestWindowSinceTheLast() {
+    Sim sim = new Sim(4, 20, 200, true);
+    sim.runFor(30, 15, steady(10)); // 15 in flight: under the limit of 20 and over half of it
+    assertEquals(0, sim.refused, "nothing over the limit, nothing refused, probes or not");
+    assertFalse(sim.state.probing());
+    assertEquals(10 * MS, sim.state.noLoadLatencyNanos());
+    sim.runFor(15, 15, steady(20));
+    assertEquals(0, sim.refused);
+    assertEquals(20 * MS, sim.state.noLoadLatencyNanos(), "the lowest window mean since the last");
+  }
+
+  @Test
   void aReloadKeepsThePermitsAndTheLearntLimitWithinTheNewBounds() {
     Sim sim = new Sim(4, 20, 200);
     sim.run(300, 1_000, steady(10));
@@ -281,6 +393,7 @@ class AdaptiveConcurrencyTest {
     assertEquals(50, carried.limit());
     assertEquals(1, carried.inFlight());
     assertEquals(sim.state.noLoadLatencyNanos(), carried.noLoadLatencyNanos());
+    assertEquals(sim.state.nextProbe, carried.nextProbe);
     assertEquals(null, smaller.inherit(new Concurrency(LimitSpec.of(3, 1)), null, sim.now));
   }
 }

@@ -166,7 +166,7 @@ public final class PrometheusExporter {
       {"tollgate_adaptive_limit", "The adaptive-concurrency limit of requests in flight now."},
       {"tollgate_adaptive_in_flight", "Requests in flight under an adaptive-concurrency rule."},
       {"tollgate_adaptive_no_load_latency_seconds",
-          "The long-term latency an adaptive-concurrency rule compares with."},
+          "The no-load latency an adaptive-concurrency rule compares with (measured by its probes)."},
       {"tollgate_adaptive_recent_latency_seconds",
           "The mean latency of an adaptive-concurrency rule's last window."},
     };

@@ -45,7 +45,7 @@ public interface RuleMetricsMBean {
   int getInFlight();
 
   /**
-   * adaptive-concurrency: the long-term latency the limit compares with, in milliseconds (0
+   * adaptive-concurrency: the no-load latency (measured by its probes) the limit compares with, in milliseconds (0
    * before the first full window); -1 for other algorithms.
    */
   double getNoLoadLatencyMillis();
