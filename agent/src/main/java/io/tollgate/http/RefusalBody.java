@@ -132,7 +132,7 @@ public final class RefusalBody {
     HTML {
       @Override
       void append(StringBuilder out, String value) {
-        RefusalResponse.appendHtml(out, value);
+        HtmlText.append(out, value);
       }
     },
     JSON {

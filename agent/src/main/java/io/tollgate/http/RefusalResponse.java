@@ -61,17 +61,17 @@ public final class RefusalResponse {
     StringBuilder html = new StringBuilder(400);
     String title = status + " " + title(status);
     html.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>");
-    appendHtml(html, title);
+    HtmlText.append(html, title);
     html.append("</title></head>\n<body>\n<h1>");
-    appendHtml(html, title);
+    HtmlText.append(html, title);
     html.append("</h1>\n<p>");
-    appendHtml(html, backendUnavailable
+    HtmlText.append(html, backendUnavailable
         ? "The service cannot check its rate limits right now, so it refuses requests."
         : "You have sent too many requests.");
     html.append(" Please try again in ");
     html.append(retryAfterSeconds == 1 ? "1 second" : retryAfterSeconds + " seconds");
     html.append(".</p>\n<p><small>Rule: <code>");
-    appendHtml(html, ruleName);
+    HtmlText.append(html, ruleName);
     html.append("</code></small></p>\n</body>\n</html>\n");
     return html.toString().getBytes(StandardCharsets.UTF_8);
   }
@@ -145,32 +145,6 @@ public final class RefusalResponse {
         ? "The rate limiter's backend is unavailable and rule '" + ruleName
             + "' refuses requests while it is; retry after " + wait
         : "Rate limit '" + ruleName + "' exceeded; retry after " + wait;
-  }
-
-  /** {@code value} as HTML text or attribute content. */
-  static void appendHtml(StringBuilder out, String value) {
-    for (int i = 0; i < value.length(); i++) {
-      char c = value.charAt(i);
-      switch (c) {
-        case '&':
-          out.append("&amp;");
-          break;
-        case '<':
-          out.append("&lt;");
-          break;
-        case '>':
-          out.append("&gt;");
-          break;
-        case '"':
-          out.append("&quot;");
-          break;
-        case '\'':
-          out.append("&#39;");
-          break;
-        default:
-          out.append(c);
-      }
-    }
   }
 
   private static void appendJson(StringBuilder out, String value) {

@@ -1,6 +1,7 @@
 package io.tollgate.replay;
 
 import io.tollgate.diagnostics.Version;
+import io.tollgate.http.HtmlText;
 
 /**
  * The replay's findings as one self-contained HTML page: inline CSS and inline SVG charts, no
@@ -37,7 +38,7 @@ public final class HtmlReport {
     StringBuilder html = new StringBuilder(64 * 1024);
     html.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
         .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
-        .append("<title>Tollgate replay: ").append(Html.escape(report.rulesSource))
+        .append("<title>Tollgate replay: ").append(HtmlText.escape(report.rulesSource))
         .append("</title><style>").append(CSS).append("</style></head><body>\n");
     html.append("<h1>What these rules would have done to this traffic</h1>\n<p>Replayed <b>")
         .append(Figures.count(report.requests)).append("</b> requests");
@@ -45,8 +46,8 @@ public final class HtmlReport {
       html.append(" logged from ").append(Figures.time(report.firstMillis)).append(" to ")
           .append(Figures.time(report.lastMillis)).append(" UTC");
     }
-    html.append(" through <code>").append(Html.escape(report.rulesSource))
-        .append("</code> with Tollgate ").append(Html.escape(Version.current()))
+    html.append(" through <code>").append(HtmlText.escape(report.rulesSource))
+        .append("</code> with Tollgate ").append(HtmlText.escape(Version.current()))
         .append(". Would refuse <b>").append(Figures.count(report.refusedRequests))
         .append("</b> (").append(Figures.share(share(report.refusedRequests, report.requests)))
         .append(")");
@@ -56,7 +57,7 @@ public final class HtmlReport {
     }
     html.append(".</p>\n<ul class=\"notes\">");
     for (String note : TextReport.notes(report)) {
-      html.append("<li>").append(Html.escape(note.trim())).append("</li>");
+      html.append("<li>").append(HtmlText.escape(note.trim())).append("</li>");
     }
     html.append("</ul>\n<p class=\"legend\"><span style=\"background:#4a7ab5\"></span>allowed")
         .append("<span style=\"background:#d9534f\"></span>would refuse</p>\n");
@@ -74,8 +75,8 @@ public final class HtmlReport {
     ReplayedRule rule = r.rule;
     int i = rule.index;
     html.append("<section class=\"rule\" id=\"rule-").append(i).append("\"><h2>")
-        .append(Html.escape(rule.name())).append(" <span class=\"meta\">")
-        .append(Html.escape(rule.algorithm() + " " + rule.limits() + ", key " + rule.key()))
+        .append(HtmlText.escape(rule.name())).append(" <span class=\"meta\">")
+        .append(HtmlText.escape(rule.algorithm() + " " + rule.limits() + ", key " + rule.key()))
         .append("</span>");
     if (rule.shadow) {
       html.append(" <span class=\"shadow\">shadow: would-refuse only</span>");
@@ -84,7 +85,7 @@ public final class HtmlReport {
     if (rule.replayability == ReplayedRule.Replayability.NEEDS_ROUTE) {
       html.append("<p class=\"warn\">Not replayable: it matches or keys by a route template,"
           + " which only the application knows, not a log. ")
-          .append(Html.escape(r.unreplayableMatches())).append("</p></section>\n");
+          .append(HtmlText.escape(r.unreplayableMatches())).append("</p></section>\n");
       return;
     }
     if (rule.replayability == ReplayedRule.Replayability.INSTANTANEOUS) {
@@ -128,7 +129,7 @@ public final class HtmlReport {
         if (s.keys == 0) {
           continue;
         }
-        html.append("<tr><td>").append(Html.escape(s.budget)).append("</td><td class=\"n\">")
+        html.append("<tr><td>").append(HtmlText.escape(s.budget)).append("</td><td class=\"n\">")
             .append(Figures.count(s.refusingNoOne)).append("</td><td class=\"n\">")
             .append(Figures.count(s.percentile99)).append("</td><td class=\"n\">")
             .append(Figures.count(s.percentile999)).append("</td><td class=\"n\">")
@@ -141,7 +142,7 @@ public final class HtmlReport {
           + "<th class=\"n\">refused</th><th class=\"n\">requests</th>"
           + "<th>first refusal (UTC)</th></tr>");
       for (KeyTally key : r.topRefused) {
-        html.append("<tr><td class=\"key\">").append(Html.escape(Figures.key(key.key)))
+        html.append("<tr><td class=\"key\">").append(HtmlText.escape(Figures.key(key.key)))
             .append("</td><td class=\"n\">").append(Figures.count(key.refused))
             .append("</td><td class=\"n\">").append(Figures.count(key.requests))
             .append("</td><td>").append(Figures.time(key.firstRefusalMillis))
@@ -154,7 +155,7 @@ public final class HtmlReport {
 
   private static void figure(StringBuilder html, String name, String value, String note) {
     html.append("<tr><td>").append(name).append("</td><td class=\"n\">").append(value)
-        .append("</td><td>").append(Html.escape(note)).append("</td></tr>");
+        .append("</td><td>").append(HtmlText.escape(note)).append("</td></tr>");
   }
 
   private static double share(long part, long whole) {

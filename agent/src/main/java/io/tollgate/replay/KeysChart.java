@@ -1,5 +1,6 @@
 package io.tollgate.replay;
 
+import io.tollgate.http.HtmlText;
 import java.util.Locale;
 
 /**
@@ -34,7 +35,7 @@ final class KeysChart {
     svg.append(String.format(Locale.ROOT,
         "<svg id=\"%s\" class=\"chart keys\" xmlns=\"http://www.w3.org/2000/svg\""
             + " width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">",
-        Html.escape(id), WIDTH, HEIGHT, WIDTH, HEIGHT));
+        HtmlText.escape(id), WIDTH, HEIGHT, WIDTH, HEIGHT));
     svg.append("<title>Keys by requests sent (log scale): all keys and keys refused</title>");
     for (int d = 0; d <= decades; d++) {
       double y = TOP + plotHeight - plotHeight * scaled(pow10(d), decades);

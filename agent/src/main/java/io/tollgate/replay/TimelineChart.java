@@ -1,5 +1,6 @@
 package io.tollgate.replay;
 
+import io.tollgate.http.HtmlText;
 import java.util.Locale;
 
 /**
@@ -50,7 +51,7 @@ final class TimelineChart {
     svg.append(String.format(Locale.ROOT,
         "<svg id=\"%s\" class=\"chart timeline\" xmlns=\"http://www.w3.org/2000/svg\""
             + " width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">",
-        Html.escape(id), WIDTH, HEIGHT, WIDTH, HEIGHT));
+        HtmlText.escape(id), WIDTH, HEIGHT, WIDTH, HEIGHT));
     svg.append(String.format(Locale.ROOT,
         "<title>Requests per %s: allowed and would refuse</title>", per(perBar)));
     // axes and gridlines at 0, half and the top
