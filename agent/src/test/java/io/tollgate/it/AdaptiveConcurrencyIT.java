@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.sun.tools.attach.VirtualMachine;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,8 +20,6 @@ import java.util.regex.Pattern;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
-import javax.management.remote.JMXConnectorFactory;
-import javax.management.remote.JMXServiceURL;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -190,22 +187,10 @@ class AdaptiveConcurrencyIT {
 
   /** The same over JMX: the rule's MBean has the gauges. */
   private static void assertJmx(ForkedApp app) throws Exception {
-    VirtualMachine vm = VirtualMachine.attach(Long.toString(app.pid()));
-    String address;
-    try {
-      address = vm.startLocalManagementAgent();
-    } finally {
-      vm.detach();
-    }
-    try (JMXConnector connector = JMXConnectorFactory.connect(new JMXServiceURL(address))) {
+    ObjectName guard = new ObjectName("io.tollgate:type=Rule,name=app-guard");
+    ObjectName gcra = new ObjectName("io.tollgate:type=Rule,name=hold-one");
+    try (JMXConnector connector = ItSupport.jmx(app, guard, gcra)) {
       MBeanServerConnection server = connector.getMBeanServerConnection();
-      ObjectName guard = new ObjectName("io.tollgate:type=Rule,name=app-guard");
-      ObjectName gcra = new ObjectName("io.tollgate:type=Rule,name=hold-one");
-      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (!(server.isRegistered(guard) && server.isRegistered(gcra))
-          && System.nanoTime() < deadline) {
-        Thread.sleep(100);
-      }
       assertEquals(1, server.getAttribute(guard, "ConcurrencyLimit"));
       assertEquals(0, server.getAttribute(guard, "InFlight"));
       assertEquals(1L, server.getAttribute(guard, "WouldRefuse"));

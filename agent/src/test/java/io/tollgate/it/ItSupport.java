@@ -2,11 +2,17 @@ package io.tollgate.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.sun.tools.attach.VirtualMachine;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
 
 /** Waiting and counting helpers shared by the operations ITs. */
 final class ItSupport {
@@ -14,6 +20,38 @@ final class ItSupport {
   static final Duration RELOAD_TIMEOUT = Duration.ofSeconds(30);
 
   private ItSupport() {}
+
+  /**
+   * A JMX connection to a forked app, through the local management agent its JVM starts on
+   * attach, once the MBeans {@code names} are registered (or 30 s have passed). The caller closes
+   * it.
+   */
+  static JMXConnector jmx(ForkedApp app, ObjectName... names) throws Exception {
+    VirtualMachine vm = VirtualMachine.attach(Long.toString(app.pid()));
+    String address;
+    try {
+      address = vm.startLocalManagementAgent();
+    } finally {
+      vm.detach();
+    }
+    JMXConnector connector = JMXConnectorFactory.connect(new JMXServiceURL(address));
+    MBeanServerConnection server = connector.getMBeanServerConnection();
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (!allRegistered(server, names) && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+    }
+    return connector;
+  }
+
+  private static boolean allRegistered(MBeanServerConnection server, ObjectName... names)
+      throws IOException {
+    for (ObjectName name : names) {
+      if (!server.isRegistered(name)) {
+        return false;
+      }
+    }
+    return true;
+  }
 
   /** How many agent log lines contain {@code text}. */
   static long count(ForkedApp app, String text) {

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.sun.tools.attach.VirtualMachine;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -17,8 +16,6 @@ import java.util.regex.Pattern;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
-import javax.management.remote.JMXConnectorFactory;
-import javax.management.remote.JMXServiceURL;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -93,20 +90,9 @@ class MetricsIT {
   }
 
   private static void assertJmx(ForkedApp app) throws Exception {
-    VirtualMachine vm = VirtualMachine.attach(Long.toString(app.pid()));
-    String address;
-    try {
-      address = vm.startLocalManagementAgent();
-    } finally {
-      vm.detach();
-    }
-    try (JMXConnector connector = JMXConnectorFactory.connect(new JMXServiceURL(address))) {
+    ObjectName hello = new ObjectName("io.tollgate:type=Rule,name=hello-per-ip");
+    try (JMXConnector connector = ItSupport.jmx(app, hello)) {
       MBeanServerConnection server = connector.getMBeanServerConnection();
-      ObjectName hello = new ObjectName("io.tollgate:type=Rule,name=hello-per-ip");
-      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (!server.isRegistered(hello) && System.nanoTime() < deadline) {
-        Thread.sleep(100);
-      }
       Set<ObjectName> names = server.queryNames(new ObjectName("io.tollgate:type=Rule,*"), null);
       assertEquals(Set.of(hello, new ObjectName("io.tollgate:type=Rule,name=orders-shadow")), names);
       assertEquals(3L, server.getAttribute(hello, "Allowed"));
