@@ -62,6 +62,12 @@ public final class AgentArguments {
   /** The settings a second attach applies (those it names); the others stay as the first start set them. */
   public static final List<String> APPLIED_AGAIN = List.of("config", "debug", "refusal-log");
 
+  private static final String PROPERTY_PREFIX = "tollgate.";
+  private static final String VARIABLE_PREFIX = "TOLLGATE_";
+
+  /** System properties under {@code tollgate.} that the agent reads but that are not options. */
+  private static final List<String> OTHER_PROPERTIES = List.of("tollgate.jmx.disabled");
+
   /** The options the argument string gave, each with a value it may take. */
   private final Map<String, String> arguments;
   private final List<String> problems;
@@ -137,7 +143,7 @@ public final class AgentArguments {
       if (values.containsKey(name)) {
         continue;
       }
-      String property = System.getProperty("tollgate." + name);
+      String property = System.getProperty(PROPERTY_PREFIX + name);
       if (property != null && check(name, property.trim()) != null) {
         problems.add("-Dtollgate." + name + "=" + property + ": " + check(name, property.trim()));
       }
@@ -146,7 +152,50 @@ public final class AgentArguments {
         problems.add(environmentName(name) + "=" + variable + ": " + check(name, variable.trim()));
       }
     }
+    unknownProperties(System.getProperties().stringPropertyNames(), problems);
+    unknownVariables(System.getenv().keySet(), problems);
     return new AgentArguments(values, Collections.unmodifiableList(problems));
+  }
+
+  /**
+   * Properties under {@code tollgate.} that name no option: {@code -Dtollgate.confg=rules.yaml}
+   * would otherwise leave the agent with no rules and no word of why. The agent's own switches
+   * for tests ({@code tollgate.test.*}) and {@link #OTHER_PROPERTIES} are not options.
+   */
+  static void unknownProperties(Iterable<String> propertyNames, List<String> problems) {
+    for (String property : propertyNames) {
+      if (!property.startsWith(PROPERTY_PREFIX)
+          || property.startsWith(PROPERTY_PREFIX + "test.")
+          || OTHER_PROPERTIES.contains(property)) {
+        continue;
+      }
+      String name = property.substring(PROPERTY_PREFIX.length());
+      if (!OPTIONS.containsKey(name)) {
+        String hint = closest(name);
+        problems.add("unknown system property -D" + property
+            + (hint != null ? "; did you mean -D" + PROPERTY_PREFIX + hint + "?" : ".")
+            + " The agent reads -D" + PROPERTY_PREFIX + "NAME for NAME one of "
+            + String.join(", ", NAMES) + ".");
+      }
+    }
+  }
+
+  /** Environment variables {@code TOLLGATE_...} that name no option, as {@link #unknownProperties}. */
+  static void unknownVariables(Iterable<String> variableNames, List<String> problems) {
+    for (String variable : variableNames) {
+      if (!variable.startsWith(VARIABLE_PREFIX)) {
+        continue;
+      }
+      String name = variable.substring(VARIABLE_PREFIX.length())
+          .toLowerCase(Locale.ROOT).replace('_', '-');
+      if (!OPTIONS.containsKey(name)) {
+        String hint = closest(name);
+        problems.add("unknown environment variable " + variable
+            + (hint != null ? "; did you mean " + environmentName(hint) + "?" : ".")
+            + " The agent reads " + VARIABLE_PREFIX + "NAME for NAME one of "
+            + String.join(", ", NAMES) + " (upper case, '_' for '-').");
+      }
+    }
   }
 
   /**
@@ -164,7 +213,7 @@ public final class AgentArguments {
       return value;
     }
     // A malformed property or variable is a problem already; it is not used.
-    value = System.getProperty("tollgate." + name);
+    value = System.getProperty(PROPERTY_PREFIX + name);
     if (value != null) {
       return check(name, value.trim()) == null ? value.trim() : null;
     }
@@ -199,7 +248,7 @@ public final class AgentArguments {
   }
 
   private static String environmentName(String name) {
-    return "TOLLGATE_" + name.toUpperCase(Locale.ROOT).replace('-', '_');
+    return VARIABLE_PREFIX + name.toUpperCase(Locale.ROOT).replace('-', '_');
   }
 
   /** Why {@code value} is not one option {@code name} can take, or null when it is. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -100,5 +101,50 @@ class AgentArgumentsTest {
   void noArgumentsNoProblems() {
     assertEquals(List.of(), AgentArguments.parse((String) null).problems());
     assertEquals(List.of(), AgentArguments.parse(" , ").problems());
+  }
+
+  @ParameterizedTest(name = "-D{0} is {1}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "tollgate.confg | unknown system property -Dtollgate.confg; did you mean -Dtollgate.config?",
+        "tollgate.debgu | unknown system property -Dtollgate.debgu; did you mean -Dtollgate.debug?",
+        "tollgate.metrics.port | unknown system property -Dtollgate.metrics.port; did you mean"
+            + " -Dtollgate.metrics-port?",
+        "tollgate.colour | unknown system property -Dtollgate.colour. The agent reads"
+            + " -Dtollgate.NAME for NAME one of config,"
+      })
+  void aPropertyThatNamesNoOptionIsAProblem(String property, String message) {
+    List<String> problems = new ArrayList<>();
+    AgentArguments.unknownProperties(List.of(property, "java.version", "tollgatex"), problems);
+    assertEquals(1, problems.size(), problems.toString());
+    assertTrue(problems.get(0).startsWith(message), problems.get(0));
+  }
+
+  @Test
+  void optionsTestSwitchesAndOtherSettingsAreNotProblems() {
+    List<String> problems = new ArrayList<>();
+    AgentArguments.unknownProperties(
+        List.of("tollgate.config", "tollgate.refusal-log", "tollgate.test.inject-failure",
+            "tollgate.jmx.disabled", "user.dir"),
+        problems);
+    assertEquals(List.of(), problems);
+  }
+
+  @ParameterizedTest(name = "{0} is {1}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "TOLLGATE_CONFG | unknown environment variable TOLLGATE_CONFG; did you mean TOLLGATE_CONFIG?",
+        "TOLLGATE_METRICSPORT | unknown environment variable TOLLGATE_METRICSPORT; did you mean"
+            + " TOLLGATE_METRICS_PORT?",
+        "TOLLGATE_HOME | unknown environment variable TOLLGATE_HOME. The agent reads TOLLGATE_NAME"
+      })
+  void aVariableThatNamesNoOptionIsAProblem(String variable, String message) {
+    List<String> problems = new ArrayList<>();
+    AgentArguments.unknownVariables(
+        List.of(variable, "TOLLGATE_CONFIG", "TOLLGATE_LOG_FILE", "PATH"), problems);
+    assertEquals(1, problems.size(), problems.toString());
+    assertTrue(problems.get(0).startsWith(message), problems.get(0));
   }
 }
