@@ -80,6 +80,19 @@ public final class PathGlob {
     return pattern;
   }
 
+  /**
+   * The glob's leading segments that have no wildcard, in order: {@code /tenants/t5/**} gives
+   * {@code [tenants, t5]}, {@code /api/*}{@code /x} gives {@code [api]}, {@code /**} none. Every
+   * path the glob matches starts with these segments (split between slashes, after the first).
+   */
+  public List<String> literalPrefix() {
+    List<String> prefix = new ArrayList<>();
+    for (int i = 0; i < segments.length && literal[i]; i++) {
+      prefix.add(segments[i]);
+    }
+    return prefix;
+  }
+
   /** True when the glob has no wildcards. */
   public boolean isExact() {
     return exact;

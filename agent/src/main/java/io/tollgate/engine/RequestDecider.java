@@ -104,8 +104,10 @@ public final class RequestDecider {
     boolean deferring = waiting != null && point == DecisionPoint.FIRST_ENTRY;
     boolean resuming = waiting != null && point != DecisionPoint.FIRST_ENTRY;
     try {
-      for (int i = 0, n = rules.size(); i < n; i++) {
-        Rule rule = rules.get(i);
+      // a long file is narrowed by path first; the rules left are applied in file order
+      int[] candidates = rules.candidatesFor(path);
+      for (int c = 0, n = candidates == null ? rules.size() : candidates.length; c < n; c++) {
+        Rule rule = rules.get(candidates == null ? c : candidates[c]);
         boolean decidesHere = point.decides(rule) || (resuming && waiting.contains(rule));
         if (decidesHere
             ? !rule.matches(sent, method, path)

@@ -93,6 +93,11 @@ final class RequestMatcher {
     return !matchesMethod(sent) && matchesMethod(effective) && matchesPath(path);
   }
 
+  /** The path globs; empty when any path matches. */
+  PathGlob[] paths() {
+    return paths.clone();
+  }
+
   /** Whether any method may match (the rule lists none). */
   boolean matchesEveryMethod() {
     return methods.length == 0;

@@ -195,6 +195,11 @@ public final class Rule {
     return owner;
   }
 
+  /** The rule's path globs ({@code match.path}); empty when it matches every path. */
+  io.tollgate.config.PathGlob[] pathGlobs() {
+    return shared.matcher.paths();
+  }
+
   public boolean matches(String method, String normalizedPath) {
     return shared.matcher.matches(method, normalizedPath);
   }

@@ -18,6 +18,14 @@ public final class RuleSet {
   private final boolean hasMethodRules;
 
   private final boolean trustsNoProxy;
+  /** Which rules a path may match; null for a short file, which is scanned in full. */
+  private final RulePathIndex pathIndex;
+
+  /**
+   * Up to this many rules, every request checks each of them: a scan of a few rules costs less
+   * than the index's walk, which splits the path.
+   */
+  static final int SCANNED_UP_TO = 16;
 
   RuleSet(List<Rule> rules, String source, HeadersMode headers, boolean trustsNoProxy) {
     this.trustsNoProxy = trustsNoProxy;
@@ -36,6 +44,16 @@ public final class RuleSet {
     this.hasMethodRules = method;
     this.hasRouteRules = route;
     this.hasPrincipalRules = principal;
+    this.pathIndex = this.rules.length > SCANNED_UP_TO ? RulePathIndex.of(this.rules) : null;
+  }
+
+  /**
+   * The positions ({@link #get}) of the rules that may match {@code normalizedPath}, in file
+   * order, or null when every rule is to be checked. Each candidate must still be matched: the
+   * index only leaves out rules whose paths cannot match. The array must not be changed.
+   */
+  public int[] candidatesFor(String normalizedPath) {
+    return pathIndex == null ? null : pathIndex.candidates(normalizedPath);
   }
 
   /**

@@ -44,6 +44,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *       not match ({@code benchmarks/e2e-rules-nomatch.yaml});
  *   <li>{@code tollgate} with {@code rules=rule}: one rule that matches and allows
  *       ({@code benchmarks/e2e-rules.yaml}): key, decision, metrics and the two quota headers;
+ *   <li>{@code tollgate} with {@code rules=rules-100} and {@code rules-10000}: that rule last
+ *       in a file of 100 or 10,000 rules, the others one per tenant path ({@code /tenants/tI/**}):
+ *       what a long rules file adds to a request that only one of its rules matches;
  *   <li>{@code tollgateLaterEntryPoint}: a filter or servlet after the first entry point of the
  *       same request (what every further filter in the chain costs);
  *   <li>{@code bucket4jFilter}: what the hand-written Bucket4j filter of the end-to-end benchmark
@@ -62,7 +65,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Thread)
 public class RequestPathBenchmark {
 
-  @Param({"rule", "nomatch"})
+  @Param({"rule", "nomatch", "rules-100", "rules-10000"})
   public String rules;
 
   private Request connectorRequest;
