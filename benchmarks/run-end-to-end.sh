@@ -9,9 +9,16 @@
 #              on servlet-jakarta, a OncePerRequestFilter bean on spring-boot3
 #   bucket4j-caffeine - as bucket4j, with the buckets in a Caffeine cache bounded like Tollgate's
 #              (servlet-jakarta only)
+#   redis   - as rule, with backend: redis (e2e-rules-redis.yaml) on REDIS_URL, or on a redis-server
+#              this script starts on port 16399 (pinned beside wrk, off the server's core)
+#   bucket4j-lettuce - as bucket4j, with the buckets on that Redis through Bucket4j's Lettuce proxy
+#              manager (servlet-jakarta only)
 #   rule-baseline - as rule, with the agent jar $BASELINE_AGENT (e.g. a copy of an earlier build),
 #              to compare two builds of the agent in the same run
 #   none-again - exactly as none: an A/A check of the alternation itself
+# KEYS=many: wrk names one of 10,000 clients per request in X-Client (benchmarks/wrk-many-keys.lua)
+# and the rules (e2e-rules-many.yaml, e2e-rules-redis-many.yaml) and the Bucket4j filter key by
+# that header; the default, KEYS=one, is wrk's one address: one hot key.
 # Modes alternate within each round, their order turned by one place each round (round 1: none,
 # rule, nomatch; round 2: rule, nomatch, none; ...), as in run-startup.sh. Each start is a
 # fresh JVM, then warm-up until the JIT has settled: wrk in 5 s slices, at least WARMUP s, until
@@ -45,16 +52,33 @@ URL=http://127.0.0.1:$PORT/hello
 RES=${RES:-benchmarks/results}
 mkdir -p "$RES"
 JAVA_OPTS=${JAVA_OPTS:--Xms512m -Xmx512m}
+KEYS=${KEYS:-one}
+WRK_SCRIPT=(); MANY=""; FILTER_KEY=()
+if [ "$KEYS" = many ]; then
+  WRK_SCRIPT=(-s benchmarks/wrk-many-keys.lua); MANY=-many; FILTER_KEY=(-Dtestapp.bucket4j.key=X-Client)
+fi
+# Redis for the modes that need one: REDIS_URL, or a server of our own, ended when the script ends.
+REDIS_PID=""
+if [[ " ${MODES[*]} " == *" redis "* || " ${MODES[*]} " == *" bucket4j-lettuce "* ]] && [ -z "${REDIS_URL:-}" ]; then
+  "${WRK_CPU[@]}" redis-server --port 16399 --save '' --appendonly no --daemonize no >/tmp/tollgate-e2e-redis.$$.log 2>&1 &
+  REDIS_PID=$!
+  trap '[ -n "$REDIS_PID" ] && kill $REDIS_PID 2>/dev/null || true' EXIT
+  REDIS_URL=redis://127.0.0.1:16399
+  for _ in $(seq 1 100); do redis-cli -p 16399 ping >/dev/null 2>&1 && break; sleep 0.1; done
+fi
+export REDIS_URL=${REDIS_URL:-}
 
 start_app() { # mode -> sets PID
   local args=()
   case $1 in
-    rule) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules.yaml) ;;
+    rule) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules$MANY.yaml) ;;
+    redis) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-redis$MANY.yaml) ;;
+    bucket4j-lettuce) args=(-Dtestapp.bucket4j=lettuce "-Dtestapp.bucket4j.redis=$REDIS_URL" "${FILTER_KEY[@]}") ;;
     rule-noheaders) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-noheaders.yaml) ;;
     nomatch) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-nomatch.yaml) ;;
-    rule-baseline) args=(-javaagent:${BASELINE_AGENT:?set BASELINE_AGENT}=config=benchmarks/e2e-rules.yaml) ;;
-    bucket4j) args=(-Dtestapp.bucket4j=map) ;;
-    bucket4j-caffeine) args=(-Dtestapp.bucket4j=caffeine) ;;
+    rule-baseline) args=(-javaagent:${BASELINE_AGENT:?set BASELINE_AGENT}=config=benchmarks/e2e-rules$MANY.yaml) ;;
+    bucket4j) args=(-Dtestapp.bucket4j=map "${FILTER_KEY[@]}") ;;
+    bucket4j-caffeine) args=(-Dtestapp.bucket4j=caffeine "${FILTER_KEY[@]}") ;;
   esac
   PORT=$PORT "${SERVER_CPU[@]}" java $JAVA_OPTS "${args[@]}" -jar "$JAR" >"/tmp/tollgate-e2e.$$.log" 2>&1 &
   PID=$!
@@ -79,7 +103,7 @@ HZ=$(getconf CLK_TCK)
 
 FIRST_ROUND=${FIRST_ROUND:-1}
 [ "$FIRST_ROUND" -gt 1 ] || : >"$RES/e2e-$APP-runs.txt"
-echo "# $(date -u +%FT%TZ) $APP rounds=$ROUNDS modes=${MODES[*]} wrk -t$THREADS -c$CONNS -d${DURATION}s --latency after >= ${WARMUP}s warm-up until the JIT used <= ${JIT_QUIET_MS} ms in 5 s (max ${WARMUP_MAX}s); pinned: $PIN; JAVA_OPTS=$JAVA_OPTS; $(java -version 2>&1 | head -1); $(wrk -v 2>&1 | head -1); load=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RES/e2e-$APP-runs.txt"
+echo "# $(date -u +%FT%TZ) $APP rounds=$ROUNDS modes=${MODES[*]} keys=$KEYS wrk -t$THREADS -c$CONNS -d${DURATION}s --latency after >= ${WARMUP}s warm-up until the JIT used <= ${JIT_QUIET_MS} ms in 5 s (max ${WARMUP_MAX}s); pinned: $PIN; JAVA_OPTS=$JAVA_OPTS; $(java -version 2>&1 | head -1); $(wrk -v 2>&1 | head -1); load=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RES/e2e-$APP-runs.txt"
 for r in $(seq "$FIRST_ROUND" $((FIRST_ROUND + ROUNDS - 1))); do
   for k in "${!MODES[@]}"; do
     mode=${MODES[$(( (k + r - 1) % ${#MODES[@]} ))]}
@@ -87,7 +111,7 @@ for r in $(seq "$FIRST_ROUND" $((FIRST_ROUND + ROUNDS - 1))); do
     warmed=0
     while :; do
       jit0=$(jit_ticks)
-      "${WRK_CPU[@]}" wrk -t"$THREADS" -c"$CONNS" -d5s "$URL" >/dev/null
+      "${WRK_CPU[@]}" wrk -t"$THREADS" -c"$CONNS" -d5s "${WRK_SCRIPT[@]}" "$URL" >/dev/null
       warmed=$((warmed + 5))
       jit_ms=$(( ($(jit_ticks) - jit0) * 1000 / HZ ))
       [ $warmed -ge "$WARMUP" ] && [ $jit_ms -le "$JIT_QUIET_MS" ] && { jit_ms="$jit_ms ms"; break; }
@@ -95,7 +119,7 @@ for r in $(seq "$FIRST_ROUND" $((FIRST_ROUND + ROUNDS - 1))); do
     done
     f="$RES/e2e-$APP-$mode-r$r.txt"
     cpu0=$(awk '{print $14 + $15}' /proc/$PID/stat); jit0=$(jit_ticks); cs0=$(context_switches)
-    "${WRK_CPU[@]}" wrk -t"$THREADS" -c"$CONNS" -d"${DURATION}s" --latency "$URL" | tee "$f"
+    "${WRK_CPU[@]}" wrk -t"$THREADS" -c"$CONNS" -d"${DURATION}s" --latency "${WRK_SCRIPT[@]}" "$URL" | tee "$f"
     # the server's own CPU time over the measured run (user + system, all its threads): on a
     # shared machine, CPU per request moves less with the neighbours' load than requests/s does
     echo "server CPU ticks: $(( $(awk '{print $14 + $15}' /proc/$PID/stat) - cpu0 )) of 1/$HZ s" >>"$f"

@@ -4,7 +4,14 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.Bucket;
+import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.ConsumptionProbe;
+import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
+import io.github.bucket4j.redis.lettuce.Bucket4jLettuce;
+import io.github.bucket4j.redis.lettuce.cas.LettuceBasedProxyManager;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -13,6 +20,7 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -24,6 +32,7 @@ import java.util.function.Function;
  * (benchmarks/run-end-to-end.sh, modes bucket4j and bucket4j-caffeine): a servlet filter with one
  * Bucket4j bucket per client IP, answering 429 when it is empty, as Bucket4j's own servlet-filter
  * example does (including its X-Rate-Limit-Remaining header). Not part of the app unless
+ * {@code -Dtestapp.bucket4j=lettuce} (buckets on Redis through Bucket4j's Lettuce proxy manager),
  * {@code -Dtestapp.bucket4j=map} (buckets in a ConcurrentHashMap, as most examples keep them:
  * unbounded) or {@code -Dtestapp.bucket4j=caffeine} (in a Caffeine cache bounded like Tollgate's
  * store: 100,000 keys, forgotten after a period idle) is given.
@@ -62,9 +71,36 @@ final class Bucket4jRateLimitFilter implements Filter {
                 .expireAfterAccess(PERIOD.toNanos(), TimeUnit.NANOSECONDS)
                 .build();
         return new Bucket4jRateLimitFilter(ip -> cache.get(ip, newBucket));
+      case "lettuce":
+        return new Bucket4jRateLimitFilter(lettuceBuckets());
       default:
-        throw new IllegalArgumentException(PROPERTY + " must be map or caffeine: " + store);
+        throw new IllegalArgumentException(
+            PROPERTY + " must be map, caffeine or lettuce: " + store);
     }
+  }
+
+  /**
+   * Buckets on Redis through Bucket4j's Lettuce proxy manager (compare-and-swap, as its docs
+   * show), at {@code -Dtestapp.bucket4j.redis} (default {@code redis://127.0.0.1:6379}); each key
+   * lives 10 s after its last write, as Tollgate's token bucket keys a never-refusing rule's.
+   */
+  private static Function<String, Bucket> lettuceBuckets() {
+    String uri = System.getProperty(PROPERTY + ".redis", "redis://127.0.0.1:6379");
+    StatefulRedisConnection<byte[], byte[]> connection =
+        RedisClient.create(uri).connect(ByteArrayCodec.INSTANCE);
+    LettuceBasedProxyManager<byte[]> proxyManager =
+        Bucket4jLettuce.casBasedBuilder(connection)
+            .expirationAfterWrite(
+                ExpirationAfterWriteStrategy.fixedTimeToLive(Duration.ofSeconds(10)))
+            .build();
+    BucketConfiguration configuration =
+        BucketConfiguration.builder()
+            .addLimit(Bandwidth.builder().capacity(LIMIT).refillGreedy(LIMIT, PERIOD).build())
+            .build();
+    return ip ->
+        proxyManager
+            .builder()
+            .build(("bucket4j:hello:" + ip).getBytes(StandardCharsets.UTF_8), () -> configuration);
   }
 
   private static Bucket newBucket() {
@@ -72,6 +108,22 @@ final class Bucket4jRateLimitFilter implements Filter {
         .addLimit(Bandwidth.builder().capacity(LIMIT).refillGreedy(LIMIT, PERIOD).build())
         .build();
   }
+
+  /**
+   * The client a bucket is kept for: the peer's address, or with {@code
+   * -Dtestapp.bucket4j.key=X-Client} that header's value (so that one load generator can be many
+   * clients, as Tollgate's rule keyed by {@code header:X-Client} sees them).
+   */
+  private static String clientOf(HttpServletRequest request) {
+    String header = KEY_HEADER;
+    if (header != null) {
+      String value = request.getHeader(header);
+      return value == null ? request.getRemoteAddr() : value;
+    }
+    return request.getRemoteAddr();
+  }
+
+  private static final String KEY_HEADER = System.getProperty(PROPERTY + ".key");
 
   @Override
   public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
@@ -82,7 +134,7 @@ final class Bucket4jRateLimitFilter implements Filter {
       return;
     }
     HttpServletResponse out = (HttpServletResponse) response;
-    ConsumptionProbe probe = buckets.apply(request.getRemoteAddr()).tryConsumeAndReturnRemaining(1);
+    ConsumptionProbe probe = buckets.apply(clientOf(http)).tryConsumeAndReturnRemaining(1);
     if (probe.isConsumed()) {
       out.setHeader("X-Rate-Limit-Remaining", Long.toString(probe.getRemainingTokens()));
       chain.doFilter(request, response);
