@@ -13,8 +13,12 @@
 #              this script starts on port 16399 (pinned beside wrk, off the server's core)
 #   bucket4j-lettuce - as bucket4j, with the buckets on that Redis through Bucket4j's Lettuce proxy
 #              manager (servlet-jakarta only)
-#   rule-baseline - as rule, with the agent jar $BASELINE_AGENT (e.g. a copy of an earlier build),
-#              to compare two builds of the agent in the same run
+#   rule-baseline - as rule, with an earlier build of the agent, to compare two builds in the same
+#              run: $BASELINE_AGENT, or else the agent built at $BASELINE_REF (default: the commit
+#              before HEAD, or HEAD itself when agent/ has uncommitted changes) in a scratch
+#              worktree, kept in benchmarks/target/baseline/ by commit. Added to every run that has
+#              rule and not rule-baseline (BASELINE=0 leaves it out), so that a change that makes
+#              the request path slower shows in the next benchmark
 #   none-again - exactly as none: an A/A check of the alternation itself
 # KEYS=many: wrk names one of 10,000 clients per request in X-Client (benchmarks/wrk-many-keys.lua)
 # and the rules (e2e-rules-many.yaml, e2e-rules-redis-many.yaml) and the Bucket4j filter key by
@@ -52,6 +56,29 @@ URL=http://127.0.0.1:$PORT/hello
 RES=${RES:-benchmarks/results}
 mkdir -p "$RES"
 JAVA_OPTS=${JAVA_OPTS:--Xms512m -Xmx512m}
+# Every run that measures the rule measures the previous build's rule beside it.
+if [[ " ${MODES[*]} " == *" rule "* && " ${MODES[*]} " != *" rule-baseline "* && "${BASELINE:-1}" != 0 ]]; then
+  MODES+=(rule-baseline)
+fi
+if [[ " ${MODES[*]} " == *" rule-baseline "* && -z "${BASELINE_AGENT:-}" ]]; then
+  if [ -z "${BASELINE_REF:-}" ]; then
+    BASELINE_REF=HEAD~1
+    git diff --quiet HEAD -- agent agent-bootstrap || BASELINE_REF=HEAD
+  fi
+  sha=$(git rev-parse --short "$BASELINE_REF")
+  BASELINE_AGENT=benchmarks/target/baseline/tollgate-agent-$sha.jar
+  if [ ! -f "$BASELINE_AGENT" ]; then
+    echo "building the baseline agent at $BASELINE_REF ($sha)..." >&2
+    scratch=$(mktemp -d)
+    git worktree add -q --detach "$scratch" "$sha"
+    (cd "$scratch" && mvn -o -B -q -pl agent -am package -DskipTests >"$scratch.log" 2>&1) ||
+      { cat "$scratch.log" >&2; git worktree remove --force "$scratch"; exit 1; }
+    mkdir -p benchmarks/target/baseline
+    cp "$scratch/agent/target/tollgate-agent.jar" "$BASELINE_AGENT"
+    git worktree remove --force "$scratch"
+  fi
+  echo "rule-baseline: $BASELINE_AGENT ($BASELINE_REF)" >&2
+fi
 KEYS=${KEYS:-one}
 WRK_SCRIPT=(); MANY=""; FILTER_KEY=()
 if [ "$KEYS" = many ]; then
@@ -103,7 +130,7 @@ HZ=$(getconf CLK_TCK)
 
 FIRST_ROUND=${FIRST_ROUND:-1}
 [ "$FIRST_ROUND" -gt 1 ] || : >"$RES/e2e-$APP-runs.txt"
-echo "# $(date -u +%FT%TZ) $APP rounds=$ROUNDS modes=${MODES[*]} keys=$KEYS wrk -t$THREADS -c$CONNS -d${DURATION}s --latency after >= ${WARMUP}s warm-up until the JIT used <= ${JIT_QUIET_MS} ms in 5 s (max ${WARMUP_MAX}s); pinned: $PIN; JAVA_OPTS=$JAVA_OPTS; $(java -version 2>&1 | head -1); $(wrk -v 2>&1 | head -1); load=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RES/e2e-$APP-runs.txt"
+echo "# $(date -u +%FT%TZ) $APP rounds=$ROUNDS modes=${MODES[*]} keys=$KEYS baseline=${BASELINE_AGENT:-none} wrk -t$THREADS -c$CONNS -d${DURATION}s --latency after >= ${WARMUP}s warm-up until the JIT used <= ${JIT_QUIET_MS} ms in 5 s (max ${WARMUP_MAX}s); pinned: $PIN; JAVA_OPTS=$JAVA_OPTS; $(java -version 2>&1 | head -1); $(wrk -v 2>&1 | head -1); load=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RES/e2e-$APP-runs.txt"
 for r in $(seq "$FIRST_ROUND" $((FIRST_ROUND + ROUNDS - 1))); do
   for k in "${!MODES[@]}"; do
     mode=${MODES[$(( (k + r - 1) % ${#MODES[@]} ))]}
