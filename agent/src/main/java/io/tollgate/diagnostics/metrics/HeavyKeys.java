@@ -5,6 +5,8 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The heaviest keys of a stream, in bounded memory: the Space-Saving algorithm (Metwally, Agrawal
@@ -12,8 +14,10 @@ import java.util.Map;
  * capacity} times is always among the counters; a count may overestimate by at most the
  * counter's {@link Entry#error}.
  *
- * <p>Fed only on refusals, which are the rare path, so a lock is cheap enough. Keys are stored as
- * shown ({@link #display}): short and printable, never more than {@link #MAX_KEY_CHARS}.
+ * <p>Fed on every refusal, the common case under a flood, so a key already counted costs one map
+ * read and one {@link LongAdder} increment, with no lock and nothing allocated; only a key not
+ * among the counters takes the lock (to replace the smallest). Keys are stored as shown ({@link
+ * #display}): short and printable, never more than {@link #MAX_KEY_CHARS}.
  */
 public final class HeavyKeys {
 
@@ -38,59 +42,76 @@ public final class HeavyKeys {
   }
 
   private static final class Counter {
-    final String key;
-    long count;
-    long error;
+    final String shown;
+    final LongAdder count = new LongAdder();
+    final long error;
 
-    Counter(String key, long count, long error) {
-      this.key = key;
-      this.count = count;
+    Counter(String shown, long count, long error) {
+      this.shown = shown;
+      this.count.add(count);
       this.error = error;
     }
   }
 
   private final int capacity;
-  private final Map<String, Counter> counters;
+  /** By the key as given (so a hit needs no {@link #display}); at most {@link #capacity}. */
+  private final ConcurrentHashMap<String, Counter> counters;
 
   public HeavyKeys(int capacity) {
     if (capacity < 1) {
       throw new IllegalArgumentException("capacity " + capacity);
     }
     this.capacity = capacity;
-    this.counters = new HashMap<>(capacity * 2);
+    this.counters = new ConcurrentHashMap<>(capacity * 2);
   }
 
-  /** Counts one occurrence of {@code key} (as given: it is shortened and cleaned here). */
+  /** Counts one occurrence of {@code key} (as given: it is shortened and cleaned for display). */
   public void add(String key) {
-    String shown = display(key);
+    String k = key == null ? "-" : key;
+    Counter counter = counters.get(k);
+    if (counter != null) {
+      counter.count.increment();
+      return;
+    }
     synchronized (this) {
-      Counter counter = counters.get(shown);
+      counter = counters.get(k);
       if (counter != null) {
-        counter.count++;
+        counter.count.increment();
         return;
       }
       if (counters.size() < capacity) {
-        counters.put(shown, new Counter(shown, 1, 0));
+        counters.put(k, new Counter(display(key), 1, 0));
         return;
       }
-      Counter min = null;
-      for (Counter c : counters.values()) {
-        if (min == null || c.count < min.count) {
-          min = c;
+      // Space-Saving: the new key takes the smallest counter's place, and its count
+      String minKey = null;
+      long min = Long.MAX_VALUE;
+      for (Map.Entry<String, Counter> e : counters.entrySet()) {
+        long count = e.getValue().count.sum();
+        if (count < min) {
+          min = count;
+          minKey = e.getKey();
         }
       }
-      counters.remove(min.key);
-      counters.put(shown, new Counter(shown, min.count + 1, min.count));
+      counters.remove(minKey);
+      counters.put(k, new Counter(display(key), min + 1, min));
     }
   }
 
-  /** The counted keys, heaviest first. */
+  /**
+   * The counted keys, heaviest first; two keys that show alike (cut at {@link #MAX_KEY_CHARS})
+   * are one entry.
+   */
   public List<Entry> top() {
-    List<Entry> entries = new ArrayList<>(capacity);
-    synchronized (this) {
-      for (Counter c : counters.values()) {
-        entries.add(new Entry(c.key, c.count, c.error));
-      }
+    Map<String, long[]> byShown = new HashMap<>(capacity * 2);
+    for (Counter c : counters.values()) {
+      long[] sum = byShown.computeIfAbsent(c.shown, s -> new long[2]);
+      sum[0] += c.count.sum();
+      sum[1] += c.error;
+    }
+    List<Entry> entries = new ArrayList<>(byShown.size());
+    for (Map.Entry<String, long[]> e : byShown.entrySet()) {
+      entries.add(new Entry(e.getKey(), e.getValue()[0], e.getValue()[1]));
     }
     Collections.sort(entries, (a, b) -> {
       int byCount = Long.compare(b.count, a.count);

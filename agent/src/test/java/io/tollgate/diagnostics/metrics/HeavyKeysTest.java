@@ -58,4 +58,46 @@ class HeavyKeysTest {
     }
     assertEquals("-", HeavyKeys.display(null));
   }
+
+  /**
+   * A flood from several threads at once: the heavy key, counted without a lock, loses no
+   * increment, and the one-off keys around it never push it out.
+   */
+  @Test
+  void aFloodFromManyThreadsCountsTheHeavyKeyExactly() throws Exception {
+    HeavyKeys keys = new HeavyKeys(4);
+    for (int i = 0; i < 100; i++) {
+      keys.add("hot");
+    }
+    int threads = 4;
+    int each = 20_000;
+    java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+    java.util.List<Thread> running = new java.util.ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int id = t;
+      Thread thread = new Thread(() -> {
+        try {
+          start.await();
+        } catch (InterruptedException e) {
+          return;
+        }
+        for (int i = 0; i < each; i++) {
+          keys.add("hot");
+          if (i % 10 == 0) {
+            keys.add("one-off-" + id + "-" + i);
+          }
+        }
+      });
+      thread.start();
+      running.add(thread);
+    }
+    start.countDown();
+    for (Thread thread : running) {
+      thread.join();
+    }
+    HeavyKeys.Entry top = keys.top().get(0);
+    assertEquals("hot", top.key);
+    assertEquals(100 + threads * each, top.count);
+    assertEquals(0, top.error);
+  }
 }
