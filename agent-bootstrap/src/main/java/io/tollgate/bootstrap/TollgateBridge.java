@@ -115,6 +115,46 @@ public final class TollgateBridge {
     }
   }
 
+  /**
+   * Woven at the start of the container's methods that read a request's parameters or body
+   * ({@code getParameter}, {@code getInputStream}...), {@code request} being the container's
+   * request, {@code how} whether the method parses the parameters or hands over the raw body:
+   * lets rules keyed by a form field decide now that the application reads it. Returns
+   * normally, except when such a rule refused the request: its response is written, and {@link
+   * RefusedWhileReading} unwinds the application to the request's outermost entry point.
+   */
+  public static void bodyRead(int entryPoint, Object request, Object how) {
+    RequestGate engine = gate;
+    if (engine == null) {
+      return; // no request has an engine's scope to decide in before it is installed
+    }
+    Object answer;
+    try {
+      answer = engine.enter(entryPoint, request, how);
+    } catch (Throwable t) {
+      InternalErrors.report("deciding a request as its body is read (entry point " + entryPoint
+          + ")", t);
+      return;
+    }
+    if (answer instanceof Refusal) {
+      throw RefusedWhileReading.INSTANCE;
+    }
+  }
+
+  /**
+   * Woven where an outermost entry point ends by an exception, after {@link #exit}: whether it
+   * is the refusal thrown while the application read its body ({@link RefusedWhileReading}),
+   * perhaps wrapped by the application, which this entry point (the one that began the request,
+   * given its {@code scope}) then swallows and returns normally: the response is complete.
+   */
+  public static boolean swallows(Object scope, Throwable thrown) {
+    try {
+      return scope != null && !(scope instanceof Refusal) && RefusedWhileReading.isIn(thrown);
+    } catch (Throwable t) {
+      return false;
+    }
+  }
+
   /** The engine; while the agent starts, after waiting for it. Null: let the request pass. */
   private static RequestGate engine() {
     RequestGate engine = gate;

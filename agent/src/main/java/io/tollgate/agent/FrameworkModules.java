@@ -5,6 +5,7 @@ import io.tollgate.instrumentation.grizzly.GrizzlyModule;
 import io.tollgate.instrumentation.jaxrs.cxf.CxfModule;
 import io.tollgate.instrumentation.jaxrs.jersey.JerseyModule;
 import io.tollgate.instrumentation.jaxrs.resteasy.ResteasyModule;
+import io.tollgate.instrumentation.servlet.BodyReadModule;
 import io.tollgate.instrumentation.servlet.ServletModule;
 import io.tollgate.instrumentation.spring.SpringMvcModule;
 import java.util.Arrays;
@@ -39,6 +40,7 @@ public final class FrameworkModules {
         new JerseyModule(),
         new GrizzlyModule(),
         new ResteasyModule(),
-        new CxfModule()));
+        new CxfModule(),
+        new BodyReadModule()));
   }
 }

@@ -16,7 +16,7 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
 final class KeyParser {
 
   static final List<String> KEY_PARTS_SIMPLE = Arrays.asList("ip", "global", "principal", "route");
-  static final List<String> KEY_PARTS_NAMED = Arrays.asList("header", "param", "cookie");
+  static final List<String> KEY_PARTS_NAMED = Arrays.asList("header", "param", "query", "form", "cookie");
 
   private final YamlNodes y;
 
@@ -58,7 +58,8 @@ final class KeyParser {
     }
     List<String> out = new ArrayList<>();
     boolean ok = true;
-    String allowed = "ip, global, principal, route, header:NAME, param:NAME, cookie:NAME";
+    String allowed =
+        "ip, global, principal, route, header:NAME, param:NAME, query:NAME, form:NAME, cookie:NAME";
     for (Node item : items) {
       String raw = y.string(item, "key", "one of " + allowed + " (or a list of them)", ctx);
       if (raw == null) {
@@ -81,7 +82,7 @@ final class KeyParser {
           y.problem(
               item,
               ctx + "key part '" + raw + "' needs a name after the colon, for example '"
-                  + type + ":" + (type.equals("header") ? "X-Api-Key" : type.equals("param") ? "username" : "session") + "'");
+                  + type + ":" + (type.equals("header") ? "X-Api-Key" : type.equals("cookie") ? "session" : "username") + "'");
         } else if (!isToken(name)) {
           y.problem(
               item,

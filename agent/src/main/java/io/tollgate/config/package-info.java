@@ -15,7 +15,7 @@
  * of every value; enumerations (listing the allowed values); durations (listing the accepted forms);
  * rule names (present, {@code [A-Za-z0-9._-]+}, unique); path globs and routes (start with '/');
  * HTTP methods (a known method; case-insensitive); key parts ({@code ip | global | principal | route |
- * header:NAME | param:NAME | cookie:NAME}, NAME an RFC 9110 token, no repeats, {@code global} alone);
+ * header:NAME | param:NAME | query:NAME | form:NAME | cookie:NAME}, NAME an RFC 9110 token, no repeats, {@code global} alone);
  * cost maps ({@code default} or globs, positive values, no cost above the burst or limit, which could
  * never pass); redis ({@code backend: redis} with exactly one of {@code uri} and a non-empty {@code
  * cluster}, URI schemes, {@code ${NAME}} and {@code ${NAME:-default}} from an injectable environment);

@@ -35,6 +35,19 @@ public enum DecisionPoint {
     }
   },
 
+  /**
+   * The application's first read of its request's parameters or body (the container's {@code
+   * getParameter}, {@code getInputStream}...): no rule of its own, only those whose key is a form
+   * body's field, which waited there so that the agent never reads a body before the application
+   * (and reads it as the application does, in the charset it chose).
+   */
+  BODY_READ {
+    @Override
+    boolean decides(Rule rule) {
+      return false;
+    }
+  },
+
   /** A framework with no servlet entry point before it (Jersey on Grizzly): every rule. */
   ONLY_ENTRY {
     @Override

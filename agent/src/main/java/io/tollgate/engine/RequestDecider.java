@@ -96,6 +96,27 @@ public final class RequestDecider {
       List<Rule> waiting,
       boolean handlerAhead,
       long deadline) {
+    return decide(
+        exchange, sentMethod, rules, point, earlier, waiting, null, handlerAhead, deadline);
+  }
+
+  /**
+   * As above, where a rule whose key is a form body's field that the application has not read yet
+   * ({@link Rule#lacksBodyYet}) is added to {@code waitingForBody} (when not null) instead of
+   * being decided: at {@link DecisionPoint#BODY_READ}, when the application reads its parameters
+   * or body, the caller passes that list as {@code waiting} and those rules are decided. Which
+   * entry point came first does not matter: whichever decides defers such a rule.
+   */
+  public RuleVerdicts decide(
+      HttpExchange exchange,
+      String sentMethod,
+      RuleSet rules,
+      DecisionPoint point,
+      RuleVerdicts earlier,
+      List<Rule> waiting,
+      List<Rule> waitingForBody,
+      boolean handlerAhead,
+      long deadline) {
     String method = exchange.method();
     String sent = sentMethod == null ? method : sentMethod;
     boolean overridden = !sent.equals(method);
@@ -111,7 +132,9 @@ public final class RequestDecider {
         boolean decidesHere = point.decides(rule) || (resuming && waiting.contains(rule));
         if (decidesHere
             ? !rule.matches(sent, method, path)
-                || (rule.needsRoute() && !rule.matchesRoute(routeAt(point, exchange)))
+                || (rule.needsRoute()
+                    && point != DecisionPoint.BODY_READ // matched where it began to wait
+                    && !rule.matchesRoute(routeAt(point, exchange)))
             : !(overridden && rule.matchesOnlyByOverride(sent, method, path))) {
           continue;
         }
@@ -125,8 +148,14 @@ public final class RequestDecider {
           waiting.add(rule);
           continue;
         }
-        if (point == DecisionPoint.LATER_ENTRY) {
+        if (point == DecisionPoint.LATER_ENTRY || point == DecisionPoint.BODY_READ) {
           waiting.remove(rule);
+        }
+        if (waitingForBody != null
+            && point != DecisionPoint.BODY_READ
+            && rule.lacksBodyYet(exchange)) {
+          waitingForBody.add(rule);
+          continue;
         }
         String key = rule.keyFor(exchange);
         if (key == null || rule.isAllowlisted(exchange, key)) {

@@ -28,6 +28,12 @@ public final class RequestScope {
    * none.
    */
   List<Rule> waitingForPrincipal;
+  /**
+   * Rules whose key is a form body's field that the application had not read when they were
+   * reached: decided when it first reads its parameters or body ({@link TollgateGate#bodyRead}).
+   * Null when none.
+   */
+  List<Rule> waitingForBody;
   /** How long the agent has held this request so far: start-up wait, decisions, pacing. */
   long heldNanos;
 
@@ -39,6 +45,11 @@ public final class RequestScope {
   /** The exchange of the outermost entry point (its client address, its response). */
   public HttpExchange exchange() {
     return exchange;
+  }
+
+  /** Whether rules keyed by a form body's field wait for the application to read its body. */
+  public boolean waitsForBody() {
+    return waitingForBody != null;
   }
 
   /** Whether rules keyed by the user still wait for a later entry point that knows the user. */

@@ -96,10 +96,11 @@ public final class TollgateGate {
           exchange.header("X-Forwarded-For") != null || exchange.header("Forwarded") != null);
     }
     List<Rule> waiting = ruleSet.hasPrincipalRules() ? new ArrayList<>(1) : null;
+    List<Rule> waitingForBody = ruleSet.hasBodyRules() ? new ArrayList<>(1) : null;
     long start = System.nanoTime();
     long held = TollgateBridge.startupWaitNanos();
-    RuleVerdicts verdicts =
-        decide(exchange, ruleSet, DecisionPoint.FIRST_ENTRY, null, waiting, start, held);
+    RuleVerdicts verdicts = decide(exchange, null, ruleSet, DecisionPoint.FIRST_ENTRY, null,
+        waiting, waitingForBody, start, held);
     boolean handedOver = false;
     try {
       if (verdicts != null
@@ -111,6 +112,9 @@ public final class TollgateGate {
       scope.heldNanos = held + (System.nanoTime() - start);
       if (waiting != null && !waiting.isEmpty()) {
         scope.waitingForPrincipal = waiting;
+      }
+      if (waitingForBody != null && !waitingForBody.isEmpty()) {
+        scope.waitingForBody = waitingForBody;
       }
       CURRENT.set(scope);
       handedOver = true; // given back at the request's end
@@ -136,10 +140,12 @@ public final class TollgateGate {
     RuleVerdicts earlier = scope.verdicts;
     int before = earlier == null ? 0 : earlier.size();
     long start = System.nanoTime();
-    RuleVerdicts verdicts = decide(
-        exchange, ruleSet, DecisionPoint.LATER_ENTRY, earlier, waiting, start, scope.heldNanos);
+    List<Rule> waitingForBody = bodyWaitingOf(scope, ruleSet);
+    RuleVerdicts verdicts = decide(exchange, null, ruleSet, DecisionPoint.LATER_ENTRY, earlier,
+        waiting, waitingForBody, start, scope.heldNanos);
     // handed to the scope at once: its end gives back whatever happens next
     scope.verdicts = verdicts;
+    keepBodyWaiting(scope, waitingForBody);
     if (waiting.isEmpty()) {
       scope.waitingForPrincipal = null;
     }
@@ -241,8 +247,12 @@ public final class TollgateGate {
     }
     long start = System.nanoTime();
     long held = scope == null ? TollgateBridge.startupWaitNanos() : scope.heldNanos;
-    RuleVerdicts verdicts =
-        decide(exchange, sentMethod, ruleSet, point, earlier, waiting, start, held);
+    List<Rule> waitingForBody = scope == null ? null : bodyWaitingOf(scope, ruleSet);
+    RuleVerdicts verdicts = decide(
+        exchange, sentMethod, ruleSet, point, earlier, waiting, waitingForBody, start, held);
+    if (scope != null) {
+      keepBodyWaiting(scope, waitingForBody);
+    }
     if (verdicts == null || verdicts.size() == before) {
       return false;
     }
@@ -274,6 +284,50 @@ public final class TollgateGate {
         verdicts.releaseHeld();
       }
     }
+  }
+
+  /**
+   * The application reads its request's parameters or body for the first time ({@code
+   * exchange} now knows whether it parsed a form or took the raw body): decides the rules whose
+   * key is a form body's field, which waited for this ({@link RequestScope#waitsForBody}). True
+   * when they refused the request: its response is written, and the caller must stop the
+   * application's read.
+   */
+  public boolean bodyRead(RequestScope scope, HttpExchange exchange) {
+    List<Rule> waiting = scope.waitingForBody;
+    if (waiting == null) {
+      return false;
+    }
+    scope.waitingForBody = null; // decided here, once
+    RuleSet ruleSet = rules.current();
+    RuleVerdicts earlier = scope.verdicts;
+    int before = earlier == null ? 0 : earlier.size();
+    long start = System.nanoTime();
+    RuleVerdicts verdicts = decide(exchange, null, ruleSet, DecisionPoint.BODY_READ, earlier,
+        waiting, null, start, scope.heldNanos);
+    // handed to the scope at once: its end gives back whatever happens next
+    scope.verdicts = verdicts;
+    try {
+      return verdicts != null
+          && verdicts.size() != before
+          && refuseOrPass(
+              exchange, verdicts, ruleSet, scope.heldNanos + (System.nanoTime() - start));
+    } finally {
+      scope.heldNanos += System.nanoTime() - start;
+    }
+  }
+
+  /** The list a decision adds the rules that must wait for the body to: the scope's, or a new one. */
+  private static List<Rule> bodyWaitingOf(RequestScope scope, RuleSet ruleSet) {
+    if (scope.waitingForBody != null) {
+      return scope.waitingForBody;
+    }
+    return ruleSet.hasBodyRules() ? new ArrayList<>(1) : null;
+  }
+
+  private static void keepBodyWaiting(RequestScope scope, List<Rule> waitingForBody) {
+    scope.waitingForBody =
+        waitingForBody == null || waitingForBody.isEmpty() ? null : waitingForBody;
   }
 
   /**
@@ -405,22 +459,10 @@ public final class TollgateGate {
 
   /**
    * Decides at one entry point, starting at {@code start} for a request held {@code heldNanos}
-   * before, and counts this decision's verdicts in the rule metrics.
-   */
-  private RuleVerdicts decide(
-      HttpExchange exchange,
-      RuleSet ruleSet,
-      DecisionPoint point,
-      RuleVerdicts earlier,
-      List<Rule> waiting,
-      long start,
-      long heldNanos) {
-    return decide(exchange, null, ruleSet, point, earlier, waiting, start, heldNanos);
-  }
-
-  /**
-   * As above, at a handler whose request method may be overridden from {@code sentMethod} (the
-   * method the outermost entry point saw, or null).
+   * before, and counts this decision's verdicts in the rule metrics; at a handler, the request
+   * method may be overridden from {@code sentMethod} (the method the outermost entry point saw, or
+   * null). Rules reached whose key is a body field not read yet are added to {@code
+   * waitingForBody} when it is not null.
    */
   private RuleVerdicts decide(
       HttpExchange exchange,
@@ -429,11 +471,12 @@ public final class TollgateGate {
       DecisionPoint point,
       RuleVerdicts earlier,
       List<Rule> waiting,
+      List<Rule> waitingForBody,
       long start,
       long heldNanos) {
     int before = earlier == null ? 0 : earlier.size();
     RuleVerdicts verdicts = decider.decide(exchange, sentMethod, ruleSet, point, earlier, waiting,
-        handlerPointSeen, RequestHold.deadline(start, heldNanos));
+        waitingForBody, handlerPointSeen, RequestHold.deadline(start, heldNanos));
     DecisionMetrics.record(verdicts, before, System.nanoTime() - start);
     return verdicts;
   }

@@ -66,8 +66,35 @@ public interface HttpExchange {
   /** The authenticated user's name, or null. */
   String principalName();
 
-  /** A query or form parameter, or null. Reading a form parameter consumes a form body. */
+  /**
+   * A parameter as the Servlet API's {@code getParameter} gives it (the query string's first, then
+   * the form body's), or null. It never reads a body the application has not read: while {@link
+   * #formBodyUnread()} is true, a parameter that is not in the query string is not asked for
+   * (the engine waits for the application to read its parameters first).
+   */
   String parameter(String name);
+
+  /** The first value of a parameter in the query string only, decoded as the container does; or null. */
+  default String queryParameter(String name) {
+    return null;
+  }
+
+  /**
+   * The first value of a field of the form body only (URL-encoded or multipart), as the
+   * application reads it, once it has; null when absent, or where the framework does not tell.
+   */
+  default String formParameter(String name) {
+    return null;
+  }
+
+  /**
+   * Whether the request may carry form fields in a body the application has not read yet: a key
+   * that needs one must not be read now (reading it would consume or decode the body before the
+   * application chose how), but when the application reads its parameters.
+   */
+  default boolean formBodyUnread() {
+    return false;
+  }
 
   /** A cookie's value, or null. */
   String cookie(String name);

@@ -106,6 +106,29 @@ public abstract class MethodWeaver extends MethodVisitor {
     super.visitJumpInsn(Opcodes.IFEQ, originalCodeStart);
   }
 
+  /**
+   * In {@link #beforeThrow()} of a {@code void} method that keeps the scope: returns normally
+   * instead of throwing when {@code TollgateBridge.swallows(scope, thrown)} says so (the request
+   * was refused while the application read its body, and its response is complete); otherwise
+   * the exception stays on the stack, to be thrown.
+   */
+  protected final void returnWhenSwallowed() {
+    Label rethrow = new Label();
+    super.visitInsn(Opcodes.DUP); // thrown, thrown
+    loadScope(); // thrown, thrown, scope
+    super.visitInsn(Opcodes.SWAP); // thrown, scope, thrown
+    callBridge("swallows", "(Ljava/lang/Object;Ljava/lang/Throwable;)Z"); // thrown, swallowed
+    super.visitJumpInsn(Opcodes.IFEQ, rethrow); // thrown
+    super.visitInsn(Opcodes.POP);
+    super.visitInsn(Opcodes.RETURN); // not visitInsn: no exit before this return, it was called
+    super.visitLabel(rethrow);
+    if (frames) {
+      Object[] locals = withScope(new Object[0]);
+      super.visitFrame(
+          Opcodes.F_NEW, locals.length, locals, 1, new Object[] {"java/lang/Throwable"});
+    }
+  }
+
   /** Marks where the method's own code begins (where {@link #whenRefused()} jumps otherwise). */
   protected final void originalCodeStarts() {
     super.visitLabel(originalCodeStart);

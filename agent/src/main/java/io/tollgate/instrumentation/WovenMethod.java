@@ -25,6 +25,11 @@ public final class WovenMethod {
     this.maxLocals = maxLocals;
   }
 
+  /** The method's descriptor: {@code (Ljava/lang/String;)Ljava/lang/String;}. */
+  public String descriptor() {
+    return descriptor;
+  }
+
   /** The method's return type, as its internal name (for a cast), when it returns an object. */
   public String returnTypeInternalName() {
     String returned = descriptor.substring(descriptor.indexOf(')') + 1);

@@ -10,7 +10,9 @@ import java.util.Locale;
  *
  * <p>Parts: {@code ip} (the client address, through the trusted proxies), {@code global} (one
  * bucket for everyone), {@code header:NAME} and {@code cookie:NAME} (kept only as a hash: they are
- * often secrets), {@code param:NAME}, {@code principal}, {@code route}. A request that lacks a part
+ * often secrets), {@code param:NAME} (the Servlet API's parameter: the query string's first, then
+ * the form body's), {@code query:NAME} (the query string only), {@code form:NAME} (the form body
+ * only), {@code principal}, {@code route}. A request that lacks a part
  * (no API key header, no user) gets no key: the rule does not apply to it, rather than putting
  * every such request on one shared empty key.
  */
@@ -104,6 +106,36 @@ public final class RequestKeyResolver {
     return false;
   }
 
+  /**
+   * True when a part of the key (or its fallback) may be a form body's field: such a rule may
+   * have to wait until the application reads its parameters ({@link #waitsForBody}).
+   */
+  public boolean mayNeedBody() {
+    for (Part part : parts) {
+      if (part.kind == Kind.PARAM || part.kind == Kind.FORM) {
+        return true;
+      }
+    }
+    return fallback != null && fallback.mayNeedBody();
+  }
+
+  /**
+   * True when this request's key cannot be had without reading a body the application has not
+   * read yet: a {@code form:} part, or a {@code param:} part that the query string does not give.
+   */
+  public boolean waitsForBody(HttpExchange exchange) {
+    if (!exchange.formBodyUnread()) {
+      return false;
+    }
+    for (Part part : parts) {
+      if (part.kind == Kind.FORM
+          || (part.kind == Kind.PARAM && exchange.queryParameter(part.name) == null)) {
+        return true;
+      }
+    }
+    return fallback != null && fallback.waitsForBody(exchange);
+  }
+
   /** Whether the fallback key stands in for requests that lack this one. */
   public boolean hasFallback() {
     return fallback != null;
@@ -115,6 +147,8 @@ public final class RequestKeyResolver {
     HEADER,
     COOKIE,
     PARAM,
+    QUERY,
+    FORM,
     PRINCIPAL,
     ROUTE
   }
@@ -145,6 +179,10 @@ public final class RequestKeyResolver {
           return new Part(Kind.COOKIE, name, clients);
         case "param":
           return new Part(Kind.PARAM, name, clients);
+        case "query":
+          return new Part(Kind.QUERY, name, clients);
+        case "form":
+          return new Part(Kind.FORM, name, clients);
         case "principal":
           return new Part(Kind.PRINCIPAL, null, clients);
         case "route":
@@ -178,6 +216,10 @@ public final class RequestKeyResolver {
           return hashed(exchange.cookie(name));
         case PARAM:
           return emptyToNull(exchange.parameter(name));
+        case QUERY:
+          return emptyToNull(exchange.queryParameter(name));
+        case FORM:
+          return emptyToNull(exchange.formParameter(name));
         case PRINCIPAL:
           return emptyToNull(exchange.principalName());
         case ROUTE:

@@ -62,6 +62,11 @@ final class LoggedExchange implements HttpExchange {
   }
 
   @Override
+  public String queryParameter(String name) {
+    return parameter(name);
+  }
+
+  @Override
   public String cookie(String name) {
     return Cookies.value(header("Cookie"), name);
   }

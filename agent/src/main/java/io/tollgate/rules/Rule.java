@@ -285,6 +285,19 @@ public final class Rule {
     return keyNeedsPrincipal() && exchange.principalName() == null;
   }
 
+  /** Whether the rule's key (or its fallback) may be a form body's field. */
+  public boolean keyMayNeedBody() {
+    return shared.keyResolver.mayNeedBody();
+  }
+
+  /**
+   * Whether this request's key is a form body's field that the application has not read yet: the
+   * decision waits until it does, so that the agent never reads a body before the application.
+   */
+  public boolean lacksBodyYet(HttpExchange exchange) {
+    return shared.keyResolver.waitsForBody(exchange);
+  }
+
   /** The key this request counts against, or null when the request lacks it (no API key...). */
   public String keyFor(HttpExchange exchange) {
     String primary = shared.keyResolver.resolvePrimary(exchange);

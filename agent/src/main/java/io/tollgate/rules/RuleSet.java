@@ -15,6 +15,7 @@ public final class RuleSet {
   private final HeadersMode headers;
   private final boolean hasRouteRules;
   private final boolean hasPrincipalRules;
+  private final boolean hasBodyRules;
   private final boolean hasMethodRules;
 
   private final boolean trustsNoProxy;
@@ -36,14 +37,17 @@ public final class RuleSet {
     boolean route = false;
     boolean principal = false;
     boolean method = false;
+    boolean body = false;
     for (Rule rule : this.rules) {
       route |= rule.needsRoute();
       principal |= rule.keyNeedsPrincipal();
       method |= rule.matchesByMethod();
+      body |= rule.keyMayNeedBody();
     }
     this.hasMethodRules = method;
     this.hasRouteRules = route;
     this.hasPrincipalRules = principal;
+    this.hasBodyRules = body;
     this.pathIndex = this.rules.length > SCANNED_UP_TO ? RulePathIndex.of(this.rules) : null;
   }
 
@@ -67,6 +71,11 @@ public final class RuleSet {
   /** Whether a rule's key has the authenticated user as a part. */
   public boolean hasPrincipalRules() {
     return hasPrincipalRules;
+  }
+
+  /** Whether a rule's key may be a form body's field ({@code param:}, {@code form:}). */
+  public boolean hasBodyRules() {
+    return hasBodyRules;
   }
 
   /**

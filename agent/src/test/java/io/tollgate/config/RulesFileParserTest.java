@@ -194,7 +194,11 @@ class RulesFileParserTest {
         "IP                          | ip",
         "header:X-Api-Key            | header:X-Api-Key",
         "param:username              | param:username",
+        "query:username              | query:username",
+        "form:username               | form:username",
+        "Form:username               | form:username",
         "cookie:SESSION              | cookie:SESSION",
+        "[ip, form:username]         | ip,form:username",
         "[ip, param:username]        | ip,param:username",
         "[principal, route]          | principal,route",
       })

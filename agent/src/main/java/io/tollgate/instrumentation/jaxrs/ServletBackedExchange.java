@@ -98,6 +98,21 @@ public abstract class ServletBackedExchange implements HttpExchange {
   }
 
   @Override
+  public String queryParameter(String name) {
+    return servlet.queryParameter(name);
+  }
+
+  @Override
+  public String formParameter(String name) {
+    return servlet.formParameter(name);
+  }
+
+  @Override
+  public boolean formBodyUnread() {
+    return servlet.formBodyUnread();
+  }
+
+  @Override
   public String cookie(String name) {
     return servlet.cookie(name);
   }

@@ -35,6 +35,12 @@ public interface ServletCalls {
 
   String getParameter(Object request, String name);
 
+  String[] getParameterValues(Object request, String name);
+
+  String getQueryString(Object request);
+
+  String getContentType(Object request);
+
   Object[] getCookies(Object request);
 
   boolean isAsyncStarted(Object request);

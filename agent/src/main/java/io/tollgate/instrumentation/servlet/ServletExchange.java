@@ -1,6 +1,7 @@
 package io.tollgate.instrumentation.servlet;
 
 import io.tollgate.http.HttpExchange;
+import io.tollgate.http.QueryStrings;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -12,6 +13,12 @@ import java.util.List;
 
 /** A servlet request and response, seen through {@link ServletCalls}. */
 public final class ServletExchange implements HttpExchange {
+
+  /** Set on the request when the application first reads its parameters or body: how it did. */
+  static final String BODY_READ_ATTRIBUTE = "io.tollgate.body-read";
+
+  private static final String PARSED = "parsed";
+  private static final String RAW = "raw";
 
   private final ServletApi api;
   private final ServletCalls calls;
@@ -118,9 +125,49 @@ public final class ServletExchange implements HttpExchange {
     return principal == null ? null : principal.getName();
   }
 
+  /**
+   * The Servlet API's parameter, query string first, without ever reading a body: from the query
+   * string, else from the form once the application has parsed it; null while it has not.
+   */
   @Override
   public String parameter(String name) {
-    return calls.getParameter(request, name);
+    String inQuery = queryParameter(name);
+    return inQuery != null ? inQuery : formParameter(name);
+  }
+
+  @Override
+  public String queryParameter(String name) {
+    return QueryStrings.first(calls.getQueryString(request), name);
+  }
+
+  /**
+   * The form body's first value of {@code name}, once the application has parsed its parameters
+   * (so reading them again costs nothing and decodes them as it did): the container's values
+   * after those the query string gave. Null before, and after a raw read of the body.
+   */
+  @Override
+  public String formParameter(String name) {
+    if (!PARSED.equals(calls.getAttribute(request, BODY_READ_ATTRIBUTE))
+        || !QueryStrings.isFormBody(calls.getContentType(request))) {
+      return null;
+    }
+    String[] values = calls.getParameterValues(request, name);
+    int inQuery = QueryStrings.count(calls.getQueryString(request), name);
+    return values != null && values.length > inQuery ? values[inQuery] : null;
+  }
+
+  @Override
+  public boolean formBodyUnread() {
+    return QueryStrings.isFormBody(calls.getContentType(request))
+        && calls.getAttribute(request, BODY_READ_ATTRIBUTE) == null;
+  }
+
+  /**
+   * The application has begun to read the request's parameters ({@code raw} false) or its raw
+   * body: marked on the request, so that every exchange of it, wrapped or not, knows.
+   */
+  void applicationReadBody(boolean raw) {
+    calls.setAttribute(request, BODY_READ_ATTRIBUTE, raw ? RAW : PARSED);
   }
 
   @Override

@@ -17,6 +17,7 @@ import net.bytebuddy.jar.asm.Opcodes;
  *   TollgateBridge.exit(SERVLET, scope, null);
  * } catch (Throwable t) {                        // after the method's own handlers
  *   TollgateBridge.exit(SERVLET, scope, t);
+ *   if (TollgateBridge.swallows(scope, t)) return; // refused as the app read its body: done
  *   throw t;
  * }
  * }</pre>
@@ -49,5 +50,6 @@ final class ServletRequestWeaver extends EntryPointWeaver {
   @Override
   protected void beforeThrow() {
     callExitOnThrow();
+    returnWhenSwallowed();
   }
 }

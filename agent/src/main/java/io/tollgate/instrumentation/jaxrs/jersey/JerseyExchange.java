@@ -108,6 +108,11 @@ public final class JerseyExchange implements HttpExchange {
   }
 
   @Override
+  public String queryParameter(String name) {
+    return parameter(name);
+  }
+
+  @Override
   public String cookie(String name) {
     Map<?, ?> cookies = calls.getCookies(request);
     Object cookie = cookies == null ? null : cookies.get(name);
