@@ -47,9 +47,37 @@ public final class RequestScope {
     return exchange;
   }
 
+  /** Set while the body's first read is being decided: the reads the agent makes then are its own. */
+  boolean bodyReadBegun;
+
   /** Whether rules keyed by a form body's field wait for the application to read its body. */
   public boolean waitsForBody() {
-    return waitingForBody != null;
+    return waitingForBody != null && !bodyReadBegun;
+  }
+
+  /**
+   * At a read of the body: true, once, when rules wait for it, so that the reads made to decide
+   * them (which the container's woven readers see too) do not begin it again; {@link
+   * TollgateGate#bodyRead} ends it, and {@link #endBodyRead} at the latest.
+   */
+  public boolean beginBodyRead() {
+    if (!waitsForBody()) {
+      return false;
+    }
+    bodyReadBegun = true;
+    return true;
+  }
+
+  /**
+   * Ends a read of the body begun by {@link #beginBodyRead}: when deciding failed before {@link
+   * TollgateGate#bodyRead} could, the rules that waited are not decided (the request passes them,
+   * as it passes any rule whose decision fails) rather than tried again at every later read.
+   */
+  public void endBodyRead() {
+    if (bodyReadBegun) {
+      bodyReadBegun = false;
+      waitingForBody = null;
+    }
   }
 
   /** Whether rules keyed by the user still wait for a later entry point that knows the user. */

@@ -288,13 +288,15 @@ public final class TollgateGate {
 
   /**
    * The application reads its request's parameters or body for the first time ({@code
-   * exchange} now knows whether it parsed a form or took the raw body): decides the rules whose
+   * exchange} now knows whether it parsed a form or took the raw body), the read begun by {@link
+   * RequestScope#beginBodyRead}: decides the rules whose
    * key is a form body's field, which waited for this ({@link RequestScope#waitsForBody}). True
    * when they refused the request: its response is written, and the caller must stop the
    * application's read.
    */
   public boolean bodyRead(RequestScope scope, HttpExchange exchange) {
     List<Rule> waiting = scope.waitingForBody;
+    scope.bodyReadBegun = false;
     if (waiting == null) {
       return false;
     }

@@ -26,7 +26,8 @@ public final class BodyReadEntryPoints {
   private BodyReadEntryPoints() {}
 
   public static List<EntryPointMethod> of(ServletNamespace namespace) {
-    String framework = "a Servlet container's request parameters (" + namespace.packageName() + ")";
+    // one name for both namespaces: the methods that read parameters have the same descriptors
+    String framework = "a Servlet container's request parameters";
     String inputStream = ServletEntryPoints.descriptorOf(namespace.type("ServletInputStream"));
     String part = ServletEntryPoints.descriptorOf(namespace.type("http.Part"));
     String[][] methods = {
@@ -49,9 +50,19 @@ public final class BodyReadEntryPoints {
     return all;
   }
 
-  /** Whether the method of this descriptor hands the application the raw body, unparsed. */
-  static boolean readsRawBody(String descriptor) {
-    return descriptor.endsWith("ServletInputStream;")
-        || descriptor.endsWith("Ljava/io/BufferedReader;");
+  /**
+   * How the method of this descriptor reads the body, as {@link ServletBodyReads} is told: raw
+   * ({@code getInputStream}, {@code getReader}), as multipart parts ({@code getPart},
+   * {@code getParts}), or as parameters.
+   */
+  static String howItReads(String descriptor) {
+    if (descriptor.endsWith("ServletInputStream;")
+        || descriptor.endsWith("Ljava/io/BufferedReader;")) {
+      return ServletBodyReads.RAW;
+    }
+    if (descriptor.endsWith("/http/Part;") || descriptor.endsWith(")Ljava/util/Collection;")) {
+      return ServletBodyReads.PARTS;
+    }
+    return ServletBodyReads.PARSED;
   }
 }

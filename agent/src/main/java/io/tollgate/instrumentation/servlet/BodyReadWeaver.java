@@ -10,7 +10,8 @@ import net.bytebuddy.jar.asm.Opcodes;
  * as Java, the method becomes:
  *
  * <pre>{@code
- * TollgateBridge.bodyRead(BODY_READ, this, "parsed");   // or "raw" for getInputStream/getReader
+ * TollgateBridge.bodyRead(BODY_READ, this, "parsed");   // "raw": getInputStream/getReader,
+ *                                                      // "parts": getPart/getParts
  * ...the method's own code
  * }</pre>
  *
@@ -30,8 +31,7 @@ final class BodyReadWeaver extends EntryPointWeaver {
   protected void atStart() {
     loadEntryPoint();
     visitVarInsn(Opcodes.ALOAD, 0);
-    visitLdcInsn(
-        BodyReadEntryPoints.readsRawBody(method.descriptor()) ? ServletBodyReads.RAW : ServletBodyReads.PARSED);
+    visitLdcInsn(BodyReadEntryPoints.howItReads(method.descriptor()));
     callBridge("bodyRead", BODY_READ);
     originalCodeStarts();
   }

@@ -49,6 +49,7 @@ final class ServletApi {
     {"getParameter", REQUEST + "getParameter"},
     {"getParameterValues", REQUEST + "getParameterValues"},
     {"getQueryString", REQUEST + "getQueryString"},
+    {"getParts", REQUEST + "getParts"},
     {"getContentType", REQUEST + "getContentType"},
     {"getCookies", REQUEST + "getCookies"},
     {"isAsyncStarted", REQUEST + "isAsyncStarted"},

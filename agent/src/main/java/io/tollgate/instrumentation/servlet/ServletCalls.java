@@ -39,6 +39,9 @@ public interface ServletCalls {
 
   String getQueryString(Object request);
 
+  /** The request's {@code getParts()}: parses a multipart body, once, as the container does. */
+  java.util.Collection<?> getParts(Object request) throws Exception;
+
   String getContentType(Object request);
 
   Object[] getCookies(Object request);

@@ -163,6 +163,20 @@ public final class ServletExchange implements HttpExchange {
   }
 
   /**
+   * Parses a multipart body as the application is about to, by {@code getParts} (the container
+   * parses once, and puts the parts' fields before the query string's in its parameters only when
+   * parts come first): false when the container cannot.
+   */
+  boolean parseParts() {
+    try {
+      calls.getParts(request);
+      return true;
+    } catch (Exception e) {
+      return false; // the application's own call meets the same failure
+    }
+  }
+
+  /**
    * The application has begun to read the request's parameters ({@code raw} false) or its raw
    * body: marked on the request, so that every exchange of it, wrapped or not, knows.
    */
