@@ -50,7 +50,7 @@ public final class Main {
         tomcat.getHost().setAutoDeploy(false);
 
         Context ctx = tomcat.addContext("", base.toString());
-        ResourceConfig config = new ResourceConfig(Endpoints.class)
+        ResourceConfig config = new ResourceConfig(Endpoints.class, Echo.class)
                 .property(ServerProperties.WADL_FEATURE_DISABLE, true);
         servlet(ctx, "jersey", new ServletContainer(config), true, "/*");
         servlet(ctx, "forwardHello", new Servlets.ForwardHello(), false, "/forward/hello");

@@ -7,6 +7,6 @@ import java.util.Set;
 public final class RestApplication extends Application {
     @Override
     public Set<Class<?>> getClasses() {
-        return Set.of(Endpoints.class, RewritingExceptionMapper.class);
+        return Set.of(Endpoints.class, Echo.class, RewritingExceptionMapper.class);
     }
 }

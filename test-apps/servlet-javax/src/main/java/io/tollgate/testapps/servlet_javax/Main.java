@@ -49,6 +49,8 @@ public final class Main {
         Context ctx = tomcat.addContext("", base.toString());
         servlet(ctx, "hello", new Servlets.Hello(), false, "/hello");
         servlet(ctx, "login", new Servlets.Login(), false, "/login");
+        Wrapper echo = servlet(ctx, "echo", new Echo(), true, "/echo");
+        echo.setMultipartConfigElement(new javax.servlet.MultipartConfigElement(""));
         servlet(ctx, "orders", new Servlets.Orders(), false, "/api/orders/*");
         servlet(ctx, "search", new Servlets.Search(), false, "/api/search");
         servlet(ctx, "export", new Servlets.Export(), false, "/api/export");
@@ -75,10 +77,11 @@ public final class Main {
         tomcat.getServer().await();
     }
 
-    private static void servlet(Context ctx, String name, HttpServlet servlet, boolean async, String pattern) {
+    private static Wrapper servlet(Context ctx, String name, HttpServlet servlet, boolean async, String pattern) {
         Wrapper wrapper = Tomcat.addServlet(ctx, name, servlet);
         wrapper.setAsyncSupported(async);
         ctx.addServletMappingDecoded(pattern, name);
+        return wrapper;
     }
 
     private static void filter(Context ctx, String name, Filter filter, String pattern) {
