@@ -112,7 +112,7 @@ class TransparencyIT {
           "/echo", List.of(multipartType, "X-Echo-Charset: UTF-8"), multipart, framing, pieces));
     }
     all.add(new EchoRequest("no body, a query only", "/echo?username=j%C3%BCrgen&x=1+2",
-        List.of(client), new byte[0], Framing.WHOLE, 1));
+        List.of(client, "Content-Type: text/plain"), new byte[0], Framing.WHOLE, 1));
     return all;
   }
 
