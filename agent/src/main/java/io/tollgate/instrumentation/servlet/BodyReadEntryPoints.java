@@ -27,7 +27,7 @@ public final class BodyReadEntryPoints {
 
   public static List<EntryPointMethod> of(ServletNamespace namespace) {
     // one name for both namespaces: the methods that read parameters have the same descriptors
-    String framework = "a Servlet container's request parameters";
+    String framework = "the request parameters of a Servlet container";
     String inputStream = ServletEntryPoints.descriptorOf(namespace.type("ServletInputStream"));
     String part = ServletEntryPoints.descriptorOf(namespace.type("http.Part"));
     String[][] methods = {
