@@ -98,7 +98,9 @@ if amount > limit then
 elseif amount <= free then
   log(amount)
   size = size + amount
-  return {1, limit - size, 0, reset(size), period - age(redis.call('LINDEX', KEYS[1], 0))}
+  local next_unit = 0
+  if size > 0 then next_unit = period - age(redis.call('LINDEX', KEYS[1], 0)) end
+  return {1, limit - size, 0, reset(size), next_unit}
 else
   -- The cost - free oldest entries must leave for cost units to fit: wait for the last of them.
   local leaving = redis.call('LINDEX', KEYS[1], amount - free - 1)
