@@ -86,7 +86,8 @@ public abstract class RedisAlgorithmStore implements LimiterStore {
     return ofBudget(backend, ruleName, budgetName, plan, period, algorithm, null);
   }
 
-  static RedisAlgorithmStore ofBudget(
+  /** As above; with a non-null {@code timeOverride} (tests only) the scripts read it, not TIME. */
+  public static RedisAlgorithmStore ofBudget(
       RedisBackend backend,
       String ruleName,
       String budgetName,
