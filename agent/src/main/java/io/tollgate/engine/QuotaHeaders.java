@@ -18,7 +18,8 @@ import java.util.List;
  * when more quota is available ({@link Verdict#nextUnitNanos}), and on a refusal exactly what
  * {@code Retry-After} says, since the draft wants {@code Retry-After} no earlier than {@code t};
  * draft-8 ({@code headers: draft-8}) and the legacy {@code X-RateLimit-Reset} say when the quota is
- * whole again ({@link Verdict#resetNanos}).
+ * whole again ({@link Verdict#resetNanos}). A rule with {@code partition-key: true} adds the
+ * draft's {@code pk} to both items, a digest of the key.
  */
 public final class QuotaHeaders {
 
@@ -54,6 +55,9 @@ public final class QuotaHeaders {
         continue;
       }
       String item = entry.rule.quotaPolicyItem();
+      if (entry.rule.showsPartitionKey()) {
+        item += RateLimitHeaders.partitionKeyParameter(entry.rule.name(), entry.key);
+      }
       if (policies == null) {
         policies = item;
       } else {
@@ -90,8 +94,12 @@ public final class QuotaHeaders {
       out.header("RateLimit-Policy", morePolicies == null ? policies : morePolicies.toString());
       // sized once: the JIT does not size a concatenation of longs itself
       String prefix = tightest.rule.rateLimitPrefix();
-      out.header("RateLimit", new StringBuilder(prefix.length() + 24).append(prefix)
-          .append(remaining).append(";t=").append(t).toString());
+      StringBuilder item = new StringBuilder(prefix.length() + 24).append(prefix)
+          .append(remaining).append(";t=").append(t);
+      if (tightest.rule.showsPartitionKey()) {
+        item.append(RateLimitHeaders.partitionKeyParameter(tightest.rule.name(), tightest.key));
+      }
+      out.header("RateLimit", item.toString());
     }
     if (mode == HeadersMode.LEGACY || mode == HeadersMode.BOTH) {
       out.header("X-RateLimit-Limit", Long.toString(tightest.rule.policy().quota()));

@@ -30,6 +30,8 @@ public final class Rule {
     final CostConfig cost;
     final boolean shadow;
     final boolean quotaHeaders;
+    /** {@code partition-key}: the RateLimit fields carry a digest of the key as {@code pk}. */
+    final boolean partitionKey;
     final String algorithmName;
     final String route;
     final boolean needsRoute;
@@ -62,7 +64,9 @@ public final class Rule {
         String costHeader,
         io.tollgate.config.CountWhen countWhen,
         RequestMatcher skip,
-        io.tollgate.http.RefusalBody refusalBody) {
+        io.tollgate.http.RefusalBody refusalBody,
+        boolean partitionKey) {
+      this.partitionKey = partitionKey;
       this.countWhen = countWhen;
       this.refusalBody = refusalBody;
       this.name = name;
@@ -424,6 +428,11 @@ public final class Rule {
   /** Whether this rule's quota may be told to clients in RateLimit headers. */
   public boolean showsQuotaHeaders() {
     return shared.quotaHeaders;
+  }
+
+  /** Whether the RateLimit fields name the key's partition ({@code partition-key: true}). */
+  public boolean showsPartitionKey() {
+    return shared.partitionKey;
   }
 
   /** Whether an allowed request holds what it took until it ends (the concurrency algorithm). */

@@ -129,7 +129,8 @@ public final class RuleSetFactory {
               ruleConfig.countWhen(),
               ruleConfig.skip() == null ? null : RequestMatcher.of(ruleConfig.skip()),
               refusalBody(ruleConfig.response().over(config.response()),
-                  ruleConfig.algorithm() == AlgorithmKind.ADAPTIVE_CONCURRENCY));
+                  ruleConfig.algorithm() == AlgorithmKind.ADAPTIVE_CONCURRENCY),
+              ruleConfig.partitionKey());
       PlansConfig plans = ruleConfig.plans();
       if (plans == null) {
         rules.add(

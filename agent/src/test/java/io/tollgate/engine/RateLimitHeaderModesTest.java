@@ -232,6 +232,47 @@ class RateLimitHeaderModesTest {
     return out.toString();
   }
 
+  @ParameterizedTest(name = "headers: {0}")
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"draft", "draft-8", "both"})
+  void aRuleAskingForItNamesTheClientsPartitionWithoutShowingTheKey(String mode) throws Exception {
+    ManualClock clock = ManualClock.atEpochMillis(START);
+    RuleSet rules = new RuleSetFactory(clock).build(RulesFileParser.parse(
+        yaml(mode, "", "partition-key: true"), "rules.yaml"), null);
+    byte[] first = partitionKey(rules, "198.51.100.7");
+    assertEquals(12, first.length, "12 bytes of SHA-256");
+    assertTrue(java.util.Arrays.equals(first, partitionKey(rules, "198.51.100.7")),
+        "the same client, the same partition");
+    assertFalse(java.util.Arrays.equals(first, partitionKey(rules, "203.0.113.9")),
+        "another client, another partition");
+
+    RuleSet without = new RuleSetFactory(clock).build(
+        RulesFileParser.parse(yaml(mode, "", ""), "rules.yaml"), null);
+    List<String[]> headers = new ArrayList<>();
+    QuotaHeaders.addTo(headers, decide(without, "198.51.100.7"), without.headers());
+    for (Item item : StructuredFields.parseList(values(headers, "RateLimit"))) {
+      assertFalse(item.params.containsKey("pk"), "no pk unless the rule asks: " + item);
+    }
+  }
+
+  /** The pk of a request from {@code client}, the same in both fields. */
+  private static byte[] partitionKey(RuleSet rules, String client) {
+    List<String[]> headers = new ArrayList<>();
+    QuotaHeaders.addTo(headers, decide(rules, client), rules.headers());
+    read(headers, rules.headers());
+    byte[] inPolicy = (byte[]) StructuredFields.parseList(values(headers, "RateLimit-Policy"))
+        .get(0).params.get("pk");
+    byte[] inLimit = (byte[]) StructuredFields.parseList(values(headers, "RateLimit"))
+        .get(0).params.get("pk");
+    assertNotNull(inPolicy, "pk in RateLimit-Policy: " + values(headers, "RateLimit-Policy"));
+    assertTrue(java.util.Arrays.equals(inPolicy, inLimit), "the same pk in RateLimit");
+    return inLimit;
+  }
+
+  private static RuleVerdicts decide(RuleSet rules, String client) {
+    return new RequestDecider().decide(
+        new FakeExchange("GET", "/api").from(client), rules, DecisionPoint.FIRST_ENTRY, null);
+  }
+
   private static List<String> values(List<String[]> headers, String name) {
     List<String> values = new ArrayList<>();
     for (String[] header : headers) {
