@@ -131,7 +131,7 @@ public final class RefusalResponse {
     return false;
   }
 
-  private static String title(int status) {
+  static String title(int status) {
     switch (status) {
       case 429:
         return "Too Many Requests";
@@ -160,7 +160,7 @@ public final class RefusalResponse {
     }
   }
 
-  private static String detail(boolean backendUnavailable, String ruleName, long retryAfterSeconds) {
+  static String detail(boolean backendUnavailable, String ruleName, long retryAfterSeconds) {
     String wait = retryAfterSeconds == 1 ? "1 second." : retryAfterSeconds + " seconds.";
     return backendUnavailable
         ? "The rate limiter's backend is unavailable and rule '" + ruleName
