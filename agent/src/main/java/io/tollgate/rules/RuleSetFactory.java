@@ -103,19 +103,22 @@ public final class RuleSetFactory {
                 ? kept.penalty()
                 : stores.penaltyFor(config, ruleConfig, fp);
       }
+      RequestKeyResolver keyResolver =
+          RequestKeyResolver.of(ruleConfig.key(), clients)
+              .withFallback(ruleConfig.keyFallback(), clients)
+              .normalizing(ruleConfig.keyNormalizeOrDefault());
       Rule.Shared shared =
           new Rule.Shared(
               ruleConfig.name(),
               new RequestMatcher(
                   ruleConfig.paths(), ruleConfig.methods(), ruleConfig.hosts(), ruleConfig.headers()),
-              RequestKeyResolver.of(ruleConfig.key(), clients)
-                  .withFallback(ruleConfig.keyFallback(), clients),
+              keyResolver,
               ruleConfig.cost(),
               shadow,
               ruleConfig.quotaHeadersOrDefault(),
               ruleConfig.algorithm().yamlName(),
               RouteTemplates.normalize(ruleConfig.route()),
-              Allowlist.of(ruleConfig.allow(), ruleConfig.key(), clients),
+              Allowlist.of(ruleConfig.allow(), ruleConfig.key(), keyResolver, clients),
               penalty,
               ruleConfig.costHeader(),
               ruleConfig.countWhen(),
@@ -262,6 +265,7 @@ public final class RuleSetFactory {
         rule.name(),
         budgetId,
         rule.key().toString(),
+        String.valueOf(rule.keyNormalizeOrDefault()),
         String.valueOf(config.clientIp().trustedProxyHops()),
         config.clientIp().trustedProxyCidrs().toString(),
         String.valueOf(config.clientIp().ipv6Prefix()),
@@ -491,6 +495,7 @@ public final class RuleSetFactory {
         rule.name(),
         Long.toString(rule.maxKeys()),
         rule.key().toString(),
+        String.valueOf(rule.keyNormalizeOrDefault()),
         String.valueOf(config.clientIp().trustedProxyHops()),
         config.clientIp().trustedProxyCidrs().toString(),
         String.valueOf(config.clientIp().ipv6Prefix()));
