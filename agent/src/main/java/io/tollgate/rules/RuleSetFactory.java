@@ -4,6 +4,7 @@ import io.tollgate.config.Backend;
 import io.tollgate.config.ConfigException;
 import io.tollgate.config.ConfigProblem;
 import io.tollgate.config.Durations;
+import io.tollgate.config.ForgeableConditions;
 import io.tollgate.config.LimitConfig;
 import io.tollgate.config.Mode;
 import io.tollgate.config.PenaltyConfig;
@@ -13,6 +14,7 @@ import io.tollgate.config.RuleConfig;
 import io.tollgate.config.ResponseConfig;
 import io.tollgate.config.RulesConfig;
 import io.tollgate.http.RefusalBody;
+import io.tollgate.diagnostics.AgentLog;
 import io.tollgate.diagnostics.ProxySetupAdvisor;
 import io.tollgate.keys.ClientAddressResolver;
 import io.tollgate.keys.RequestKeyResolver;
@@ -85,7 +87,7 @@ public final class RuleSetFactory {
     stores.useBackendOf(config);
     ClientAddressResolver clients = ClientAddresses.resolverFor(config.clientIp());
     if (!validating) {
-      warnAboutSettings(clients, config.source());
+      warnAboutSettings(clients, config);
     }
     List<Rule> rules = new ArrayList<>();
     for (RuleConfig ruleConfig : config.rules()) {
@@ -387,11 +389,14 @@ public final class RuleSetFactory {
    * agent applies a file, and when {@code validate} checks one.
    */
   public static void warnAboutSettings(RulesConfig config) {
-    warnAboutSettings(ClientAddresses.resolverFor(config.clientIp()), config.source());
+    warnAboutSettings(ClientAddresses.resolverFor(config.clientIp()), config);
   }
 
-  private static void warnAboutSettings(ClientAddressResolver clients, String source) {
-    ProxySetupAdvisor.checkSettings(clients.trustedProxies(), source);
+  private static void warnAboutSettings(ClientAddressResolver clients, RulesConfig config) {
+    ProxySetupAdvisor.checkSettings(clients.trustedProxies(), config.source());
+    for (ConfigProblem forgeable : ForgeableConditions.warnings(config)) {
+      AgentLog.warn(forgeable.toString());
+    }
   }
 
   /**
