@@ -7,13 +7,15 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The variants of one account name that issue 27 sent to a login rule, on servlet-jakarta: each
- * got its own 5 attempts; with the key normalised (the default for this login rule) they share
- * one budget of 5 failures, and another account keeps its own.
+ * The variants of one account name that issue 27 sent to a login rule, on a plain servlet app,
+ * Spring MVC and Jersey without a servlet container: each got its own 5 attempts; with the key
+ * normalised (the default for this login rule) they share one budget of 5 failures, and another
+ * account keeps its own.
  */
 class KeyNormalizationIT {
 
@@ -31,8 +33,9 @@ class KeyNormalizationIT {
 
   @TempDir Path dir;
 
-  @Test
-  void theVariantsOfOneAccountShareOneBudget() throws Exception {
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"servlet-jakarta", "spring-boot3", "jaxrs-jakarta"})
+  void theVariantsOfOneAccountShareOneBudget(String appName) throws Exception {
     Path rules = RulesFiles.write(dir, "rules.yaml",
         "rules:",
         "  - name: login-failures",
@@ -43,7 +46,7 @@ class KeyNormalizationIT {
         "    limit: 5",
         "    period: 15m");
     try (ForkedApp app =
-        ForkedApp.app("servlet-jakarta").on(Jdk.current()).withAgent("config=" + rules).start()) {
+        ForkedApp.app(appName).on(Jdk.current()).withAgent("config=" + rules).start()) {
       List<Integer> statuses = new ArrayList<>();
       for (String name : ADMIN_VARIANTS) {
         statuses.add(
