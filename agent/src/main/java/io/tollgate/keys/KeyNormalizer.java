@@ -14,14 +14,23 @@ import java.util.Locale;
  * value, since they are invisible and an attacker adds them for free; Unicode NFKC maps
  * compatibility forms (full-width letters, ligatures, no-break and ideographic spaces) to their plain
  * form; {@link Locale#ROOT} lower case folds case (never the platform locale: Turkish 'I' would fold
- * differently on different hosts); NFKC again, as lower-casing can undo it; then white space is
- * trimmed at both ends.
+ * differently on different hosts); NFKC again, as lower-casing can undo it; white space is trimmed
+ * at both ends, before NFKC and after it.
+ *
+ * <p>A value still longer than {@link #MAX_NFKC_CHARS} characters once its invisibles are removed
+ * and it is trimmed is only folded to lower case: NFKC can expand one character eighteen-fold
+ * ({@code U+FDFA}), so a 2 MB form field would cost tens of megabytes on each request, and no
+ * application takes such a value for an account name (it is stored as a hash anyway, see
+ * {@link KeyPartBound}).
  *
  * <p>Only ever merges keys, never splits them: a normalised key is at least as strict as the raw
- * one. Linear in the length of the value; plain lower-case ASCII (the common case) is returned as
- * it is without allocating.
+ * one. Linear in the length of the value, and never more than twice its size; plain lower-case
+ * ASCII (the common case) is returned as it is without allocating.
  */
 public final class KeyNormalizer {
+
+  /** The longest value (after removing invisibles and trimming) that NFKC is applied to. */
+  static final int MAX_NFKC_CHARS = 4096;
 
   private KeyNormalizer() {
   }
@@ -31,12 +40,15 @@ public final class KeyNormalizer {
     if (value == null || isAlreadyNormal(value)) {
       return value;
     }
-    String visible = withoutInvisibles(value);
+    String visible = trim(withoutInvisibles(value));
+    if (visible.length() > MAX_NFKC_CHARS) {
+      return visible.toLowerCase(Locale.ROOT);
+    }
     String folded =
         Normalizer.normalize(
             Normalizer.normalize(visible, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT),
             Normalizer.Form.NFKC);
-    return trim(folded);
+    return trim(folded); // NFKC may have made spaces of no-break and ideographic ones
   }
 
   /** Printable ASCII without upper case, with no space at either end: nothing would change. */

@@ -51,6 +51,17 @@ class KeyNormalizerTest {
     assertEquals(null, KeyNormalizer.normalize(null));
   }
 
+  @org.junit.jupiter.api.Test
+  void aHugeValueIsFoldedWithoutNfkcExpandingIt() {
+    // U+FDFA is one character that NFKC spells in eighteen: a megabyte of them would be 36 MB
+    String huge = " \u200b" + "\ufdfa".repeat(1 << 20) + "ABC ";
+    String normalised = KeyNormalizer.normalize(huge);
+    assertEquals("\ufdfa".repeat(1 << 20) + "abc", normalised);
+    // and a value just short enough still gets NFKC
+    String limit = "\uff41".repeat(KeyNormalizer.MAX_NFKC_CHARS);
+    assertEquals("a".repeat(KeyNormalizer.MAX_NFKC_CHARS), KeyNormalizer.normalize(limit));
+  }
+
   /** Decodes Java's escapes as written in the table: \t, \\uXXXX. */
   static String unescape(String s) {
     StringBuilder sb = new StringBuilder();
