@@ -78,10 +78,13 @@ class KeyMemoryIT {
     }
   }
 
-  /** A distinct user name of {@link #NAME_BYTES} bytes: its number, then letters. */
+  /**
+   * A distinct user name of {@link #NAME_BYTES} bytes: its number, then capitals, so that the
+   * rule's key normalisation (on for this login rule) has the whole name to fold, not only to hash.
+   */
   static byte[] hugeName(int n) {
     byte[] name = new byte[NAME_BYTES];
-    Arrays.fill(name, (byte) 'a');
+    Arrays.fill(name, (byte) 'A');
     byte[] number = (n + "-").getBytes(StandardCharsets.US_ASCII);
     System.arraycopy(number, 0, name, 0, number.length);
     return name;
