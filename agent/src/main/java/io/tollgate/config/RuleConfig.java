@@ -24,6 +24,9 @@ public final class RuleConfig {
 
   private static final String[] LOGIN_STYLE_WORDS = {"login", "signin", "otp", "password", "passwd", "token", "mfa", "2fa", "auth",
       "securitycheck"}; // compared with '-' and '_' removed: sign-in, j_security_check, oauth
+  /** Parameter names (or their ends: j_username, userEmail) that name an account. */
+  private static final String[] USER_NAME_WORDS = {"username", "user", "userid", "login", "email",
+      "mail", "account", "uid", "principal"}; // compared lower case with '-', '_' and '.' removed
 
   private final String name;
   private final int line;
@@ -36,6 +39,7 @@ public final class RuleConfig {
   private final Map<String, String> headers;
   private final RequestConditions skip;
   private final List<String> key;
+  private final Boolean keyNormalize;
   private final AlgorithmKind algorithm;
   private final long limit;
   private final long periodNanos;
@@ -94,6 +98,7 @@ public final class RuleConfig {
     this.key =
         Collections.unmodifiableList(
             new ArrayList<>(b.key.isEmpty() ? Collections.singletonList("ip") : b.key));
+    this.keyNormalize = b.keyNormalize;
     this.algorithm = b.algorithm == null ? AlgorithmKind.TOKEN_BUCKET : b.algorithm;
     if (b.limit <= 0) {
       throw new IllegalArgumentException("limit must be positive: " + b.limit);
@@ -302,6 +307,50 @@ public final class RuleConfig {
     return key;
   }
 
+  /** {@code key-normalize}; null = not set. */
+  public Boolean keyNormalize() {
+    return keyNormalize;
+  }
+
+  /**
+   * {@code key-normalize} with its documented default: on for login-style rules, whose key has a
+   * client-written text part ({@code param:}) and that count failed logins ({@code count-when}
+   * with 401 or 403) or are keyed by a user-name-like parameter ({@code username}, {@code email},
+   * {@code login}...); off otherwise.
+   */
+  public boolean keyNormalizeOrDefault() {
+    if (keyNormalize != null) {
+      return keyNormalize;
+    }
+    boolean textKey = false;
+    boolean userNameKey = false;
+    for (String part : key) {
+      if (isTextKeyPart(part)) {
+        textKey = true;
+        String name = part.substring(part.indexOf(':') + 1).toLowerCase(Locale.ROOT)
+            .replace("-", "").replace("_", "").replace(".", "");
+        for (String word : USER_NAME_WORDS) {
+          if (name.equals(word) || name.endsWith(word)) {
+            userNameKey = true;
+          }
+        }
+      }
+    }
+    boolean countsFailedLogins =
+        countWhen != null && (countWhen.counts(401) || countWhen.counts(403));
+    return textKey && (userNameKey || countsFailedLogins);
+  }
+
+  /** A key part whose value a client writes as free text: param: (and query:, form:). */
+  private static boolean isTextKeyPart(String part) {
+    int colon = part.indexOf(':');
+    if (colon < 0) {
+      return false;
+    }
+    String kind = part.substring(0, colon);
+    return !kind.equals("header") && !kind.equals("cookie");
+  }
+
   /** {@code algorithm}; default token-bucket. */
   public AlgorithmKind algorithm() {
     return algorithm;
@@ -413,6 +462,7 @@ public final class RuleConfig {
         && headers.equals(r.headers)
         && Objects.equals(skip, r.skip)
         && key.equals(r.key)
+        && Objects.equals(keyNormalize, r.keyNormalize)
         && algorithm == r.algorithm
         && cost.equals(r.cost)
         && onFailure == r.onFailure
@@ -438,8 +488,9 @@ public final class RuleConfig {
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, paths, methods, route, hosts, headers, skip, key, algorithm, limit, periodNanos, burst, cost,
-        onFailure, mode, quotaHeaders, partitionKey, maxKeys, limits, maxDelayNanos, calendar, timeZone,
+    return Objects.hash(name, paths, methods, route, hosts, headers, skip, key, keyNormalize, algorithm, limit,
+        periodNanos, burst, cost, onFailure, mode, quotaHeaders, partitionKey, maxKeys, limits, maxDelayNanos, calendar,
+        timeZone,
         costHeader, countWhen, plans, allow, penalty, response, adaptiveMin, adaptiveInitial,
         adaptiveMax, maxWaitNanos);
   }
@@ -466,6 +517,9 @@ public final class RuleConfig {
       sb.append(", skip=").append(skip);
     }
     sb.append(", key=").append(key);
+    if (keyNormalize != null) {
+      sb.append(", key-normalize=").append(keyNormalize);
+    }
     sb.append(", algorithm=").append(algorithm.yamlName());
     sb.append(", limit=").append(limit);
     sb.append(", period=").append(Durations.format(periodNanos));
@@ -532,6 +586,7 @@ public final class RuleConfig {
     private Map<String, String> headers = Collections.emptyMap();
     private RequestConditions skip;
     private List<String> key = Collections.emptyList();
+    private Boolean keyNormalize;
     private AlgorithmKind algorithm;
     private long limit;
     private long periodNanos;
@@ -606,6 +661,12 @@ public final class RuleConfig {
 
     public Builder key(List<String> key) {
       this.key = key;
+      return this;
+    }
+
+    /** {@code key-normalize}; null for its default. */
+    public Builder keyNormalize(Boolean keyNormalize) {
+      this.keyNormalize = keyNormalize;
       return this;
     }
 

@@ -30,6 +30,7 @@ final class RuleParser {
           "match",
           "key",
           "key-fallback",
+          "key-normalize",
           "algorithm",
           "limit",
           "period",
@@ -181,6 +182,11 @@ final class RuleParser {
             ctx + "quota-headers cannot be true with adaptive-concurrency: its limit moves every window, so it tells clients no quota; remove it");
       }
     }
+    Boolean keyNormalize = null;
+    NodeTuple kn = f.get("key-normalize");
+    if (kn != null) {
+      keyNormalize = y.bool(kn.getValueNode(), "key-normalize", ctx);
+    }
     Long maxKeys = null;
     NodeTuple mk = f.get("max-keys");
     if (mk != null) {
@@ -221,6 +227,7 @@ final class RuleParser {
             .skip(skip)
             .key(key)
             .keyFallback(keyFallback)
+            .keyNormalize(keyNormalize)
             .algorithm(algorithm)
             .limit(lim.limit)
             .periodNanos(lim.period)

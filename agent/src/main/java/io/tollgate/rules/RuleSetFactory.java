@@ -4,6 +4,7 @@ import io.tollgate.config.Backend;
 import io.tollgate.config.ConfigException;
 import io.tollgate.config.ConfigProblem;
 import io.tollgate.config.Durations;
+import io.tollgate.config.ForgeableConditions;
 import io.tollgate.config.LimitConfig;
 import io.tollgate.config.Mode;
 import io.tollgate.config.PenaltyConfig;
@@ -13,6 +14,7 @@ import io.tollgate.config.RuleConfig;
 import io.tollgate.config.ResponseConfig;
 import io.tollgate.config.RulesConfig;
 import io.tollgate.http.RefusalBody;
+import io.tollgate.diagnostics.AgentLog;
 import io.tollgate.diagnostics.ProxySetupAdvisor;
 import io.tollgate.keys.ClientAddressResolver;
 import io.tollgate.keys.RequestKeyResolver;
@@ -93,7 +95,7 @@ public final class RuleSetFactory {
     stores.useBackendOf(config);
     ClientAddressResolver clients = ClientAddresses.resolverFor(config.clientIp());
     if (!validating) {
-      warnAboutSettings(clients, config.source());
+      warnAboutSettings(clients, config);
     }
     List<Rule> rules = new ArrayList<>();
     for (RuleConfig ruleConfig : config.rules()) {
@@ -111,19 +113,22 @@ public final class RuleSetFactory {
                 ? kept.penalty()
                 : stores.penaltyFor(config, ruleConfig, fp);
       }
+      RequestKeyResolver keyResolver =
+          RequestKeyResolver.of(ruleConfig.key(), clients)
+              .withFallback(ruleConfig.keyFallback(), clients)
+              .normalizing(ruleConfig.keyNormalizeOrDefault());
       Rule.Shared shared =
           new Rule.Shared(
               ruleConfig.name(),
               new RequestMatcher(
                   ruleConfig.paths(), ruleConfig.methods(), ruleConfig.hosts(), ruleConfig.headers()),
-              RequestKeyResolver.of(ruleConfig.key(), clients)
-                  .withFallback(ruleConfig.keyFallback(), clients),
+              keyResolver,
               ruleConfig.cost(),
               shadow,
               ruleConfig.quotaHeadersOrDefault(),
               ruleConfig.algorithm().yamlName(),
               RouteTemplates.normalize(ruleConfig.route()),
-              Allowlist.of(ruleConfig.allow(), ruleConfig.key(), clients),
+              Allowlist.of(ruleConfig.allow(), ruleConfig.key(), keyResolver, clients),
               penalty,
               ruleConfig.costHeader(),
               ruleConfig.countWhen(),
@@ -271,6 +276,7 @@ public final class RuleSetFactory {
         rule.name(),
         budgetId,
         rule.key().toString(),
+        String.valueOf(rule.keyNormalizeOrDefault()),
         String.valueOf(config.clientIp().trustedProxyHops()),
         config.clientIp().trustedProxyCidrs().toString(),
         String.valueOf(config.clientIp().ipv6Prefix()),
@@ -392,11 +398,14 @@ public final class RuleSetFactory {
    * agent applies a file, and when {@code validate} checks one.
    */
   public static void warnAboutSettings(RulesConfig config) {
-    warnAboutSettings(ClientAddresses.resolverFor(config.clientIp()), config.source());
+    warnAboutSettings(ClientAddresses.resolverFor(config.clientIp()), config);
   }
 
-  private static void warnAboutSettings(ClientAddressResolver clients, String source) {
-    ProxySetupAdvisor.checkSettings(clients.trustedProxies(), source);
+  private static void warnAboutSettings(ClientAddressResolver clients, RulesConfig config) {
+    ProxySetupAdvisor.checkSettings(clients.trustedProxies(), config.source());
+    for (ConfigProblem forgeable : ForgeableConditions.warnings(config)) {
+      AgentLog.warn(forgeable.toString());
+    }
   }
 
   /**
@@ -500,6 +509,7 @@ public final class RuleSetFactory {
         rule.name(),
         Long.toString(rule.maxKeys()),
         rule.key().toString(),
+        String.valueOf(rule.keyNormalizeOrDefault()),
         String.valueOf(config.clientIp().trustedProxyHops()),
         config.clientIp().trustedProxyCidrs().toString(),
         String.valueOf(config.clientIp().ipv6Prefix()));
