@@ -66,6 +66,13 @@ class RulesFileProblemsTest {
             yaml("headers: draft", "mode: shadow", "headers: none"), 3, "duplicate key 'headers'", "line 1"),
         broken("the file is a list",
             yaml("- name: r1", "  limit: 5"), 1, "must be a mapping", "rules:"),
+        // --- an empty 'rules:': what a file cut short reads as -----------------------------------
+        broken("an empty 'rules:'",
+            yaml("client-ip:", "  trusted-proxies: 1", "rules:"), 3, "'rules:' is empty", "rules: []"),
+        broken("a 'rules:' with only a comment",
+            yaml("backend: local", "rules:   # to do"), 2, "'rules:' is empty", "rules: []"),
+        broken("a 'rules: null'",
+            yaml("rules: null"), 1, "'rules:' is empty"),
         // --- unknown keys ---------------------------------------------------------------------
         broken("a misspelt period",
             yaml("rules:", "  - name: r1", "    limit: 5", "    perod: 1m", "    period: 1m"), 4,
