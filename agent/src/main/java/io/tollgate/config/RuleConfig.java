@@ -60,6 +60,8 @@ public final class RuleConfig {
   private final int adaptiveInitial;
   private final int adaptiveMax;
   private final long maxWaitNanos;
+  private final int perClientPercent;
+  private final List<String> perClientKey;
 
   private RuleConfig(Builder b) {
     if (b.plans != null) {
@@ -127,6 +129,24 @@ public final class RuleConfig {
     this.adaptiveInitial = b.adaptiveInitial;
     this.adaptiveMax = b.adaptiveMax;
     this.maxWaitNanos = b.maxWaitNanos;
+    this.perClientPercent = b.perClientPercent;
+    this.perClientKey = b.perClientKey == null
+        ? Collections.singletonList("ip")
+        : Collections.unmodifiableList(new ArrayList<>(b.perClientKey));
+  }
+
+  /**
+   * {@code per-client} of the concurrency algorithms: the most of the permits one client key may
+   * hold, in percent (1 to 100), or 0 when off. Its default (50 on a rule keyed {@code global},
+   * else off) is filled in by the parser.
+   */
+  public int perClientPercent() {
+    return perClientPercent;
+  }
+
+  /** {@code per-client-key}: what tells one client from another for {@link #perClientPercent}. */
+  public List<String> perClientKey() {
+    return perClientKey;
   }
 
   /** {@code min} of adaptive-concurrency (its default filled in); 0 for other algorithms. */
@@ -425,7 +445,9 @@ public final class RuleConfig {
         && adaptiveMin == r.adaptiveMin
         && adaptiveInitial == r.adaptiveInitial
         && adaptiveMax == r.adaptiveMax
-        && maxWaitNanos == r.maxWaitNanos;
+        && maxWaitNanos == r.maxWaitNanos
+        && perClientPercent == r.perClientPercent
+        && perClientKey.equals(r.perClientKey);
   }
 
   @Override
@@ -433,7 +455,7 @@ public final class RuleConfig {
     return Objects.hash(name, paths, methods, route, hosts, headers, skip, key, algorithm, limit, periodNanos, burst, cost,
         onFailure, mode, quotaHeaders, maxKeys, limits, maxDelayNanos, calendar, timeZone,
         costHeader, countWhen, plans, allow, penalty, response, adaptiveMin, adaptiveInitial,
-        adaptiveMax, maxWaitNanos);
+        adaptiveMax, maxWaitNanos, perClientPercent, perClientKey);
   }
 
   @Override
@@ -506,6 +528,9 @@ public final class RuleConfig {
         sb.append(", max-wait=").append(Durations.format(maxWaitNanos));
       }
     }
+    if (perClientPercent > 0) {
+      sb.append(", per-client=").append(perClientPercent).append("% of ").append(perClientKey);
+    }
     return sb.append('}').toString();
   }
 
@@ -545,6 +570,8 @@ public final class RuleConfig {
     private int adaptiveInitial;
     private int adaptiveMax;
     private long maxWaitNanos;
+    private int perClientPercent;
+    private List<String> perClientKey;
 
     private Builder(String name) {
       this.name = name;
@@ -714,6 +741,13 @@ public final class RuleConfig {
       if (periodNanos <= 0) {
         periodNanos = 1_000_000_000L;
       }
+      return this;
+    }
+
+    /** {@code per-client} in percent (0 = off) and {@code per-client-key} (null = ip). */
+    public Builder perClient(int percent, List<String> key) {
+      this.perClientPercent = percent;
+      this.perClientKey = key;
       return this;
     }
 
