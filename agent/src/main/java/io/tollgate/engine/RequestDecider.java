@@ -190,7 +190,7 @@ public final class RequestDecider {
       if (client != null && !share.tryTake(client, cost, budgets[0].permitsFor(key))) {
         // the client holds its share of the permits: refused as the rule refuses, taking none
         Verdict verdict = new Verdict().refuse(0, SHARE_RETRY_AFTER_NANOS, SHARE_RETRY_AFTER_NANOS);
-        verdicts.add(budgets[0], key, cost, verdict, false);
+        verdicts.add(budgets[0], key, cost, verdict, false, client); // refused: holds nothing
         return;
       }
       Verdict verdict = new Verdict();

@@ -34,7 +34,7 @@ public final class RuleVerdicts {
 
     /**
      * The client whose {@code per-client} share of {@link #rule}'s permits this request took, given
-     * back with the permit; null when none.
+     * back with the permit; or, when refused, whose share was full; null when none.
      */
     final String shareClient;
 
@@ -302,6 +302,15 @@ public final class RuleVerdicts {
       n = n * 10 + (c - '0');
     }
     return n;
+  }
+
+  /**
+   * The client an entry's rule refused for holding its {@code per-client} share (the client's
+   * part of its share key), or null when the rule refused for another reason.
+   */
+  static String clientOverShare(Entry entry) {
+    String client = entry.verdict.allowed ? null : entry.shareClient;
+    return client == null ? null : client.substring(client.indexOf('\n') + 1);
   }
 
   public boolean refused() {

@@ -11,7 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import io.tollgate.testing.StandardErrorCapture;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -25,12 +27,15 @@ import org.junit.jupiter.params.provider.CsvSource;
 class PerClientShareTest {
 
   @TempDir Path dir;
+  @RegisterExtension final StandardErrorCapture stderr = new StandardErrorCapture();
   private RulesHolder holder;
+  /** The rule's name: the refusal log writes a few lines a minute per rule name, in this JVM. */
+  private String ruleName = "pool";
 
   private TollgateGate engine(String algorithm, String... extra) throws Exception {
     List<String> lines = new ArrayList<>(List.of(
         "rules:",
-        "  - name: pool",
+        "  - name: " + ruleName,
         "    match:",
         "      path: /login",
         "    key: global",
@@ -91,6 +96,20 @@ class PerClientShareTest {
     }
     assertSame(RequestScope.REFUSED,
         engine.outermostEntry(login("198.51.100.1").header("X-User", "ann")), "ann holds 2 of 4");
+  }
+
+  @Test
+  void aRefusalForTheShareNamesTheClientInTheLog() throws Exception {
+    ruleName = "pool-whose-refusals-are-logged";
+    TollgateGate engine = engine("concurrency");
+    engine.outermostEntry(login("198.51.100.1"));
+    engine.outermostEntry(login("198.51.100.1"));
+
+    assertSame(RequestScope.REFUSED, engine.outermostEntry(login("198.51.100.1")));
+
+    assertEquals(1, stderr.agentLines().stream().filter(l -> l.contains(
+        "refused POST /login by rule 'pool-whose-refusals-are-logged' key '*' (client '198.51.100.1' holds its per-client"
+            + " share): 429")).count(), String.join("\n", stderr.agentLines()));
   }
 
   @Test
