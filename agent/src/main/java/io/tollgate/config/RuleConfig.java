@@ -44,6 +44,7 @@ public final class RuleConfig {
   private final OnFailure onFailure;
   private final Mode mode;
   private final Boolean quotaHeaders;
+  private final boolean partitionKey;
   private final long maxKeys;
   private final List<LimitConfig> limits;
   private final long maxDelayNanos;
@@ -109,6 +110,7 @@ public final class RuleConfig {
     this.onFailure = b.onFailure == null ? OnFailure.ALLOW : b.onFailure;
     this.mode = b.mode;
     this.quotaHeaders = b.quotaHeaders;
+    this.partitionKey = b.partitionKey;
     this.maxKeys = b.maxKeys > 0 ? b.maxKeys : DEFAULT_MAX_KEYS;
     this.limits =
         Collections.unmodifiableList(
@@ -365,6 +367,11 @@ public final class RuleConfig {
     return quotaHeaders;
   }
 
+  /** {@code partition-key}: the RateLimit fields carry the draft's {@code pk} (default false). */
+  public boolean partitionKey() {
+    return partitionKey;
+  }
+
   /**
    * {@code quota-headers} with its documented default: true, except for rules whose paths or route
    * look like login-style endpoints (login, signin, otp, password, token, auth,
@@ -431,6 +438,7 @@ public final class RuleConfig {
         && onFailure == r.onFailure
         && mode == r.mode
         && Objects.equals(quotaHeaders, r.quotaHeaders)
+        && partitionKey == r.partitionKey
         && limits.equals(r.limits)
         && maxDelayNanos == r.maxDelayNanos
         && calendar == r.calendar
@@ -453,7 +461,7 @@ public final class RuleConfig {
   @Override
   public int hashCode() {
     return Objects.hash(name, paths, methods, route, hosts, headers, skip, key, algorithm, limit, periodNanos, burst, cost,
-        onFailure, mode, quotaHeaders, maxKeys, limits, maxDelayNanos, calendar, timeZone,
+        onFailure, mode, quotaHeaders, partitionKey, maxKeys, limits, maxDelayNanos, calendar, timeZone,
         costHeader, countWhen, plans, allow, penalty, response, adaptiveMin, adaptiveInitial,
         adaptiveMax, maxWaitNanos, perClientPercent, perClientKey);
   }
@@ -491,6 +499,9 @@ public final class RuleConfig {
     }
     if (quotaHeaders != null) {
       sb.append(", quota-headers=").append(quotaHeaders);
+    }
+    if (partitionKey) {
+      sb.append(", partition-key=true");
     }
     sb.append(", max-keys=").append(maxKeys);
     if (limits.size() > 1) {
@@ -554,6 +565,7 @@ public final class RuleConfig {
     private OnFailure onFailure;
     private Mode mode;
     private Boolean quotaHeaders;
+    private boolean partitionKey;
     private long maxKeys;
     private List<LimitConfig> limits;
     private long maxDelayNanos;
@@ -666,6 +678,11 @@ public final class RuleConfig {
 
     public Builder quotaHeaders(Boolean quotaHeaders) {
       this.quotaHeaders = quotaHeaders;
+      return this;
+    }
+
+    public Builder partitionKey(boolean partitionKey) {
+      this.partitionKey = partitionKey;
       return this;
     }
 

@@ -38,6 +38,7 @@ final class RuleParser {
           "on-failure",
           "mode",
           "quota-headers",
+          "partition-key",
           "max-keys",
           "limits",
           "max-delay",
@@ -173,6 +174,8 @@ final class RuleParser {
     }
     OnFailure onFailure = y.enumValue(f.get("on-failure"), "on-failure", OnFailure.values(), ctx);
     Mode mode = y.enumValue(f.get("mode"), "mode", Mode.values(), ctx);
+    NodeTuple pk = f.get("partition-key");
+    Boolean partitionKey = pk == null ? null : y.bool(pk.getValueNode(), "partition-key", ctx);
     Boolean quotaHeaders = null;
     NodeTuple qh = f.get("quota-headers");
     if (qh != null) {
@@ -230,6 +233,7 @@ final class RuleParser {
             .onFailure(onFailure)
             .mode(mode)
             .quotaHeaders(quotaHeaders)
+            .partitionKey(Boolean.TRUE.equals(partitionKey))
             .maxDelayNanos(maxDelay)
             .costHeader(costHeader)
             .countWhen(countWhen)

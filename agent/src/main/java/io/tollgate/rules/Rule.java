@@ -30,6 +30,8 @@ public final class Rule {
     final CostConfig cost;
     final boolean shadow;
     final boolean quotaHeaders;
+    /** {@code partition-key}: the RateLimit fields carry a digest of the key as {@code pk}. */
+    final boolean partitionKey;
     final String algorithmName;
     final String route;
     final boolean needsRoute;
@@ -65,7 +67,9 @@ public final class Rule {
         io.tollgate.config.CountWhen countWhen,
         RequestMatcher skip,
         io.tollgate.http.RefusalBody refusalBody,
+        boolean partitionKey,
         ClientShare clientShare) {
+      this.partitionKey = partitionKey;
       this.clientShare = clientShare;
       this.countWhen = countWhen;
       this.refusalBody = refusalBody;
@@ -428,6 +432,11 @@ public final class Rule {
   /** Whether this rule's quota may be told to clients in RateLimit headers. */
   public boolean showsQuotaHeaders() {
     return shared.quotaHeaders;
+  }
+
+  /** Whether the RateLimit fields name the key's partition ({@code partition-key: true}). */
+  public boolean showsPartitionKey() {
+    return shared.partitionKey;
   }
 
   /** {@code per-client}: what one client may hold of this rule's permits; null when off. */

@@ -64,6 +64,14 @@ public final class RuleSetFactory {
   }
 
   /**
+   * Tests only: a factory whose Redis scripts read {@code clock} instead of Redis {@code TIME}, so
+   * that a test on a manual clock sees the same times on {@code backend: redis} as locally.
+   */
+  public static RuleSetFactory withRedisReadingTheClock(Clock clock) {
+    return new RuleSetFactory(clock, new StoreProvider(clock, true, clock), false);
+  }
+
+  /**
    * A factory for {@code validate}: it builds everything the agent builds from a rules file
    * (matchers, keys, client-address resolver, allowlists, algorithms, stores), so that a file it
    * accepts is one the agent applies, but it connects to nothing and logs nothing.
@@ -122,6 +130,7 @@ public final class RuleSetFactory {
               ruleConfig.skip() == null ? null : RequestMatcher.of(ruleConfig.skip()),
               refusalBody(ruleConfig.response().over(config.response()),
                   ruleConfig.algorithm() == AlgorithmKind.ADAPTIVE_CONCURRENCY),
+              ruleConfig.partitionKey(),
               clientShare(ruleConfig, clients, kept));
       PlansConfig plans = ruleConfig.plans();
       if (plans == null) {

@@ -182,7 +182,7 @@ class RulesFileProblemsTest {
         broken("an unknown backend",
             yaml("backend: memcached"), 1, "backend must be one of local, redis", "'memcached'"),
         broken("an unknown headers style",
-            yaml("headers: ietf"), 1, "headers must be one of draft, legacy, both, none", "'ietf'"),
+            yaml("headers: ietf"), 1, "headers must be one of draft, draft-8, legacy, both, none", "'ietf'"),
         broken("an unknown global mode",
             yaml("mode: dry-run"), 1, "mode must be one of enforce, shadow", "'dry-run'"),
         broken("an unknown on-failure",

@@ -125,12 +125,17 @@ class ServletAppsIT {
     Matcher m = RATE_LIMIT.matcher(header(response, "RateLimit"));
     assertTrue(m.matches(), header(response, "RateLimit"));
     assertEquals(0, Integer.parseInt(m.group(1)));
+    // the newest RateLimit draft: Retry-After no earlier than t; Tollgate makes them the same
+    assertEquals(retryAfter, Long.parseLong(m.group(2)), "t of a refusal is its Retry-After");
     assertEquals("no-store", header(response, "Cache-Control"));
     assertEquals("hello-per-ip", header(response, "Tollgate-Rule"));
     assertTrue(header(response, "Content-Type").startsWith("application/problem+json"));
     String body = response.body();
     assertTrue(body.contains("\"status\":429"), body);
     assertTrue(body.contains("\"title\":\"Too Many Requests\""), body);
+    assertTrue(body.contains(
+        "\"type\":\"https://iana.org/assignments/http-problem-types#quota-exceeded\""), body);
+    assertTrue(body.contains("\"violated-policies\":[\"hello-per-ip\"]"), body);
     assertTrue(body.contains("\"rule\":\"hello-per-ip\""), body);
     assertTrue(body.contains("\"retryAfter\":" + retryAfter), body);
   }
