@@ -65,6 +65,8 @@ public final class RuleConfig {
   private final int adaptiveInitial;
   private final int adaptiveMax;
   private final long maxWaitNanos;
+  private final int perClientPercent;
+  private final List<String> perClientKey;
 
   private RuleConfig(Builder b) {
     if (b.plans != null) {
@@ -134,6 +136,24 @@ public final class RuleConfig {
     this.adaptiveInitial = b.adaptiveInitial;
     this.adaptiveMax = b.adaptiveMax;
     this.maxWaitNanos = b.maxWaitNanos;
+    this.perClientPercent = b.perClientPercent;
+    this.perClientKey = b.perClientKey == null
+        ? Collections.singletonList("ip")
+        : Collections.unmodifiableList(new ArrayList<>(b.perClientKey));
+  }
+
+  /**
+   * {@code per-client} of the concurrency algorithms: the most of the permits one client key may
+   * hold, in percent (1 to 100), or 0 when off. Its default (50 on a rule keyed {@code global},
+   * else off) is filled in by the parser.
+   */
+  public int perClientPercent() {
+    return perClientPercent;
+  }
+
+  /** {@code per-client-key}: what tells one client from another for {@link #perClientPercent}. */
+  public List<String> perClientKey() {
+    return perClientKey;
   }
 
   /** {@code min} of adaptive-concurrency (its default filled in); 0 for other algorithms. */
@@ -483,7 +503,9 @@ public final class RuleConfig {
         && adaptiveMin == r.adaptiveMin
         && adaptiveInitial == r.adaptiveInitial
         && adaptiveMax == r.adaptiveMax
-        && maxWaitNanos == r.maxWaitNanos;
+        && maxWaitNanos == r.maxWaitNanos
+        && perClientPercent == r.perClientPercent
+        && perClientKey.equals(r.perClientKey);
   }
 
   @Override
@@ -492,7 +514,7 @@ public final class RuleConfig {
         periodNanos, burst, cost, onFailure, mode, quotaHeaders, partitionKey, maxKeys, limits, maxDelayNanos, calendar,
         timeZone,
         costHeader, countWhen, plans, allow, penalty, response, adaptiveMin, adaptiveInitial,
-        adaptiveMax, maxWaitNanos);
+        adaptiveMax, maxWaitNanos, perClientPercent, perClientKey);
   }
 
   @Override
@@ -571,6 +593,9 @@ public final class RuleConfig {
         sb.append(", max-wait=").append(Durations.format(maxWaitNanos));
       }
     }
+    if (perClientPercent > 0) {
+      sb.append(", per-client=").append(perClientPercent).append("% of ").append(perClientKey);
+    }
     return sb.append('}').toString();
   }
 
@@ -612,6 +637,8 @@ public final class RuleConfig {
     private int adaptiveInitial;
     private int adaptiveMax;
     private long maxWaitNanos;
+    private int perClientPercent;
+    private List<String> perClientKey;
 
     private Builder(String name) {
       this.name = name;
@@ -792,6 +819,13 @@ public final class RuleConfig {
       if (periodNanos <= 0) {
         periodNanos = 1_000_000_000L;
       }
+      return this;
+    }
+
+    /** {@code per-client} in percent (0 = off) and {@code per-client-key} (null = ip). */
+    public Builder perClient(int percent, List<String> key) {
+      this.perClientPercent = percent;
+      this.perClientKey = key;
       return this;
     }
 

@@ -55,7 +55,9 @@ final class RuleParser {
           "min",
           "initial",
           "max",
-          "max-wait");
+          "max-wait",
+          "per-client",
+          "per-client-key");
   static final Pattern RULE_NAME = Pattern.compile("[A-Za-z0-9._-]+");
   /** The longest a gcra rule may hold a request: longer would tie up the server's threads. */
   static final long MAX_DELAY_CAP_NANOS = 10_000_000_000L;
@@ -69,6 +71,7 @@ final class RuleParser {
   private final AllowParser allows;
   private final PenaltyParser penalties;
   private final AdaptiveParser adaptives;
+  private final PerClientParser perClients;
 
   RuleParser(YamlNodes y) {
     this.y = y;
@@ -80,6 +83,7 @@ final class RuleParser {
     this.allows = new AllowParser(y);
     this.penalties = new PenaltyParser(y);
     this.adaptives = new AdaptiveParser(y);
+    this.perClients = new PerClientParser(y, keys);
   }
 
   /** The rules of {@code rules:} ({@code tuple}, or null), with the file's {@code allow:} added to each. */
@@ -159,6 +163,7 @@ final class RuleParser {
     if (lim != null) {
       algorithm = lim.algorithm;
     }
+    PerClientParser.Settings perClient = perClients.parse(f, algorithm, key, ctx);
 
     CostConfig cost = CostConfig.ONE;
     NodeTuple costTuple = adaptive ? null : f.get("cost");
@@ -241,7 +246,8 @@ final class RuleParser {
             .countWhen(countWhen)
             .allow(allow)
             .penalty(penalty)
-            .response(response);
+            .response(response)
+            .perClient(perClient.percent, perClient.key);
     if (lim.calendar != null) {
       b.periodNanos(0).calendar(lim.calendar, lim.zone);
     }

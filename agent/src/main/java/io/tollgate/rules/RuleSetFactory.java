@@ -135,7 +135,8 @@ public final class RuleSetFactory {
               ruleConfig.skip() == null ? null : RequestMatcher.of(ruleConfig.skip()),
               refusalBody(ruleConfig.response().over(config.response()),
                   ruleConfig.algorithm() == AlgorithmKind.ADAPTIVE_CONCURRENCY),
-              ruleConfig.partitionKey());
+              ruleConfig.partitionKey(),
+              clientShare(ruleConfig, clients, kept));
       PlansConfig plans = ruleConfig.plans();
       if (plans == null) {
         rules.add(
@@ -157,6 +158,23 @@ public final class RuleSetFactory {
     }
     return new RuleSet(
         rules, config.source(), config.headers(), clients.trustedProxies().ignoresHeaders());
+  }
+
+  /**
+   * The rule's {@code per-client} share, or null when off; the previous rule's when it counts the
+   * same way, so that the requests in flight across a reload stay counted (they give back to the
+   * share they took from).
+   */
+  private static ClientShare clientShare(
+      RuleConfig ruleConfig, ClientAddressResolver clients, Rule kept) {
+    if (ruleConfig.perClientPercent() == 0) {
+      return null;
+    }
+    RequestKeyResolver clientKey = RequestKeyResolver.of(ruleConfig.perClientKey(), clients);
+    ClientShare before = kept == null ? null : kept.clientShare();
+    return before != null && before.sameAs(ruleConfig.perClientPercent(), clientKey.description())
+        ? before
+        : new ClientShare(ruleConfig.perClientPercent(), clientKey);
   }
 
   /**
