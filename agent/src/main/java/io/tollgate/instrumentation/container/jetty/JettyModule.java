@@ -81,10 +81,14 @@ public final class JettyModule implements FrameworkModule {
 
       @Override
       public void exit(Object scope, Throwable thrown) {
-        if (scope instanceof RequestScope && thrown == null) {
-          noteJettysOwnAnswer((ServletExchange) ((RequestScope) scope).exchange());
+        try {
+          if (scope instanceof RequestScope && thrown == null) {
+            noteJettysOwnAnswer((ServletExchange) ((RequestScope) scope).exchange());
+          }
+        } finally {
+          // whatever happened above, the request ends: the thread's next one must not look nested
+          requests.ended(scope, thrown);
         }
-        requests.ended(scope, thrown);
       }
     };
   }
