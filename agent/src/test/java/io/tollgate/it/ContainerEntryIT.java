@@ -25,7 +25,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ContainerEntryIT {
 
   /** The apps, each with its container: Tomcat 10.1 and 9 embedded, Jetty 9.4 embedded. */
-  static final List<String> APPS = Arrays.asList("servlet-jakarta", "servlet-javax", "servlet-jetty9");
+  static final List<String> APPS =
+      Arrays.asList("servlet-jakarta", "servlet-javax", "servlet-jetty9");
 
   @TempDir Path dir;
 
@@ -102,7 +103,8 @@ class ContainerEntryIT {
         HttpResponse<String> response = app.get("/hello");
         assertEquals(200, response.statusCode(), response.body());
         // the remaining units only: the seconds to a whole quota depend on when it was sent
-        quota.add(response.headers().firstValue("RateLimit").orElse("none").replaceAll(";t=\\d+", ""));
+        String rateLimit = response.headers().firstValue("RateLimit").orElse("none");
+        quota.add(rateLimit.replaceAll(";t=\\d+", ""));
       }
       assertEquals(List.of("\"hello\";r=2", "\"hello\";r=1", "\"hello\";r=0"), quota);
       String container = appName.contains("jetty") ? "detected Jetty" : "detected Tomcat";

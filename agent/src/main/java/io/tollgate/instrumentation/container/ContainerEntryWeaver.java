@@ -13,7 +13,8 @@ import net.bytebuddy.jar.asm.Opcodes;
  * <pre>{@code
  * Object scope = TollgateBridge.enter(MODULE, first, second or null);
  * if (scope instanceof Refusal) return;          // refused: the 429 is written already
- * try { ...the method's own code... } finally { TollgateBridge.exit(MODULE, scope, thrown or null); }
+ * try { ...the method's own code... }
+ * finally { TollgateBridge.exit(MODULE, scope, thrown or null); }
  * }</pre>
  */
 public final class ContainerEntryWeaver extends EntryPointWeaver {

@@ -74,7 +74,7 @@ public final class JettyModule implements FrameworkModule {
         }
         JettyCalls calls = CALLS.get(channel.getClass());
         if (calls == null) {
-          return null; // reported once when its class was met; the servlet entry points still decide
+          return null; // reported when its class was met; the servlet entry points still decide
         }
         return requests.started(calls.getRequest(channel), calls.getResponse(channel));
       }
