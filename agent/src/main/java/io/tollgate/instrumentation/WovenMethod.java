@@ -1,5 +1,7 @@
 package io.tollgate.instrumentation;
 
+import net.bytebuddy.jar.asm.Type;
+
 /** What a weaver needs to know of the method it changes, read from the class file beforehand. */
 public final class WovenMethod {
 
@@ -23,6 +25,11 @@ public final class WovenMethod {
     this.descriptor = descriptor;
     this.classVersion = classVersion;
     this.maxLocals = maxLocals;
+  }
+
+  /** How many arguments the method takes. */
+  public int argumentCount() {
+    return Type.getArgumentTypes(descriptor).length;
   }
 
   /** The method's return type, as its internal name (for a cast), when it returns an object. */

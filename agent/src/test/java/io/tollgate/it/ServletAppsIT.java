@@ -97,13 +97,19 @@ class ServletAppsIT {
         assertEquals(200, response.statusCode(), "request " + i + " must pass");
         assertEquals("hello", response.body().trim());
       }
-      String line = app.awaitOutput("internal error while deciding a servlet request",
-          Duration.ofSeconds(5));
-      assertTrue(line.startsWith("[tollgate] ERROR"), line);
-      assertTrue(line.contains("failure injected for testing"), line);
-      long reported = app.agentLog().stream()
-          .filter(l -> l.contains("internal error while deciding")).count();
-      assertEquals(1, reported, "logged once a minute, not once per request");
+      // Each entry point a request passes fails on its own, Tomcat's host valve and then the
+      // servlet's (the failed first one marked nothing): each is reported, once a minute each.
+      for (String entry : new String[] {"a Tomcat request", "a servlet request"}) {
+        String line = app.awaitOutput("internal error while deciding " + entry,
+            Duration.ofSeconds(5));
+        assertTrue(line.startsWith("[tollgate] ERROR"), line);
+        assertTrue(line.contains("failure injected for testing"), line);
+        long reported = app.agentLog().stream()
+            .filter(l -> l.contains("internal error while deciding " + entry)).count();
+        assertEquals(1, reported, entry + ": logged once a minute, not once per request");
+      }
+      assertEquals(2, app.agentLog().stream()
+          .filter(l -> l.contains("internal error while deciding")).count(), "no other");
     }
   }
 
