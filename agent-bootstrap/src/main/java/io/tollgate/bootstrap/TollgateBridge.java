@@ -8,7 +8,9 @@ package io.tollgate.bootstrap;
  * methods and act on its answer (skip the method on a {@link Refusal}). So every method here must
  * be fail-open and never throw: until the engine is installed, and whenever it throws, a request
  * passes as if Tollgate were absent. Failures are counted and logged at most once a minute per
- * place, never thrown into the application.
+ * place, never thrown into the application: every method's whole body is guarded, and so is the
+ * reporting (an {@link OutOfMemoryError} or {@link StackOverflowError} may strike again there), by
+ * a last catch that does nothing at all and so cannot fail.
  *
  * <p>While the agent starts beside the application, a request that reaches an entry point first
  * waits for the engine ({@link EngineReadiness}).
@@ -41,27 +43,49 @@ public final class TollgateBridge {
    * end, or a {@link Refusal}, on which the woven method returns at once.
    */
   public static Object enter(int entryPoint, Object first, Object second) {
-    RequestGate engine = gate;
-    long waited = 0;
-    if (engine == null) {
-      long start = System.nanoTime();
-      engine = engine();
-      waited = Math.max(1, System.nanoTime() - start);
-      if (engine == null) {
-        return null;
+    try {
+      RequestGate engine = gate;
+      if (engine != null) {
+        return engine.enter(entryPoint, first, second);
       }
-      anyWaited = true;
-      STARTUP_WAIT.set(waited);
+      return enterWhileStarting(entryPoint, first, second);
+    } catch (Throwable t) {
+      failed("deciding a request", entryPoint, t);
+      return null;
     }
+  }
+
+  /** {@link #enter} before the engine is installed: waits for it, and notes how long. */
+  private static Object enterWhileStarting(int entryPoint, Object first, Object second)
+      throws Exception {
+    long start = System.nanoTime();
+    RequestGate engine = engine();
+    long waited = Math.max(1, System.nanoTime() - start);
+    if (engine == null) {
+      return null;
+    }
+    anyWaited = true;
+    STARTUP_WAIT.set(waited);
     try {
       return engine.enter(entryPoint, first, second);
-    } catch (Throwable t) {
-      InternalErrors.report("deciding a request (entry point " + entryPoint + ")", t);
-      return null;
     } finally {
-      if (waited != 0) {
-        STARTUP_WAIT.remove();
+      STARTUP_WAIT.remove();
+    }
+  }
+
+  /**
+   * Reports a failure of the engine, and drops whatever fails while reporting it: the one place
+   * the bridge's catch blocks call, so that nothing thrown there reaches the application.
+   */
+  private static void failed(String doing, int entryPoint, Throwable failure) { // -1: none
+    try {
+      if (entryPoint < 0) {
+        InternalErrors.report(doing, failure);
+      } else {
+        InternalErrors.report(doing, entryPoint, failure);
       }
+    } catch (Throwable ignored) {
+      // reporting is guarded itself; this catches what strikes on the call (a StackOverflowError)
     }
   }
 
@@ -82,14 +106,14 @@ public final class TollgateBridge {
    * enter gave no scope (most calls: the filters after a request's first).
    */
   public static void exit(int entryPoint, Object scope, Throwable thrown) {
-    RequestGate engine = gate;
-    if (engine == null || scope == null || scope instanceof Refusal) {
-      return;
-    }
     try {
+      RequestGate engine = gate;
+      if (engine == null || scope == null || scope instanceof Refusal) {
+        return;
+      }
       engine.exit(entryPoint, scope, thrown);
     } catch (Throwable t) {
-      InternalErrors.report("ending a request (entry point " + entryPoint + ")", t);
+      failed("ending a request", entryPoint, t);
     }
   }
 
@@ -103,14 +127,14 @@ public final class TollgateBridge {
       Object refusal = ((Refusal) scope).frameworkResponse;
       return refusal != null ? refusal : result;
     }
-    RequestGate engine = gate;
-    if (engine == null || scope == null) {
-      return result;
-    }
     try {
+      RequestGate engine = gate;
+      if (engine == null || scope == null) {
+        return result;
+      }
       return engine.returned(entryPoint, scope, result);
     } catch (Throwable t) {
-      InternalErrors.report("completing a response (entry point " + entryPoint + ")", t);
+      failed("completing a response", entryPoint, t);
       return result;
     }
   }
@@ -166,7 +190,7 @@ public final class TollgateBridge {
       EngineReadiness.await();
       return gate;
     } catch (Throwable t) {
-      InternalErrors.report("waiting for the agent to start", t);
+      failed("waiting for the agent to start", -1, t);
       return null;
     }
   }

@@ -1,6 +1,8 @@
 package io.tollgate.agent;
 
 import io.tollgate.instrumentation.FrameworkModule;
+import io.tollgate.instrumentation.container.jetty.JettyModule;
+import io.tollgate.instrumentation.container.tomcat.TomcatModule;
 import io.tollgate.instrumentation.grizzly.GrizzlyModule;
 import io.tollgate.instrumentation.jaxrs.cxf.CxfModule;
 import io.tollgate.instrumentation.jaxrs.jersey.JerseyModule;
@@ -41,6 +43,8 @@ public final class FrameworkModules {
         new GrizzlyModule(),
         new ResteasyModule(),
         new CxfModule(),
+        new TomcatModule(),
+        new JettyModule(),
         new BodyReadModule()));
   }
 }

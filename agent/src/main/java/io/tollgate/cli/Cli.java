@@ -3,6 +3,7 @@ package io.tollgate.cli;
 import io.tollgate.agent.AgentArguments;
 import io.tollgate.config.ConfigException;
 import io.tollgate.config.ConfigProblem;
+import io.tollgate.config.RuleConfig;
 import io.tollgate.config.RulesConfig;
 import io.tollgate.config.RulesFileParser;
 import io.tollgate.config.RulesFileReader;
@@ -107,6 +108,15 @@ public final class Cli {
         RuleSetFactory.withoutConnecting(Clock.system()).build(config, null);
         int rules = config.rules().size();
         out.println(file + ": valid, " + rules + " rule" + (rules == 1 ? "" : "s"));
+        for (RuleConfig rule : config.rules()) {
+          if (rule.keyNormalize() == null && rule.keyNormalizeOrDefault()) {
+            // a default that changes which requests share a budget: said, not left implicit
+            out.println(file + ": line " + rule.lineOf("key") + ": rule '" + rule.name()
+                + "': key values are normalised (case, surrounding spaces, invisible characters,"
+                + " Unicode compatibility forms), the default for login-style rules;"
+                + " key-normalize: false counts them as sent");
+          }
+        }
         RuleSetFactory.warnAboutSettings(config);
       } catch (ConfigException e) {
         for (ConfigProblem problem : e.problems()) {

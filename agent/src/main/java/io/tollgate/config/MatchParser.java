@@ -244,6 +244,10 @@ final class MatchParser {
         y.problem(item, ctx + block + ".path '" + p + "' must start with '/', for example '/" + p + "'");
       } else if (p.indexOf('?') >= 0 && p.indexOf('=') > p.indexOf('?')) {
         y.problem(item, ctx + block + ".path '" + p + "' looks like it has a query string; paths match without it");
+      } else if (!GlobNormalForm.canMatch(p)) {
+        y.problem(item, ctx + block + ".path '" + p + "' can never match: request paths are matched"
+            + " in their normalised form (no trailing '/', '//', '.', '..', ';parameter' or escaped"
+            + " letter), where it is '" + GlobNormalForm.of(p) + "'; write that instead");
       } else {
         out.add(p);
       }

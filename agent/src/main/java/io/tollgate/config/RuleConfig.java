@@ -24,6 +24,9 @@ public final class RuleConfig {
 
   private static final String[] LOGIN_STYLE_WORDS = {"login", "signin", "otp", "password", "passwd", "token", "mfa", "2fa", "auth",
       "securitycheck"}; // compared with '-' and '_' removed: sign-in, j_security_check, oauth
+  /** Parameter names (or their ends: j_username, userEmail) that name an account. */
+  private static final String[] USER_NAME_WORDS = {"username", "user", "userid", "login", "email",
+      "mail", "account", "uid", "principal"}; // compared lower case with '-', '_' and '.' removed
 
   private final String name;
   private final int line;
@@ -36,6 +39,7 @@ public final class RuleConfig {
   private final Map<String, String> headers;
   private final RequestConditions skip;
   private final List<String> key;
+  private final Boolean keyNormalize;
   private final AlgorithmKind algorithm;
   private final long limit;
   private final long periodNanos;
@@ -44,6 +48,7 @@ public final class RuleConfig {
   private final OnFailure onFailure;
   private final Mode mode;
   private final Boolean quotaHeaders;
+  private final boolean partitionKey;
   private final long maxKeys;
   private final List<LimitConfig> limits;
   private final long maxDelayNanos;
@@ -60,6 +65,8 @@ public final class RuleConfig {
   private final int adaptiveInitial;
   private final int adaptiveMax;
   private final long maxWaitNanos;
+  private final int perClientPercent;
+  private final List<String> perClientKey;
 
   private RuleConfig(Builder b) {
     if (b.plans != null) {
@@ -93,6 +100,7 @@ public final class RuleConfig {
     this.key =
         Collections.unmodifiableList(
             new ArrayList<>(b.key.isEmpty() ? Collections.singletonList("ip") : b.key));
+    this.keyNormalize = b.keyNormalize;
     this.algorithm = b.algorithm == null ? AlgorithmKind.TOKEN_BUCKET : b.algorithm;
     if (b.limit <= 0) {
       throw new IllegalArgumentException("limit must be positive: " + b.limit);
@@ -107,6 +115,7 @@ public final class RuleConfig {
     this.onFailure = b.onFailure == null ? OnFailure.ALLOW : b.onFailure;
     this.mode = b.mode;
     this.quotaHeaders = b.quotaHeaders;
+    this.partitionKey = b.partitionKey;
     this.maxKeys = b.maxKeys > 0 ? b.maxKeys : DEFAULT_MAX_KEYS;
     this.limits =
         Collections.unmodifiableList(
@@ -127,6 +136,24 @@ public final class RuleConfig {
     this.adaptiveInitial = b.adaptiveInitial;
     this.adaptiveMax = b.adaptiveMax;
     this.maxWaitNanos = b.maxWaitNanos;
+    this.perClientPercent = b.perClientPercent;
+    this.perClientKey = b.perClientKey == null
+        ? Collections.singletonList("ip")
+        : Collections.unmodifiableList(new ArrayList<>(b.perClientKey));
+  }
+
+  /**
+   * {@code per-client} of the concurrency algorithms: the most of the permits one client key may
+   * hold, in percent (1 to 100), or 0 when off. Its default (50 on a rule keyed {@code global},
+   * else off) is filled in by the parser.
+   */
+  public int perClientPercent() {
+    return perClientPercent;
+  }
+
+  /** {@code per-client-key}: what tells one client from another for {@link #perClientPercent}. */
+  public List<String> perClientKey() {
+    return perClientKey;
   }
 
   /** {@code min} of adaptive-concurrency (its default filled in); 0 for other algorithms. */
@@ -300,6 +327,50 @@ public final class RuleConfig {
     return key;
   }
 
+  /** {@code key-normalize}; null = not set. */
+  public Boolean keyNormalize() {
+    return keyNormalize;
+  }
+
+  /**
+   * {@code key-normalize} with its documented default: on for login-style rules, whose key has a
+   * client-written text part ({@code param:}) and that count failed logins ({@code count-when}
+   * with 401 or 403) or are keyed by a user-name-like parameter ({@code username}, {@code email},
+   * {@code login}...); off otherwise.
+   */
+  public boolean keyNormalizeOrDefault() {
+    if (keyNormalize != null) {
+      return keyNormalize;
+    }
+    boolean textKey = false;
+    boolean userNameKey = false;
+    for (String part : key) {
+      if (isTextKeyPart(part)) {
+        textKey = true;
+        String name = part.substring(part.indexOf(':') + 1).toLowerCase(Locale.ROOT)
+            .replace("-", "").replace("_", "").replace(".", "");
+        for (String word : USER_NAME_WORDS) {
+          if (name.equals(word) || name.endsWith(word)) {
+            userNameKey = true;
+          }
+        }
+      }
+    }
+    boolean countsFailedLogins =
+        countWhen != null && (countWhen.counts(401) || countWhen.counts(403));
+    return textKey && (userNameKey || countsFailedLogins);
+  }
+
+  /** A key part whose value a client writes as free text: param: (and query:, form:). */
+  private static boolean isTextKeyPart(String part) {
+    int colon = part.indexOf(':');
+    if (colon < 0) {
+      return false;
+    }
+    String kind = part.substring(0, colon);
+    return !kind.equals("header") && !kind.equals("cookie");
+  }
+
   /** {@code algorithm}; default token-bucket. */
   public AlgorithmKind algorithm() {
     return algorithm;
@@ -343,6 +414,11 @@ public final class RuleConfig {
   /** {@code quota-headers}; null = not set. */
   public Boolean quotaHeaders() {
     return quotaHeaders;
+  }
+
+  /** {@code partition-key}: the RateLimit fields carry the draft's {@code pk} (default false). */
+  public boolean partitionKey() {
+    return partitionKey;
   }
 
   /**
@@ -406,11 +482,13 @@ public final class RuleConfig {
         && headers.equals(r.headers)
         && Objects.equals(skip, r.skip)
         && key.equals(r.key)
+        && Objects.equals(keyNormalize, r.keyNormalize)
         && algorithm == r.algorithm
         && cost.equals(r.cost)
         && onFailure == r.onFailure
         && mode == r.mode
         && Objects.equals(quotaHeaders, r.quotaHeaders)
+        && partitionKey == r.partitionKey
         && limits.equals(r.limits)
         && maxDelayNanos == r.maxDelayNanos
         && calendar == r.calendar
@@ -425,15 +503,18 @@ public final class RuleConfig {
         && adaptiveMin == r.adaptiveMin
         && adaptiveInitial == r.adaptiveInitial
         && adaptiveMax == r.adaptiveMax
-        && maxWaitNanos == r.maxWaitNanos;
+        && maxWaitNanos == r.maxWaitNanos
+        && perClientPercent == r.perClientPercent
+        && perClientKey.equals(r.perClientKey);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, paths, methods, route, hosts, headers, skip, key, algorithm, limit, periodNanos, burst, cost,
-        onFailure, mode, quotaHeaders, maxKeys, limits, maxDelayNanos, calendar, timeZone,
+    return Objects.hash(name, paths, methods, route, hosts, headers, skip, key, keyNormalize, algorithm, limit,
+        periodNanos, burst, cost, onFailure, mode, quotaHeaders, partitionKey, maxKeys, limits, maxDelayNanos, calendar,
+        timeZone,
         costHeader, countWhen, plans, allow, penalty, response, adaptiveMin, adaptiveInitial,
-        adaptiveMax, maxWaitNanos);
+        adaptiveMax, maxWaitNanos, perClientPercent, perClientKey);
   }
 
   @Override
@@ -458,6 +539,9 @@ public final class RuleConfig {
       sb.append(", skip=").append(skip);
     }
     sb.append(", key=").append(key);
+    if (keyNormalize != null) {
+      sb.append(", key-normalize=").append(keyNormalize);
+    }
     sb.append(", algorithm=").append(algorithm.yamlName());
     sb.append(", limit=").append(limit);
     sb.append(", period=").append(Durations.format(periodNanos));
@@ -469,6 +553,9 @@ public final class RuleConfig {
     }
     if (quotaHeaders != null) {
       sb.append(", quota-headers=").append(quotaHeaders);
+    }
+    if (partitionKey) {
+      sb.append(", partition-key=true");
     }
     sb.append(", max-keys=").append(maxKeys);
     if (limits.size() > 1) {
@@ -506,6 +593,9 @@ public final class RuleConfig {
         sb.append(", max-wait=").append(Durations.format(maxWaitNanos));
       }
     }
+    if (perClientPercent > 0) {
+      sb.append(", per-client=").append(perClientPercent).append("% of ").append(perClientKey);
+    }
     return sb.append('}').toString();
   }
 
@@ -521,6 +611,7 @@ public final class RuleConfig {
     private Map<String, String> headers = Collections.emptyMap();
     private RequestConditions skip;
     private List<String> key = Collections.emptyList();
+    private Boolean keyNormalize;
     private AlgorithmKind algorithm;
     private long limit;
     private long periodNanos;
@@ -529,6 +620,7 @@ public final class RuleConfig {
     private OnFailure onFailure;
     private Mode mode;
     private Boolean quotaHeaders;
+    private boolean partitionKey;
     private long maxKeys;
     private List<LimitConfig> limits;
     private long maxDelayNanos;
@@ -545,6 +637,8 @@ public final class RuleConfig {
     private int adaptiveInitial;
     private int adaptiveMax;
     private long maxWaitNanos;
+    private int perClientPercent;
+    private List<String> perClientKey;
 
     private Builder(String name) {
       this.name = name;
@@ -597,6 +691,12 @@ public final class RuleConfig {
       return this;
     }
 
+    /** {@code key-normalize}; null for its default. */
+    public Builder keyNormalize(Boolean keyNormalize) {
+      this.keyNormalize = keyNormalize;
+      return this;
+    }
+
     public Builder keyFallback(List<String> keyFallback) {
       this.keyFallback = keyFallback;
       return this;
@@ -639,6 +739,11 @@ public final class RuleConfig {
 
     public Builder quotaHeaders(Boolean quotaHeaders) {
       this.quotaHeaders = quotaHeaders;
+      return this;
+    }
+
+    public Builder partitionKey(boolean partitionKey) {
+      this.partitionKey = partitionKey;
       return this;
     }
 
@@ -714,6 +819,13 @@ public final class RuleConfig {
       if (periodNanos <= 0) {
         periodNanos = 1_000_000_000L;
       }
+      return this;
+    }
+
+    /** {@code per-client} in percent (0 = off) and {@code per-client-key} (null = ip). */
+    public Builder perClient(int percent, List<String> key) {
+      this.perClientPercent = percent;
+      this.perClientKey = key;
       return this;
     }
 

@@ -30,6 +30,7 @@ final class RuleParser {
           "match",
           "key",
           "key-fallback",
+          "key-normalize",
           "algorithm",
           "limit",
           "period",
@@ -38,6 +39,7 @@ final class RuleParser {
           "on-failure",
           "mode",
           "quota-headers",
+          "partition-key",
           "max-keys",
           "limits",
           "max-delay",
@@ -53,7 +55,9 @@ final class RuleParser {
           "min",
           "initial",
           "max",
-          "max-wait");
+          "max-wait",
+          "per-client",
+          "per-client-key");
   static final Pattern RULE_NAME = Pattern.compile("[A-Za-z0-9._-]+");
   /** The longest a gcra rule may hold a request: longer would tie up the server's threads. */
   static final long MAX_DELAY_CAP_NANOS = 10_000_000_000L;
@@ -67,6 +71,7 @@ final class RuleParser {
   private final AllowParser allows;
   private final PenaltyParser penalties;
   private final AdaptiveParser adaptives;
+  private final PerClientParser perClients;
 
   RuleParser(YamlNodes y) {
     this.y = y;
@@ -78,6 +83,7 @@ final class RuleParser {
     this.allows = new AllowParser(y);
     this.penalties = new PenaltyParser(y);
     this.adaptives = new AdaptiveParser(y);
+    this.perClients = new PerClientParser(y, keys);
   }
 
   /** The rules of {@code rules:} ({@code tuple}, or null), with the file's {@code allow:} added to each. */
@@ -157,6 +163,7 @@ final class RuleParser {
     if (lim != null) {
       algorithm = lim.algorithm;
     }
+    PerClientParser.Settings perClient = perClients.parse(f, algorithm, key, ctx);
 
     CostConfig cost = CostConfig.ONE;
     NodeTuple costTuple = adaptive ? null : f.get("cost");
@@ -168,6 +175,8 @@ final class RuleParser {
     }
     OnFailure onFailure = y.enumValue(f.get("on-failure"), "on-failure", OnFailure.values(), ctx);
     Mode mode = y.enumValue(f.get("mode"), "mode", Mode.values(), ctx);
+    NodeTuple pk = f.get("partition-key");
+    Boolean partitionKey = pk == null ? null : y.bool(pk.getValueNode(), "partition-key", ctx);
     Boolean quotaHeaders = null;
     NodeTuple qh = f.get("quota-headers");
     if (qh != null) {
@@ -177,6 +186,11 @@ final class RuleParser {
             qh.getValueNode(),
             ctx + "quota-headers cannot be true with adaptive-concurrency: its limit moves every window, so it tells clients no quota; remove it");
       }
+    }
+    Boolean keyNormalize = null;
+    NodeTuple kn = f.get("key-normalize");
+    if (kn != null) {
+      keyNormalize = y.bool(kn.getValueNode(), "key-normalize", ctx);
     }
     Long maxKeys = null;
     NodeTuple mk = f.get("max-keys");
@@ -218,6 +232,7 @@ final class RuleParser {
             .skip(skip)
             .key(key)
             .keyFallback(keyFallback)
+            .keyNormalize(keyNormalize)
             .algorithm(algorithm)
             .limit(lim.limit)
             .periodNanos(lim.period)
@@ -225,12 +240,14 @@ final class RuleParser {
             .onFailure(onFailure)
             .mode(mode)
             .quotaHeaders(quotaHeaders)
+            .partitionKey(Boolean.TRUE.equals(partitionKey))
             .maxDelayNanos(maxDelay)
             .costHeader(costHeader)
             .countWhen(countWhen)
             .allow(allow)
             .penalty(penalty)
-            .response(response);
+            .response(response)
+            .perClient(perClient.percent, perClient.key);
     if (lim.calendar != null) {
       b.periodNanos(0).calendar(lim.calendar, lim.zone);
     }
@@ -291,11 +308,12 @@ final class RuleParser {
       boolean oneNamedPart =
           key.size() == 1
               && (key.get(0).startsWith("header:") || key.get(0).startsWith("cookie:")
-                  || key.get(0).startsWith("param:") || key.get(0).equals("principal"));
+                  || key.get(0).startsWith("param:") || key.get(0).startsWith("query:")
+                  || key.get(0).startsWith("form:") || key.get(0).equals("principal"));
       if (!oneNamedPart) {
         y.problem(
             allowTuple.getValueNode(),
-            ctx + "allow.keys needs a rule keyed by one header:, cookie:, param: or principal part (the rule's key is "
+            ctx + "allow.keys needs a rule keyed by one header:, cookie:, param:, query:, form: or principal part (the rule's key is "
                 + key + "); allow client addresses with allow.cidrs");
       }
     }

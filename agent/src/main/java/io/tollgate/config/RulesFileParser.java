@@ -116,6 +116,20 @@ public final class RulesFileParser {
     return config;
   }
 
+  /**
+   * A {@code rules:} with no value (nothing under it, {@code ~}, {@code null}) is refused, as an
+   * empty file is by a running agent: it is what a file caught half-written reads as, or a
+   * deployment that lost its list, more often than a wish to lift every limit (once it logged
+   * {@code reloaded 0 rules} and every request passed). Only {@code rules: []} says "no rules".
+   * A file without the key at all (settings only, or empty) stays 0 rules, as it always was.
+   */
+  private static void refuseEmptyRules(YamlNodes y, NodeTuple rules) {
+    if (rules != null && isNull(rules.getValueNode())) {
+      y.problem(rules.getKeyNode(), "'rules:' is empty; a file cut short reads this way, so it is"
+          + " not applied; list the rules under it, or write 'rules: []' to have none on purpose");
+    }
+  }
+
   private static ConfigException single(String source, String message) {
     return new ConfigException(
         Collections.singletonList(new ConfigProblem(source, 0, 0, message)));
@@ -196,6 +210,7 @@ public final class RulesFileParser {
         response = r;
       }
     }
+    refuseEmptyRules(y, top.get("rules"));
     List<RuleConfig> rules = new RuleParser(y).parse(top.get("rules"), topAllow);
     return new RulesConfig(source, backend, redis, clientIp, headers, mode, rules, lines, response);
   }

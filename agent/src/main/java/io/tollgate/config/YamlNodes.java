@@ -250,6 +250,11 @@ final class YamlNodes {
     return null;
   }
 
+  /** An enum constant as the rules file spells it: lower case, {@code DRAFT_8} as {@code draft-8}. */
+  private static String spelling(Enum<?> e) {
+    return e.name().toLowerCase(Locale.ROOT).replace('_', '-');
+  }
+
   <E extends Enum<E>> E enumValue(NodeTuple tuple, String what, E[] values, String ctx) {
     if (tuple == null) {
       return null;
@@ -257,12 +262,12 @@ final class YamlNodes {
     Node node = tuple.getValueNode();
     List<String> names = new ArrayList<>();
     for (E e : values) {
-      names.add(e.name().toLowerCase(Locale.ROOT));
+      names.add(spelling(e));
     }
     if (node instanceof ScalarNode && !isNull(node)) {
       String v = ((ScalarNode) node).getValue().trim().toLowerCase(Locale.ROOT);
       for (E e : values) {
-        if (e.name().toLowerCase(Locale.ROOT).equals(v)) {
+        if (spelling(e).equals(v)) {
           return e;
         }
       }

@@ -2,6 +2,7 @@ package io.tollgate.engine;
 
 import io.tollgate.config.HeadersMode;
 import io.tollgate.http.RateLimitHeaders;
+import io.tollgate.http.RefusalResponse;
 import io.tollgate.limiters.Verdict;
 import java.util.List;
 
@@ -12,6 +13,13 @@ import java.util.List;
  *
  * <p>{@code RateLimit-Policy} lists every matching rule that shows its quota; {@code RateLimit}
  * reports the tightest of them (the fewest units left), or, on a refusal, the refusing rule.
+ *
+ * <p>Its {@code t} depends on the draft: the newest ({@code headers: draft}, {@code both}) says
+ * when more quota is available ({@link Verdict#nextUnitNanos}), and on a refusal exactly what
+ * {@code Retry-After} says, since the draft wants {@code Retry-After} no earlier than {@code t};
+ * draft-8 ({@code headers: draft-8}) and the legacy {@code X-RateLimit-Reset} say when the quota is
+ * whole again ({@link Verdict#resetNanos}). A rule with {@code partition-key: true} adds the
+ * draft's {@code pk} to both items, a digest of the key.
  */
 public final class QuotaHeaders {
 
@@ -47,6 +55,9 @@ public final class QuotaHeaders {
         continue;
       }
       String item = entry.rule.quotaPolicyItem();
+      if (entry.rule.showsPartitionKey()) {
+        item += RateLimitHeaders.partitionKeyParameter(entry.rule.name(), entry.key);
+      }
       if (policies == null) {
         policies = item;
       } else {
@@ -68,14 +79,27 @@ public final class QuotaHeaders {
     if (tightest == null) {
       return;
     }
-    long remaining = tightest.verdict.remaining;
-    long resetSeconds = RateLimitHeaders.ceilSeconds(tightest.verdict.resetNanos);
-    if (mode == HeadersMode.DRAFT || mode == HeadersMode.BOTH) {
+    Verdict verdict = tightest.verdict;
+    long remaining = verdict.remaining;
+    long resetSeconds = RateLimitHeaders.ceilSeconds(verdict.resetNanos);
+    if (mode != HeadersMode.LEGACY) {
+      long t;
+      if (mode == HeadersMode.DRAFT_8) {
+        t = resetSeconds;
+      } else if (verdict.allowed) {
+        t = RateLimitHeaders.ceilSeconds(verdict.nextUnitNanos);
+      } else {
+        t = RefusalResponse.retryAfterSeconds(verdict.retryAfterNanos);
+      }
       out.header("RateLimit-Policy", morePolicies == null ? policies : morePolicies.toString());
       // sized once: the JIT does not size a concatenation of longs itself
       String prefix = tightest.rule.rateLimitPrefix();
-      out.header("RateLimit", new StringBuilder(prefix.length() + 24).append(prefix)
-          .append(remaining).append(";t=").append(resetSeconds).toString());
+      StringBuilder item = new StringBuilder(prefix.length() + 24).append(prefix)
+          .append(remaining).append(";t=").append(t);
+      if (tightest.rule.showsPartitionKey()) {
+        item.append(RateLimitHeaders.partitionKeyParameter(tightest.rule.name(), tightest.key));
+      }
+      out.header("RateLimit", item.toString());
     }
     if (mode == HeadersMode.LEGACY || mode == HeadersMode.BOTH) {
       out.header("X-RateLimit-Limit", Long.toString(tightest.rule.policy().quota()));

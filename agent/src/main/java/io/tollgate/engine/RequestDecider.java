@@ -3,6 +3,7 @@ package io.tollgate.engine;
 import io.tollgate.http.HttpExchange;
 import io.tollgate.keys.PathNormalizer;
 import io.tollgate.limiters.Verdict;
+import io.tollgate.rules.ClientShare;
 import io.tollgate.rules.PenaltyTracker;
 import io.tollgate.rules.Rule;
 import io.tollgate.rules.RuleSet;
@@ -21,6 +22,12 @@ import java.util.List;
  * are then counted towards the penalty box.
  */
 public final class RequestDecider {
+
+  /**
+   * The {@code Retry-After} of a request refused for its client's {@code per-client} share: as a
+   * concurrency rule's own refusal, nothing says when one of its requests will end.
+   */
+  static final long SHARE_RETRY_AFTER_NANOS = 1_000_000_000L;
 
   /**
    * Decides the rules taken at {@code point}, adding their verdicts to {@code earlier} (the
@@ -207,12 +214,31 @@ public final class RequestDecider {
       }
     }
     if (budgets.length == 1) {
+      ClientShare share = rule.isShadow() ? null : rule.clientShare();
+      String client = share == null ? null : share.clientOf(exchange, key);
+      if (client != null && !share.tryTake(client, cost, budgets[0].permitsFor(key))) {
+        // the client holds its share of the permits: refused as the rule refuses, taking none
+        Verdict verdict = new Verdict().refuse(0, SHARE_RETRY_AFTER_NANOS, SHARE_RETRY_AFTER_NANOS);
+        verdicts.add(budgets[0], key, cost, verdict, false, client); // refused: holds nothing
+        return;
+      }
       Verdict verdict = new Verdict();
-      budgets[0].store().decide(key, cost, verdict, deadline);
+      try {
+        budgets[0].store().decide(key, cost, verdict, deadline);
+      } catch (RuntimeException | Error e) {
+        if (client != null) {
+          share.release(client, cost);
+        }
+        throw e;
+      }
       if (penalty != null) {
         penalty.record(key, verdict);
       }
-      verdicts.add(budgets[0], key, cost, verdict, verdict.allowed);
+      if (client != null && !verdict.allowed) {
+        share.release(client, cost);
+        client = null;
+      }
+      verdicts.add(budgets[0], key, cost, verdict, verdict.allowed, client);
       return;
     }
     Verdict[] each = new Verdict[budgets.length];

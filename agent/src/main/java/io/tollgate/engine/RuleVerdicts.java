@@ -32,7 +32,14 @@ public final class RuleVerdicts {
     /** When the request was admitted ({@link System#nanoTime()}), for a rule that learns from latency. */
     final long admittedNanos;
 
-    Entry(Rule rule, String key, long cost, Verdict verdict, boolean charged) {
+    /**
+     * The client whose {@code per-client} share of {@link #rule}'s permits this request took, given
+     * back with the permit; or, when refused, whose share was full; null when none.
+     */
+    final String shareClient;
+
+    Entry(Rule rule, String key, long cost, Verdict verdict, boolean charged, String shareClient) {
+      this.shareClient = shareClient;
       this.rule = rule;
       this.key = key;
       this.cost = cost;
@@ -59,7 +66,12 @@ public final class RuleVerdicts {
   }
 
   void add(Rule rule, String key, long cost, Verdict verdict, boolean charged) {
-    Entry entry = new Entry(rule, key, cost, verdict, charged);
+    add(rule, key, cost, verdict, charged, null);
+  }
+
+  /** As above, for a request that took {@code shareClient}'s share of the rule's permits. */
+  void add(Rule rule, String key, long cost, Verdict verdict, boolean charged, String shareClient) {
+    Entry entry = new Entry(rule, key, cost, verdict, charged, shareClient);
     entries.add(entry);
     if (entry.holds || (charged && rule.settlesAtEnd())) {
       workAtEnd = true;
@@ -110,6 +122,9 @@ public final class RuleVerdicts {
     for (Entry entry : entries) {
       if (!entry.holds) {
         continue;
+      }
+      if (entry.shareClient != null) {
+        entry.rule.clientShare().release(entry.shareClient, entry.cost);
       }
       if (ran && entry.rule.learnsFromLatency()) {
         entry.rule.store().complete(entry.key, entry.cost, now - entry.admittedNanos, failed);
@@ -287,6 +302,15 @@ public final class RuleVerdicts {
       n = n * 10 + (c - '0');
     }
     return n;
+  }
+
+  /**
+   * The client an entry's rule refused for holding its {@code per-client} share (the client's
+   * part of its share key), or null when the rule refused for another reason.
+   */
+  static String clientOverShare(Entry entry) {
+    String client = entry.verdict.allowed ? null : entry.shareClient;
+    return client == null ? null : client.substring(client.indexOf('\n') + 1);
   }
 
   public boolean refused() {

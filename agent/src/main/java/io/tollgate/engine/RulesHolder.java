@@ -38,8 +38,31 @@ public final class RulesHolder {
   /** The generation whose file's rules were last put in force. */
   private long appliedGeneration = -1;
 
+  /**
+   * How long {@link #useFile} waits between two reads of a file that must agree before it is
+   * applied: long enough for a writer's truncate-then-write ({@code cat new.yaml > rules.yaml}) to
+   * finish, short enough not to be noticed at start.
+   */
+  static final long SETTLE_PAUSE_MILLIS = 50;
+  /** The reads {@link #useFile} makes at most; a file still changing is left to the watcher. */
+  static final int SETTLE_READS = 10;
+
+  /** Reads a rules file's bytes; {@link RulesFileReader#read} but where a test scripts them. */
+  interface ContentReader {
+    byte[] read(File file) throws RulesFileReader.UnreadableException;
+  }
+
+  private final ContentReader reader;
+  private final long settlePauseMillis;
+
   public RulesHolder(RuleSetFactory factory) {
+    this(factory, RulesFileReader::read, SETTLE_PAUSE_MILLIS);
+  }
+
+  RulesHolder(RuleSetFactory factory, ContentReader reader, long settlePauseMillis) {
     this.factory = factory;
+    this.reader = reader;
+    this.settlePauseMillis = settlePauseMillis;
   }
 
   public RuleSet current() {
@@ -51,7 +74,11 @@ public final class RulesHolder {
   }
 
   /**
-   * Switches to another rules file and loads it.
+   * Switches to another rules file and loads it once two reads of it in a row agree, as the
+   * watcher's polls must: at start and at {@code attach} the file may be in the middle of being
+   * rewritten in place, when it reads empty or half-written (attaching three JVMs during such a
+   * rewrite once left one of them with 0 rules). A file that does not hold still within {@link
+   * #SETTLE_READS} reads is left to the watcher, which applies it once it does.
    *
    * @return whether rules from {@code newPath} are in force (here or by a watcher's poll meanwhile)
    */
@@ -63,7 +90,7 @@ public final class RulesHolder {
       this.lastProblem = null;
       generation++;
     }
-    reloadIfChanged();
+    reload(Settling.REREAD);
     synchronized (this) {
       return appliedGeneration == generation && newPath.equals(path);
     }
@@ -79,7 +106,7 @@ public final class RulesHolder {
    * @return true when new rules were put in force
    */
   public boolean reloadIfChanged() {
-    return reload(false);
+    return reload(Settling.NONE);
   }
 
   /**
@@ -93,10 +120,20 @@ public final class RulesHolder {
    * @return true when new rules were put in force
    */
   public boolean reloadWhenSettled() {
-    return reload(true);
+    return reload(Settling.NEXT_POLL);
   }
 
-  private boolean reload(boolean onlyWhenSettled) {
+  /** When a changed content is applied. */
+  private enum Settling {
+    /** At once. */
+    NONE,
+    /** When the previous poll read the same bytes (the watcher). */
+    NEXT_POLL,
+    /** When a second read, a moment later, reads the same bytes (start and attach). */
+    REREAD
+  }
+
+  private boolean reload(Settling settling) {
     String file;
     long readGeneration;
     synchronized (this) {
@@ -106,15 +143,24 @@ public final class RulesHolder {
     if (file == null) {
       return false;
     }
-    byte[] content;
-    String problem;
-    try {
-      content = RulesFileReader.read(new File(file));
-      problem = null;
-    } catch (RulesFileReader.UnreadableException e) {
-      content = null;
-      problem = e.getMessage();
+    Read read = read(file);
+    boolean unsettled = false;
+    if (settling == Settling.REREAD) {
+      Read again = read;
+      int reads = 1;
+      do {
+        read = again;
+        if (!pause()) {
+          return false;
+        }
+        again = read(file);
+        reads++;
+      } while (!again.sameAs(read) && reads < SETTLE_READS);
+      unsettled = !again.sameAs(read);
+      read = again;
     }
+    byte[] content = read.content;
+    String problem = read.problem;
     synchronized (this) {
       if (readGeneration != generation) {
         return false; // another file was put in use meanwhile, and read by that switch
@@ -127,9 +173,14 @@ public final class RulesHolder {
         return false;
       }
       boolean changed = lastContent == null || !Arrays.equals(content, lastContent);
-      boolean settling = onlyWhenSettled && changed && !Arrays.equals(content, lastPolled);
+      boolean notYet = changed && (unsettled
+          || settling == Settling.NEXT_POLL && !Arrays.equals(content, lastPolled));
       lastPolled = content;
-      if (settling) {
+      if (unsettled) {
+        AgentLog.info("the rules file " + file + " changed at each of " + SETTLE_READS + " reads;"
+            + " it is applied once two polls read the same content" + keptRulesNote());
+      }
+      if (notYet) {
         return false; // read again at the next poll: applied if it has not changed meanwhile
       }
       boolean back = lastProblem != null;
@@ -151,6 +202,44 @@ public final class RulesHolder {
         appliedGeneration = generation;
       }
       return applied;
+    }
+  }
+
+  /** The file's content, or why it cannot be read. */
+  private static final class Read {
+    final byte[] content;
+    final String problem;
+
+    Read(byte[] content, String problem) {
+      this.content = content;
+      this.problem = problem;
+    }
+
+    boolean sameAs(Read other) {
+      return Arrays.equals(content, other.content)
+          && (problem == null ? other.problem == null : problem.equals(other.problem));
+    }
+  }
+
+  private Read read(String file) {
+    try {
+      return new Read(reader.read(new File(file)), null);
+    } catch (RulesFileReader.UnreadableException e) {
+      return new Read(null, e.getMessage());
+    }
+  }
+
+  /** Waits between two reads of the file; false when interrupted (the caller gives up). */
+  private boolean pause() {
+    if (settlePauseMillis <= 0) {
+      return true;
+    }
+    try {
+      Thread.sleep(settlePauseMillis);
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
     }
   }
 

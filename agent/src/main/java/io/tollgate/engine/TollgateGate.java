@@ -539,17 +539,21 @@ public final class TollgateGate {
 
   private static void logRefusal(
       HttpExchange exchange, RuleVerdicts.Entry refusedBy, long retryAfter) {
+    // a per-client refusal names the client, or the log would show only the shared key ('*')
+    String overShare = RuleVerdicts.clientOverShare(refusedBy);
+    String key = KeyDisplay.of(refusedBy.key) + (overShare == null ? ""
+        : " (client " + KeyDisplay.of(overShare) + " holds its per-client share)");
     if (AgentLog.isDebug()) {
       AgentLog.debug("refused " + exchange.method() + " " + exchange.rawPath() + " by rule '"
           + refusedBy.rule.name() + "' (" + refusedBy.rule.algorithmName() + ") key "
-          + KeyDisplay.of(refusedBy.key) + "; retry after " + retryAfter + "s");
+          + key + "; retry after " + retryAfter + "s");
       return;
     }
     // Without debug: the refusal log, a few lines a minute per rule and a summary of the rest.
     RefusalLog refusals = RefusalLog.shared();
     if (refusals.admit(refusedBy.rule.name())) {
       refusals.write(refusedBy.rule.name(), exchange.method(), exchange.rawPath(),
-          KeyDisplay.of(refusedBy.key), retryAfter, statusOf(refusedBy));
+          key, retryAfter, statusOf(refusedBy));
     }
   }
 

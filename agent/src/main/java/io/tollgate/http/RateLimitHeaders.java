@@ -2,6 +2,11 @@ package io.tollgate.http;
 
 import io.tollgate.limiters.ExactMath;
 import io.tollgate.limiters.QuotaPolicy;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.Base64;
 
 /**
  * How the quota headers are written: the items of the IETF draft's {@code RateLimit-Policy} and
@@ -25,6 +30,26 @@ public final class RateLimitHeaders {
     StringBuilder prefix = new StringBuilder();
     appendString(prefix, ruleName);
     return prefix.append(";r=").toString();
+  }
+
+  /**
+   * The draft's {@code pk} parameter for a rule's key, {@code ;pk=:...:}: the first 12 bytes of
+   * SHA-256 over the rule's name and the key. Requests with the same {@code pk} share a quota; the
+   * key itself (an address, an API key, a user) is not shown, as the draft asks. The same on every
+   * instance and after a restart, so that a client can tell its partitions apart across them.
+   */
+  public static String partitionKeyParameter(String ruleName, String key) {
+    MessageDigest sha256;
+    try {
+      sha256 = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JRE has SHA-256", e);
+    }
+    sha256.update(ruleName.getBytes(StandardCharsets.UTF_8));
+    sha256.update((byte) 0);
+    sha256.update(String.valueOf(key).getBytes(StandardCharsets.UTF_8));
+    byte[] digest = Arrays.copyOf(sha256.digest(), 12);
+    return ";pk=:" + Base64.getEncoder().encodeToString(digest) + ":";
   }
 
   /** Whole seconds, rounded up: a client that waits this long is never early. */

@@ -19,6 +19,15 @@ public final class RefusalResponse {
   public static final String HTML_CONTENT_TYPE = "text/html; charset=utf-8";
   public static final String RULE_HEADER = "Tollgate-Rule";
 
+  /**
+   * The RateLimit draft's problem types: over a quota, and a server shedding load for a while (a
+   * 503: the rule's status, an adaptive limit, or a backend that cannot be checked).
+   */
+  public static final String QUOTA_EXCEEDED =
+      "https://iana.org/assignments/http-problem-types#quota-exceeded";
+  public static final String TEMPORARY_REDUCED_CAPACITY =
+      "https://iana.org/assignments/http-problem-types#temporary-reduced-capacity";
+
   private RefusalResponse() {}
 
   /** Adds the refusal's own headers (quota headers are added separately). */
@@ -28,24 +37,36 @@ public final class RefusalResponse {
     out.add(new String[] {RULE_HEADER, ruleName});
   }
 
+  /** The draft's problem type for a refusal with this status. */
+  public static String problemType(int status) {
+    return status == 503 ? TEMPORARY_REDUCED_CAPACITY : QUOTA_EXCEEDED;
+  }
+
   /** At least one second: {@code Retry-After: 0} makes clients retry at once. */
   public static long retryAfterSeconds(long retryAfterNanos) {
     return Math.max(1, RateLimitHeaders.ceilSeconds(retryAfterNanos));
   }
 
   /**
-   * The RFC 9457 body for API clients. Its fields and wording are the same for every status; the
-   * title is the status's reason phrase, the detail says whether a limit or an outage refused.
+   * The RFC 9457 body for API clients: the RateLimit draft's problem type, {@code quota-exceeded}
+   * or for a 503 {@code temporary-reduced-capacity}, with its {@code violated-policies} (the
+   * refusing rule, by the name its {@code RateLimit-Policy} item has), and Tollgate's own {@code
+   * rule} and {@code retryAfter}. The title is the status's reason phrase, as in the draft's own
+   * example of a throttled response; the detail says whether a limit or an outage refused.
    */
   public static byte[] body(
       int status, boolean backendUnavailable, String ruleName, long retryAfterSeconds) {
-    StringBuilder json = new StringBuilder(200);
-    json.append("{\"type\":\"about:blank\",\"title\":");
+    StringBuilder json = new StringBuilder(300);
+    json.append("{\"type\":");
+    appendJson(json, problemType(status));
+    json.append(",\"title\":");
     appendJson(json, title(status));
     json.append(",\"status\":").append(status);
     json.append(",\"detail\":");
     appendJson(json, detail(backendUnavailable, ruleName, retryAfterSeconds));
-    json.append(",\"rule\":");
+    json.append(",\"violated-policies\":[");
+    appendJson(json, ruleName);
+    json.append("],\"rule\":");
     appendJson(json, ruleName);
     json.append(",\"retryAfter\":").append(retryAfterSeconds);
     json.append("}\n");
@@ -110,7 +131,7 @@ public final class RefusalResponse {
     return false;
   }
 
-  private static String title(int status) {
+  static String title(int status) {
     switch (status) {
       case 429:
         return "Too Many Requests";
@@ -139,7 +160,7 @@ public final class RefusalResponse {
     }
   }
 
-  private static String detail(boolean backendUnavailable, String ruleName, long retryAfterSeconds) {
+  static String detail(boolean backendUnavailable, String ruleName, long retryAfterSeconds) {
     String wait = retryAfterSeconds == 1 ? "1 second." : retryAfterSeconds + " seconds.";
     return backendUnavailable
         ? "The rate limiter's backend is unavailable and rule '" + ruleName

@@ -1,5 +1,7 @@
 package io.tollgate.instrumentation;
 
+import net.bytebuddy.jar.asm.Type;
+
 /** What a weaver needs to know of the method it changes, read from the class file beforehand. */
 public final class WovenMethod {
 
@@ -28,6 +30,11 @@ public final class WovenMethod {
   /** The method's descriptor: {@code (Ljava/lang/String;)Ljava/lang/String;}. */
   public String descriptor() {
     return descriptor;
+  }
+
+  /** How many arguments the method takes. */
+  public int argumentCount() {
+    return Type.getArgumentTypes(descriptor).length;
   }
 
   /** The method's return type, as its internal name (for a cast), when it returns an object. */

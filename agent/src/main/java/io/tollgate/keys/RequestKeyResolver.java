@@ -15,6 +15,9 @@ import java.util.Locale;
  * only), {@code principal}, {@code route}. A request that lacks a part
  * (no API key header, no user) gets no key: the rule does not apply to it, rather than putting
  * every such request on one shared empty key.
+ *
+ * <p>Every part is stored bounded ({@link KeyPartBound}: over 64 bytes, a hash); with
+ * {@code key-normalize}, parts a client writes as text are {@link KeyNormalizer normalised} first.
  */
 public final class RequestKeyResolver {
 
@@ -24,11 +27,33 @@ public final class RequestKeyResolver {
   private final Part[] parts;
   private final RequestKeyResolver fallback;
   private final String description;
+  /** {@code key-normalize}: whether client-written text parts are normalised. */
+  private final boolean normalizes;
 
   private RequestKeyResolver(Part[] parts, RequestKeyResolver fallback, String description) {
+    this(parts, fallback, description, false);
+  }
+
+  private RequestKeyResolver(
+      Part[] parts, RequestKeyResolver fallback, String description, boolean normalizes) {
     this.parts = parts;
     this.fallback = fallback;
     this.description = description;
+    this.normalizes = normalizes;
+  }
+
+  /** This key, with client-written text parts normalised ({@code key-normalize: true}) or not. */
+  public RequestKeyResolver normalizing(boolean normalize) {
+    return new RequestKeyResolver(
+        parts, fallback == null ? null : fallback.normalizing(normalize), description, normalize);
+  }
+
+  /**
+   * What a one-part key stores for a request whose part is {@code value}: for allowlisted key
+   * values, which must compare equal to what requests resolve to.
+   */
+  public String storedForm(String value) {
+    return parts[0].stored(value, normalizes);
   }
 
   public static RequestKeyResolver of(List<String> partNames, ClientAddressResolver clients) {
@@ -48,7 +73,8 @@ public final class RequestKeyResolver {
     if (fallbackParts == null || fallbackParts.isEmpty()) {
       return this;
     }
-    return new RequestKeyResolver(parts, of(fallbackParts, clients), description);
+    return new RequestKeyResolver(
+        parts, of(fallbackParts, clients).normalizing(normalizes), description, normalizes);
   }
 
   /** The key as the rules file spells it, for the log: {@code header:X-Api-Key}. */
@@ -71,11 +97,11 @@ public final class RequestKeyResolver {
   /** The key without the fallback: null when the request lacks one of its parts. */
   public String resolvePrimary(HttpExchange exchange) {
     if (parts.length == 1) {
-      return parts[0].valueOf(exchange);
+      return parts[0].stored(parts[0].valueOf(exchange), normalizes);
     }
     String[] values = new String[parts.length];
     for (int i = 0; i < parts.length; i++) {
-      values[i] = parts[i].valueOf(exchange);
+      values[i] = parts[i].stored(parts[i].valueOf(exchange), normalizes);
       if (values[i] == null) {
         return null;
       }
@@ -227,6 +253,27 @@ public final class RequestKeyResolver {
         default:
           throw new AssertionError(kind);
       }
+    }
+
+    /**
+     * {@code value} as the key stores it: normalised when the rule asks and a client writes it as
+     * text, then bounded in size. The one place every part passes through.
+     */
+    String stored(String value, boolean normalize) {
+      if (value != null && normalize && writtenAsText()) {
+        value = KeyNormalizer.normalize(value);
+      }
+      return KeyPartBound.bound(value);
+    }
+
+    /**
+     * Text a client writes freely, where case and invisible characters make no account of their
+     * own: everything but addresses, constants, the container's route and principal, and the
+     * hashed secrets (an API key's case is significant).
+     */
+    private boolean writtenAsText() {
+      return kind != Kind.IP && kind != Kind.GLOBAL && kind != Kind.ROUTE
+          && kind != Kind.PRINCIPAL && kind != Kind.HEADER && kind != Kind.COOKIE;
     }
 
     private static String hashed(String secret) {

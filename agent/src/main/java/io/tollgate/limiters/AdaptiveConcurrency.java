@@ -156,6 +156,13 @@ public final class AdaptiveConcurrency implements RateLimitAlgorithm<AdaptiveCon
     int probeSamples;
     long probeRttSum;
     int probeDrops;
+    /**
+     * Of the requests in flight, those admitted before the probe began and still running: once
+     * they have had time to end ({@code probeGraceEnd}), those left are stuck (a body sent a byte
+     * a second) and the probe admits {@code min} beside them, rather than nobody.
+     */
+    int heldFromBeforeProbe;
+    long probeGraceEnd;
     /** Shadow mode: the lowest window mean since the last probe time (ns), 0 if none. */
     double lowestSinceProbe;
     /** The probes' jitter (xorshift), seeded from the clock at the first window. */
@@ -262,12 +269,25 @@ public final class AdaptiveConcurrency implements RateLimitAlgorithm<AdaptiveCon
     return s.probing ? Math.min(min, (int) s.limit) : (int) s.limit;
   }
 
+  /**
+   * The requests in flight that count against {@link #admitting}: all of them, except, during a
+   * probe past its grace, those from before the probe still running. Requests that never end must
+   * not keep the probe from its samples: with {@code min} of them stuck it once admitted nobody
+   * for a second in every five, and learnt nothing.
+   */
+  private static int counted(State s, long nowNanos) {
+    return s.probing && nowNanos - s.probeGraceEnd >= 0
+        ? s.inFlight - s.heldFromBeforeProbe
+        : s.inFlight;
+  }
+
   private void decide(State s, long nowNanos, long cost, Verdict verdict, boolean queued) {
     if (s.probing && nowNanos - s.probeDeadline >= 0) {
       endProbe(s, nowNanos); // no samples came (an idle app): back to the learnt limit
     }
     int limit = admitting(s);
-    boolean room = s.inFlight + cost <= limit && (queued || s.waiters == 0);
+    int counted = counted(s, nowNanos);
+    boolean room = counted + cost <= limit && (queued || s.waiters == 0);
     if (room || shadow) {
       s.inFlight += (int) cost;
       if (s.inFlight > s.maxInFlight) {
@@ -275,10 +295,10 @@ public final class AdaptiveConcurrency implements RateLimitAlgorithm<AdaptiveCon
       }
     }
     if (room) {
-      verdict.allow(limit - s.inFlight, 0);
+      verdict.allow(Math.max(0, limit - counted - cost), 0);
     } else {
       long retryAfter = SECOND * (1 + (s.refusals++ % 3));
-      verdict.refuse(Math.max(0, limit - s.inFlight), retryAfter, retryAfter);
+      verdict.refuse(Math.max(0, limit - counted), retryAfter, retryAfter);
     }
   }
 
@@ -286,6 +306,7 @@ public final class AdaptiveConcurrency implements RateLimitAlgorithm<AdaptiveCon
   @Override
   public void release(State s, long nowNanos, long cost) {
     s.inFlight = (int) Math.max(0, s.inFlight - cost);
+    s.heldFromBeforeProbe = Math.min(s.heldFromBeforeProbe, s.inFlight);
     if (s.waiters > 0) {
       s.notify(); // the caller holds the monitor: waiters exist only in a store that holds it
     }
@@ -298,6 +319,10 @@ public final class AdaptiveConcurrency implements RateLimitAlgorithm<AdaptiveCon
    */
   @Override
   public void complete(State s, long nowNanos, long cost, long latencyNanos, boolean failed) {
+    if (s.probing && nowNanos - Math.max(0, latencyNanos) - s.probeStart < 0) {
+      // one of those admitted before the probe has ended: no longer one to count out
+      s.heldFromBeforeProbe = (int) Math.max(0, s.heldFromBeforeProbe - cost);
+    }
     release(s, nowNanos, cost);
     sample(s, nowNanos, latencyNanos, failed);
   }
@@ -421,6 +446,11 @@ public final class AdaptiveConcurrency implements RateLimitAlgorithm<AdaptiveCon
     s.probeSamples = 0;
     s.probeDrops = 0;
     s.probeRttSum = 0;
+    s.heldFromBeforeProbe = s.inFlight;
+    // what the requests running now need to end, as the recent windows say: those still running
+    // after twice that are taken for stuck
+    s.probeGraceEnd = nowNanos
+        + (long) Math.min(WINDOW_MAX_NANOS, Math.max(WINDOW_MIN_NANOS, 2 * Math.max(s.shortRtt, s.noLoadRtt)));
   }
 
   /** The probe's end: its estimate (or an error backoff), and back to the learnt limit. */

@@ -144,11 +144,20 @@ public final class Gcra implements RateLimitAlgorithm<Gcra.State> {
     if (excessScaled <= 0) {
       state.tat = newTat;
       state.tatFraction = newFraction;
-      verdict.allow(-excessScaled / periodUnits, ExactMath.ceilDiv(aheadScaled, limit) * unitNanos);
+      // The next unit: tat' must fall back by what is missing of one more whole interval.
+      long toNextUnitScaled = periodUnits - (-excessScaled % periodUnits);
+      verdict.allow(
+          -excessScaled / periodUnits,
+          ExactMath.ceilDiv(aheadScaled, limit) * unitNanos,
+          ExactMath.ceilDiv(toNextUnitScaled, limit) * unitNanos);
     } else if (excessScaled <= maxDelayScaled) {
       state.tat = newTat;
       state.tatFraction = newFraction;
-      verdict.allow(0, ExactMath.ceilDiv(aheadScaled, limit) * unitNanos);
+      // Delayed: a unit passes at once again when tat' is one interval inside the tolerance.
+      verdict.allow(
+          0,
+          ExactMath.ceilDiv(aheadScaled, limit) * unitNanos,
+          ExactMath.ceilDiv(excessScaled + periodUnits, limit) * unitNanos);
       verdict.delayNanos = ExactMath.ceilDiv(excessScaled, limit) * unitNanos;
     } else {
       verdict.refuse(

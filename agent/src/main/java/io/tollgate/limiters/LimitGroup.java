@@ -108,9 +108,14 @@ public final class LimitGroup implements RateLimitAlgorithm<LimitGroup.State> {
     long remaining = Long.MAX_VALUE;
     long reset = 0;
     long delay = 0;
+    // More quota for the rule comes when the limit with the least left gives some back.
+    long nextUnit = 0;
     for (Verdict v : each) {
       if (!v.allowed && (longestRefusal == null || v.retryAfterNanos > longestRefusal.retryAfterNanos)) {
         longestRefusal = v;
+      }
+      if (v.remaining < remaining || (v.remaining == remaining && v.nextUnitNanos > nextUnit)) {
+        nextUnit = v.nextUnitNanos;
       }
       remaining = Math.min(remaining, v.remaining);
       reset = Math.max(reset, v.resetNanos);
@@ -119,7 +124,7 @@ public final class LimitGroup implements RateLimitAlgorithm<LimitGroup.State> {
     if (longestRefusal != null) {
       into.refuse(longestRefusal.remaining, longestRefusal.retryAfterNanos, longestRefusal.resetNanos);
     } else {
-      into.allow(remaining, reset);
+      into.allow(remaining, reset, nextUnit);
       into.delayNanos = delay;
     }
   }

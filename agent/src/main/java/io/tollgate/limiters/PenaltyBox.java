@@ -116,6 +116,7 @@ public final class PenaltyBox {
       verdict.remaining = 0;
       verdict.retryAfterNanos = Math.max(verdict.retryAfterNanos, penalty);
       verdict.resetNanos = Math.max(verdict.resetNanos, penalty);
+      verdict.nextUnitNanos = verdict.retryAfterNanos;
     }
   }
 

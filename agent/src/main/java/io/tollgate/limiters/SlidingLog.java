@@ -80,7 +80,12 @@ public final class SlidingLog implements RateLimitAlgorithm<SlidingLog.State> {
         state.times[(state.head + state.size) % length] = nowNanos;
         state.size++;
       }
-      verdict.allow(limit - state.size, resetNanos(state, nowNanos));
+      // One more unit is free when the oldest entry is a period old (none: a cost of 0 on an
+      // empty log, nothing is to come).
+      verdict.allow(
+          limit - state.size,
+          resetNanos(state, nowNanos),
+          state.size == 0 ? 0 : state.times[state.head] + period - nowNanos);
     } else {
       // The cost - free oldest entries must leave for cost units to fit: wait for the last of them.
       int mustLeave = (int) (cost - free); // entries to forget, 1..size

@@ -115,29 +115,40 @@ public final class SlidingWindow implements RateLimitAlgorithm<SlidingWindow.Sta
     }
     if (cost <= limit - current && previous * weight <= (limit - current - cost) * period) {
       state.current = current + cost;
+      long remaining = remaining(previous, current + cost, weight);
+      // One more unit is free when a request of remaining + 1 would fit.
+      long nextUnitNanos =
+          remaining >= limit
+              ? 0
+              : (now + waitUnits(previous, current + cost, weight, remaining + 1)) * unitNanos
+                  - nowNanos;
       verdict.allow(
-          remaining(previous, current + cost, weight),
-          resetNanos(now, nowNanos, previous, current + cost, weight));
+          remaining,
+          resetNanos(now, nowNanos, previous, current + cost, weight),
+          nextUnitNanos);
       return;
     }
 
-    long wait;
+    verdict.refuse(
+        remaining(previous, current, weight),
+        (now + waitUnits(previous, current, weight, cost)) * unitNanos - nowNanos,
+        resetNanos(now, nowNanos, previous, current, weight));
+  }
+
+  /** Time units from now until a request of {@code cost} (at most the limit) fits the estimate. */
+  private long waitUnits(long previous, long current, long weight, long cost) {
     long fitting = (limit - current - cost) * period; // may be negative: never fits this window
     if (previous > 0 && fitting >= previous) {
       // Later in this window: previous * (weight - wait) <= fitting.
-      wait = weight - fitting / previous;
+      return weight - fitting / previous;
     } else if (current == 0) {
       // In the next window, where previous = current = 0: at its start.
-      wait = weight;
+      return weight;
     } else {
       // In the next window, at elapsed e: current * (period - e) <= (limit - cost) * period.
       long largestWeight = (limit - cost) * period / current;
-      wait = weight + Math.max(0, period - largestWeight);
+      return weight + Math.max(0, period - largestWeight);
     }
-    verdict.refuse(
-        remaining(previous, current, weight),
-        (now + wait) * unitNanos - nowNanos,
-        resetNanos(now, nowNanos, previous, current, weight));
   }
 
   /** Whole units the estimate leaves free. */

@@ -136,7 +136,12 @@ public final class TokenBucket implements RateLimitAlgorithm<TokenBucket.State> 
       state.tat = newTat;
       state.tatFraction = newFraction;
       long remaining = -excessScaled / periodUnits;
-      verdict.allow(remaining, ExactMath.ceilDiv(aheadScaled, limit) * unitNanos);
+      // The next token: tat' must fall back by what is missing of one more whole token.
+      long toNextTokenScaled = periodUnits - (-excessScaled % periodUnits);
+      verdict.allow(
+          remaining,
+          ExactMath.ceilDiv(aheadScaled, limit) * unitNanos,
+          ExactMath.ceilDiv(toNextTokenScaled, limit) * unitNanos);
     } else {
       long retryUnits = ExactMath.ceilDiv(excessScaled, limit);
       long resetUnits = ExactMath.ceilDiv((base - now) * limit + baseFraction, limit);

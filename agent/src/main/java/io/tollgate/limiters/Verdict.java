@@ -21,6 +21,16 @@ public final class Verdict {
   public long resetNanos;
 
   /**
+   * Nanoseconds until at least one more unit of quota is available than {@link #remaining} says:
+   * the newest RateLimit draft's {@code t} ("time until additional quota is made available"). For
+   * a window counter that is the window's end, as {@link #resetNanos}; for a bucket it is the next
+   * token, for a sliding window the moment the weighted estimate frees a unit, for a sliding log
+   * when its oldest entry leaves. When refused, the same as {@link #retryAfterNanos}, so that a
+   * client told {@code t} is not early for {@code Retry-After}. 0 when nothing is counted.
+   */
+  public long nextUnitNanos;
+
+  /**
    * When allowed with a delay (GCRA {@code max-delay}): nanoseconds the request should wait before
    * it proceeds. 0 otherwise.
    */
@@ -45,9 +55,20 @@ public final class Verdict {
     this.remaining = Math.max(0, remaining);
     this.retryAfterNanos = 0;
     this.resetNanos = Math.max(0, resetNanos);
+    this.nextUnitNanos = this.resetNanos;
     this.delayNanos = 0;
     this.backendUnavailable = false;
     this.fallback = false;
+    return this;
+  }
+
+  /**
+   * Allowed, with the next unit of quota due sooner than the reset (a bucket's next token, a
+   * sliding window's or log's next freed unit); never later than the reset.
+   */
+  public Verdict allow(long remaining, long resetNanos, long nextUnitNanos) {
+    allow(remaining, resetNanos);
+    this.nextUnitNanos = Math.max(0, Math.min(this.resetNanos, nextUnitNanos));
     return this;
   }
 
@@ -56,6 +77,7 @@ public final class Verdict {
     this.remaining = Math.max(0, remaining);
     this.retryAfterNanos = Math.max(1, retryAfterNanos);
     this.resetNanos = Math.max(0, resetNanos);
+    this.nextUnitNanos = this.retryAfterNanos;
     this.delayNanos = 0;
     this.backendUnavailable = false;
     this.fallback = false;

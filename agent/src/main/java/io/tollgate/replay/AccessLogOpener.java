@@ -48,6 +48,14 @@ final class AccessLogOpener implements LogOpener {
       formats.append(file.getKey()).append(" as ").append(file.getValue().cliName());
     }
     notes.add(formats.append('.').toString());
+    long early = files.releasedEarly();
+    if (early > 0) {
+      notes.add(Figures.count(early) + " request" + (early == 1 ? " was" : "s were") + " taken"
+          + " out of the reorder window before it had passed: the log came faster than the window"
+          + " holds (at most " + Figures.count(LogReadOptions.DEFAULT_REORDER_MAX_REQUESTS)
+          + " requests or " + (LogReadOptions.DEFAULT_REORDER_MAX_BYTES >> 20) + " MB), so"
+          + " memory stays bounded; they were replayed in the order of their lines.");
+    }
     long late = files.lateRequests();
     if (late > 0) {
       notes.add(Figures.count(late) + " request" + (late == 1 ? " was" : "s were") + " logged"

@@ -6,6 +6,7 @@ import io.tollgate.keys.Cidr;
 import io.tollgate.keys.ClientAddressResolver;
 import io.tollgate.keys.IpAddress;
 import io.tollgate.keys.KeyHash;
+import io.tollgate.keys.RequestKeyResolver;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
@@ -33,8 +34,11 @@ final class Allowlist {
   /**
    * @param keyParts the rule's key; allowlisted key values are turned into what that key resolves
    *     to (a hash for {@code header:} and {@code cookie:} keys)
+   * @param key the rule's resolver, whose stored form (normalised, bounded) a one-part key's
+   *     allowlisted values take, so that {@code Admin} allowlists what requests for it resolve to
    */
-  static Allowlist of(AllowConfig config, List<String> keyParts, ClientAddressResolver clients) {
+  static Allowlist of(
+      AllowConfig config, List<String> keyParts, RequestKeyResolver key, ClientAddressResolver clients) {
     if (config.isEmpty()) {
       return NONE;
     }
@@ -47,7 +51,7 @@ final class Allowlist {
         keyParts.size() == 1
             && (keyParts.get(0).startsWith("header:") || keyParts.get(0).startsWith("cookie:"));
     for (String k : config.keys()) {
-      keys.add(hashed ? KeyHash.hash(k) : k);
+      keys.add(hashed ? KeyHash.hash(k) : keyParts.size() == 1 ? key.storedForm(k) : k);
     }
     return new Allowlist(cidrs, keys, clients);
   }

@@ -30,6 +30,8 @@ public final class Rule {
     final CostConfig cost;
     final boolean shadow;
     final boolean quotaHeaders;
+    /** {@code partition-key}: the RateLimit fields carry a digest of the key as {@code pk}. */
+    final boolean partitionKey;
     final String algorithmName;
     final String route;
     final boolean needsRoute;
@@ -47,6 +49,8 @@ public final class Rule {
     final RequestMatcher skip;
     /** The rule's {@code response} over the file's. */
     final io.tollgate.http.RefusalBody refusalBody;
+    /** {@code per-client}: the most one client may hold of the rule's permits, or null (off). */
+    final ClientShare clientShare;
 
     Shared(
         String name,
@@ -62,7 +66,11 @@ public final class Rule {
         String costHeader,
         io.tollgate.config.CountWhen countWhen,
         RequestMatcher skip,
-        io.tollgate.http.RefusalBody refusalBody) {
+        io.tollgate.http.RefusalBody refusalBody,
+        boolean partitionKey,
+        ClientShare clientShare) {
+      this.partitionKey = partitionKey;
+      this.clientShare = clientShare;
       this.countWhen = countWhen;
       this.refusalBody = refusalBody;
       this.name = name;
@@ -437,6 +445,35 @@ public final class Rule {
   /** Whether this rule's quota may be told to clients in RateLimit headers. */
   public boolean showsQuotaHeaders() {
     return shared.quotaHeaders;
+  }
+
+  /** Whether the RateLimit fields name the key's partition ({@code partition-key: true}). */
+  public boolean showsPartitionKey() {
+    return shared.partitionKey;
+  }
+
+  /** {@code per-client}: what one client may hold of this rule's permits; null when off. */
+  public ClientShare clientShare() {
+    return shared.clientShare;
+  }
+
+  /**
+   * The permits of this budget for {@code key} now, of which a client may hold its {@link
+   * #clientShare}: the limit, or for adaptive-concurrency the limit learnt for the key (its
+   * {@code initial} before its first request).
+   */
+  public long permitsFor(String key) {
+    if (shared.adaptive && store instanceof io.tollgate.stores.LocalLimiterStore) {
+      io.tollgate.stores.LocalLimiterStore<?> local = (io.tollgate.stores.LocalLimiterStore<?>) store;
+      Object state = local.peek(key);
+      if (state instanceof io.tollgate.limiters.AdaptiveConcurrency.State) {
+        return ((io.tollgate.limiters.AdaptiveConcurrency.State) state).limit();
+      }
+      if (local.algorithm() instanceof io.tollgate.limiters.AdaptiveConcurrency) {
+        return ((io.tollgate.limiters.AdaptiveConcurrency) local.algorithm()).initial();
+      }
+    }
+    return policy == null ? Long.MAX_VALUE : policy.quota();
   }
 
   /** Whether an allowed request holds what it took until it ends (the concurrency algorithm). */

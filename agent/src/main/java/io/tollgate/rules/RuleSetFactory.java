@@ -4,6 +4,7 @@ import io.tollgate.config.Backend;
 import io.tollgate.config.ConfigException;
 import io.tollgate.config.ConfigProblem;
 import io.tollgate.config.Durations;
+import io.tollgate.config.ForgeableConditions;
 import io.tollgate.config.LimitConfig;
 import io.tollgate.config.Mode;
 import io.tollgate.config.PenaltyConfig;
@@ -13,6 +14,7 @@ import io.tollgate.config.RuleConfig;
 import io.tollgate.config.ResponseConfig;
 import io.tollgate.config.RulesConfig;
 import io.tollgate.http.RefusalBody;
+import io.tollgate.diagnostics.AgentLog;
 import io.tollgate.diagnostics.ProxySetupAdvisor;
 import io.tollgate.keys.ClientAddressResolver;
 import io.tollgate.keys.RequestKeyResolver;
@@ -64,6 +66,14 @@ public final class RuleSetFactory {
   }
 
   /**
+   * Tests only: a factory whose Redis scripts read {@code clock} instead of Redis {@code TIME}, so
+   * that a test on a manual clock sees the same times on {@code backend: redis} as locally.
+   */
+  public static RuleSetFactory withRedisReadingTheClock(Clock clock) {
+    return new RuleSetFactory(clock, new StoreProvider(clock, true, clock), false);
+  }
+
+  /**
    * A factory for {@code validate}: it builds everything the agent builds from a rules file
    * (matchers, keys, client-address resolver, allowlists, algorithms, stores), so that a file it
    * accepts is one the agent applies, but it connects to nothing and logs nothing.
@@ -85,7 +95,7 @@ public final class RuleSetFactory {
     stores.useBackendOf(config);
     ClientAddressResolver clients = ClientAddresses.resolverFor(config.clientIp());
     if (!validating) {
-      warnAboutSettings(clients, config.source());
+      warnAboutSettings(clients, config);
     }
     List<Rule> rules = new ArrayList<>();
     for (RuleConfig ruleConfig : config.rules()) {
@@ -103,25 +113,30 @@ public final class RuleSetFactory {
                 ? kept.penalty()
                 : stores.penaltyFor(config, ruleConfig, fp);
       }
+      RequestKeyResolver keyResolver =
+          RequestKeyResolver.of(ruleConfig.key(), clients)
+              .withFallback(ruleConfig.keyFallback(), clients)
+              .normalizing(ruleConfig.keyNormalizeOrDefault());
       Rule.Shared shared =
           new Rule.Shared(
               ruleConfig.name(),
               new RequestMatcher(
                   ruleConfig.paths(), ruleConfig.methods(), ruleConfig.hosts(), ruleConfig.headers()),
-              RequestKeyResolver.of(ruleConfig.key(), clients)
-                  .withFallback(ruleConfig.keyFallback(), clients),
+              keyResolver,
               ruleConfig.cost(),
               shadow,
               ruleConfig.quotaHeadersOrDefault(),
               ruleConfig.algorithm().yamlName(),
               RouteTemplates.normalize(ruleConfig.route()),
-              Allowlist.of(ruleConfig.allow(), ruleConfig.key(), clients),
+              Allowlist.of(ruleConfig.allow(), ruleConfig.key(), keyResolver, clients),
               penalty,
               ruleConfig.costHeader(),
               ruleConfig.countWhen(),
               ruleConfig.skip() == null ? null : RequestMatcher.of(ruleConfig.skip()),
               refusalBody(ruleConfig.response().over(config.response()),
-                  ruleConfig.algorithm() == AlgorithmKind.ADAPTIVE_CONCURRENCY));
+                  ruleConfig.algorithm() == AlgorithmKind.ADAPTIVE_CONCURRENCY),
+              ruleConfig.partitionKey(),
+              clientShare(ruleConfig, clients, kept));
       PlansConfig plans = ruleConfig.plans();
       if (plans == null) {
         rules.add(
@@ -143,6 +158,23 @@ public final class RuleSetFactory {
     }
     return new RuleSet(
         rules, config.source(), config.headers(), clients.trustedProxies().ignoresHeaders());
+  }
+
+  /**
+   * The rule's {@code per-client} share, or null when off; the previous rule's when it counts the
+   * same way, so that the requests in flight across a reload stay counted (they give back to the
+   * share they took from).
+   */
+  private static ClientShare clientShare(
+      RuleConfig ruleConfig, ClientAddressResolver clients, Rule kept) {
+    if (ruleConfig.perClientPercent() == 0) {
+      return null;
+    }
+    RequestKeyResolver clientKey = RequestKeyResolver.of(ruleConfig.perClientKey(), clients);
+    ClientShare before = kept == null ? null : kept.clientShare();
+    return before != null && before.sameAs(ruleConfig.perClientPercent(), clientKey.description())
+        ? before
+        : new ClientShare(ruleConfig.perClientPercent(), clientKey);
   }
 
   /**
@@ -262,6 +294,7 @@ public final class RuleSetFactory {
         rule.name(),
         budgetId,
         rule.key().toString(),
+        String.valueOf(rule.keyNormalizeOrDefault()),
         String.valueOf(config.clientIp().trustedProxyHops()),
         config.clientIp().trustedProxyCidrs().toString(),
         String.valueOf(config.clientIp().ipv6Prefix()),
@@ -383,11 +416,14 @@ public final class RuleSetFactory {
    * agent applies a file, and when {@code validate} checks one.
    */
   public static void warnAboutSettings(RulesConfig config) {
-    warnAboutSettings(ClientAddresses.resolverFor(config.clientIp()), config.source());
+    warnAboutSettings(ClientAddresses.resolverFor(config.clientIp()), config);
   }
 
-  private static void warnAboutSettings(ClientAddressResolver clients, String source) {
-    ProxySetupAdvisor.checkSettings(clients.trustedProxies(), source);
+  private static void warnAboutSettings(ClientAddressResolver clients, RulesConfig config) {
+    ProxySetupAdvisor.checkSettings(clients.trustedProxies(), config.source());
+    for (ConfigProblem forgeable : ForgeableConditions.warnings(config)) {
+      AgentLog.warn(forgeable.toString());
+    }
   }
 
   /**
@@ -491,6 +527,7 @@ public final class RuleSetFactory {
         rule.name(),
         Long.toString(rule.maxKeys()),
         rule.key().toString(),
+        String.valueOf(rule.keyNormalizeOrDefault()),
         String.valueOf(config.clientIp().trustedProxyHops()),
         config.clientIp().trustedProxyCidrs().toString(),
         String.valueOf(config.clientIp().ipv6Prefix()));

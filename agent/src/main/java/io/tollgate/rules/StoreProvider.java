@@ -42,6 +42,8 @@ public final class StoreProvider {
   private final Clock clock;
   /** False for {@code validate}: every store is built as the agent builds it, none connects. */
   private final boolean connects;
+  /** Null but in tests: what the Redis scripts read as now, instead of Redis TIME. */
+  private final Clock scriptClock;
   private RedisSettings connectedTo;
   private RedisBackend backend;
   private InstanceRegistry instances;
@@ -51,8 +53,14 @@ public final class StoreProvider {
   }
 
   StoreProvider(Clock clock, boolean connects) {
+    this(clock, connects, null);
+  }
+
+  /** With a {@code scriptClock} (tests only), the Redis scripts read it instead of Redis TIME. */
+  StoreProvider(Clock clock, boolean connects, Clock scriptClock) {
     this.clock = clock;
     this.connects = connects;
+    this.scriptClock = scriptClock;
   }
 
   /** Prepares the backend the rules file names. */
@@ -112,7 +120,8 @@ public final class StoreProvider {
       return new LocalLimiterStore<>(algorithm, clock, rule.maxKeys());
     }
     RedisAlgorithmStore shared =
-        RedisAlgorithmStore.ofBudget(backend, rule.name(), budgetName, plan, period, algorithm);
+        RedisAlgorithmStore.ofBudget(
+            backend, rule.name(), budgetName, plan, period, algorithm, scriptClock);
     // Both rely on the token bucket's arithmetic (tokens come back only with time, a Retry-After
     // is exact); leases nearest Redis, so that the refusal cache hears a leased key's answer too.
     boolean tokenBucket = algorithm instanceof TokenBucket;
@@ -149,7 +158,8 @@ public final class StoreProvider {
     for (int i = 0; i < algorithms.size(); i++) {
       shared.add(
           RedisAlgorithmStore.ofBudget(
-              backend, rule.name(), budgetNames.get(i), plan, periods.get(i), algorithms.get(i)));
+              backend, rule.name(), budgetNames.get(i), plan, periods.get(i), algorithms.get(i),
+              scriptClock));
     }
     if (!RedisBudgetGroup.canGroup(shared)) {
       return null;

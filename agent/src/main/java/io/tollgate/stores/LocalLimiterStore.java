@@ -479,6 +479,11 @@ public final class LocalLimiterStore<S> implements LimiterStore {
     return algorithm;
   }
 
+  /** The key's state now, or null when it has none; read without its monitor (a moment's mix). */
+  public S peek(String key) {
+    return states.getIfPresent(key);
+  }
+
   /** Whether this store has state for the key now; for tests. */
   public boolean tracks(String key) {
     return states.getIfPresent(key) != null;

@@ -37,7 +37,7 @@ class RulesFileParserTest {
   }
 
   @ParameterizedTest(name = "''{0}'' has zero rules and every default")
-  @ValueSource(strings = {"", "# only a comment\n", "---\n", "rules:\n", "rules: []\n", "backend: local\n"})
+  @ValueSource(strings = {"", "# only a comment\n", "---\n", "rules: []\n", "backend: local\n"})
   void anEmptyFileIsValid(String text) throws ConfigException {
     RulesConfig c = RulesFileParser.parse(text, "empty.yaml", ENV);
     assertEquals("empty.yaml", c.source());

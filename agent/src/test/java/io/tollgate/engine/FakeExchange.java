@@ -13,6 +13,7 @@ final class FakeExchange implements HttpExchange {
   String remoteAddress = "203.0.113.7";
   final Map<String, String> headers = new HashMap<>();
   final Map<String, String> responseHeaders = new HashMap<>();
+  final Map<String, String> parameters = new HashMap<>();
   /** A request header whose reading throws, standing in for a framework that fails; or null. */
   String failingHeader;
   /** Whether setting a response header throws (a response the application already froze). */
@@ -29,6 +30,11 @@ final class FakeExchange implements HttpExchange {
 
   FakeExchange from(String address) {
     this.remoteAddress = address;
+    return this;
+  }
+
+  FakeExchange parameter(String name, String value) {
+    parameters.put(name, value);
     return this;
   }
 
@@ -73,7 +79,7 @@ final class FakeExchange implements HttpExchange {
 
   @Override
   public String parameter(String name) {
-    return null;
+    return parameters.get(name);
   }
 
   @Override

@@ -11,12 +11,16 @@ import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -54,7 +58,22 @@ class RulesHolderTest {
   }
 
   @ParameterizedTest(name = "''{0}''")
-  @ValueSource(strings = {"rules: []\n", "rules:\n"})
+  @ValueSource(strings = {"rules:\n", "client-ip:\n  trusted-proxies: 1\nrules:\n",
+      "rules: ~\n", "rules:   # later\n"})
+  void anEmptyRulesKeyKeepsTheRulesInForce(String text) throws Exception {
+    Path file = dir.resolve("rules.yaml");
+    RulesHolder holder = loaded(file);
+
+    Files.write(file, text.getBytes(StandardCharsets.UTF_8));
+
+    assertFalse(holder.reloadIfChanged());
+    assertEquals(1, holder.current().size(), "the last good rules");
+    assertEquals(1, lines(file + ": line ").size(), "the problem, with the file and its line");
+    assertEquals(1, lines("was not applied (1 problem); the last good rules stay in force").size());
+  }
+
+  @ParameterizedTest(name = "''{0}''")
+  @ValueSource(strings = {"rules: []\n", "client-ip:\n  trusted-proxies: 1\nrules: []\n"})
   void sayingThereAreNoRulesRemovesThem(String text) throws Exception {
     Path file = dir.resolve("rules.yaml");
     RulesHolder holder = loaded(file);
@@ -136,6 +155,58 @@ class RulesHolderTest {
     assertFalse(holder.useFile(file.toString()), "an invalid file");
     Files.write(file, "rules: []\n".getBytes(StandardCharsets.UTF_8));
     assertTrue(holder.useFile(file.toString()), "no rules, on purpose");
+  }
+
+  /**
+   * {@code attach} and the agent's start read the file until two reads in a row agree, as the
+   * watcher's polls do: each row is what the successive reads of the file return while it is
+   * rewritten in place, and the rules put in force.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "truncated, then written      | EMPTY, ONE, ONE        | 1",
+      "half, then whole             | HALF, TWO, TWO         | 2",
+      "whole at once                | TWO, TWO               | 2",
+      "empty, half, then whole      | EMPTY, HALF, TWO, TWO  | 2",
+  })
+  void useFileAppliesOnlyWhatTwoReadsInARowAgreeOn(String what, String reads, int rules)
+      throws Exception {
+    RulesHolder holder = holderReading(reads);
+
+    assertTrue(holder.useFile(dir.resolve("rules.yaml").toString()));
+
+    assertEquals(rules, holder.current().size());
+    assertEquals(1, lines("loaded").size(), "applied once, what the reads agreed on");
+  }
+
+  @Test
+  void aFileThatNeverHoldsStillIsLeftToTheWatcher() throws Exception {
+    StringBuilder reads = new StringBuilder();
+    for (int i = 0; i < RulesHolder.SETTLE_READS; i++) {
+      reads.append(i % 2 == 0 ? "EMPTY, " : "HALF, ");
+    }
+    RulesHolder holder = holderReading(reads + "TWO, TWO");
+
+    assertFalse(holder.useFile(dir.resolve("rules.yaml").toString()));
+    assertTrue(holder.current().isEmpty());
+    assertEquals(1, lines("applied once two polls read the same content").size());
+
+    assertFalse(holder.reloadWhenSettled(), "the whole file, read once");
+    assertTrue(holder.reloadWhenSettled(), "and again: it holds still");
+    assertEquals(2, holder.current().size());
+  }
+
+  /** A holder whose reads of any file return, in turn, the contents named in {@code reads}. */
+  private RulesHolder holderReading(String reads) {
+    Map<String, String> contents = Map.of(
+        "EMPTY", "",
+        "ONE", ONE_RULE,
+        "HALF", ONE_RULE + "  - name: bye\n",
+        "TWO", ONE_RULE + ONE_RULE.substring("rules:\n".length()).replace("hello", "bye"));
+    Iterator<String> next = Arrays.stream(reads.split(","))
+        .map(String::trim).iterator();
+    return new RulesHolder(new RuleSetFactory(Clock.system()),
+        file -> contents.get(next.next()).getBytes(StandardCharsets.UTF_8), 0);
   }
 
   /** The watcher's polls, as an editor saving in place meets them: truncate, then write. */

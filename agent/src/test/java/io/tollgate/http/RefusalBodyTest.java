@@ -81,4 +81,32 @@ class RefusalBodyTest {
         Arguments.of(null, false, 429), Arguments.of(null, true, 503),
         Arguments.of(503, false, 503), Arguments.of(420, false, 420), Arguments.of(420, true, 503));
   }
+
+  static Stream<Arguments> problemTypes() {
+    String types = "https://iana.org/assignments/http-problem-types#";
+    return Stream.of(
+        Arguments.of("over the limit", null, false, types + "quota-exceeded"),
+        Arguments.of("a rule that sheds load with 503", 503, false,
+            types + "temporary-reduced-capacity"),
+        Arguments.of("Redis unreachable, on-failure: deny", null, true,
+            types + "temporary-reduced-capacity"),
+        Arguments.of("an operator's own 4xx", 420, false, types + "quota-exceeded"));
+  }
+
+  /**
+   * The default body is of the RateLimit draft's problem types, with its {@code
+   * violated-policies} member beside Tollgate's own {@code rule} and {@code retryAfter}.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("problemTypes")
+  void theBodyIsTheDraftsProblemTypeForItsStatus(
+      String why, Integer configured, boolean outage, String type) {
+    int status = new RefusalBody(configured, null, null).status(outage);
+    String body = new String(RefusalResponse.body(status, outage, "api/1h", 12), StandardCharsets.UTF_8);
+    assertEquals(
+        "{\"type\":\"" + type + "\",\"title\":\"" + RefusalResponse.title(status) + "\",\"status\":"
+            + status + ",\"detail\":\"" + RefusalResponse.detail(outage, "api/1h", 12) + "\","
+            + "\"violated-policies\":[\"api/1h\"],\"rule\":\"api/1h\",\"retryAfter\":12}\n",
+        body);
+  }
 }

@@ -117,6 +117,9 @@ class AdaptiveConcurrencyIT {
       assertNull(ItSupport.header(refused, "RateLimit"), "no quota to tell");
       assertNull(ItSupport.header(refused, "RateLimit-Policy"), "no quota to tell");
       assertTrue(refused.body().contains("\"status\":503"), refused.body());
+      assertTrue(refused.body().contains(
+          "\"type\":\"https://iana.org/assignments/http-problem-types#temporary-reduced-capacity\""),
+          "the server is short of capacity, the client did nothing wrong: " + refused.body());
 
       assertEquals(200, held.get(60, TimeUnit.SECONDS).statusCode(), "the held request ran");
       HttpResponse<String> after = app.get("/hello");

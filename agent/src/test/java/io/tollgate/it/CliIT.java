@@ -1,6 +1,7 @@
 package io.tollgate.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -82,6 +83,69 @@ class CliIT {
     Result result = run("validate", rules.toString());
     assertEquals(0, result.exitCode, result.err);
     assertTrue(result.err.contains("trusts every address"), result.err);
+  }
+
+  @Test
+  void validateWarnsWhenASkipOrMatchRestsOnlyOnAHeaderButPassesTheFile() throws Exception {
+    Path rules = RulesFiles.write(dir, "forgeable.yaml",
+        "rules:",
+        "  - name: everything",
+        "    limit: 100",
+        "    period: 1m",
+        "    skip:",
+        "      headers: { X-Internal: present }",
+        "  - name: health-checks",
+        "    limit: 100",
+        "    period: 1m",
+        "    skip: { path: /health, headers: { User-Agent: \"ELB-HealthChecker/*\" } }",
+        "  - name: partners",
+        "    match:",
+        "      headers: { X-Partner: present }",
+        "    limit: 100",
+        "    period: 1m");
+    Result result = run("validate", rules.toString());
+    assertEquals(0, result.exitCode, result.err);
+    assertTrue(result.err.contains("line 6, column 1: rule 'everything': skip rests only on the"
+        + " header x-internal: present, which any client can send"), result.err);
+    assertTrue(result.err.contains("line 13, column 1: rule 'partners': match rests only on the"
+        + " header x-partner: present"), result.err);
+    assertFalse(result.err.contains("health-checks"), result.err); // a forger skips /health only
+  }
+
+  @Test
+  void validateRefusesAPathGlobThatCanNeverMatchNamingItsNormalForm() throws Exception {
+    Path rules = RulesFiles.write(dir, "trailing.yaml",
+        "rules:",
+        "  - name: login",
+        "    match: { path: /login/ }",
+        "    limit: 5",
+        "    period: 1m");
+    Result result = run("validate", rules.toString());
+    assertEquals(1, result.exitCode, result.err);
+    assertTrue(result.err.contains("line 3")
+        && result.err.contains("match.path '/login/' can never match")
+        && result.err.contains("where it is '/login'"), result.err);
+  }
+
+  @Test
+  void validateSaysWhenALoginRuleNormalisesItsKeys() throws Exception {
+    Path rules = RulesFiles.write(dir, "login.yaml",
+        "rules:",
+        "  - name: login-failures",
+        "    match: { path: /login, methods: [POST] }",
+        "    key: [ip, param:username]",
+        "    count-when: [401, 403]",
+        "    limit: 5",
+        "    period: 15m",
+        "  - name: search",
+        "    key: param:q",
+        "    limit: 5",
+        "    period: 1m");
+    Result result = run("validate", rules.toString());
+    assertEquals(0, result.exitCode, result.err);
+    assertTrue(result.out.contains("line 4: rule 'login-failures': key values are normalised"),
+        result.out);
+    assertFalse(result.out.contains("'search'"), result.out);
   }
 
   @Test

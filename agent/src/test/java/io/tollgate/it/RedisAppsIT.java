@@ -168,6 +168,7 @@ class RedisAppsIT {
         assertEquals(503, denied.statusCode(), "on-failure: deny refuses with 503");
         assertTrue(Long.parseLong(denied.headers().firstValue("Retry-After").orElse("0")) >= 1);
         assertTrue(denied.body().contains("\"status\":503"), denied.body());
+        assertTrue(denied.body().contains("#temporary-reduced-capacity\""), denied.body());
         assertTrue(denied.headers().firstValue("RateLimit").isEmpty(),
             "no quota headers when the quota is unknown");
       }

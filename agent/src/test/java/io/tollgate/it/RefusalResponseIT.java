@@ -84,8 +84,10 @@ class RefusalResponseIT {
             accept + ": " + header(problem, "Content-Type"));
         String wait = header(problem, "Retry-After");
         assertEquals(
-            "{\"type\":\"about:blank\",\"title\":\"Too Many Requests\",\"status\":429,"
+            "{\"type\":\"https://iana.org/assignments/http-problem-types#quota-exceeded\","
+                + "\"title\":\"Too Many Requests\",\"status\":429,"
                 + "\"detail\":\"Rate limit 'default' exceeded; retry after " + wait + " seconds.\","
+                + "\"violated-policies\":[\"default\"],"
                 + "\"rule\":\"default\",\"retryAfter\":" + wait + "}\n",
             problem.body(), accept);
       }

@@ -97,13 +97,19 @@ class ServletAppsIT {
         assertEquals(200, response.statusCode(), "request " + i + " must pass");
         assertEquals("hello", response.body().trim());
       }
-      String line = app.awaitOutput("internal error while deciding a servlet request",
-          Duration.ofSeconds(5));
-      assertTrue(line.startsWith("[tollgate] ERROR"), line);
-      assertTrue(line.contains("failure injected for testing"), line);
-      long reported = app.agentLog().stream()
-          .filter(l -> l.contains("internal error while deciding")).count();
-      assertEquals(1, reported, "logged once a minute, not once per request");
+      // Each entry point a request passes fails on its own, Tomcat's host valve and then the
+      // servlet's (the failed first one marked nothing): each is reported, once a minute each.
+      for (String entry : new String[] {"a Tomcat request", "a servlet request"}) {
+        String line = app.awaitOutput("internal error while deciding " + entry,
+            Duration.ofSeconds(5));
+        assertTrue(line.startsWith("[tollgate] ERROR"), line);
+        assertTrue(line.contains("failure injected for testing"), line);
+        long reported = app.agentLog().stream()
+            .filter(l -> l.contains("internal error while deciding " + entry)).count();
+        assertEquals(1, reported, entry + ": logged once a minute, not once per request");
+      }
+      assertEquals(2, app.agentLog().stream()
+          .filter(l -> l.contains("internal error while deciding")).count(), "no other");
     }
   }
 
@@ -125,12 +131,17 @@ class ServletAppsIT {
     Matcher m = RATE_LIMIT.matcher(header(response, "RateLimit"));
     assertTrue(m.matches(), header(response, "RateLimit"));
     assertEquals(0, Integer.parseInt(m.group(1)));
+    // the newest RateLimit draft: Retry-After no earlier than t; Tollgate makes them the same
+    assertEquals(retryAfter, Long.parseLong(m.group(2)), "t of a refusal is its Retry-After");
     assertEquals("no-store", header(response, "Cache-Control"));
     assertEquals("hello-per-ip", header(response, "Tollgate-Rule"));
     assertTrue(header(response, "Content-Type").startsWith("application/problem+json"));
     String body = response.body();
     assertTrue(body.contains("\"status\":429"), body);
     assertTrue(body.contains("\"title\":\"Too Many Requests\""), body);
+    assertTrue(body.contains(
+        "\"type\":\"https://iana.org/assignments/http-problem-types#quota-exceeded\""), body);
+    assertTrue(body.contains("\"violated-policies\":[\"hello-per-ip\"]"), body);
     assertTrue(body.contains("\"rule\":\"hello-per-ip\""), body);
     assertTrue(body.contains("\"retryAfter\":" + retryAfter), body);
   }

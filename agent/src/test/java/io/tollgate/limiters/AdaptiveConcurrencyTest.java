@@ -46,6 +46,17 @@ class AdaptiveConcurrencyTest {
     /** The time between two cycles' first requests, besides the requests' own latency. */
     long gapNanos = 200 * MS;
     long refused;
+    /** Requests admitted that never end (a body sent a byte a second): they hold their permits. */
+    int stuck;
+
+    /** Admits {@code n} requests that never end. */
+    void stick(int n) {
+      for (int i = 0; i < n; i++) {
+        algorithm.decide(state, now, 1, verdict);
+        assertTrue(verdict.allowed, "stuck request " + (i + 1) + " admitted");
+        stuck++;
+      }
+    }
 
     /**
      * One window: {@code demand} requests arrive at once (as many as the limit admits run), and
@@ -67,7 +78,7 @@ class AdaptiveConcurrencyTest {
             refused++;
           }
         }
-        int running = state.inFlight(); // in shadow mode, the refused run too
+        int running = state.inFlight() - stuck; // in shadow mode, the refused run too
         long each = latency.applyAsLong(running);
         now += each;
         for (int i = 0; i < running; i++) {
@@ -237,6 +248,26 @@ class AdaptiveConcurrencyTest {
     }
     // a probe every 5 s +- 20%: 60 in 5 minutes, between 50 and 75
     assertTrue(probes >= 50 && probes <= 75, "probes in 5 minutes: " + probes);
+  }
+
+  /**
+   * Requests that never end hold permits, but must not freeze the limit: a probe admits {@code
+   * min} beside those still running from before it (once they have had twice the recent latency
+   * to end), so it gets its samples and the limit keeps learning. Once, with {@code min} of them
+   * stuck, every probe admitted nobody and the estimate never moved again.
+   */
+  @Test
+  void requestsThatNeverEndDoNotKeepTheProbesFromLearning() {
+    Sim sim = new Sim(4, 20, 200);
+    sim.run(100, 30, steady(10));
+    sim.stick(10);
+
+    // the app becomes durably slower: only a probe can tell that from congestion
+    sim.runFor(30, 30, steady(20));
+
+    assertEquals(20 * MS, sim.state.noLoadLatencyNanos(), "probes measured it beside the stuck");
+    assertTrue(sim.state.limit() >= 30, "the limit is not frozen at min: " + sim.state.limit());
+    assertEquals(10, sim.stuck, "the stuck ones still hold theirs");
   }
 
   @Test

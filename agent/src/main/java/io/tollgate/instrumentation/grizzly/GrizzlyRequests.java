@@ -1,5 +1,6 @@
 package io.tollgate.instrumentation.grizzly;
 
+import io.tollgate.instrumentation.ApiPerClass;
 import io.tollgate.instrumentation.DirectCalls;
 
 /**
@@ -12,21 +13,16 @@ public final class GrizzlyRequests {
   static final String REQUEST = "org.glassfish.grizzly.http.server.Request";
   static final String RESPONSE = "org.glassfish.grizzly.http.server.Response";
 
-  private static final ClassValue<GrizzlyCalls> CALLS =
-      new ClassValue<GrizzlyCalls>() {
+  private static final ApiPerClass<GrizzlyCalls> CALLS =
+      new ApiPerClass<GrizzlyCalls>("Grizzly's " + REQUEST) {
         @Override
-        protected GrizzlyCalls computeValue(Class<?> requestClass) {
-          try {
-            // Grizzly's public class, not the request's own (which may be a hidden subclass)
-            return DirectCalls.implement(
-                GrizzlyCalls.class,
-                calls(),
-                "io.tollgate.generated.GrizzlyCalls",
-                requestClass.getClassLoader());
-          } catch (ReflectiveOperationException | LinkageError e) {
-            throw new IllegalStateException(
-                "no " + REQUEST + ".getRemoteAddr() for " + requestClass + ": " + e, e);
-          }
+        protected GrizzlyCalls match(Class<?> requestClass) throws ReflectiveOperationException {
+          // Grizzly's public class, not the request's own (which may be a hidden subclass)
+          return DirectCalls.implement(
+              GrizzlyCalls.class,
+              calls(),
+              "io.tollgate.generated.GrizzlyCalls",
+              requestClass.getClassLoader());
         }
       };
 
@@ -44,14 +40,15 @@ public final class GrizzlyRequests {
   public static int responseStatus(Object request) {
     try {
       GrizzlyCalls calls = CALLS.get(request.getClass());
-      return calls.getStatus(calls.getResponse(request));
+      return calls == null ? -1 : calls.getStatus(calls.getResponse(request));
     } catch (RuntimeException e) {
       return -1;
     }
   }
 
-  /** {@code request.getRemoteAddr()}. */
+  /** {@code request.getRemoteAddr()}; null when Grizzly's API did not match (logged once). */
   public static String remoteAddress(Object request) {
-    return CALLS.get(request.getClass()).getRemoteAddr(request);
+    GrizzlyCalls calls = CALLS.get(request.getClass());
+    return calls == null ? null : calls.getRemoteAddr(request);
   }
 }

@@ -1,5 +1,6 @@
 package io.tollgate.instrumentation.servlet;
 
+import io.tollgate.instrumentation.ApiPerClass;
 import io.tollgate.instrumentation.DirectCalls;
 
 /**
@@ -9,27 +10,23 @@ import io.tollgate.instrumentation.DirectCalls;
  */
 final class ServletApi {
 
-  private static final ClassValue<ServletApi> BY_REQUEST_CLASS =
-      new ClassValue<ServletApi>() {
+  private static final ApiPerClass<ServletApi> BY_REQUEST_CLASS =
+      new ApiPerClass<ServletApi>("the servlet API") {
         @Override
-        protected ServletApi computeValue(Class<?> requestClass) {
+        protected ServletApi match(Class<?> requestClass) {
           return resolve(requestClass);
         }
       };
 
   /** One generated class per copy of the servlet API, shared by all its request classes. */
-  private static final ClassValue<ServletCalls> BY_REQUEST_INTERFACE =
-      new ClassValue<ServletCalls>() {
+  private static final ApiPerClass<ServletCalls> BY_REQUEST_INTERFACE =
+      new ApiPerClass<ServletCalls>("the servlet API") {
         @Override
-        protected ServletCalls computeValue(Class<?> httpServletRequest) {
+        protected ServletCalls match(Class<?> httpServletRequest)
+            throws ReflectiveOperationException {
           String name = httpServletRequest.getName();
           String namespace = name.substring(0, name.indexOf(".http."));
-          try {
-            return callsFor(namespace, httpServletRequest.getClassLoader());
-          } catch (ReflectiveOperationException | LinkageError e) {
-            throw new IllegalStateException(
-                "unexpected servlet API in " + httpServletRequest.getClassLoader() + ": " + e, e);
-          }
+          return callsFor(namespace, httpServletRequest.getClassLoader());
         }
       };
 
@@ -80,7 +77,10 @@ final class ServletApi {
     return DirectCalls.implementIn(namespace, ServletCalls.class, CALLS, loader);
   }
 
-  /** The API for this request's class, or null when it is not an HTTP servlet request. */
+  /**
+   * The API for this request's class, or null when it is not an HTTP servlet request (or its
+   * servlet API did not match, logged once).
+   */
   static ServletApi of(Object request) {
     return BY_REQUEST_CLASS.get(request.getClass());
   }
@@ -91,9 +91,9 @@ final class ServletApi {
   /** Tomcat's URI without {@code getRequestURI()}'s decoding, for its own requests; or null. */
   final TomcatRequestUri tomcatUri;
 
-  private ServletApi(String namespace, Class<?> httpServletRequest, Class<?> requestClass) {
+  private ServletApi(String namespace, ServletCalls calls, Class<?> requestClass) {
     this.namespace = namespace;
-    this.calls = BY_REQUEST_INTERFACE.get(httpServletRequest);
+    this.calls = calls;
     this.tomcatUri = TomcatRequestUri.forRequestClass(requestClass);
   }
 
@@ -107,7 +107,8 @@ final class ServletApi {
         continue;
       }
       if (httpRequest.isAssignableFrom(requestClass)) {
-        return new ServletApi(namespace, httpRequest, requestClass);
+        ServletCalls calls = BY_REQUEST_INTERFACE.get(httpRequest);
+        return calls == null ? null : new ServletApi(namespace, calls, requestClass);
       }
     }
     return null;

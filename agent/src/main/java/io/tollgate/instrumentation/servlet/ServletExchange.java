@@ -27,6 +27,11 @@ public final class ServletExchange implements HttpExchange {
   private String route;
   /** Set when an asynchronous request failed or timed out, before its end is run. */
   private volatile boolean asyncFailed;
+  /**
+   * The status the container will answer with once its entry returns, when nobody wrote a response
+   * (Jetty's 404 for a request no handler took), or -1.
+   */
+  private int containerAnswer = -1;
 
   private ServletExchange(ServletApi api, Object request, Object response) {
     this.api = api;
@@ -208,6 +213,19 @@ public final class ServletExchange implements HttpExchange {
     this.route = routeTemplate;
   }
 
+  /** The servlet request, as the entry point that made this exchange got it. */
+  public Object servletRequest() {
+    return request;
+  }
+
+  /**
+   * The container will answer {@code status} itself after its entry returns, unless a response
+   * was committed by then: the status a {@code count-when} settles by.
+   */
+  public void containerAnswersUnlessCommitted(int status) {
+    containerAnswer = status;
+  }
+
   public Object attribute(String name) {
     return calls.getAttribute(request, name);
   }
@@ -229,12 +247,16 @@ public final class ServletExchange implements HttpExchange {
   /**
    * The response's status; 500 when an exception escaped the application, or an asynchronous
    * request failed or timed out, and nothing was committed: the container answers 500 then,
-   * after the entry point has returned.
+   * after the entry point has returned; and, uncommitted, the status the container said it would
+   * answer ({@link #containerAnswersUnlessCommitted}).
    */
   @Override
   public int responseStatus(boolean uncaught) {
     if ((uncaught || asyncFailed) && !calls.isCommitted(response)) {
       return 500;
+    }
+    if (containerAnswer > 0 && !calls.isCommitted(response)) {
+      return containerAnswer;
     }
     return calls.getStatus(response);
   }

@@ -11,7 +11,7 @@ import java.util.Map;
 
 /**
  * Tomcat's request URI read from its bytes, for requests that Tomcat hands over unwrapped (its
- * {@code RequestFacade}).
+ * {@code RequestFacade}), and for its connector's own request, which its host valve passes.
  *
  * <p>Why: {@code getRequestURI()} on Tomcat turns the URI's bytes into a string through
  * {@code Charset.decode} (a decoder per thread looked up by name, a {@code CharBuffer}, a copy),
@@ -33,22 +33,32 @@ final class TomcatRequestUri {
   private static final String MESSAGE_BYTES = "org.apache.tomcat.util.buf.MessageBytes#";
   private static final String BYTE_CHUNK = "org.apache.tomcat.util.buf.ByteChunk#";
 
-  /** The facade's {@code request} field (protected, so read through a handle). */
+  private static final String FACADE = "org.apache.catalina.connector.RequestFacade";
+  private static final String CONNECTOR_REQUEST = "org.apache.catalina.connector.Request";
+
+  /**
+   * The connector request behind the one given: the facade's {@code request} field (protected, so
+   * read through a handle), or the connector request itself.
+   */
   private final MethodHandle facadeRequest;
   private final TomcatCalls calls;
 
-  private TomcatRequestUri(Class<?> facade) throws ReflectiveOperationException {
-    ClassLoader loader = facade.getClassLoader();
+  private TomcatRequestUri(Class<?> requestClass) throws ReflectiveOperationException {
+    ClassLoader loader = requestClass.getClassLoader();
     Class<?> messageBytes =
         Class.forName("org.apache.tomcat.util.buf.MessageBytes", false, loader);
     if (messageBytes.getField("T_BYTES").getInt(null) != T_BYTES) {
       throw new NoSuchFieldException("MessageBytes.T_BYTES is not " + T_BYTES);
     }
-    Field field = facade.getDeclaredField("request");
-    field.setAccessible(true);
-    facadeRequest =
-        MethodHandles.lookup().unreflectGetter(field)
-            .asType(MethodType.methodType(Object.class, Object.class));
+    if (requestClass.getName().equals(CONNECTOR_REQUEST)) {
+      facadeRequest = MethodHandles.identity(Object.class);
+    } else {
+      Field field = requestClass.getDeclaredField("request");
+      field.setAccessible(true);
+      facadeRequest =
+          MethodHandles.lookup().unreflectGetter(field)
+              .asType(MethodType.methodType(Object.class, Object.class));
+    }
     Map<String, String> targets = new HashMap<>();
     targets.put("getCoyoteRequest", REQUEST + "getCoyoteRequest");
     targets.put("requestURI", COYOTE_REQUEST + "requestURI");
@@ -62,9 +72,13 @@ final class TomcatRequestUri {
             TomcatCalls.class, targets, "io.tollgate.generated.TomcatCalls", loader);
   }
 
-  /** For Tomcat's request facade class; null for any other class, or a Tomcat it does not know. */
+  /**
+   * For Tomcat's request facade class or its connector request class; null for any other class,
+   * or a Tomcat it does not know.
+   */
   static TomcatRequestUri forRequestClass(Class<?> requestClass) {
-    if (!requestClass.getName().equals("org.apache.catalina.connector.RequestFacade")) {
+    String name = requestClass.getName();
+    if (!name.equals(FACADE) && !name.equals(CONNECTOR_REQUEST)) {
       return null;
     }
     try {

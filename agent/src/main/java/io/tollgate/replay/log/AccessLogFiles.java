@@ -83,7 +83,7 @@ public final class AccessLogFiles implements AccessLogReader {
     List<LogFileReader> files = new ArrayList<>(paths.size());
     try {
       for (Path path : paths) {
-        files.add(new LogFileReader(path, options, problems));
+        files.add(new LogFileReader(path, options, paths.size(), problems));
       }
     } catch (IOException | RuntimeException e) {
       for (LogFileReader file : files) {
@@ -169,6 +169,20 @@ public final class AccessLogFiles implements AccessLogReader {
       late += file.late();
     }
     return late;
+  }
+
+  /**
+   * Requests released from a reorder buffer before their window had passed, because it held its
+   * most requests or bytes ({@link LogReadOptions#reorderMaxRequests}): a burst of the log. They
+   * are replayed in the order read from there on; a line of theirs that comes later with an
+   * older time is then one of the {@link #lateRequests}.
+   */
+  public long releasedEarly() {
+    long early = 0;
+    for (LogFileReader file : files) {
+      early += file.releasedEarly();
+    }
+    return early;
   }
 
   @Override

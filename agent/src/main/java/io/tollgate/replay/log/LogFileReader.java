@@ -30,6 +30,12 @@ final class LogFileReader implements Closeable {
   private boolean endOfFile;
 
   LogFileReader(Path file, LogReadOptions options, UnparsedLines problems) throws IOException {
+    this(file, options, 1, problems);
+  }
+
+  /** One of {@code files} files read together: its reorder buffer is its part of the bounds. */
+  LogFileReader(Path file, LogReadOptions options, int files, UnparsedLines problems)
+      throws IOException {
     this.source = LogFileInput.isStandardInput(file) ? "(standard input)" : file.toString();
     this.problems = problems;
     // Standard input has no size: 0, which makes the total unknown (see AccessLogFiles).
@@ -51,7 +57,10 @@ final class LogFileReader implements Closeable {
       }
       this.parser =
           format == LogFormat.JSON ? new JsonLineParser(options.jsonFields()) : new NcsaLineParser();
-      this.reorder = new ReorderBuffer(options.reorderWindowMillis());
+      int parts = Math.max(1, files);
+      this.reorder = new ReorderBuffer(options.reorderWindowMillis(),
+          Math.max(1_000, options.reorderMaxRequests() / parts),
+          Math.max(1L << 20, options.reorderMaxBytes() / parts));
     } catch (IOException | RuntimeException e) {
       in.close();
       throw e;
@@ -132,6 +141,10 @@ final class LogFileReader implements Closeable {
 
   long late() {
     return reorder.late();
+  }
+
+  long releasedEarly() {
+    return reorder.releasedEarly();
   }
 
   @Override

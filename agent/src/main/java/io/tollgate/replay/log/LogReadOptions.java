@@ -12,6 +12,13 @@ public final class LogReadOptions {
   /** The default longest line: see {@link #maxLineBytes(int)}. */
   public static final int DEFAULT_MAX_LINE_BYTES = 8 << 20;
 
+  /** The default bound of the reorder buffer in requests: see {@link #reorderMaxRequests(int)}. */
+  public static final int DEFAULT_REORDER_MAX_REQUESTS = 100_000;
+  /** The default bound of the reorder buffer in bytes: see {@link #reorderMaxBytes(long)}. */
+  public static final long DEFAULT_REORDER_MAX_BYTES = 48L << 20;
+
+  private int reorderMaxRequests = DEFAULT_REORDER_MAX_REQUESTS;
+  private long reorderMaxBytes = DEFAULT_REORDER_MAX_BYTES;
   private LogFormat format;
   private JsonFields jsonFields = JsonFields.defaults();
   private long reorderWindowMillis = DEFAULT_REORDER_WINDOW_MILLIS;
@@ -39,6 +46,30 @@ public final class LogReadOptions {
   public LogReadOptions reorderWindowMillis(long reorderWindowMillis) {
     this.reorderWindowMillis = reorderWindowMillis;
     return this;
+  }
+
+  /**
+   * The most requests the reorder buffers hold, all files together (each file gets its part):
+   * past it, the oldest is released before its window has passed, so that a burst of the log
+   * costs bounded memory whatever its rate (100,000 requests by default, about 40 MB).
+   */
+  public LogReadOptions reorderMaxRequests(int reorderMaxRequests) {
+    this.reorderMaxRequests = reorderMaxRequests;
+    return this;
+  }
+
+  /** As {@link #reorderMaxRequests}, in estimated bytes (48 MB by default). */
+  public LogReadOptions reorderMaxBytes(long reorderMaxBytes) {
+    this.reorderMaxBytes = reorderMaxBytes;
+    return this;
+  }
+
+  public int reorderMaxRequests() {
+    return reorderMaxRequests;
+  }
+
+  public long reorderMaxBytes() {
+    return reorderMaxBytes;
   }
 
   /** Lines longer than this are unparsed lines (cut), not requests; the rest of them is skipped. */

@@ -86,7 +86,8 @@ public abstract class RedisAlgorithmStore implements LimiterStore {
     return ofBudget(backend, ruleName, budgetName, plan, period, algorithm, null);
   }
 
-  static RedisAlgorithmStore ofBudget(
+  /** As above; with a non-null {@code timeOverride} (tests only) the scripts read it, not TIME. */
+  public static RedisAlgorithmStore ofBudget(
       RedisBackend backend,
       String ruleName,
       String budgetName,
@@ -282,8 +283,9 @@ public abstract class RedisAlgorithmStore implements LimiterStore {
   }
 
   /**
-   * Writes a reply {@code {allowed, remaining, retryNanos, resetNanos}} into {@code verdict}; a
-   * negative retry means the cost can never be allowed, and is answered with a whole period.
+   * Writes a reply {@code {allowed, remaining, retryNanos, resetNanos[, nextUnitNanos]}} into
+   * {@code verdict}; a negative retry means the cost can never be allowed, and is answered with a
+   * whole period. Without a next unit (a fixed window's) it is the reset.
    */
   static void applyNanosReply(
       List<Object> reply, RedisScript script, long periodNanos, Verdict verdict) {
@@ -291,7 +293,9 @@ public abstract class RedisAlgorithmStore implements LimiterStore {
     long remaining = number(reply, 1, script);
     long retryNanos = number(reply, 2, script);
     long resetNanos = number(reply, 3, script);
-    if (allowed == 1) {
+    if (allowed == 1 && reply.size() > 4) {
+      verdict.allow(remaining, resetNanos, number(reply, 4, script));
+    } else if (allowed == 1) {
       verdict.allow(remaining, resetNanos);
     } else {
       verdict.refuse(remaining, retryNanos < 0 ? periodNanos : retryNanos, resetNanos);

@@ -108,7 +108,8 @@ public final class RedisGcraStore extends RedisAlgorithmStore {
     long resetUnits = number(reply, 3, RedisScript.GCRA);
     long delayUnits = number(reply, 4, RedisScript.GCRA);
     if (allowed == 1) {
-      verdict.allow(remaining, resetUnits * unitNanos);
+      long nextUnitUnits = number(reply, 5, RedisScript.GCRA);
+      verdict.allow(remaining, resetUnits * unitNanos, nextUnitUnits * unitNanos);
       verdict.delayNanos = delayUnits * unitNanos;
     } else if (retryUnits < 0) {
       verdict.refuse(remaining, periodNanos, resetUnits * unitNanos);

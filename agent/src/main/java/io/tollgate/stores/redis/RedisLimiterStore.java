@@ -125,7 +125,7 @@ public final class RedisLimiterStore extends RedisAlgorithmStore {
     long retryUnits = number(reply, 2);
     long resetUnits = number(reply, 3);
     if (allowed == 1) {
-      verdict.allow(remaining, resetUnits * unitNanos);
+      verdict.allow(remaining, resetUnits * unitNanos, number(reply, 4) * unitNanos);
     } else if (retryUnits < 0) {
       verdict.refuse(remaining, periodNanos, resetUnits * unitNanos);
     } else {

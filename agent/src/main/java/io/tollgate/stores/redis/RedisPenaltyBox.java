@@ -122,6 +122,7 @@ public final class RedisPenaltyBox {
     verdict.remaining = 0;
     verdict.retryAfterNanos = Math.max(verdict.retryAfterNanos, penaltyNanos);
     verdict.resetNanos = Math.max(verdict.resetNanos, penaltyNanos);
+    verdict.nextUnitNanos = verdict.retryAfterNanos;
     return true;
   }
 

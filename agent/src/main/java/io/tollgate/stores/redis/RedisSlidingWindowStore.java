@@ -84,7 +84,9 @@ public final class RedisSlidingWindowStore extends RedisAlgorithmStore {
     long subNanos = number(reply, 4, RedisScript.SLIDING_WINDOW);
     long resetNanos = resetUnits == 0 ? 0 : resetUnits * unitNanos - subNanos;
     if (allowed == 1) {
-      verdict.allow(remaining, resetNanos);
+      long nextUnitUnits = number(reply, 5, RedisScript.SLIDING_WINDOW);
+      verdict.allow(
+          remaining, resetNanos, nextUnitUnits < 0 ? 0 : nextUnitUnits * unitNanos - subNanos);
     } else {
       verdict.refuse(
           remaining,

@@ -61,6 +61,8 @@ public final class TokenLeaseStore implements LimiterStore {
     /** Redis's remaining and reset (as an instant) in its last answer. */
     long sharedRemaining;
     long resetAt;
+    /** When the shared quota gives one more unit back, in this process's clock. */
+    long nextUnitAt;
     /** A lease is being asked for: the others ask for one token meanwhile. */
     boolean leasing;
 
@@ -120,7 +122,8 @@ public final class TokenLeaseStore implements LimiterStore {
       if (lease.tokens > 0 && now < lease.expiresAt) {
         lease.tokens--;
         grantedLocally.increment();
-        verdict.allow(lease.sharedRemaining + lease.tokens, lease.resetAt - now);
+        verdict.allow(
+            lease.sharedRemaining + lease.tokens, lease.resetAt - now, lease.nextUnitAt - now);
         return;
       }
       lease.tokens = 0; // expired unused: given up (the under-use the bound allows)
@@ -152,11 +155,12 @@ public final class TokenLeaseStore implements LimiterStore {
         if (answered) {
           lease.sharedRemaining = verdict.remaining;
           lease.resetAt = now + verdict.resetNanos;
+          lease.nextUnitAt = now + verdict.nextUnitNanos;
         }
       }
     }
     if (leased) {
-      verdict.allow(verdict.remaining + ask - 1, verdict.resetNanos);
+      verdict.allow(verdict.remaining + ask - 1, verdict.resetNanos, verdict.nextUnitNanos);
     }
   }
 

@@ -25,7 +25,8 @@
 -- Gcra.inherit does: the tokens used stay used (common.lua's carry_used), and written back at once.
 --
 -- decide returns {allowed (1 or 0), remaining, retryUnits (-1: cost above maxCost, never allowed),
--- resetUnits, delayUnits}; the caller multiplies units by unitNanos. adjust returns {1}.
+-- resetUnits, delayUnits, nextUnitUnits (allowed only: until one more unit would pass at once)};
+-- the caller multiplies units by unitNanos. adjust returns {1}.
 --
 -- Exact arithmetic as in token-bucket.lua: absolute times as (seconds, units within the second),
 -- scaled quantities as (whole units, fraction < limit) pairs, differences from now bounded by
@@ -213,13 +214,31 @@ local ew = new_d - tol_whole
 local ef = new_frac - tol_frac
 if ef < 0 then ef = ef + limit; ew = ew - 1 end
 
+-- The wait for one more unit than k: (k + 1) * T - (a + b/limit), rounded up (Gcra.decide's
+-- toNextUnitScaled).
+local function next_unit(k, a, b)
+  local w, f = times_interval(k + 1)
+  w = w - a
+  f = f - b
+  if f < 0 then f = f + limit; w = w - 1 end
+  return ceil_units(w, f)
+end
+
 if ew < 0 or (ew == 0 and ef == 0) then
   write_tat(new_d, new_frac)
-  return {1, remaining(new_d, new_frac), 0, ceil_units(new_d, new_frac), 0}
+  local a = tol_whole - new_d
+  local b = tol_frac - new_frac
+  if b < 0 then b = b + limit; a = a - 1 end
+  local k = whole_intervals(a, b)
+  return {1, k, 0, ceil_units(new_d, new_frac), 0, next_unit(k, a, b)}
 elseif ew < md or (ew == md and ef == 0) then
   -- Over the burst by at most max-delay: allowed once the delay has passed, the slot booked.
   write_tat(new_d, new_frac)
-  return {1, 0, 0, ceil_units(new_d, new_frac), ceil_units(ew, ef)}
+  -- A unit passes at once again when tat' is one interval inside the tolerance: excess + T.
+  local nw = ew + iw
+  local nf = ef + ir
+  if nf >= limit then nf = nf - limit; nw = nw + 1 end
+  return {1, 0, 0, ceil_units(new_d, new_frac), ceil_units(ew, ef), ceil_units(nw, nf)}
 else
   return {0, remaining(d, base_frac), ceil_units(ew - md, ef), ceil_units(d, base_frac), 0}
 end

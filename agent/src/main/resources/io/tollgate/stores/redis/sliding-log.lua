@@ -11,7 +11,8 @@
 -- ARGV[6]   milliseconds to PEXPIRE the key with on every write (the period, rounded up)
 --
 -- decide returns {allowed (1 or 0), remaining, retryNanos (-1: cost above the limit, never
--- allowed), resetNanos}; adjust returns {1}.
+-- allowed), resetNanos, nextUnitNanos (allowed only: until the oldest entry is a period old)};
+-- adjust returns {1}.
 --
 -- Exact arithmetic: an entry's age (now - entry) is computed from the two (seconds, nanoseconds)
 -- pairs; it is exact while under 2^53 ns (104 days) either way, and beyond that it only matters
@@ -97,7 +98,9 @@ if amount > limit then
 elseif amount <= free then
   log(amount)
   size = size + amount
-  return {1, limit - size, 0, reset(size)}
+  local next_unit = 0
+  if size > 0 then next_unit = period - age(redis.call('LINDEX', KEYS[1], 0)) end
+  return {1, limit - size, 0, reset(size), next_unit}
 else
   -- The cost - free oldest entries must leave for cost units to fit: wait for the last of them.
   local leaving = redis.call('LINDEX', KEYS[1], amount - free - 1)

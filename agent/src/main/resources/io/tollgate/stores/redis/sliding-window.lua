@@ -16,7 +16,8 @@
 -- does: what the old estimate still counted becomes this window's count, up to the limit.
 --
 -- decide returns {allowed (1 or 0), remaining, retryUnits (-1: cost above the limit, never
--- allowed), resetUnits (0: the estimate is zero now), subUnitNanos}: the caller turns units into
+-- allowed), resetUnits (0: the estimate is zero now), subUnitNanos, nextUnitUnits (allowed only;
+-- -1: nothing counted, nothing to come)}: the caller turns units into
 -- (now + units) * unitNanos - nowNanos = units * unitNanos - subUnitNanos. adjust returns {1}.
 --
 -- Exact arithmetic: Java multiplies through by the period (previous * weight, up to limit *
@@ -136,31 +137,38 @@ if amount > limit then
   return {0, remaining(current), -1, reset(current), sub}
 end
 -- Allowed when previous * weight <= (limit - current - cost) * period.
-local fitting = limit - current - amount
-if amount <= limit - current and share <= fitting then
-  current = current + amount
-  write(previous, current)
-  return {1, remaining(current), 0, reset(current), sub}
-end
-
-local wait
-local pw, pwr = divmod(previous, period)
-if pwr > 0 then pw = pw + 1 end
-if previous > 0 and fitting > 0 and fitting >= pw then
-  -- Later in this window: previous * (weight - wait) <= fitting * period.
-  local q = muldivmod(fitting, period, previous)
-  wait = weight - q
-elseif current == 0 then
-  -- In the next window, where previous = current = 0: at its start.
-  wait = weight
-elseif limit - amount >= current then
-  -- In the next window at its start: current * period <= (limit - cost) * period.
-  wait = weight
-else
+-- Units from now until a request of n (at most the limit) fits, with cur counted in this window.
+local function wait_for(n, cur)
+  local fitting = limit - cur - n
+  local pw, pwr = divmod(previous, period)
+  if pwr > 0 then pw = pw + 1 end
+  if previous > 0 and fitting > 0 and fitting >= pw then
+    -- Later in this window: previous * (weight - wait) <= fitting * period.
+    local q = muldivmod(fitting, period, previous)
+    return weight - q
+  elseif cur == 0 then
+    -- In the next window, where previous = current = 0: at its start.
+    return weight
+  elseif limit - n >= cur then
+    -- In the next window at its start: current * period <= (limit - cost) * period.
+    return weight
+  end
   -- In the next window, at elapsed e: current * (period - e) <= (limit - cost) * period.
-  local largest = muldivmod(limit - amount, period, current)
+  local largest = muldivmod(limit - n, period, cur)
   local late = period - largest
   if late < 0 then late = 0 end
-  wait = weight + late
+  return weight + late
 end
-return {0, remaining(current), wait, reset(current), sub}
+
+if amount <= limit - current and share <= limit - current - amount then
+  current = current + amount
+  write(previous, current)
+  local left = remaining(current)
+  -- One more unit is free when a request of left + 1 would fit (SlidingWindow.decide); -1: the
+  -- estimate is empty, nothing is to come.
+  local next_unit = -1
+  if left < limit then next_unit = wait_for(left + 1, current) end
+  return {1, left, 0, reset(current), sub, next_unit}
+end
+
+return {0, remaining(current), wait_for(amount, current), reset(current), sub}

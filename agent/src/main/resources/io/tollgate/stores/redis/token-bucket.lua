@@ -24,7 +24,8 @@
 -- carry_used), and written back at once, so that it is converted once.
 --
 -- Returns {allowed (1 or 0), remaining, retryUnits (-1: cost above burst, never allowed),
--- resetUnits}; the caller multiplies units by unitNanos. adjust returns {1}.
+-- resetUnits, nextUnitUnits (allowed only: until the next token)}; the caller multiplies units by
+-- unitNanos. adjust returns {1}.
 --
 -- Exact arithmetic on Lua numbers (doubles, exact integers up to 2^53). Java keeps every value as
 -- one long; here the large ones are split so that nothing exceeds 2^53:
@@ -211,7 +212,15 @@ if new_d < tol_whole or (new_d == tol_whole and new_frac <= tol_frac) then
   if b < 0 then b = b + limit; a = a - 1 end
   local reset = new_d
   if new_frac > 0 then reset = reset + 1 end
-  return {1, whole_intervals(a, b), 0, reset}
+  -- The next token: (k + 1) * T - (a + b/limit), rounded up (TokenBucket.decide's
+  -- toNextTokenScaled).
+  local k = whole_intervals(a, b)
+  local fr = (k + 1) * ir
+  local nw = (k + 1) * iw + math.floor(fr / limit) - a
+  local nf = fr % limit - b
+  if nf < 0 then nf = nf + limit; nw = nw - 1 end
+  if nf > 0 then nw = nw + 1 end
+  return {1, k, 0, reset, nw}
 else
   local w = new_d - tol_whole
   local f = new_frac - tol_frac

@@ -186,6 +186,38 @@ class AccessLogFilesTest {
     }
   }
 
+  /**
+   * The reorder buffer holds at most so many requests (and bytes), whatever the log's rate: a
+   * burst of lines stamped with one second is released as it comes once the buffer is full, each
+   * release before its window counted; a line that then comes with an older time is late.
+   */
+  @Test
+  void aBurstFasterThanTheBufferHoldsIsReleasedEarlyAndCounted() throws IOException {
+    List<String> lines = new ArrayList<>();
+    for (int i = 0; i < 5_000; i++) {
+      lines.add(line(1, "/burst" + i));
+    }
+    lines.add(line(0, "/older"));
+    lines.add(line(30, "/after"));
+    Path file = write("access.log", lines.toArray(new String[0]));
+    try (AccessLogFiles logs = AccessLogFiles.open(Arrays.asList(file),
+        new LogReadOptions().reorderMaxRequests(1_000))) {
+      List<LoggedRequest> all = readAll(logs);
+      assertEquals(5_002, all.size());
+      assertEquals("/burst0", all.get(0).path, "in the order of the lines");
+      assertEquals(5_000 - 1_000 + 1, logs.releasedEarly(),
+          "all but the last 1,000 of the burst, and one more to make room for /older");
+      assertEquals(1, logs.lateRequests(), "/older: its place was released early");
+      assertEquals("/older", all.get(5_000).path, "decided at the time before it");
+      assertEquals(all.get(4_999).epochMillis, all.get(5_000).epochMillis);
+    }
+    try (AccessLogFiles logs = AccessLogFiles.open(Arrays.asList(file),
+        new LogReadOptions().reorderMaxRequests(1_000).reorderMaxBytes(1L << 20))) {
+      readAll(logs);
+      assertTrue(logs.releasedEarly() >= 4_000, "bytes bound too: " + logs.releasedEarly());
+    }
+  }
+
   @Test
   void garbageLinesAreCountedAndTheFirstFiveShownWithTheirLineNumbers() throws IOException {
     List<String> lines = new ArrayList<>();

@@ -97,6 +97,7 @@ class AlgorithmConformanceTest {
       assertEquals(expected.remaining, actual.remaining, context);
       assertEquals(expected.retryAfterNanos, actual.retryAfterNanos, context);
       assertEquals(expected.resetNanos, actual.resetNanos, context);
+      assertEquals(expected.nextUnitNanos, actual.nextUnitNanos, context + ": next unit");
       assertEquals(expected.delayNanos, actual.delayNanos, context);
       return expected;
     }

@@ -103,6 +103,7 @@ class BudgetGroupConformanceTest {
         assertEquals(expected[i].remaining, actual[i].remaining, context);
         assertEquals(expected[i].retryAfterNanos, actual[i].retryAfterNanos, context);
         assertEquals(expected[i].resetNanos, actual[i].resetNanos, context);
+        assertEquals(expected[i].nextUnitNanos, actual[i].nextUnitNanos, context + ": next unit");
         assertEquals(expected[i].delayNanos, actual[i].delayNanos, context);
         allowed &= expected[i].allowed;
       }

@@ -139,6 +139,7 @@ class TokenBucketConformanceTest {
       assertEquals(expected.remaining, actual.remaining, where);
       assertEquals(expected.retryAfterNanos, actual.retryAfterNanos, where);
       assertEquals(expected.resetNanos, actual.resetNanos, where);
+      assertEquals(expected.nextUnitNanos, actual.nextUnitNanos, where + ": next unit");
       if (expected.allowed) {
         allowed++;
       } else {

@@ -1,5 +1,6 @@
 package io.tollgate.instrumentation.jaxrs.cxf;
 
+import io.tollgate.instrumentation.ApiPerClass;
 import io.tollgate.instrumentation.jaxrs.JaxRsResponses;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;
@@ -12,16 +13,11 @@ import java.util.Map;
  */
 final class CxfApi {
 
-  private static final ClassValue<CxfApi> BY_EXCHANGE_CLASS =
-      new ClassValue<CxfApi>() {
+  private static final ApiPerClass<CxfApi> BY_EXCHANGE_CLASS =
+      new ApiPerClass<CxfApi>("Apache CXF") {
         @Override
-        protected CxfApi computeValue(Class<?> exchange) {
-          try {
-            return new CxfApi(exchange.getClassLoader());
-          } catch (ReflectiveOperationException | LinkageError e) {
-            throw new IllegalStateException(
-                "unexpected CXF in " + exchange.getClassLoader() + ": " + e, e);
-          }
+        protected CxfApi match(Class<?> exchange) throws ReflectiveOperationException {
+          return new CxfApi(exchange.getClassLoader());
         }
       };
 

@@ -34,6 +34,9 @@ final class CxfInvocations implements EntryPointHandler {
       return null;
     }
     CxfApi cxf = CxfApi.of(exchange);
+    if (cxf == null) {
+      return null;
+    }
     Map<?, ?> message = cxf.inMessage(exchange);
     Object request = message == null ? null : message.get(CxfApi.HTTP_REQUEST);
     if (request == null) {

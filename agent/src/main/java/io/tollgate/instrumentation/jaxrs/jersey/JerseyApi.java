@@ -1,5 +1,6 @@
 package io.tollgate.instrumentation.jaxrs.jersey;
 
+import io.tollgate.instrumentation.ApiPerClass;
 import io.tollgate.instrumentation.DirectCalls;
 
 /**
@@ -11,16 +12,12 @@ import io.tollgate.instrumentation.DirectCalls;
  */
 public final class JerseyApi {
 
-  private static final ClassValue<JerseyApi> BY_PROCESSING_CONTEXT_CLASS =
-      new ClassValue<JerseyApi>() {
+  private static final ApiPerClass<JerseyApi> BY_PROCESSING_CONTEXT_CLASS =
+      new ApiPerClass<JerseyApi>("Jersey") {
         @Override
-        protected JerseyApi computeValue(Class<?> processingContext) {
-          try {
-            return new JerseyApi(processingContext.getClassLoader());
-          } catch (ReflectiveOperationException | LinkageError e) {
-            throw new IllegalStateException(
-                "unexpected Jersey in " + processingContext.getClassLoader() + ": " + e, e);
-          }
+        protected JerseyApi match(Class<?> processingContext)
+            throws ReflectiveOperationException {
+          return new JerseyApi(processingContext.getClassLoader());
         }
       };
 
@@ -57,7 +54,10 @@ public final class JerseyApi {
     {"putSingle", CORE + "MultivaluedMap#putSingle"},
   };
 
-  /** The API for the Jersey whose resource method invoker was given {@code processingContext}. */
+  /**
+   * The API for the Jersey whose resource method invoker was given {@code processingContext}; null
+   * when it did not match (logged once).
+   */
   public static JerseyApi of(Object processingContext) {
     return BY_PROCESSING_CONTEXT_CLASS.get(processingContext.getClass());
   }

@@ -25,6 +25,9 @@ final class JerseyResources implements EntryPointHandler {
       return null;
     }
     JerseyApi jersey = JerseyApi.of(processingContext);
+    if (jersey == null) {
+      return null;
+    }
     RequestScope outer = engine.currentRequest();
     JerseyExchange exchange =
         new JerseyExchange(

@@ -1,5 +1,6 @@
 package io.tollgate.instrumentation.jaxrs.resteasy;
 
+import io.tollgate.instrumentation.ApiPerClass;
 import io.tollgate.instrumentation.jaxrs.JaxRsResponses;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
@@ -14,16 +15,11 @@ import java.net.URI;
  */
 final class ResteasyApi {
 
-  private static final ClassValue<ResteasyApi> BY_INVOKER_CLASS =
-      new ClassValue<ResteasyApi>() {
+  private static final ApiPerClass<ResteasyApi> BY_INVOKER_CLASS =
+      new ApiPerClass<ResteasyApi>("RESTEasy") {
         @Override
-        protected ResteasyApi computeValue(Class<?> invoker) {
-          try {
-            return new ResteasyApi(invoker);
-          } catch (ReflectiveOperationException | LinkageError e) {
-            throw new IllegalStateException(
-                "unexpected RESTEasy in " + invoker.getClassLoader() + ": " + e, e);
-          }
+        protected ResteasyApi match(Class<?> invoker) throws ReflectiveOperationException {
+          return new ResteasyApi(invoker);
         }
       };
 

@@ -33,6 +33,9 @@ final class ResteasyInvocations implements EntryPointHandler {
       return null;
     }
     ResteasyApi resteasy = ResteasyApi.of(invoker);
+    if (resteasy == null) {
+      return null;
+    }
     Object servletRequest = resteasy.servletRequest(request);
     if (servletRequest == null) {
       return null;

@@ -1,0 +1,205 @@
+package io.tollgate.testapps.servlet_jetty9;
+
+import java.io.IOException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import javax.servlet.AsyncContext;
+import javax.servlet.DispatcherType;
+import javax.servlet.ServletException;
+import javax.servlet.ServletResponse;
+import javax.servlet.http.HttpServlet;
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
+
+/** The endpoints. Every body is text/plain and ends in a newline. */
+final class Servlets {
+    static final String ERROR_PAGE = "/error";
+
+    private static final ExecutorService ASYNC = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "async-hello");
+        t.setDaemon(true);
+        return t;
+    });
+
+    private Servlets() {
+    }
+
+    static void text(ServletResponse resp, String body) throws IOException {
+        resp.setContentType("text/plain;charset=UTF-8");
+        resp.getWriter().write(body + "\n");
+    }
+
+    /** The exception /error/boom throws on purpose. */
+    static final class BoomException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        BoomException() {
+            super("boom");
+        }
+    }
+
+    static boolean isBoom(Throwable t) {
+        for (int i = 0; t != null && i < 10; i++, t = t.getCause()) {
+            if (t instanceof BoomException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** GET /hello, POST /hello. */
+    static final class Hello extends HttpServlet {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            text(resp, "hello");
+        }
+
+        @Override
+        protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            text(resp, "hello posted");
+        }
+    }
+
+    /** POST /login: 401 "wrong password" when the password parameter is "wrong"; else 200, whatever else is sent. */
+    static final class Login extends HttpServlet {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            if ("wrong".equals(req.getParameter("password"))) {
+                resp.setStatus(401);
+                text(resp, "wrong password");
+                return;
+            }
+            text(resp, "logged in");
+        }
+    }
+
+    /** GET /api/orders/{id}. */
+    static final class Orders extends HttpServlet {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            String info = req.getPathInfo();
+            String id = info == null ? "" : info.substring(1);
+            if (id.isEmpty() || id.contains("/")) {
+                resp.sendError(HttpServletResponse.SC_NOT_FOUND);
+                return;
+            }
+            text(resp, "order " + id);
+        }
+    }
+
+    /** GET /api/search. */
+    static final class Search extends HttpServlet {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            text(resp, "search results");
+        }
+    }
+
+    /** GET /api/export[?cost=N]: with cost, answers X-Tollgate-Cost: N. */
+    static final class Export extends HttpServlet {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            String cost = req.getParameter("cost");
+            if (cost != null) {
+                resp.setHeader("X-Tollgate-Cost", cost);
+            }
+            text(resp, "export");
+        }
+    }
+
+    /** GET /health. */
+    static final class Health extends HttpServlet {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            text(resp, "ok");
+        }
+    }
+
+    /** GET /whoami: the user principal the application sees (see TestUserFilter). */
+    static final class WhoAmI extends HttpServlet {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            java.security.Principal user = req.getUserPrincipal();
+            text(resp, user == null ? "anonymous" : "user " + user.getName());
+        }
+    }
+
+    /** GET /async/hello: startAsync, completed from another thread. */
+    static final class AsyncHello extends HttpServlet {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected void doGet(HttpServletRequest req, HttpServletResponse resp) {
+            AsyncContext async = req.startAsync();
+            ASYNC.execute(() -> {
+                try {
+                    text(async.getResponse(), "hello async");
+                } catch (IOException e) {
+                    // the client went away
+                } finally {
+                    async.complete();
+                }
+            });
+        }
+    }
+
+    /** GET /forward/hello: forwards to /hello. */
+    static final class ForwardHello extends HttpServlet {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException, ServletException {
+            req.getRequestDispatcher("/hello").forward(req, resp);
+        }
+    }
+
+    /** GET /include/hello: its own response, with /hello's output included. */
+    static final class IncludeHello extends HttpServlet {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException, ServletException {
+            resp.setContentType("text/plain;charset=UTF-8");
+            req.getRequestDispatcher("/hello").include(req, resp);
+        }
+    }
+
+    /** GET /error/boom: throws; the container answers 500. */
+    static final class Boom extends HttpServlet {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected void doGet(HttpServletRequest req, HttpServletResponse resp) {
+            throw new BoomException();
+        }
+    }
+
+    /** The error page the container dispatches to (ERROR dispatch) after an uncaught exception. */
+    static final class ErrorPageServlet extends HttpServlet {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            if (req.getDispatcherType() != DispatcherType.ERROR) {
+                resp.sendError(HttpServletResponse.SC_NOT_FOUND);
+                return;
+            }
+            Object status = req.getAttribute("javax.servlet.error.status_code");
+            text(resp, "error " + (status == null ? 500 : status));
+        }
+    }
+}
