@@ -4,8 +4,9 @@ package io.tollgate.bootstrap;
  * Thrown into the application's read of its request parameters or body when the request is
  * refused right there (by a rule keyed by a form field, decided when the application first reads
  * it): the 429 is written already, and the application must not go on as if the request passed.
- * The outermost entry point of the request catches it, also when the application wrapped it in
- * its own exception, and returns normally, the response being complete.
+ * The first servlet or container entry point it unwinds to (the servlet's {@code service}, or the
+ * filter that read) catches it, also when the application wrapped it in its own exception, and
+ * returns normally, the response being complete.
  *
  * <p>An {@code Error}, so that the application's {@code catch (Exception e)} does not swallow it
  * and carry on; one shared instance without a stack trace, as it says nothing about a failure.

@@ -28,6 +28,8 @@ public final class TollgateBridge {
   private static volatile boolean anyWaited;
   /** How long the request this thread enters waited for the agent's start, while it enters. */
   private static final ThreadLocal<Long> STARTUP_WAIT = new ThreadLocal<>();
+  /** Set while the refusal thrown into the application's read of its body unwinds this thread. */
+  private static final ThreadLocal<Boolean> REFUSED_WHILE_READING = new ThreadLocal<>();
 
   private TollgateBridge() {}
 
@@ -161,19 +163,26 @@ public final class TollgateBridge {
       return;
     }
     if (answer instanceof Refusal) {
+      REFUSED_WHILE_READING.set(Boolean.TRUE);
       throw RefusedWhileReading.INSTANCE;
     }
   }
 
   /**
-   * Woven where an outermost entry point ends by an exception, after {@link #exit}: whether it
-   * is the refusal thrown while the application read its body ({@link RefusedWhileReading}),
-   * perhaps wrapped by the application, which this entry point (the one that began the request,
-   * given its {@code scope}) then swallows and returns normally: the response is complete.
+   * Woven where a servlet or container entry point ends by an exception, after {@link #exit}:
+   * whether it is the refusal this thread threw while the application read its body ({@link
+   * RefusedWhileReading}), perhaps wrapped by the application. The first such entry point it
+   * unwinds to (the servlet's own {@code service}, or the filter that read) swallows it, once,
+   * and returns normally: the response is complete, and the container must not log the refusal
+   * as a failure nor answer 500. {@code scope} is what the entry point's start answered.
    */
   public static boolean swallows(Object scope, Throwable thrown) {
     try {
-      return scope != null && !(scope instanceof Refusal) && RefusedWhileReading.isIn(thrown);
+      if (REFUSED_WHILE_READING.get() == null || !RefusedWhileReading.isIn(thrown)) {
+        return false;
+      }
+      REFUSED_WHILE_READING.remove();
+      return true;
     } catch (Throwable t) {
       return false;
     }

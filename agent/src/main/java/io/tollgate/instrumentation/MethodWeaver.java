@@ -109,7 +109,8 @@ public abstract class MethodWeaver extends MethodVisitor {
   /**
    * In {@link #beforeThrow()} of a {@code void} method that keeps the scope: returns normally
    * instead of throwing when {@code TollgateBridge.swallows(scope, thrown)} says so (the request
-   * was refused while the application read its body, and its response is complete); otherwise
+   * was refused while the application read its body, its response complete, and this is the first
+   * entry point the refusal unwinds to); otherwise
    * the exception stays on the stack, to be thrown.
    */
   protected final void returnWhenSwallowed() {

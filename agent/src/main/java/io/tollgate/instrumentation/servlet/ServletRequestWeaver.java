@@ -18,6 +18,7 @@ import net.bytebuddy.jar.asm.Opcodes;
  * } catch (Throwable t) {                        // after the method's own handlers
  *   TollgateBridge.exit(SERVLET, scope, t);
  *   if (TollgateBridge.swallows(scope, t)) return; // refused as the app read its body: done
+ *                                                  // (at the first entry point it unwinds to)
  *   throw t;
  * }
  * }</pre>
