@@ -31,12 +31,15 @@ import java.util.function.IntSupplier;
  *       does not hand it out again. Rebuilt (full) only when the instance count changes.
  * </ul>
  *
- * <p>A reply that came later than the backend's hard bound while Redis answered other calls ({@link
- * RedisFailure#SLOW}: the host or Redis overloaded, Redis alive), or one lost with its connection
- * ({@link RedisFailure#LOST}: a drop, usually back in a round trip), is decided by the local share
- * under every policy, not by the policy: its state follows Redis's, so a saturated host admits
- * about its share, where {@code allow} would admit everything. (Hence the local share's state is
- * kept for every policy, not only {@code local}.)
+ * <p>{@code on-failure} is for a Redis that cannot be reached. A reply later than the backend's
+ * hard bound on a live connection ({@link RedisFailure#SLOW}, {@link RedisFailure#HUNG}: the host
+ * or Redis overloaded, a {@code kill -STOP}, a slow network), one lost with its connection ({@link
+ * RedisFailure#LOST}: a drop, usually back in a round trip), one not waited for because enough
+ * already waits on Redis ({@link RedisFailure#BUSY}) and one on a backend a reload retired ({@link
+ * RedisFailure#CLOSED}) are decided by the local share under every policy: its state follows
+ * Redis's, so a slow Redis admits about the share, where {@code allow} would admit everything and
+ * {@code deny} would refuse everyone. (Hence the local share's state is kept for every policy, not
+ * only {@code local}.)
  *
  * <p>A failure of one rule's call only ({@link RedisFailure#RULE_ERROR}: WRONGTYPE, a script error)
  * applies this rule's policy the same way and is logged naming the rule, at most once a minute;
@@ -151,10 +154,12 @@ public final class FailurePolicyStore implements LimiterStore {
           + failure.getMessage() + "; this rule applies its on-failure (" + policy.yamlName()
           + ") until redis decides it again; other rules are not affected");
     }
-    if ((failure.kind() == RedisFailure.SLOW || failure.kind() == RedisFailure.LOST)
-        && carriesState) {
-      // Redis is alive, this reply is late: the local share, which follows Redis's state, is a
-      // far better answer than the outage policy (allow would switch the limit off under load).
+    if (failure.kind().decidedByLocalShare()) {
+      // Redis is alive and slow (or being replaced by a reload): the local share, which follows
+      // Redis's state, is a far better answer than the outage policy (allow would switch the limit
+      // off while Redis is slow, deny would refuse everyone). A permit taken here is given back
+      // here (release finds none of this instance's on Redis for it), and the late call's own
+      // permit on Redis comes back when its lease ends.
       degradedLocal.increment();
       localStore().decide(key, cost, verdict);
       return DecisionSource.DEGRADED_LOCAL;

@@ -98,9 +98,27 @@ public final class RedisBackend implements AutoCloseable {
   /** How often a decision that waits for a reconnect looks again. */
   private static final long RECONNECT_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
-  private final RedisConnectionSettings settings;
-  private final long timeoutNanos;
-  private final long maxWaitNanos;
+  private volatile RedisConnectionSettings settings;
+  /** Volatile: a reload that changes only timings retimes the connection in place ({@link #retime}). */
+  private volatile long timeoutNanos;
+  private volatile long maxWaitNanos;
+  /** {@code redis.max-waiting-threads}: at most this many request threads wait for Redis at once. */
+  private volatile int maxWaitingThreads;
+  /** Request threads waiting for a reply now (the bulkhead's count). */
+  private final AtomicInteger waiting = new AtomicInteger();
+  /**
+   * Commands sent and not yet answered. Late commands are never cancelled (their counts must still
+   * land on Redis), so they stay on Lettuce's stack until their replies come; past {@link
+   * #outstandingCap} a decision is not sent at all.
+   */
+  private final AtomicInteger outstanding = new AtomicInteger();
+  /**
+   * 7/8 of Lettuce's request queue: a margin for the heartbeat and for commands between our count
+   * and Lettuce's, so Lettuce never refuses one ("Internal stack size exceeded").
+   */
+  private final int outstandingCap;
+  /** Calls inside {@link #eval} now: a backend retired by a reload is closed once none is left. */
+  private final AtomicInteger inEval = new AtomicInteger();
   /** When the last reply of any call arrived ({@link System#nanoTime}). */
   private volatile long lastReplyNanos;
   /**
@@ -134,6 +152,8 @@ public final class RedisBackend implements AutoCloseable {
     this.outage = new RedisOutageLog(settings.address());
     this.timeoutNanos = settings.timeout().toNanos();
     this.maxWaitNanos = settings.maxWait().toNanos();
+    this.maxWaitingThreads = settings.maxWaitingThreads();
+    this.outstandingCap = Math.max(1, settings.requestQueueSize() / 8 * 7);
     this.lastReplyNanos = System.nanoTime();
     // Invalid URIs fail here, before any thread is started.
     if (settings.isCluster()) {
@@ -151,11 +171,25 @@ public final class RedisBackend implements AutoCloseable {
             .computationThreadPoolSize(2)
             .reconnectDelay(new ReconnectDelay())
             .build();
+    // Keep-alive finds a dead peer (no reset sent) in about 8 s of silence, and drops the
+    // connection: its calls fail, the reconnect fails, the breaker opens. A stopped or slow server's
+    // kernel still answers the probes: that is slow, not down, and decided by the local shares.
     SocketOptions socketOptions =
-        SocketOptions.builder().connectTimeout(settings.connectTimeout()).keepAlive(true).build();
-    // Lettuce's own expiry is a backstop only: eval's waits end first (see the class comment).
-    TimeoutOptions timeoutOptions =
-        TimeoutOptions.enabled(settings.maxWait().plus(Duration.ofMillis(200)));
+        SocketOptions.builder()
+            .connectTimeout(settings.connectTimeout())
+            .keepAlive(
+                SocketOptions.KeepAliveOptions.builder()
+                    .enable()
+                    .idle(Duration.ofSeconds(5))
+                    .interval(Duration.ofSeconds(1))
+                    .count(3)
+                    .build())
+            .build();
+    // No expiry by Lettuce: eval bounds its own waits (see the class comment), and a command
+    // Lettuce expired would leave its stack while its reply is still to come, so our count of
+    // what is outstanding would no longer be Lettuce's. A late command is never cancelled either:
+    // it was sent, Redis runs it, its count lands.
+    TimeoutOptions timeoutOptions = TimeoutOptions.create();
     SslOptions sslOptions = sslOptions(settings);
     if (settings.isCluster()) {
       List<RedisURI> seeds = new ArrayList<>();
@@ -454,13 +488,42 @@ public final class RedisBackend implements AutoCloseable {
    * @throws BackendUnavailableException when Redis cannot decide; its {@link
    *     BackendUnavailableException#kind()} says why
    */
-  @SuppressWarnings("unchecked")
   public List<Object> eval(RedisScript script, String key, String... args) {
+    inEval.incrementAndGet();
+    try {
+      return evalCounted(script, key, args);
+    } finally {
+      inEval.decrementAndGet();
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private List<Object> evalCounted(RedisScript script, String key, String... args) {
     CircuitBreaker.Permit permit = breaker.tryAcquire();
     if (permit == CircuitBreaker.Permit.REJECTED) {
       throw unavailable(
           RedisFailure.UNREACHABLE, "circuit open after: " + describe(lastFailure), lastFailure);
     }
+    // The bulkhead: a slow Redis must not hold more than a few of the app's threads. (A probe of
+    // the open breaker is one thread, and must run to close it.)
+    boolean counted = permit != CircuitBreaker.Permit.PROBE;
+    if (counted && waiting.incrementAndGet() > maxWaitingThreads) {
+      waiting.decrementAndGet();
+      throw unavailable(RedisFailure.BUSY, maxWaitingThreads
+          + " request threads already wait for redis (redis.max-waiting-threads)", null);
+    }
+    try {
+      return evalWaiting(script, key, args, permit);
+    } finally {
+      if (counted) {
+        waiting.decrementAndGet();
+      }
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private List<Object> evalWaiting(
+      RedisScript script, String key, String[] args, CircuitBreaker.Permit permit) {
     long sent = System.nanoTime();
     long softDeadline = sent + timeoutNanos;
     long hardDeadline = sent + maxWaitNanos;
@@ -484,11 +547,11 @@ public final class RedisBackend implements AutoCloseable {
       try {
         Object result;
         try {
-          result = await(c.evalsha(script.sha1(), ScriptOutputType.MULTI, keys, args),
+          result = await(send(() -> c.evalsha(script.sha1(), ScriptOutputType.MULTI, keys, args)),
               sent, softDeadline, hardDeadline);
         } catch (RedisNoScriptException e) {
           // Not cached on this node (restart, failover, SCRIPT FLUSH): EVAL loads it again.
-          result = await(c.eval(script.body(), ScriptOutputType.MULTI, keys, args),
+          result = await(send(() -> c.eval(script.body(), ScriptOutputType.MULTI, keys, args)),
               sent, softDeadline, hardDeadline);
         }
         breaker.onSuccess(permit);
@@ -497,6 +560,10 @@ public final class RedisBackend implements AutoCloseable {
       } catch (TimeoutRuntimeException e) {
         failure = e;
         kind = e.kind;
+        break;
+      } catch (QueueFullException e) {
+        failure = e;
+        kind = RedisFailure.BUSY;
         break;
       } catch (RuntimeException e) {
         if (RedisFailure.rejectedWhileDisconnected(e)) {
@@ -518,10 +585,12 @@ public final class RedisBackend implements AutoCloseable {
         break;
       }
     }
-    lastFailure = failure;
+    if (kind != RedisFailure.BUSY) {
+      lastFailure = failure;
+    }
     if (kind.countsTowardBreaker()) {
       breaker.onFailure(permit);
-    } else if (kind == RedisFailure.SLOW || kind.redisAnswered()) {
+    } else if (kind == RedisFailure.SLOW || kind == RedisFailure.BUSY || kind.redisAnswered()) {
       breaker.onSuccess(permit); // Redis is alive: it answered this call, or others meanwhile
     } else if (permit == CircuitBreaker.Permit.PROBE) {
       breaker.onFailure(permit);
@@ -593,8 +662,8 @@ public final class RedisBackend implements AutoCloseable {
   /** Logged (at most once a minute while it lasts): the caller applies its on-failure policy. */
   private BackendUnavailableException unavailable(
       RedisFailure kind, String reason, Throwable cause) {
-    if (kind == RedisFailure.SLOW) {
-      outage.decisionLate(TimeUnit.NANOSECONDS.toMillis(maxWaitNanos));
+    if (kind.decidedByLocalShare() && kind != RedisFailure.CLOSED && kind != RedisFailure.LOST) {
+      outage.decisionLate(kind, reason, TimeUnit.NANOSECONDS.toMillis(maxWaitNanos));
     } else if (kind != RedisFailure.RULE_ERROR && kind != RedisFailure.CLOSED) {
       outage.decisionFailed(reason);
     }
@@ -647,7 +716,7 @@ public final class RedisBackend implements AutoCloseable {
             deadline = hardDeadline; // late, on a connection not known to be hung: wait on
             continue;
           }
-          future.cancel(false);
+          // Not cancelled: it was sent and Redis will run it; its count must land there.
           boolean otherReplies = lastReplyNanos - sent > 0;
           if (!otherReplies && deadline == hardDeadline) {
             hung = true; // nothing at all back for a whole max-wait
@@ -658,7 +727,6 @@ public final class RedisBackend implements AutoCloseable {
         }
       }
     } catch (InterruptedException e) {
-      future.cancel(false);
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while waiting for redis", e);
     } catch (ExecutionException e) {
@@ -684,6 +752,36 @@ public final class RedisBackend implements AutoCloseable {
       firstAttempt.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Sends one command, counted as outstanding until its reply (or its connection's failure) comes;
+   * not sent when {@link #outstandingCap} commands are outstanding already.
+   */
+  private <T> RedisFuture<T> send(java.util.function.Supplier<RedisFuture<T>> command) {
+    if (outstanding.incrementAndGet() > outstandingCap) {
+      outstanding.decrementAndGet();
+      throw new QueueFullException(outstandingCap);
+    }
+    RedisFuture<T> future;
+    try {
+      future = command.get();
+    } catch (RuntimeException e) {
+      outstanding.decrementAndGet();
+      throw e;
+    }
+    future.whenComplete((value, failure) -> outstanding.decrementAndGet());
+    return future;
+  }
+
+  /** Too many commands outstanding on the connection: {@link RedisFailure#BUSY}, not sent. */
+  static final class QueueFullException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    QueueFullException(int cap) {
+      super(cap + " commands already wait for late replies on the connection (7/8 of its request"
+          + " queue)", null, false, false);
     }
   }
 
@@ -773,6 +871,61 @@ public final class RedisBackend implements AutoCloseable {
 
   ScheduledExecutorService scheduler() {
     return scheduler;
+  }
+
+  /**
+   * A reload changed only how long decisions wait ({@code timeout}, {@code max-wait}) or how many
+   * may wait ({@code max-waiting-threads}): applied to this connection in place, so that every
+   * count, the connection and the instance registration stay. {@code changed} must name the same
+   * server as {@link #settings()}.
+   */
+  public void retime(RedisConnectionSettings changed) {
+    this.timeoutNanos = changed.timeout().toNanos();
+    this.maxWaitNanos = changed.maxWait().toNanos();
+    this.maxWaitingThreads = changed.maxWaitingThreads();
+    this.settings = changed;
+  }
+
+  /** Decisions inside {@link #eval} now. */
+  int decisionsInFlight() {
+    return inEval.get();
+  }
+
+  /** Request threads waiting for Redis now (at most {@code max-waiting-threads}). */
+  public int waitingThreads() {
+    return waiting.get();
+  }
+
+  /** Commands sent and not answered yet. */
+  public int outstandingCommands() {
+    return outstanding.get();
+  }
+
+  /**
+   * Closes this backend, which a reload has replaced, once the decisions that began on the old
+   * rules have ended: none inside {@link #eval} after a short grace for those that had read the
+   * old rules but not yet called (a decision that still comes after it is decided by its rule's
+   * local share, {@link RedisFailure#CLOSED}). Never waits longer than {@code max-wait} and a
+   * second in all; returns at once, the closing is done on a thread of its own.
+   */
+  public void closeAfterDrain(Runnable before) {
+    Thread closer = new Thread(() -> {
+      long start = System.nanoTime();
+      long grace = TimeUnit.MILLISECONDS.toNanos(200);
+      long bound = maxWaitNanos + TimeUnit.SECONDS.toNanos(1);
+      while (System.nanoTime() - start < bound
+          && (System.nanoTime() - start < grace || inEval.get() > 0)) {
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+      }
+      try {
+        before.run();
+      } catch (RuntimeException ignored) {
+        // best effort: the backend is closed all the same
+      }
+      close();
+    }, "tollgate-redis-retire-" + THREADS.incrementAndGet());
+    closer.setDaemon(true);
+    closer.start();
   }
 
   @Override
