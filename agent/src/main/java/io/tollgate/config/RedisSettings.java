@@ -129,8 +129,9 @@ public final class RedisSettings {
   }
 
   /**
-   * {@code max-waiting-threads}: at most this many request threads wait for Redis at once, past it
-   * decisions are made by their rule's local share at once; 0 for the default (twice the cores,
+   * {@code max-waiting-threads}: at most this many request threads wait for a reply later than the
+   * timeout at once, past it decisions are made by their rule's local share at once; 0 for the
+   * default (twice the cores,
    * at least 4).
    */
   public int maxWaitingThreads() {

@@ -34,8 +34,8 @@ import java.util.function.IntSupplier;
  * <p>{@code on-failure} is for a Redis that cannot be reached. A reply later than the backend's
  * hard bound on a live connection ({@link RedisFailure#SLOW}, {@link RedisFailure#HUNG}: the host
  * or Redis overloaded, a {@code kill -STOP}, a slow network), one lost with its connection ({@link
- * RedisFailure#LOST}: a drop, usually back in a round trip), one not waited for because enough
- * already waits on Redis ({@link RedisFailure#BUSY}) and one on a backend a reload retired ({@link
+ * RedisFailure#LOST}: a drop, usually back in a round trip), one not sent because enough late
+ * calls are outstanding ({@link RedisFailure#BUSY}) and one on a backend a reload retired ({@link
  * RedisFailure#CLOSED}) are decided by the local share under every policy: its state follows
  * Redis's, so a slow Redis admits about the share, where {@code allow} would admit everything and
  * {@code deny} would refuse everyone. (Hence the local share's state is kept for every policy, not
@@ -162,6 +162,11 @@ public final class FailurePolicyStore implements LimiterStore {
       // permit on Redis comes back when its lease ends.
       degradedLocal.increment();
       localStore().decide(key, cost, verdict);
+      if (carriesState && verdict.allowed && cost > 0 && failure.kind() == RedisFailure.BUSY) {
+        // Never sent (the queue of late calls full): charged to Redis before the key's next
+        // decision there, or each instance would hand out its share on top of what Redis allows.
+        owe(key, cost);
+      }
       return DecisionSource.DEGRADED_LOCAL;
     }
     switch (policy) {
@@ -217,7 +222,8 @@ public final class FailurePolicyStore implements LimiterStore {
    * may have run there (it was sent, and its reply was late or lost).
    */
   private static boolean mayOwe(BackendUnavailableException failure) {
-    return failure.kind() == RedisFailure.UNREACHABLE || failure.kind() == RedisFailure.SERVER_ERROR;
+    return failure.kind() == RedisFailure.UNREACHABLE || failure.kind() == RedisFailure.SERVER_ERROR
+        || failure.kind() == RedisFailure.BUSY;
   }
 
   private void owe(String key, long cost) {

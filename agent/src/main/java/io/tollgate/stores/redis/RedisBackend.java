@@ -64,7 +64,12 @@ import java.util.concurrent.locks.LockSupport;
  *       the backend is not marked hung. Under a flood that saturates the host, replies come late
  *       because the host is busy, not because Redis is gone: deciding them by the failure policy
  *       would switch the limit off exactly when it matters. A reply later than the hard bound while
- *       others kept coming is {@link RedisFailure#SLOW}; the breaker is not touched.
+ *       others kept coming is {@link RedisFailure#SLOW}; the breaker is not touched. At most
+ *       {@code max-waiting-threads} request threads wait past their timeout at once (the
+ *       bulkhead): a late reply past it is {@link RedisFailure#SLOW} at once, so a slow Redis never
+ *       holds more of the app's threads. A late call is never cancelled (it was sent, its count
+ *       lands); past 7/8 of Lettuce's request queue of them, nothing more is sent ({@link
+ *       RedisFailure#BUSY}) until replies come.
  *   <li><b>Connected, nothing comes back</b> for a whole {@code max-wait} (a frozen server, a dead
  *       peer that sent no reset): {@link RedisFailure#HUNG}, and the backend is marked hung until
  *       the next reply arrives; meanwhile decisions wait only their {@code timeout}. Not counted
@@ -102,9 +107,12 @@ public final class RedisBackend implements AutoCloseable {
   /** Volatile: a reload that changes only timings retimes the connection in place ({@link #retime}). */
   private volatile long timeoutNanos;
   private volatile long maxWaitNanos;
-  /** {@code redis.max-waiting-threads}: at most this many request threads wait for Redis at once. */
+  /**
+   * {@code redis.max-waiting-threads}: at most this many request threads wait for a reply past
+   * their {@code timeout} at once (a healthy Redis answers within it, so only a slow one fills it).
+   */
   private volatile int maxWaitingThreads;
-  /** Request threads waiting for a reply now (the bulkhead's count). */
+  /** Request threads waiting for a reply past their timeout now (the bulkhead's count). */
   private final AtomicInteger waiting = new AtomicInteger();
   /**
    * Commands sent and not yet answered. Late commands are never cancelled (their counts must still
@@ -504,26 +512,6 @@ public final class RedisBackend implements AutoCloseable {
       throw unavailable(
           RedisFailure.UNREACHABLE, "circuit open after: " + describe(lastFailure), lastFailure);
     }
-    // The bulkhead: a slow Redis must not hold more than a few of the app's threads. (A probe of
-    // the open breaker is one thread, and must run to close it.)
-    boolean counted = permit != CircuitBreaker.Permit.PROBE;
-    if (counted && waiting.incrementAndGet() > maxWaitingThreads) {
-      waiting.decrementAndGet();
-      throw unavailable(RedisFailure.BUSY, maxWaitingThreads
-          + " request threads already wait for redis (redis.max-waiting-threads)", null);
-    }
-    try {
-      return evalWaiting(script, key, args, permit);
-    } finally {
-      if (counted) {
-        waiting.decrementAndGet();
-      }
-    }
-  }
-
-  @SuppressWarnings("unchecked")
-  private List<Object> evalWaiting(
-      RedisScript script, String key, String[] args, CircuitBreaker.Permit permit) {
     long sent = System.nanoTime();
     long softDeadline = sent + timeoutNanos;
     long hardDeadline = sent + maxWaitNanos;
@@ -697,6 +685,7 @@ public final class RedisBackend implements AutoCloseable {
       }
     });
     long deadline = softDeadline;
+    boolean inBulkhead = false;
     try {
       while (true) {
         long left = deadline - System.nanoTime();
@@ -713,7 +702,17 @@ public final class RedisBackend implements AutoCloseable {
             continue; // completed just now: take its value (or failure)
           }
           if (deadline == softDeadline && softDeadline != hardDeadline && !hung) {
-            deadline = hardDeadline; // late, on a connection not known to be hung: wait on
+            // Late, on a connection not known to be hung: wait on, if the bulkhead has room.
+            // A slow Redis holds at most max-waiting-threads of the app's threads past their
+            // timeout; the others are decided by their rule's local share now (the call was
+            // sent: its count lands on Redis all the same).
+            if (waiting.incrementAndGet() > maxWaitingThreads) {
+              waiting.decrementAndGet();
+              throw new TimeoutRuntimeException(RedisFailure.SLOW,
+                  TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent), maxWaitingThreads);
+            }
+            inBulkhead = true;
+            deadline = hardDeadline;
             continue;
           }
           // Not cancelled: it was sent and Redis will run it; its count must land there.
@@ -738,6 +737,10 @@ public final class RedisBackend implements AutoCloseable {
         throw (RuntimeException) cause;
       }
       throw new IllegalStateException(String.valueOf(cause), cause);
+    } finally {
+      if (inBulkhead) {
+        waiting.decrementAndGet();
+      }
     }
   }
 
@@ -790,6 +793,13 @@ public final class RedisBackend implements AutoCloseable {
     private static final long serialVersionUID = 1L;
 
     final RedisFailure kind;
+
+    /** Late, and {@code waiting} threads already wait past their timeout: not waited for. */
+    TimeoutRuntimeException(RedisFailure kind, long waitedMillis, int waiting) {
+      super("no reply after " + waitedMillis + " ms and " + waiting + " request threads already"
+          + " wait for late replies (redis.max-waiting-threads)", null, false, false);
+      this.kind = kind;
+    }
 
     TimeoutRuntimeException(RedisFailure kind, long waitedMillis) {
       super(kind == RedisFailure.SLOW
@@ -886,12 +896,17 @@ public final class RedisBackend implements AutoCloseable {
     this.settings = changed;
   }
 
+  /** Whether this backend was closed: its connection, its threads and its Lettuce resources. */
+  public boolean isClosed() {
+    return closed && scheduler.isTerminated();
+  }
+
   /** Decisions inside {@link #eval} now. */
   int decisionsInFlight() {
     return inEval.get();
   }
 
-  /** Request threads waiting for Redis now (at most {@code max-waiting-threads}). */
+  /** Request threads waiting for a late reply now (at most {@code max-waiting-threads}). */
   public int waitingThreads() {
     return waiting.get();
   }

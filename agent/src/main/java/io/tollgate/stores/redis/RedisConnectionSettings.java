@@ -205,8 +205,8 @@ public final class RedisConnectionSettings {
   }
 
   /**
-   * {@code redis.max-waiting-threads}: at most this many request threads wait for Redis at once;
-   * past it a decision is made by its rule's local share at once, so a slow Redis never holds more
+   * {@code redis.max-waiting-threads}: at most this many request threads wait for a late reply at
+   * once; past it a decision is made by its rule's local share at once, so a slow Redis never holds more
    * of the app's threads. Default twice the cores, at least 4.
    */
   public RedisConnectionSettings withMaxWaitingThreads(int value) {

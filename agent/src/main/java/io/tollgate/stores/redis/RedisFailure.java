@@ -36,11 +36,12 @@ import java.util.Locale;
  *   <li>{@link #RULE_ERROR}: an error reply about this call's key or script (WRONGTYPE, a script
  *       error, an unexpected reply). The rule's own problem: it falls back for that rule, is logged
  *       by rule, and never touches the breaker or the other rules.
- *   <li>{@link #BUSY}: not sent, or not waited for, because enough is waiting on Redis already:
- *       {@code redis.max-waiting-threads} request threads are waiting for replies, or 7/8 of the
- *       connection's request queue is outstanding (replies that are late, never cancelled, so that
- *       their counts still land on Redis). Decided at once by the rule's local share; Redis is
- *       alive and slow, which is not down.
+ *   <li>{@link #BUSY}: not sent, because 7/8 of the connection's request queue is calls still
+ *       waiting for late replies (never cancelled, so that their counts still land on Redis).
+ *       Decided at once by the rule's local share, which charges Redis later what it allowed
+ *       (the call never ran there); Redis is alive and slow, which is not down. (A late reply not
+ *       waited for because {@code redis.max-waiting-threads} threads already wait is {@link
+ *       #SLOW}: that call was sent.)
  *   <li>{@link #CLOSED}: the backend was closed (a reload changed the server, or {@code redis} to
  *       {@code local}, and a decision that began on the old rules came after the drain). Decided
  *       by the local share: a reload must not refuse what the old rules would have allowed.

@@ -86,7 +86,8 @@ class SlowRedisTest {
       Verdict after = new Verdict();
       awaitTrue(() -> store.decideWithSource("k", 1, after) == DecisionSource.BACKEND,
           "decided on redis again");
-      assertTrue(after.allowed && after.remaining <= LIMIT - 2,
+      // (and what the local share allowed of decisions never sent, charged to it before this one)
+      assertTrue(after.remaining <= LIMIT - 2,
           "redis counted the late calls sent to it: " + after.remaining + " left of " + LIMIT);
     }
   }
