@@ -22,7 +22,10 @@
 # test-compile -pl agent -am. Starts its own processes on free ports and stops them by pid.
 # A round named NAME-light runs 2 connections per JVM instead of CONNS, so that its longest answer
 # is the agent's, not the saturated app's queueing.
-# Settings: CONNS=22 DURATION=8 LIMIT=100 TIMEOUT=50ms ROUNDS="..." NAME=redis-faults
+# A round named NAME-many runs MANY connections per JVM (default 133, ~400 in all): with Redis
+# 1 s late (late1000-many), the bulkhead (redis.max-waiting-threads) keeps the unmatched path's
+# p99 near flood-many's.
+# Settings: CONNS=22 MANY=133 DURATION=8 LIMIT=100 TIMEOUT=50ms ROUNDS="..." NAME=redis-faults
 # Every round also measures a path no rule matches (/health on JVM 1, 2 connections beside the
 # flood): its p99 (unmatched_p99_ms) is what a slow Redis costs the rest of the app; the goal is
 # within 1.5 x of the flood round's (a healthy Redis).
@@ -32,6 +35,7 @@ cd "$(dirname "$0")/.."
 
 CONNS=${CONNS:-22}
 DURATION=${DURATION:-8}
+MANY=${MANY:-133}
 LIMIT=${LIMIT:-100}
 TIMEOUT=${TIMEOUT:-50ms}
 LADDER=${LADDER:-"20 200 1000 2000 10000"}
@@ -39,7 +43,7 @@ ladder=""
 for suffix in "" -deny -local; do  # grouped by policy: the JVMs restart only when it changes
   for ms in $LADDER; do ladder="$ladder late$ms$suffix"; done
 done
-ROUNDS=${ROUNDS:-"flood latency20 latency200 drop stop restart refused refused-light refused-deny refused-deny-light refused-local restart-local$ladder reload-deny sentinel"}
+ROUNDS=${ROUNDS:-"flood flood-many late1000-many latency20 latency200 drop stop restart refused refused-light refused-deny refused-deny-light refused-local restart-local$ladder reload-deny sentinel"}
 NAME=${NAME:-redis-faults}
 
 agent=agent/target/tollgate-agent.jar
@@ -48,7 +52,9 @@ classes=agent/target/test-classes
 out=benchmarks/results
 result=$out/$NAME.txt
 logs=$out/$NAME-logs
-for tool in wrk redis-server redis-sentinel redis-cli curl python3 java; do
+tools="wrk redis-server redis-cli curl python3 java"
+[[ " $ROUNDS " == *" sentinel "* ]] && tools="$tools redis-sentinel"  # the sentinel round only
+for tool in $tools; do
   command -v "$tool" >/dev/null || { echo "run-redis-faults.sh: $tool is not on the PATH" >&2; exit 1; }
 done
 [ -f "$agent" ] && [ -f "$app" ] && [ -f "$classes/io/tollgate/testing/redis/FaultyProxy.class" ] || {
@@ -192,6 +198,7 @@ for round in $ROUNDS; do
   conns=$CONNS
   name=$round
   if [[ $name == *-light ]]; then conns=2; name=${name%-light}; fi
+  if [[ $name == *-many ]]; then conns=$MANY; name=${name%-many}; fi
   case $name in
     *-local) policy=local ;; *-deny) policy=deny ;; *) policy=allow ;;
   esac

@@ -134,16 +134,17 @@ public final class FailurePolicyStore implements LimiterStore {
 
   public DecisionSource decideWithSource(String key, long cost, Verdict verdict) {
     BackendUnavailableException failure;
+    Verdict share = null;
     try {
       if (carriesState && !owedToRedis.isEmpty()
           && primary.backend().breaker().state() == CircuitBreaker.State.CLOSED) {
         settleOwed(key);
       }
+      if (carriesState && cost > 0) {
+        share = takeFromShare(key, cost);
+      }
       decider.decide(key, cost, verdict);
       backendDecisions.increment();
-      if (carriesState) {
-        carryState(key, cost);
-      }
       return DecisionSource.BACKEND;
     } catch (BackendUnavailableException e) {
       failure = e;
@@ -161,7 +162,7 @@ public final class FailurePolicyStore implements LimiterStore {
       // here (release finds none of this instance's on Redis for it), and the late call's own
       // permit on Redis comes back when its lease ends.
       degradedLocal.increment();
-      localStore().decide(key, cost, verdict);
+      decideByShare(key, cost, verdict, share);
       if (carriesState && verdict.allowed && cost > 0 && failure.kind() == RedisFailure.BUSY) {
         // Never sent (the queue of late calls full): charged to Redis before the key's next
         // decision there, or each instance would hand out its share on top of what Redis allows.
@@ -176,7 +177,7 @@ public final class FailurePolicyStore implements LimiterStore {
         return DecisionSource.FAIL_CLOSED;
       case LOCAL:
         degradedLocal.increment();
-        localStore().decide(key, cost, verdict);
+        decideByShare(key, cost, verdict, share);
         if (carriesState && policy == OnFailure.LOCAL && verdict.allowed && cost > 0
             && mayOwe(failure)) {
           owe(key, cost);
@@ -191,16 +192,33 @@ public final class FailurePolicyStore implements LimiterStore {
   }
 
   /**
-   * Keeps the two sides in step after a decision on Redis: each request Redis decided is taken
-   * from the local share too (allowed or not), and what the local share allowed for this key
-   * while Redis could not decide was charged to Redis just before ({@link #settleOwed}).
+   * Keeps the two sides in step: each request asked of Redis is taken from the local share too,
+   * before it is sent (capped at empty: a refusal from Redis says the shared budget is spent, and
+   * a flood drains the share at once, however unevenly the instances got Redis's tokens). Taken
+   * before, not after the reply: the requests whose replies come late are decided by this very
+   * verdict, so that a late request and the requests Redis answers in time never both count
+   * against a share and a budget that are one (taken after, every late request was decided by a
+   * share not yet charged for the requests ahead of it, and a 200 ms late Redis admitted 1.16 x
+   * the limit).
    */
-  private void carryState(String key, long cost) {
-    if (cost > 0) {
-      // Capped at empty; the verdict is not used. A refusal takes from the share too: Redis says
-      // the shared budget is spent, so this instance's share of it is (a flood drains it at once,
-      // however unevenly the instances got the tokens Redis allowed).
-      localStore().decide(key, cost, new Verdict());
+  private Verdict takeFromShare(String key, long cost) {
+    Verdict share = new Verdict();
+    localStore().decide(key, cost, share);
+    return share;
+  }
+
+  /** The local share's verdict: taken already for this request ({@code share}), or now. */
+  private void decideByShare(String key, long cost, Verdict verdict, Verdict share) {
+    if (share == null) {
+      localStore().decide(key, cost, verdict);
+    } else {
+      verdict.allowed = share.allowed;
+      verdict.remaining = share.remaining;
+      verdict.retryAfterNanos = share.retryAfterNanos;
+      verdict.resetNanos = share.resetNanos;
+      verdict.delayNanos = share.delayNanos;
+      verdict.backendUnavailable = false;
+      verdict.fallback = false;
     }
   }
 

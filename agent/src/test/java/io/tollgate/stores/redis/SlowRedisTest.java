@@ -94,10 +94,10 @@ class SlowRedisTest {
 
   /**
    * The bulkhead: with {@code max-waiting-threads: 3} and three threads waiting on a late reply,
-   * a fourth decision does not wait at all; it is made by the local share.
+   * a fourth decision waits no longer than its timeout; then the local share decides.
    */
   @Test
-  void pastMaxWaitingThreadsTheLocalShareDecidesAtOnce(@PrivateRedis RedisServer server)
+  void pastMaxWaitingThreadsTheLocalShareDecidesAfterTheTimeout(@PrivateRedis RedisServer server)
       throws Exception {
     try (RedisBackend backend =
         RedisBackend.connect(
@@ -113,7 +113,7 @@ class SlowRedisTest {
         for (int i = 0; i < 3; i++) {
           waiting.add(pool.submit(() -> store.decideWithSource("held", 1, new Verdict())));
         }
-        awaitTrue(() -> backend.waitingThreads() == 3, "three threads wait on redis");
+        awaitTrue(() -> backend.waitingThreads() == 3, "three threads wait on a late reply");
         int maxSeen = 0;
         for (int i = 0; i < 50; i++) {
           Verdict verdict = new Verdict();
