@@ -111,7 +111,7 @@ rules:
     period: 1h
     on-failure: $policy
 EOF
-  app_ports=(); pids=()
+  app_ports=(); pids=(); started=$round
   for i in 1 2 3; do
     local port; port=$(free_port)
     PORT=$port java -Xmx256m -javaagent:"$agent"=config="$rules" -jar "$app" \
@@ -230,7 +230,13 @@ for round in $ROUNDS; do
   proxy delay 0
   # replies held by the proxy still come in order: let them drain before the next round
   case $fault in late*) sleep $(( ${fault#late} / 1000 + 1 )) ;; esac
-  line="RESULT round=$round policy=$policy conns=$((conns * 3)) limit=$LIMIT $(sum_wrk) unmatched_p99_ms=$(unmatched_p99) recovery_ms=$recovery"
+  extra=
+  if [ "$fault" = reload ]; then  # what the JVMs' logs say of the reloads (the watcher applies a
+    # content once two polls read it, so a change that did not hold still for a poll is skipped)
+    extra=" reloads_applied=$(cat "$logs/$started"-jvm*.log | grep -c 'the connection and every count are kept')"
+    extra="$extra counts_afresh=$(cat "$logs/$started"-jvm*.log | grep -c 'counts start afresh')"
+  fi
+  line="RESULT round=$round policy=$policy conns=$((conns * 3)) limit=$LIMIT $(sum_wrk) unmatched_p99_ms=$(unmatched_p99) recovery_ms=$recovery$extra"
   echo "$line" | tee -a "$result"
 done
 stop_apps
