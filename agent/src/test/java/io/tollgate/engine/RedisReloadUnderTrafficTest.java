@@ -108,6 +108,37 @@ class RedisReloadUnderTrafficTest {
     assertEquals(0L, server.call("ZCARD", instances), "its instance registration is gone");
   }
 
+  /**
+   * Another server: connected before the swap (the first decision on the new rules finds it
+   * ready), the old client closed once the decisions on it have ended, no 503 meanwhile.
+   */
+  @Test
+  void aReloadToAnotherServerConnectsItBeforeTheSwapAndClosesTheOldAfter(
+      @PrivateRedis RedisServer first, @PrivateRedis RedisServer second) throws Exception {
+    Path file = dir.resolve("rules.yaml");
+    write(file, rules(first, "redis", "50ms"));
+    RulesHolder holder = new RulesHolder(new RuleSetFactory(Clock.system()));
+    assertTrue(holder.useFile(file.toString()));
+    RedisBackend old = backendOf(holder);
+    assertTrue(old.awaitConnected(java.time.Duration.ofSeconds(20)));
+
+    RedisBackend next;
+    try (Traffic traffic = new Traffic(holder)) {
+      traffic.awaitDecisions(200);
+      write(file, rules(second, "redis", "50ms"));
+      assertTrue(holder.reloadIfChanged(), "reloaded on the second server");
+      next = backendOf(holder);
+      assertTrue(next != old && next.isConnected(), "connected before the new rules were in force");
+      long before = traffic.decided.get();
+      traffic.awaitDecisions(before + 200);
+      traffic.stop();
+      assertEquals(0, traffic.unavailable.get(), traffic + ": no 503 from the switch");
+    }
+    awaitTrue(old::isClosed, "the old client is closed once its decisions end");
+    assertEquals(5, passing(holder, "/quota/y", "198.51.100.8", 5), "decided on the new server");
+    next.close();
+  }
+
   /** Request threads deciding {@code GET /api/x} from many clients until stopped. */
   private static final class Traffic implements AutoCloseable {
     final AtomicLong decided = new AtomicLong();
