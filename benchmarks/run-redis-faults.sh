@@ -233,8 +233,8 @@ for round in $ROUNDS; do
   extra=
   if [ "$fault" = reload ]; then  # what the JVMs' logs say of the reloads (the watcher applies a
     # content once two polls read it, so a change that did not hold still for a poll is skipped)
-    extra=" reloads_applied=$(cat "$logs/$started"-jvm*.log | grep -c 'the connection and every count are kept')"
-    extra="$extra counts_afresh=$(cat "$logs/$started"-jvm*.log | grep -c 'counts start afresh')"
+    extra=" reloads_applied=$(cat "$logs/$started"-jvm*.log | grep -c 'the connection and every count are kept' || true)"
+    extra="$extra counts_afresh=$(cat "$logs/$started"-jvm*.log | grep -c 'counts start afresh' || true)"
   fi
   line="RESULT round=$round policy=$policy conns=$((conns * 3)) limit=$LIMIT $(sum_wrk) unmatched_p99_ms=$(unmatched_p99) recovery_ms=$recovery$extra"
   echo "$line" | tee -a "$result"

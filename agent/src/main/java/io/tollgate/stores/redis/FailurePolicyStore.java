@@ -145,6 +145,12 @@ public final class FailurePolicyStore implements LimiterStore {
       }
       decider.decide(key, cost, verdict);
       backendDecisions.increment();
+      if (share != null && !verdict.allowed && share.remaining > 0) {
+        // Redis says the shared budget is spent: so is this instance's share of it, whatever it
+        // had left (an instance that got fewer of Redis's tokens would carry them into a slow
+        // spell, and admit them on top of the limit: 118 of 100 under kill -STOP before this).
+        localStore().adjust(key, share.remaining);
+      }
       return DecisionSource.BACKEND;
     } catch (BackendUnavailableException e) {
       failure = e;
@@ -193,8 +199,8 @@ public final class FailurePolicyStore implements LimiterStore {
 
   /**
    * Keeps the two sides in step: each request asked of Redis is taken from the local share too,
-   * before it is sent (capped at empty: a refusal from Redis says the shared budget is spent, and
-   * a flood drains the share at once, however unevenly the instances got Redis's tokens). Taken
+   * before it is sent (capped at empty), and a refusal from Redis empties the share (the shared
+   * budget is spent, however unevenly the instances got Redis's tokens). Taken
    * before, not after the reply: the requests whose replies come late are decided by this very
    * verdict, so that a late request and the requests Redis answers in time never both count
    * against a share and a budget that are one (taken after, every late request was decided by a

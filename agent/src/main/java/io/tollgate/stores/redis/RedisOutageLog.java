@@ -62,8 +62,7 @@ final class RedisOutageLog {
     if ((last == 0 || now - last >= REMINDER_NANOS) && lastLateLine.compareAndSet(last, now)) {
       AgentLog.warn("redis at " + backend + (kind == RedisFailure.BUSY
               ? " is slow and decisions are not waiting for it (" + reason + ")"
-              : " answered later than max-wait (" + maxWaitMillis + " ms) on a live connection ("
-                  + reason + ")")
+              : " is slow on a live connection (max-wait " + maxWaitMillis + " ms: " + reason + ")")
           + ": " + lateDecisions.sumThenReset()
           + " decision(s) were made by their rule's local share instead, whatever its on-failure"
           + " (the host or redis is overloaded; the breaker stays closed)");

@@ -78,6 +78,28 @@ class LateReplyLocalShareTest {
     }
   }
 
+  /**
+   * A refusal from Redis says the shared budget is spent: the instance's share is emptied with it,
+   * though this instance had taken only 3 of its 10 (the other instances took Redis's tokens).
+   */
+  @ParameterizedTest
+  @EnumSource(OnFailure.class)
+  void aRefusalFromRedisEmptiesTheShare(OnFailure policy) {
+    TokenBucket bucket = new TokenBucket(LimitSpec.of(10, TimeUnit.DAYS.toNanos(10)));
+    ScriptedRedis redis = new ScriptedRedis();
+    redis.allowedLeft = 2;
+    FailurePolicyStore store = new FailurePolicyStore(
+        new RedisLimiterStore(null, "spent", bucket), redis, policy, () -> 1, Clock.system(), 100);
+    Verdict verdict = new Verdict();
+    store.decideWithSource("k", 1, verdict);
+    store.decideWithSource("k", 1, verdict);
+    assertEquals(DecisionSource.BACKEND, store.decideWithSource("k", 1, verdict));
+    assertFalse(verdict.allowed, "redis refused: its budget is spent");
+    redis.failure = RedisFailure.SLOW;
+    assertEquals(DecisionSource.DEGRADED_LOCAL, store.decideWithSource("k", 1, verdict));
+    assertFalse(verdict.allowed, "the share went with it: not 7 more on top of the limit");
+  }
+
   @ParameterizedTest
   @EnumSource(value = RedisFailure.class, names = {"UNREACHABLE", "SERVER_ERROR", "RULE_ERROR"})
   void anOutageIsDecidedByThePolicy(RedisFailure kind) {
