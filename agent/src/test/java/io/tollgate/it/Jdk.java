@@ -53,10 +53,19 @@ public final class Jdk {
    * when JDK 25 is required.
    */
   public static Jdk jdk25() {
-    String named = firstNonEmpty(System.getProperty(JDK25_PROPERTY),
-        System.getProperty(JDK25_SHORT_PROPERTY), System.getenv(JDK25_ENV));
-    File home = new File(named != null ? named : JDK25_DEFAULT);
-    boolean required = named != null || Boolean.getBoolean(REQUIRE_JDK25_PROPERTY);
+    Jdk jdk = jdk25(firstNonEmpty(System.getProperty(JDK25_PROPERTY),
+        System.getProperty(JDK25_SHORT_PROPERTY), System.getenv(JDK25_ENV)), JDK25_DEFAULT,
+        Boolean.getBoolean(REQUIRE_JDK25_PROPERTY));
+    if (!jdk.installed()) {
+      sayOnce(jdk.missing, jdk.required);
+    }
+    return jdk;
+  }
+
+  /** JDK 25 at {@code named} (null when no one named a place), else at {@code defaultHome}. */
+  static Jdk jdk25(String named, String defaultHome, boolean requireFlag) {
+    File home = new File(named != null ? named : defaultHome);
+    boolean required = named != null || requireFlag;
     if (new File(home, "bin/java").canExecute()) {
       return new Jdk(25, home, null, true);
     }
@@ -64,7 +73,6 @@ public final class Jdk {
         + ")" : home.toString();
     String missing = "the JDK 25 leg was not run: no JDK 25 at " + where + "; install Temurin 25"
         + " there, or set $" + JDK25_ENV + " or -D" + JDK25_PROPERTY + "=/path/to/jdk-25";
-    sayOnce(missing, required);
     return new Jdk(25, home, missing, required);
   }
 
@@ -124,7 +132,7 @@ public final class Jdk {
     }
   }
 
-  private static String firstNonEmpty(String... values) {
+  static String firstNonEmpty(String... values) {
     for (String value : values) {
       if (value != null && !value.trim().isEmpty()) {
         return value.trim();
