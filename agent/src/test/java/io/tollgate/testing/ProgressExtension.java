@@ -4,11 +4,13 @@ import java.lang.reflect.Method;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.BeforeTestExecutionCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.opentest4j.TestAbortedException;
 
 /**
  * A {@link Progress} line for each integration test that runs long (a server or an app started, a
  * flood sent), when it ends, so that the build's quiet minutes name what they are spent on. Quick
- * tests say nothing: failsafe's own "Running" and "Tests run" lines already frame them.
+ * tests say nothing: failsafe's own "Running" and "Tests run" lines already frame them; nor do
+ * skipped ones, whose reason has its own line ({@code [jdk25]}, {@code [chromium]}).
  *
  * <p>Registered for the integration tests only: failsafe turns on JUnit's extension autodetection
  * (agent/pom.xml) and META-INF/services names this class; surefire's unit tests leave it off.
@@ -34,7 +36,12 @@ public final class ProgressExtension
       return;
     }
     long millis = (System.nanoTime() - started) / 1_000_000;
-    if (millis < LONG_MILLIS && !context.getExecutionException().isPresent()) {
+    Throwable thrown = context.getExecutionException().orElse(null);
+    if (thrown instanceof TestAbortedException) {
+      // skipped (no JDK 25, no Chromium): the one line that says why was printed already
+      return;
+    }
+    if (millis < LONG_MILLIS && thrown == null) {
       return;
     }
     String test = context.getTestMethod().map(Method::getName).orElse("?");
@@ -43,7 +50,7 @@ public final class ProgressExtension
       test = test + " [" + display + "]";
     }
     Progress.say(context.getRequiredTestClass().getSimpleName(), test + " "
-        + (context.getExecutionException().isPresent() ? "failed" : "done") + " in "
+        + (thrown != null ? "failed" : "done") + " in "
         + millis / 1000 + " s");
   }
 }
