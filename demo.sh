@@ -24,6 +24,11 @@ show_progress() {
         shift 2
         echo "   building $*"
         ;;
+      # the agent module's long steps, so that its ~40 s are not silent
+      "[INFO] --- maven-compiler-plugin:"*":compile "*) echo "     compiling" ;;
+      "[INFO] --- maven-compiler-plugin:"*":testCompile "*) echo "     compiling the tests (not run here)" ;;
+      "[INFO] --- maven-shade-plugin:"*"(relocate-dependencies)"*) echo "     relocating the agent's dependencies" ;;
+      "[INFO] --- maven-antrun-plugin:"*"(assemble-agent-jar)"*) echo "     assembling agent/target/tollgate-agent.jar" ;;
       *"Downloading from "*)
         if [ -z "$said_downloading" ]; then
           echo "   downloading dependencies (only the first build does)..."
@@ -42,11 +47,22 @@ if ! mvn -B package -DskipTests -pl agent,test-apps/servlet-jakarta -am 2>&1 |
 fi
 rm -f "$BUILD_LOG"
 
+# The app runs from copies of the two jars: a build (mvn verify) may replace the ones in target/
+# while the demo runs, and the demo's app must not read a jar that changes under it.
+RUN_DIR=$(mktemp -d "${TMPDIR:-/tmp}/tollgate-demo.XXXXXX")
+LOG="$RUN_DIR/app.log"
+APP_PID=""
+trap 'if [ -n "$APP_PID" ]; then kill $APP_PID 2>/dev/null || true; fi; rm -rf "$RUN_DIR"' EXIT
+cp "$AGENT" "$RUN_DIR/tollgate-agent.jar"
+cp "$APP" "$RUN_DIR/servlet-jakarta.jar"
+
 echo "== Starting servlet-jakarta on port $PORT with the agent and $RULES"
-LOG=$(mktemp)
-PORT="$PORT" java -javaagent:"$AGENT"=config="$RULES" -jar "$APP" >"$LOG" 2>&1 &
+echo "   from copies of $AGENT and $APP (a build may replace those meanwhile);"
+echo "   any app takes the same -javaagent flag, and test-apps/README.md starts the other test apps:"
+COMMAND=(java -javaagent:"$RUN_DIR/tollgate-agent.jar"=config="$RULES" -jar "$RUN_DIR/servlet-jakarta.jar")
+echo "\$ PORT=$PORT ${COMMAND[*]}"
+PORT="$PORT" "${COMMAND[@]}" >"$LOG" 2>&1 &
 APP_PID=$!
-trap 'kill $APP_PID 2>/dev/null || true; rm -f "$LOG"' EXIT
 for _ in $(seq 1 120); do
   grep -q "listening on port $PORT" "$LOG" && break
   kill -0 $APP_PID 2>/dev/null || { cat "$LOG"; echo "the app did not start"; exit 1; }

@@ -7,6 +7,10 @@
 # and how long after the fault ended the first answer decided by Redis came.
 #
 # Rounds (ROUNDS to pick): flood (no fault), latency20 / latency200 (the proxy holds every reply),
+# lateMS, lateMS-deny, lateMS-local (the ladder of slow Redis: every reply MS ms late, MS one of
+# 20 200 1000 2000 10000, LADDER="..." to pick; a slow Redis is decided by the local share
+# whatever on-failure says), reload-deny (six reloads that change only redis.timeout, 1.2 s apart,
+# during the flood: counts kept, no 503),
 # drop (every connection reset once a second), stop (kill -STOP redis for 3 s, then CONT), restart
 # (kill -9 redis, start it again 3 s later: it comes back empty), refused (connections refused for
 # 3 s: Redis unreachable, its data kept), and each of these with on-failure: local and deny where
@@ -18,16 +22,28 @@
 # test-compile -pl agent -am. Starts its own processes on free ports and stops them by pid.
 # A round named NAME-light runs 2 connections per JVM instead of CONNS, so that its longest answer
 # is the agent's, not the saturated app's queueing.
-# Settings: CONNS=22 DURATION=8 LIMIT=100 TIMEOUT=50ms ROUNDS="..." NAME=redis-faults
+# A round named NAME-many runs MANY connections per JVM (default 133, ~400 in all): with Redis
+# 1 s late (late1000-many), the bulkhead (redis.max-waiting-threads) keeps the unmatched path's
+# p99 near flood-many's.
+# Settings: CONNS=22 MANY=133 DURATION=8 LIMIT=100 TIMEOUT=50ms ROUNDS="..." NAME=redis-faults
+# Every round also measures a path no rule matches (/health on JVM 1, 2 connections beside the
+# flood): its p99 (unmatched_p99_ms) is what a slow Redis costs the rest of the app; the goal is
+# within 1.5 x of the flood round's (a healthy Redis).
 # Output: benchmarks/results/NAME.txt (one RESULT line per round) and NAME-logs/ (agent logs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 CONNS=${CONNS:-22}
 DURATION=${DURATION:-8}
+MANY=${MANY:-133}
 LIMIT=${LIMIT:-100}
 TIMEOUT=${TIMEOUT:-50ms}
-ROUNDS=${ROUNDS:-"flood latency20 latency200 drop stop restart refused refused-light refused-deny refused-deny-light refused-local restart-local sentinel"}
+LADDER=${LADDER:-"20 200 1000 2000 10000"}
+ladder=""
+for suffix in "" -deny -local; do  # grouped by policy: the JVMs restart only when it changes
+  for ms in $LADDER; do ladder="$ladder late$ms$suffix"; done
+done
+ROUNDS=${ROUNDS:-"flood flood-many late1000-many latency20 latency200 drop stop restart refused refused-light refused-deny refused-deny-light refused-local restart-local$ladder reload-deny sentinel"}
 NAME=${NAME:-redis-faults}
 
 agent=agent/target/tollgate-agent.jar
@@ -36,7 +52,9 @@ classes=agent/target/test-classes
 out=benchmarks/results
 result=$out/$NAME.txt
 logs=$out/$NAME-logs
-for tool in wrk redis-server redis-sentinel redis-cli curl python3 java; do
+tools="wrk redis-server redis-cli curl python3 java"
+[[ " $ROUNDS " == *" sentinel "* ]] && tools="$tools redis-sentinel"  # the sentinel round only
+for tool in $tools; do
   command -v "$tool" >/dev/null || { echo "run-redis-faults.sh: $tool is not on the PATH" >&2; exit 1; }
 done
 [ -f "$agent" ] && [ -f "$app" ] && [ -f "$classes/io/tollgate/testing/redis/FaultyProxy.class" ] || {
@@ -76,8 +94,10 @@ until grep -q "^proxy" "$work/proxy.out"; do sleep 0.05; done
 
 app_ports=()
 # start_apps URI POLICY: three JVMs on the rules file for URI and POLICY
+rules=
 start_apps() {
-  local uri=$1 policy=$2 rules=$work/rules-$2-$RANDOM.yaml
+  local uri=$1 policy=$2
+  rules=$work/rules-$2-$RANDOM.yaml
   cat > "$rules" <<EOF
 backend: redis
 redis:
@@ -91,7 +111,7 @@ rules:
     period: 1h
     on-failure: $policy
 EOF
-  app_ports=(); pids=()
+  app_ports=(); pids=(); started=$round
   for i in 1 2 3; do
     local port; port=$(free_port)
     PORT=$port java -Xmx256m -javaagent:"$agent"=config="$rules" -jar "$app" \
@@ -136,6 +156,22 @@ flood() {
       "http://127.0.0.1:$port/hello" > "$work/wrk-$j.txt" 2>&1 &
     wrk_pids+=($!)
   done
+  # a path no rule matches, beside the flood: what a slow Redis costs the rest of the app
+  KEY=unmatched wrk -t1 -c2 -d"${DURATION}s" --timeout 10s -s benchmarks/redis-faults.lua \
+    "http://127.0.0.1:${app_ports[0]}/health" > "$work/unmatched.txt" 2>&1 &
+  wrk_pids+=($!)
+}
+
+unmatched_p99() {
+  sed -n 's/.*p99_ms=\([0-9.]*\).*/\1/p' "$work/unmatched.txt" | head -1
+}
+
+# reload_timeouts: six reloads of the rules file that change only redis.timeout, 1.2 s apart
+reload_timeouts() {
+  for t in 60ms 70ms 80ms 90ms 100ms $TIMEOUT; do
+    sed "s/^  timeout: .*/  timeout: $t/" "$rules" > "$rules.new" && mv "$rules.new" "$rules"
+    sleep 1.2
+  done
 }
 
 sum_wrk() {
@@ -162,6 +198,7 @@ for round in $ROUNDS; do
   conns=$CONNS
   name=$round
   if [[ $name == *-light ]]; then conns=2; name=${name%-light}; fi
+  if [[ $name == *-many ]]; then conns=$MANY; name=${name%-many}; fi
   case $name in
     *-local) policy=local ;; *-deny) policy=deny ;; *) policy=allow ;;
   esac
@@ -172,6 +209,8 @@ for round in $ROUNDS; do
   fi
   key="$round-$RANDOM"
   rm -f "$work"/wrk-*.txt
+  # a slow Redis from the round's first request: the key's whole budget is decided while slow
+  case $fault in late*) proxy delay "${fault#late}"; sleep 0.2 ;; esac
   flood "$key" "$conns"
   sleep 2
   recovery=-
@@ -183,11 +222,21 @@ for round in $ROUNDS; do
     stop) kill -STOP "$redis_pid"; sleep 3; kill -CONT "$redis_pid"; recovery=$(first_redis_answer) ;;
     restart) kill -9 "$redis_pid"; wait "$redis_pid" 2>/dev/null || true; sleep 3; start_redis
       recovery=$(first_redis_answer) ;;
+    late*) ;;
+    reload) reload_timeouts ;;
     refused) proxy refuse on; sleep 3; proxy refuse off; recovery=$(first_redis_answer) ;;
   esac
   wait "${wrk_pids[@]}"
   proxy delay 0
-  line="RESULT round=$round policy=$policy conns=$((conns * 3)) limit=$LIMIT $(sum_wrk) recovery_ms=$recovery"
+  # replies held by the proxy still come in order: let them drain before the next round
+  case $fault in late*) sleep $(( ${fault#late} / 1000 + 1 )) ;; esac
+  extra=
+  if [ "$fault" = reload ]; then  # what the JVMs' logs say of the reloads (the watcher applies a
+    # content once two polls read it, so a change that did not hold still for a poll is skipped)
+    extra=" reloads_applied=$(cat "$logs/$started"-jvm*.log | grep -c 'the connection and every count are kept' || true)"
+    extra="$extra counts_afresh=$(cat "$logs/$started"-jvm*.log | grep -c 'counts start afresh' || true)"
+  fi
+  line="RESULT round=$round policy=$policy conns=$((conns * 3)) limit=$LIMIT $(sum_wrk) unmatched_p99_ms=$(unmatched_p99) recovery_ms=$recovery$extra"
   echo "$line" | tee -a "$result"
 done
 stop_apps

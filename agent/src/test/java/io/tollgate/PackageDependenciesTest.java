@@ -79,7 +79,9 @@ class PackageDependenciesTest {
           "instrumentation.spring", List.of("instrumentation.servlet"),
           "instrumentation.jaxrs.resteasy", List.of("instrumentation.servlet"),
           "instrumentation.jaxrs.cxf", List.of("instrumentation.servlet"),
-          "instrumentation.container", List.of("instrumentation.servlet"));
+          "instrumentation.container", List.of("instrumentation.servlet"),
+          "instrumentation.container.tomcat", List.of("instrumentation.servlet"),
+          "instrumentation.container.jetty", List.of("instrumentation.servlet"));
 
   /** What the layers below the framework modules must never reference. */
   private static final List<String> FRAMEWORK_PACKAGES =

@@ -18,7 +18,10 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
 final class RedisSectionParser {
 
   static final List<String> REDIS_KEYS =
-      Arrays.asList("uri", "cluster", "timeout", "max-wait", "tls", "refusal-cache", "lease-tokens");
+      Arrays.asList("uri", "cluster", "timeout", "max-wait", "max-waiting-threads", "tls",
+          "refusal-cache", "lease-tokens");
+  /** More waiting threads than this would no longer bound anything an app server has. */
+  static final long MAX_WAITING_THREADS = 10_000;
   static final List<String> REDIS_TLS_KEYS = Arrays.asList("ca-file", "verify-peer");
   /** A lease larger than this would hold back too much of a limit in one instance. */
   static final long MAX_LEASE_TOKENS = 10_000;
@@ -73,12 +76,22 @@ final class RedisSectionParser {
               MAX_LEASE_TOKENS, "");
       leaseTokens = n == null ? leaseTokens : n;
     }
+    int maxWaitingThreads = 0;
+    NodeTuple waitingTuple = f.get("max-waiting-threads");
+    if (waitingTuple != null) {
+      Long n =
+          y.integer(waitingTuple.getValueNode(), "redis.max-waiting-threads",
+              "a whole number of request threads from 1 to " + MAX_WAITING_THREADS, 1,
+              MAX_WAITING_THREADS, "");
+      maxWaitingThreads = n == null ? 0 : n.intValue();
+    }
     Tls tls = tls(f.get("tls"), uri, cluster, lines);
     // Each wrong value above is reported: the section is then not used (the file is refused).
     return y.problemCount() > before
         ? null
         : new RedisSettings(
-            uri, cluster, timeout, maxWait, refusalCache, leaseTokens, tls.caFile, tls.verifyPeer);
+            uri, cluster, timeout, maxWait, refusalCache, leaseTokens, tls.caFile, tls.verifyPeer,
+            maxWaitingThreads);
   }
 
   /**

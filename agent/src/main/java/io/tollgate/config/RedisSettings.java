@@ -37,6 +37,8 @@ public final class RedisSettings {
   private final long leaseTokens;
   private final String tlsCaFile;
   private final VerifyPeer verifyPeer;
+  /** 0: the default, twice the cores (at least 4), taken where the agent runs. */
+  private final int maxWaitingThreads;
 
   public RedisSettings(String uri, List<String> cluster, long timeoutNanos) {
     this(uri, cluster, timeoutNanos, DEFAULT_MAX_WAIT_NANOS, false, 1, null, VerifyPeer.FULL);
@@ -51,6 +53,21 @@ public final class RedisSettings {
       long leaseTokens,
       String tlsCaFile,
       VerifyPeer verifyPeer) {
+    this(uri, cluster, timeoutNanos, maxWaitNanos, refusalCache, leaseTokens, tlsCaFile,
+        verifyPeer, 0);
+  }
+
+  public RedisSettings(
+      String uri,
+      List<String> cluster,
+      long timeoutNanos,
+      long maxWaitNanos,
+      boolean refusalCache,
+      long leaseTokens,
+      String tlsCaFile,
+      VerifyPeer verifyPeer,
+      int maxWaitingThreads) {
+    this.maxWaitingThreads = maxWaitingThreads;
     this.uri = uri;
     this.cluster =
         cluster == null
@@ -111,6 +128,41 @@ public final class RedisSettings {
     return tlsCaFile;
   }
 
+  /**
+   * {@code max-waiting-threads}: at most this many request threads wait for a reply later than the
+   * timeout at once, past it decisions are made by their rule's local share at once; 0 for the
+   * default (twice the cores,
+   * at least 4).
+   */
+  public int maxWaitingThreads() {
+    return maxWaitingThreads;
+  }
+
+  /**
+   * What the connection is made with: the server(s) and TLS. Two settings with the same identity
+   * differ at most in timings, which a reload applies to the connection in place, and in the
+   * stores' options (refusal cache, leases), which do not touch the connection.
+   */
+  public boolean sameConnectionAs(RedisSettings other) {
+    return other != null
+        && String.valueOf(uri).equals(String.valueOf(other.uri))
+        && cluster.equals(other.cluster)
+        && String.valueOf(tlsCaFile).equals(String.valueOf(other.tlsCaFile))
+        && verifyPeer == other.verifyPeer;
+  }
+
+  /**
+   * What, of this section, decides where a rule's counts live and how its store is built: the
+   * connection and the stores' options, not the timings (a change of {@code timeout}, {@code
+   * max-wait} or {@code max-waiting-threads} keeps every count). Internal: never logged, so the
+   * URI's password appears only as a hash.
+   */
+  public String storeFingerprint() {
+    return "redis@" + Integer.toHexString(String.valueOf(uri).hashCode()) + "/"
+        + Integer.toHexString(cluster.hashCode()) + " tls=" + tlsCaFile + "/" + verifyPeer
+        + (refusalCache ? " refusal-cache" : "") + " lease-tokens=" + leaseTokens;
+  }
+
   /** {@code tls.verify-peer}; {@link VerifyPeer#FULL} unless the file says otherwise. */
   public VerifyPeer verifyPeer() {
     return verifyPeer;
@@ -129,6 +181,7 @@ public final class RedisSettings {
         + (verifyPeer == VerifyPeer.FULL ? "" : ", tls.verify-peer=" + verifyPeer)
         + (refusalCache ? ", refusal-cache" : "")
         + (leaseTokens > 1 ? ", lease-tokens=" + leaseTokens : "")
+        + (maxWaitingThreads > 0 ? ", max-waiting-threads=" + maxWaitingThreads : "")
         + "}";
   }
 

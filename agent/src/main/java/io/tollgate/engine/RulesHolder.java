@@ -269,6 +269,8 @@ public final class RulesHolder {
       return false;
     }
     current = next;
+    // Only now: a backend the old rules decided on is closed after their decisions drain.
+    factory.applied();
     AgentLog.info((firstLoad ? "loaded " : "reloaded ") + describe(next) + " from " + file);
     if (!firstLoad) {
       logChanges(previous, next);

@@ -93,6 +93,23 @@ public final class RuleSetFactory {
       throw new ConfigException(problems);
     }
     stores.useBackendOf(config);
+    try {
+      return buildOnBackend(config, previous);
+    } catch (ConfigException | RuntimeException e) {
+      stores.rolledBack();
+      throw e;
+    }
+  }
+
+  /**
+   * The rules last built are in force now: a backend they no longer use is closed once its
+   * decisions drain, and changed timings are applied to a kept connection.
+   */
+  public void applied() {
+    stores.committed();
+  }
+
+  private RuleSet buildOnBackend(RulesConfig config, RuleSet previous) throws ConfigException {
     ClientAddressResolver clients = ClientAddresses.resolverFor(config.clientIp());
     if (!validating) {
       warnAboutSettings(clients, config);

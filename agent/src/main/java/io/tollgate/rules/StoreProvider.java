@@ -34,8 +34,10 @@ import java.util.Locale;
  * Gives each rule its store: in this process, or on Redis behind the rule's on-failure policy.
  *
  * <p>Owns the one Redis connection (and the instance heartbeat that the {@code local} policy
- * divides by) for as long as the rules file names the same server; a reload that changes the
- * server connects anew and closes the old connection.
+ * divides by) for as long as the rules file names the same server. A reload that changes only
+ * timings keeps it (and every count); one that changes the server connects anew before the swap
+ * and closes the old connection after its decisions drain; one to {@code backend: local} closes
+ * it, its threads and its instance registration.
  */
 public final class StoreProvider {
 
@@ -63,22 +65,62 @@ public final class StoreProvider {
     this.scriptClock = scriptClock;
   }
 
-  /** Prepares the backend the rules file names. */
+  /**
+   * What {@link #useBackendOf} replaced, to close once rules built without it are in force ({@link
+   * #committed}), or to put back when they are not ({@link #rolledBack}); or timings to apply in
+   * place. Null when the reload changes nothing of the backend.
+   */
+  private Change pending;
+
+  private static final class Change {
+    final RedisBackend backend;
+    final InstanceRegistry instances;
+    final RedisSettings settings;
+    /** Only the timings changed: these are applied to the kept connection. */
+    final RedisConnectionSettings retimed;
+
+    Change(RedisBackend backend, InstanceRegistry instances, RedisSettings settings,
+        RedisConnectionSettings retimed) {
+      this.backend = backend;
+      this.instances = instances;
+      this.settings = settings;
+      this.retimed = retimed;
+    }
+  }
+
+  /**
+   * Prepares the backend the rules file names, before its rules are built; nothing in force
+   * changes until {@link #committed}. A new server is connected here, before the swap, so that
+   * the new rules' first decisions find it ready (within its start-up wait); a change of timings
+   * only ({@code timeout}, {@code max-wait}, {@code max-waiting-threads}) keeps the connection.
+   */
   synchronized void useBackendOf(RulesConfig config) {
+    // A build that failed rolled back at once; one still pending succeeded and was put in force
+    // by a caller that does not say so (tests building rule sets directly): it holds.
+    committed();
     if (config.backend() != Backend.REDIS) {
+      if (backend != null) {
+        pending = new Change(backend, instances, connectedTo, null);
+        backend = null;
+        instances = null;
+        connectedTo = null;
+      }
       return;
     }
     RedisSettings wanted = config.redis();
-    if (backend != null && sameServer(connectedTo, wanted)) {
-      return;
-    }
-    RedisBackend previous = backend;
-    InstanceRegistry previousInstances = instances;
     RedisConnectionSettings settings = connectionSettings(wanted);
     if (!connects) {
       // The stores below are built on no backend: they reach it only when they decide.
       return;
     }
+    if (backend != null && wanted.sameConnectionAs(connectedTo)) {
+      if (!sameServer(connectedTo, wanted)) {
+        pending = new Change(backend, instances, connectedTo, settings);
+        connectedTo = wanted;
+      }
+      return;
+    }
+    pending = new Change(backend, instances, connectedTo, null);
     backend = RedisBackend.connect(settings);
     instances = new InstanceRegistry(backend);
     connectedTo = wanted;
@@ -86,10 +128,65 @@ public final class StoreProvider {
         "backend redis: " + settings
             + (wanted.refusalCache() ? ", refusal-cache" : "")
             + (wanted.leaseTokens() > 1 ? ", lease-tokens " + wanted.leaseTokens() : ""));
-    if (previous != null) {
-      previousInstances.close();
-      previous.close();
+    if (pending.backend != null && !backend.awaitConnected(settings.startupWait())) {
+      AgentLog.warn("the new redis backend is not connected after "
+          + settings.startupWait().toMillis() + " ms; its rules apply their on-failure until it is");
     }
+  }
+
+  /**
+   * The rules built after {@link #useBackendOf} are in force: a replaced backend is closed once
+   * the decisions that began on the old rules have ended (its instance registration first, so
+   * that the other instances stop dividing their share by this one), and new timings are applied
+   * to a kept connection.
+   */
+  synchronized void committed() {
+    Change change = pending;
+    pending = null;
+    if (change == null) {
+      return;
+    }
+    if (change.retimed != null) {
+      change.backend.retime(change.retimed);
+      AgentLog.info("backend redis: " + change.retimed + "; the connection and every count are kept");
+      return;
+    }
+    if (change.backend != null) {
+      InstanceRegistry leaving = change.instances;
+      change.backend.closeAfterDrain(() -> {
+        if (leaving != null) {
+          leaving.close();
+        }
+      });
+      if (backend == null) {
+        AgentLog.info("backend local: the redis client for " + change.backend.settings().address()
+            + " is closed once its last decisions end");
+      }
+    }
+  }
+
+  /** The rules built after {@link #useBackendOf} were not put in force: what was, stays. */
+  synchronized void rolledBack() {
+    Change change = pending;
+    pending = null;
+    if (change == null) {
+      return;
+    }
+    if (change.retimed != null) {
+      connectedTo = change.settings;
+      return;
+    }
+    if (backend != null && backend != change.backend) {
+      InstanceRegistry unused = instances;
+      backend.closeAfterDrain(() -> {
+        if (unused != null) {
+          unused.close();
+        }
+      });
+    }
+    backend = change.backend;
+    instances = change.instances;
+    connectedTo = change.settings;
   }
 
   /** How the store reaches Redis and how long it waits, as the rules file's {@code redis:} says. */
@@ -99,6 +196,9 @@ public final class StoreProvider {
             : RedisConnectionSettings.cluster(redis.cluster()))
         .withTimeout(Duration.ofNanos(redis.timeoutNanos()))
         .withMaxWait(Duration.ofNanos(redis.maxWaitNanos()))
+        .withMaxWaitingThreads(redis.maxWaitingThreads() > 0
+            ? redis.maxWaitingThreads()
+            : RedisConnectionSettings.defaultMaxWaitingThreads())
         .withTls(
             redis.tlsCaFile(),
             RedisConnectionSettings.VerifyPeer.valueOf(redis.verifyPeer().name()));
@@ -199,11 +299,11 @@ public final class StoreProvider {
   /** What, besides the rule itself, defines where its counts live. */
   String backendFingerprint(RuleConfig rule, RulesConfig config) {
     return config.backend() == Backend.REDIS
-        ? "redis " + config.redis() + " on-failure " + rule.onFailure()
+        ? config.redis().storeFingerprint() + " on-failure " + rule.onFailure()
         : "local";
   }
 
-  /** Whether a reload from {@code a} to {@code b} keeps the connection: nothing it was made with changed. */
+  /** Whether a reload from {@code a} to {@code b} changes nothing of the connection, timings included. */
   static boolean sameServer(RedisSettings a, RedisSettings b) {
     return a != null
         && b != null
@@ -211,6 +311,7 @@ public final class StoreProvider {
         && a.cluster().equals(b.cluster())
         && a.timeoutNanos() == b.timeoutNanos()
         && a.maxWaitNanos() == b.maxWaitNanos()
+        && a.maxWaitingThreads() == b.maxWaitingThreads()
         && String.valueOf(a.tlsCaFile()).equals(String.valueOf(b.tlsCaFile()))
         && a.verifyPeer() == b.verifyPeer();
   }

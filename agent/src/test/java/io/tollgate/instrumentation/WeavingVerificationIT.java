@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tollgate.it.Jdk;
+import io.tollgate.testing.Progress;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -162,9 +163,9 @@ class WeavingVerificationIT {
       }
       List<String> lines = Files.readAllLines(output.toPath(), StandardCharsets.UTF_8);
       String text = String.join(System.lineSeparator(), lines);
-      System.out.println("=== weaving verified on " + jdk + System.lineSeparator() + text);
-      Files.write(CORPORA.resolve("summary-jdk" + jdk.feature() + ".txt"),
-          lines, StandardCharsets.UTF_8);
+      Path summary = CORPORA.resolve("summary-jdk" + jdk.feature() + ".txt");
+      Files.write(summary, lines, StandardCharsets.UTF_8);
+      Progress.say("weaving verification", "verified on " + jdk + "; the figures: " + summary);
       assertEquals(0, runner.exitValue(), text);
       return Result.parse(lines);
     } finally {

@@ -61,24 +61,60 @@ class StoreProviderConnectionSettingsTest {
   }
 
   /**
-   * A reload keeps the connection only when nothing it was made with changed: the store's bound on
-   * waiting is fixed when it connects, so a new {@code max-wait} connects anew, as a new timeout.
+   * A reload keeps the connection unless the server or TLS changed; a change of timings (or of the
+   * bulkhead) is applied to it in place ({@code retime}), and never starts the counts afresh.
    */
-  @ParameterizedTest(name = "{0} -> {1}: keeps the connection {2}")
+  @ParameterizedTest(name = "{0} -> {1}: keeps the connection {2}, retimes it {3}")
   @CsvSource(
       delimiter = '|',
       value = {
-        "max-wait: 1s          | max-wait: 1s          | true",
-        "timeout: 50ms         | max-wait: 1s          | true", // both the defaults
-        "max-wait: 1s          | max-wait: 2s          | false",
-        "max-wait: 2s          | timeout: 50ms         | false", // back to the default 1 s
-        "timeout: 50ms         | timeout: 80ms         | false",
-        "refusal-cache: false  | refusal-cache: true   | true",
-        "lease-tokens: 1       | lease-tokens: 10      | true",
+        "max-wait: 1s                | max-wait: 1s                | true  | false",
+        "timeout: 50ms               | max-wait: 1s                | true  | false", // defaults
+        "max-wait: 1s                | max-wait: 2s                | true  | true",
+        "max-wait: 2s                | timeout: 50ms               | true  | true", // back to 1 s
+        "timeout: 50ms               | timeout: 80ms               | true  | true",
+        "max-waiting-threads: 4      | max-waiting-threads: 16     | true  | true",
+        "refusal-cache: false        | refusal-cache: true         | true  | false",
+        "lease-tokens: 1             | lease-tokens: 10            | true  | false",
       })
-  void aReloadConnectsAnewWhenTheWaitChanges(String before, String after, boolean keeps)
+  void aReloadKeepsTheConnectionUnlessTheServerChanges(
+      String before, String after, boolean keeps, boolean retimes) throws Exception {
+    RedisSettings a = redisOf(before);
+    RedisSettings b = redisOf(after);
+    assertEquals(keeps, b.sameConnectionAs(a));
+    assertEquals(retimes, keeps && !StoreProvider.sameServer(a, b));
+  }
+
+  @ParameterizedTest(name = "{0}: the same counts {1}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "timeout: 80ms               | true",
+        "max-wait: 3s                | true",
+        "max-waiting-threads: 9      | true",
+        "refusal-cache: true         | false",
+        "lease-tokens: 10            | false",
+      })
+  void onlyWhatDecidesWhereCountsLiveChangesTheStoresFingerprint(String after, boolean same)
       throws Exception {
-    assertEquals(keeps, StoreProvider.sameServer(redisOf(before), redisOf(after)));
+    assertEquals(same,
+        redisOf("timeout: 50ms").storeFingerprint().equals(redisOf(after).storeFingerprint()));
+  }
+
+  @org.junit.jupiter.api.Test
+  void anotherServerIsAnotherConnection() throws Exception {
+    RedisSettings other = RulesFileParser.parse(
+            "backend: redis\nredis:\n  uri: redis://other.invalid:6379\nrules: []\n", "rules.yaml")
+        .redis();
+    assertEquals(false, other.sameConnectionAs(redisOf("timeout: 50ms")));
+  }
+
+  @org.junit.jupiter.api.Test
+  void maxWaitingThreadsReachesTheStoreAndDefaultsToTwiceTheCores() throws Exception {
+    assertEquals(7, settingsOf("  uri: redis://cache.invalid:6379\n  max-waiting-threads: 7\n")
+        .maxWaitingThreads());
+    assertEquals(Math.max(4, 2 * Runtime.getRuntime().availableProcessors()),
+        settingsOf("  uri: redis://cache.invalid:6379\n").maxWaitingThreads());
   }
 
   private static RedisSettings redisOf(String line) throws Exception {

@@ -31,12 +31,15 @@ import java.util.function.IntSupplier;
  *       does not hand it out again. Rebuilt (full) only when the instance count changes.
  * </ul>
  *
- * <p>A reply that came later than the backend's hard bound while Redis answered other calls ({@link
- * RedisFailure#SLOW}: the host or Redis overloaded, Redis alive), or one lost with its connection
- * ({@link RedisFailure#LOST}: a drop, usually back in a round trip), is decided by the local share
- * under every policy, not by the policy: its state follows Redis's, so a saturated host admits
- * about its share, where {@code allow} would admit everything. (Hence the local share's state is
- * kept for every policy, not only {@code local}.)
+ * <p>{@code on-failure} is for a Redis that cannot be reached. A reply later than the backend's
+ * hard bound on a live connection ({@link RedisFailure#SLOW}, {@link RedisFailure#HUNG}: the host
+ * or Redis overloaded, a {@code kill -STOP}, a slow network), one lost with its connection ({@link
+ * RedisFailure#LOST}: a drop, usually back in a round trip), one not sent because enough late
+ * calls are outstanding ({@link RedisFailure#BUSY}) and one on a backend a reload retired ({@link
+ * RedisFailure#CLOSED}) are decided by the local share under every policy: its state follows
+ * Redis's, so a slow Redis admits about the share, where {@code allow} would admit everything and
+ * {@code deny} would refuse everyone. (Hence the local share's state is kept for every policy, not
+ * only {@code local}.)
  *
  * <p>A failure of one rule's call only ({@link RedisFailure#RULE_ERROR}: WRONGTYPE, a script error)
  * applies this rule's policy the same way and is logged naming the rule, at most once a minute;
@@ -131,15 +134,22 @@ public final class FailurePolicyStore implements LimiterStore {
 
   public DecisionSource decideWithSource(String key, long cost, Verdict verdict) {
     BackendUnavailableException failure;
+    Verdict share = null;
     try {
       if (carriesState && !owedToRedis.isEmpty()
           && primary.backend().breaker().state() == CircuitBreaker.State.CLOSED) {
         settleOwed(key);
       }
+      if (carriesState && cost > 0) {
+        share = takeFromShare(key, cost);
+      }
       decider.decide(key, cost, verdict);
       backendDecisions.increment();
-      if (carriesState) {
-        carryState(key, cost);
+      if (share != null && !verdict.allowed && share.remaining > 0) {
+        // Redis says the shared budget is spent: so is this instance's share of it, whatever it
+        // had left (an instance that got fewer of Redis's tokens would carry them into a slow
+        // spell, and admit them on top of the limit: 118 of 100 under kill -STOP before this).
+        localStore().adjust(key, share.remaining);
       }
       return DecisionSource.BACKEND;
     } catch (BackendUnavailableException e) {
@@ -151,12 +161,19 @@ public final class FailurePolicyStore implements LimiterStore {
           + failure.getMessage() + "; this rule applies its on-failure (" + policy.yamlName()
           + ") until redis decides it again; other rules are not affected");
     }
-    if ((failure.kind() == RedisFailure.SLOW || failure.kind() == RedisFailure.LOST)
-        && carriesState) {
-      // Redis is alive, this reply is late: the local share, which follows Redis's state, is a
-      // far better answer than the outage policy (allow would switch the limit off under load).
+    if (failure.kind().decidedByLocalShare()) {
+      // Redis is alive and slow (or being replaced by a reload): the local share, which follows
+      // Redis's state, is a far better answer than the outage policy (allow would switch the limit
+      // off while Redis is slow, deny would refuse everyone). A permit taken here is given back
+      // here (release finds none of this instance's on Redis for it), and the late call's own
+      // permit on Redis comes back when its lease ends.
       degradedLocal.increment();
-      localStore().decide(key, cost, verdict);
+      decideByShare(key, cost, verdict, share);
+      if (carriesState && verdict.allowed && cost > 0 && failure.kind() == RedisFailure.BUSY) {
+        // Never sent (the queue of late calls full): charged to Redis before the key's next
+        // decision there, or each instance would hand out its share on top of what Redis allows.
+        owe(key, cost);
+      }
       return DecisionSource.DEGRADED_LOCAL;
     }
     switch (policy) {
@@ -166,7 +183,7 @@ public final class FailurePolicyStore implements LimiterStore {
         return DecisionSource.FAIL_CLOSED;
       case LOCAL:
         degradedLocal.increment();
-        localStore().decide(key, cost, verdict);
+        decideByShare(key, cost, verdict, share);
         if (carriesState && policy == OnFailure.LOCAL && verdict.allowed && cost > 0
             && mayOwe(failure)) {
           owe(key, cost);
@@ -181,16 +198,33 @@ public final class FailurePolicyStore implements LimiterStore {
   }
 
   /**
-   * Keeps the two sides in step after a decision on Redis: each request Redis decided is taken
-   * from the local share too (allowed or not), and what the local share allowed for this key
-   * while Redis could not decide was charged to Redis just before ({@link #settleOwed}).
+   * Keeps the two sides in step: each request asked of Redis is taken from the local share too,
+   * before it is sent (capped at empty), and a refusal from Redis empties the share (the shared
+   * budget is spent, however unevenly the instances got Redis's tokens). Taken
+   * before, not after the reply: the requests whose replies come late are decided by this very
+   * verdict, so that a late request and the requests Redis answers in time never both count
+   * against a share and a budget that are one (taken after, every late request was decided by a
+   * share not yet charged for the requests ahead of it, and a 200 ms late Redis admitted 1.16 x
+   * the limit).
    */
-  private void carryState(String key, long cost) {
-    if (cost > 0) {
-      // Capped at empty; the verdict is not used. A refusal takes from the share too: Redis says
-      // the shared budget is spent, so this instance's share of it is (a flood drains it at once,
-      // however unevenly the instances got the tokens Redis allowed).
-      localStore().decide(key, cost, new Verdict());
+  private Verdict takeFromShare(String key, long cost) {
+    Verdict share = new Verdict();
+    localStore().decide(key, cost, share);
+    return share;
+  }
+
+  /** The local share's verdict: taken already for this request ({@code share}), or now. */
+  private void decideByShare(String key, long cost, Verdict verdict, Verdict share) {
+    if (share == null) {
+      localStore().decide(key, cost, verdict);
+    } else {
+      verdict.allowed = share.allowed;
+      verdict.remaining = share.remaining;
+      verdict.retryAfterNanos = share.retryAfterNanos;
+      verdict.resetNanos = share.resetNanos;
+      verdict.delayNanos = share.delayNanos;
+      verdict.backendUnavailable = false;
+      verdict.fallback = false;
     }
   }
 
@@ -212,7 +246,8 @@ public final class FailurePolicyStore implements LimiterStore {
    * may have run there (it was sent, and its reply was late or lost).
    */
   private static boolean mayOwe(BackendUnavailableException failure) {
-    return failure.kind() == RedisFailure.UNREACHABLE || failure.kind() == RedisFailure.SERVER_ERROR;
+    return failure.kind() == RedisFailure.UNREACHABLE || failure.kind() == RedisFailure.SERVER_ERROR
+        || failure.kind() == RedisFailure.BUSY;
   }
 
   private void owe(String key, long cost) {

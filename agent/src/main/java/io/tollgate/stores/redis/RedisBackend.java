@@ -64,7 +64,12 @@ import java.util.concurrent.locks.LockSupport;
  *       the backend is not marked hung. Under a flood that saturates the host, replies come late
  *       because the host is busy, not because Redis is gone: deciding them by the failure policy
  *       would switch the limit off exactly when it matters. A reply later than the hard bound while
- *       others kept coming is {@link RedisFailure#SLOW}; the breaker is not touched.
+ *       others kept coming is {@link RedisFailure#SLOW}; the breaker is not touched. At most
+ *       {@code max-waiting-threads} request threads wait past their timeout at once (the
+ *       bulkhead): a late reply past it is {@link RedisFailure#SLOW} at once, so a slow Redis never
+ *       holds more of the app's threads. A late call is never cancelled (it was sent, its count
+ *       lands); past 7/8 of Lettuce's request queue of them, nothing more is sent ({@link
+ *       RedisFailure#BUSY}) until replies come.
  *   <li><b>Connected, nothing comes back</b> for a whole {@code max-wait} (a frozen server, a dead
  *       peer that sent no reset): {@link RedisFailure#HUNG}, and the backend is marked hung until
  *       the next reply arrives; meanwhile decisions wait only their {@code timeout}. Not counted
@@ -98,9 +103,30 @@ public final class RedisBackend implements AutoCloseable {
   /** How often a decision that waits for a reconnect looks again. */
   private static final long RECONNECT_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
-  private final RedisConnectionSettings settings;
-  private final long timeoutNanos;
-  private final long maxWaitNanos;
+  private volatile RedisConnectionSettings settings;
+  /** Volatile: a reload that changes only timings retimes the connection in place ({@link #retime}). */
+  private volatile long timeoutNanos;
+  private volatile long maxWaitNanos;
+  /**
+   * {@code redis.max-waiting-threads}: at most this many request threads wait for a reply past
+   * their {@code timeout} at once (a healthy Redis answers within it, so only a slow one fills it).
+   */
+  private volatile int maxWaitingThreads;
+  /** Request threads waiting for a reply past their timeout now (the bulkhead's count). */
+  private final AtomicInteger waiting = new AtomicInteger();
+  /**
+   * Commands sent and not yet answered. Late commands are never cancelled (their counts must still
+   * land on Redis), so they stay on Lettuce's stack until their replies come; past {@link
+   * #outstandingCap} a decision is not sent at all.
+   */
+  private final AtomicInteger outstanding = new AtomicInteger();
+  /**
+   * 7/8 of Lettuce's request queue: a margin for the heartbeat and for commands between our count
+   * and Lettuce's, so Lettuce never refuses one ("Internal stack size exceeded").
+   */
+  private final int outstandingCap;
+  /** Calls inside {@link #eval} now: a backend retired by a reload is closed once none is left. */
+  private final AtomicInteger inEval = new AtomicInteger();
   /** When the last reply of any call arrived ({@link System#nanoTime}). */
   private volatile long lastReplyNanos;
   /**
@@ -134,6 +160,8 @@ public final class RedisBackend implements AutoCloseable {
     this.outage = new RedisOutageLog(settings.address());
     this.timeoutNanos = settings.timeout().toNanos();
     this.maxWaitNanos = settings.maxWait().toNanos();
+    this.maxWaitingThreads = settings.maxWaitingThreads();
+    this.outstandingCap = Math.max(1, settings.requestQueueSize() / 8 * 7);
     this.lastReplyNanos = System.nanoTime();
     // Invalid URIs fail here, before any thread is started.
     if (settings.isCluster()) {
@@ -151,11 +179,25 @@ public final class RedisBackend implements AutoCloseable {
             .computationThreadPoolSize(2)
             .reconnectDelay(new ReconnectDelay())
             .build();
+    // Keep-alive finds a dead peer (no reset sent) in about 8 s of silence, and drops the
+    // connection: its calls fail, the reconnect fails, the breaker opens. A stopped or slow server's
+    // kernel still answers the probes: that is slow, not down, and decided by the local shares.
     SocketOptions socketOptions =
-        SocketOptions.builder().connectTimeout(settings.connectTimeout()).keepAlive(true).build();
-    // Lettuce's own expiry is a backstop only: eval's waits end first (see the class comment).
-    TimeoutOptions timeoutOptions =
-        TimeoutOptions.enabled(settings.maxWait().plus(Duration.ofMillis(200)));
+        SocketOptions.builder()
+            .connectTimeout(settings.connectTimeout())
+            .keepAlive(
+                SocketOptions.KeepAliveOptions.builder()
+                    .enable()
+                    .idle(Duration.ofSeconds(5))
+                    .interval(Duration.ofSeconds(1))
+                    .count(3)
+                    .build())
+            .build();
+    // No expiry by Lettuce: eval bounds its own waits (see the class comment), and a command
+    // Lettuce expired would leave its stack while its reply is still to come, so our count of
+    // what is outstanding would no longer be Lettuce's. A late command is never cancelled either:
+    // it was sent, Redis runs it, its count lands.
+    TimeoutOptions timeoutOptions = TimeoutOptions.create();
     SslOptions sslOptions = sslOptions(settings);
     if (settings.isCluster()) {
       List<RedisURI> seeds = new ArrayList<>();
@@ -454,8 +496,17 @@ public final class RedisBackend implements AutoCloseable {
    * @throws BackendUnavailableException when Redis cannot decide; its {@link
    *     BackendUnavailableException#kind()} says why
    */
-  @SuppressWarnings("unchecked")
   public List<Object> eval(RedisScript script, String key, String... args) {
+    inEval.incrementAndGet();
+    try {
+      return evalCounted(script, key, args);
+    } finally {
+      inEval.decrementAndGet();
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private List<Object> evalCounted(RedisScript script, String key, String... args) {
     CircuitBreaker.Permit permit = breaker.tryAcquire();
     if (permit == CircuitBreaker.Permit.REJECTED) {
       throw unavailable(
@@ -484,11 +535,11 @@ public final class RedisBackend implements AutoCloseable {
       try {
         Object result;
         try {
-          result = await(c.evalsha(script.sha1(), ScriptOutputType.MULTI, keys, args),
+          result = await(send(() -> c.evalsha(script.sha1(), ScriptOutputType.MULTI, keys, args)),
               sent, softDeadline, hardDeadline);
         } catch (RedisNoScriptException e) {
           // Not cached on this node (restart, failover, SCRIPT FLUSH): EVAL loads it again.
-          result = await(c.eval(script.body(), ScriptOutputType.MULTI, keys, args),
+          result = await(send(() -> c.eval(script.body(), ScriptOutputType.MULTI, keys, args)),
               sent, softDeadline, hardDeadline);
         }
         breaker.onSuccess(permit);
@@ -497,6 +548,10 @@ public final class RedisBackend implements AutoCloseable {
       } catch (TimeoutRuntimeException e) {
         failure = e;
         kind = e.kind;
+        break;
+      } catch (QueueFullException e) {
+        failure = e;
+        kind = RedisFailure.BUSY;
         break;
       } catch (RuntimeException e) {
         if (RedisFailure.rejectedWhileDisconnected(e)) {
@@ -518,10 +573,12 @@ public final class RedisBackend implements AutoCloseable {
         break;
       }
     }
-    lastFailure = failure;
+    if (kind != RedisFailure.BUSY) {
+      lastFailure = failure;
+    }
     if (kind.countsTowardBreaker()) {
       breaker.onFailure(permit);
-    } else if (kind == RedisFailure.SLOW || kind.redisAnswered()) {
+    } else if (kind == RedisFailure.SLOW || kind == RedisFailure.BUSY || kind.redisAnswered()) {
       breaker.onSuccess(permit); // Redis is alive: it answered this call, or others meanwhile
     } else if (permit == CircuitBreaker.Permit.PROBE) {
       breaker.onFailure(permit);
@@ -593,8 +650,8 @@ public final class RedisBackend implements AutoCloseable {
   /** Logged (at most once a minute while it lasts): the caller applies its on-failure policy. */
   private BackendUnavailableException unavailable(
       RedisFailure kind, String reason, Throwable cause) {
-    if (kind == RedisFailure.SLOW) {
-      outage.decisionLate(TimeUnit.NANOSECONDS.toMillis(maxWaitNanos));
+    if (kind.decidedByLocalShare() && kind != RedisFailure.CLOSED && kind != RedisFailure.LOST) {
+      outage.decisionLate(kind, reason, TimeUnit.NANOSECONDS.toMillis(maxWaitNanos));
     } else if (kind != RedisFailure.RULE_ERROR && kind != RedisFailure.CLOSED) {
       outage.decisionFailed(reason);
     }
@@ -628,6 +685,7 @@ public final class RedisBackend implements AutoCloseable {
       }
     });
     long deadline = softDeadline;
+    boolean inBulkhead = false;
     try {
       while (true) {
         long left = deadline - System.nanoTime();
@@ -644,10 +702,20 @@ public final class RedisBackend implements AutoCloseable {
             continue; // completed just now: take its value (or failure)
           }
           if (deadline == softDeadline && softDeadline != hardDeadline && !hung) {
-            deadline = hardDeadline; // late, on a connection not known to be hung: wait on
+            // Late, on a connection not known to be hung: wait on, if the bulkhead has room.
+            // A slow Redis holds at most max-waiting-threads of the app's threads past their
+            // timeout; the others are decided by their rule's local share now (the call was
+            // sent: its count lands on Redis all the same).
+            if (waiting.incrementAndGet() > maxWaitingThreads) {
+              waiting.decrementAndGet();
+              throw new TimeoutRuntimeException(RedisFailure.SLOW,
+                  TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent), maxWaitingThreads);
+            }
+            inBulkhead = true;
+            deadline = hardDeadline;
             continue;
           }
-          future.cancel(false);
+          // Not cancelled: it was sent and Redis will run it; its count must land there.
           boolean otherReplies = lastReplyNanos - sent > 0;
           if (!otherReplies && deadline == hardDeadline) {
             hung = true; // nothing at all back for a whole max-wait
@@ -658,7 +726,6 @@ public final class RedisBackend implements AutoCloseable {
         }
       }
     } catch (InterruptedException e) {
-      future.cancel(false);
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while waiting for redis", e);
     } catch (ExecutionException e) {
@@ -670,6 +737,10 @@ public final class RedisBackend implements AutoCloseable {
         throw (RuntimeException) cause;
       }
       throw new IllegalStateException(String.valueOf(cause), cause);
+    } finally {
+      if (inBulkhead) {
+        waiting.decrementAndGet();
+      }
     }
   }
 
@@ -687,11 +758,48 @@ public final class RedisBackend implements AutoCloseable {
     }
   }
 
+  /**
+   * Sends one command, counted as outstanding until its reply (or its connection's failure) comes;
+   * not sent when {@link #outstandingCap} commands are outstanding already.
+   */
+  private <T> RedisFuture<T> send(java.util.function.Supplier<RedisFuture<T>> command) {
+    if (outstanding.incrementAndGet() > outstandingCap) {
+      outstanding.decrementAndGet();
+      throw new QueueFullException(outstandingCap);
+    }
+    RedisFuture<T> future;
+    try {
+      future = command.get();
+    } catch (RuntimeException e) {
+      outstanding.decrementAndGet();
+      throw e;
+    }
+    future.whenComplete((value, failure) -> outstanding.decrementAndGet());
+    return future;
+  }
+
+  /** Too many commands outstanding on the connection: {@link RedisFailure#BUSY}, not sent. */
+  static final class QueueFullException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    QueueFullException(int cap) {
+      super(cap + " commands already wait for late replies on the connection (7/8 of its request"
+          + " queue)", null, false, false);
+    }
+  }
+
   /** No reply in time: {@link RedisFailure#SLOW} or {@link RedisFailure#HUNG}. */
   static final class TimeoutRuntimeException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     final RedisFailure kind;
+
+    /** Late, and {@code waiting} threads already wait past their timeout: not waited for. */
+    TimeoutRuntimeException(RedisFailure kind, long waitedMillis, int waiting) {
+      super("no reply after " + waitedMillis + " ms and " + waiting + " request threads already"
+          + " wait for late replies (redis.max-waiting-threads)", null, false, false);
+      this.kind = kind;
+    }
 
     TimeoutRuntimeException(RedisFailure kind, long waitedMillis) {
       super(kind == RedisFailure.SLOW
@@ -773,6 +881,66 @@ public final class RedisBackend implements AutoCloseable {
 
   ScheduledExecutorService scheduler() {
     return scheduler;
+  }
+
+  /**
+   * A reload changed only how long decisions wait ({@code timeout}, {@code max-wait}) or how many
+   * may wait ({@code max-waiting-threads}): applied to this connection in place, so that every
+   * count, the connection and the instance registration stay. {@code changed} must name the same
+   * server as {@link #settings()}.
+   */
+  public void retime(RedisConnectionSettings changed) {
+    this.timeoutNanos = changed.timeout().toNanos();
+    this.maxWaitNanos = changed.maxWait().toNanos();
+    this.maxWaitingThreads = changed.maxWaitingThreads();
+    this.settings = changed;
+  }
+
+  /** Whether this backend was closed: its connection, its threads and its Lettuce resources. */
+  public boolean isClosed() {
+    return closed && scheduler.isTerminated();
+  }
+
+  /** Decisions inside {@link #eval} now. */
+  int decisionsInFlight() {
+    return inEval.get();
+  }
+
+  /** Request threads waiting for a late reply now (at most {@code max-waiting-threads}). */
+  public int waitingThreads() {
+    return waiting.get();
+  }
+
+  /** Commands sent and not answered yet. */
+  public int outstandingCommands() {
+    return outstanding.get();
+  }
+
+  /**
+   * Closes this backend, which a reload has replaced, once the decisions that began on the old
+   * rules have ended: none inside {@link #eval} after a short grace for those that had read the
+   * old rules but not yet called (a decision that still comes after it is decided by its rule's
+   * local share, {@link RedisFailure#CLOSED}). Never waits longer than {@code max-wait} and a
+   * second in all; returns at once, the closing is done on a thread of its own.
+   */
+  public void closeAfterDrain(Runnable before) {
+    Thread closer = new Thread(() -> {
+      long start = System.nanoTime();
+      long grace = TimeUnit.MILLISECONDS.toNanos(200);
+      long bound = maxWaitNanos + TimeUnit.SECONDS.toNanos(1);
+      while (System.nanoTime() - start < bound
+          && (System.nanoTime() - start < grace || inEval.get() > 0)) {
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+      }
+      try {
+        before.run();
+      } catch (RuntimeException ignored) {
+        // best effort: the backend is closed all the same
+      }
+      close();
+    }, "tollgate-redis-retire-" + THREADS.incrementAndGet());
+    closer.setDaemon(true);
+    closer.start();
   }
 
   @Override

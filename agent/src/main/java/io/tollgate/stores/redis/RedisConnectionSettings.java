@@ -50,6 +50,7 @@ public final class RedisConnectionSettings {
   private final VerifyPeer verifyPeer;
   private final Duration maxWait;
   private final Duration startupWait;
+  private final int maxWaitingThreads;
 
   /** How a {@code rediss://} server's certificate is checked. */
   public enum VerifyPeer {
@@ -75,8 +76,13 @@ public final class RedisConnectionSettings {
       String tlsCaFile,
       VerifyPeer verifyPeer,
       Duration maxWait,
-      Duration startupWait) {
+      Duration startupWait,
+      int maxWaitingThreads) {
     this.uri = uri;
+    if (maxWaitingThreads < 1) {
+      throw new IllegalArgumentException("max waiting threads must be at least 1: " + maxWaitingThreads);
+    }
+    this.maxWaitingThreads = maxWaitingThreads;
     this.maxWait = positive(maxWait, "max wait");
     this.startupWait = positive(startupWait, "startup wait");
     this.tlsCaFile = tlsCaFile;
@@ -110,7 +116,8 @@ public final class RedisConnectionSettings {
     return new RedisConnectionSettings(
         uri.trim(), Collections.<String>emptyList(), DEFAULT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT,
         DEFAULT_FAILURE_THRESHOLD, DEFAULT_OPEN_DURATION, DEFAULT_REQUEST_QUEUE_SIZE, "default",
-        DEFAULT_HEARTBEAT, 1, null, VerifyPeer.FULL, DEFAULT_MAX_WAIT, DEFAULT_STARTUP_WAIT);
+        DEFAULT_HEARTBEAT, 1, null, VerifyPeer.FULL, DEFAULT_MAX_WAIT, DEFAULT_STARTUP_WAIT,
+        defaultMaxWaitingThreads());
   }
 
   /** A Redis Cluster, from one or more seed node URIs. */
@@ -128,33 +135,34 @@ public final class RedisConnectionSettings {
     return new RedisConnectionSettings(
         null, Collections.unmodifiableList(copy), DEFAULT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT,
         DEFAULT_FAILURE_THRESHOLD, DEFAULT_OPEN_DURATION, DEFAULT_REQUEST_QUEUE_SIZE, "default",
-        DEFAULT_HEARTBEAT, 1, null, VerifyPeer.FULL, DEFAULT_MAX_WAIT, DEFAULT_STARTUP_WAIT);
+        DEFAULT_HEARTBEAT, 1, null, VerifyPeer.FULL, DEFAULT_MAX_WAIT, DEFAULT_STARTUP_WAIT,
+        defaultMaxWaitingThreads());
   }
 
   /** Per decision; past it the rule's on-failure policy applies. Default 50 ms. */
   public RedisConnectionSettings withTimeout(Duration value) {
     return new RedisConnectionSettings(uri, clusterSeeds, value, connectTimeout, failureThreshold,
         openDuration, requestQueueSize, instanceGroup, heartbeat, fallbackInstances,
-        tlsCaFile, verifyPeer, maxWait, startupWait);
+        tlsCaFile, verifyPeer, maxWait, startupWait, maxWaitingThreads);
   }
 
   public RedisConnectionSettings withConnectTimeout(Duration value) {
     return new RedisConnectionSettings(uri, clusterSeeds, timeout, value, failureThreshold,
         openDuration, requestQueueSize, instanceGroup, heartbeat, fallbackInstances,
-        tlsCaFile, verifyPeer, maxWait, startupWait);
+        tlsCaFile, verifyPeer, maxWait, startupWait, maxWaitingThreads);
   }
 
   /** Consecutive failures that open the circuit breaker, and how long it stays open. */
   public RedisConnectionSettings withBreaker(int threshold, Duration open) {
     return new RedisConnectionSettings(uri, clusterSeeds, timeout, connectTimeout, threshold, open,
         requestQueueSize, instanceGroup, heartbeat, fallbackInstances,
-        tlsCaFile, verifyPeer, maxWait, startupWait);
+        tlsCaFile, verifyPeer, maxWait, startupWait, maxWaitingThreads);
   }
 
   public RedisConnectionSettings withRequestQueueSize(int value) {
     return new RedisConnectionSettings(uri, clusterSeeds, timeout, connectTimeout,
         failureThreshold, openDuration, value, instanceGroup, heartbeat, fallbackInstances,
-        tlsCaFile, verifyPeer, maxWait, startupWait);
+        tlsCaFile, verifyPeer, maxWait, startupWait, maxWaitingThreads);
   }
 
   /**
@@ -165,7 +173,7 @@ public final class RedisConnectionSettings {
       int assumedInstances) {
     return new RedisConnectionSettings(uri, clusterSeeds, timeout, connectTimeout,
         failureThreshold, openDuration, requestQueueSize, group, heartbeatEvery, assumedInstances,
-        tlsCaFile, verifyPeer, maxWait, startupWait);
+        tlsCaFile, verifyPeer, maxWait, startupWait, maxWaitingThreads);
   }
 
   /**
@@ -176,7 +184,7 @@ public final class RedisConnectionSettings {
   public RedisConnectionSettings withTls(String caFile, VerifyPeer verify) {
     return new RedisConnectionSettings(uri, clusterSeeds, timeout, connectTimeout,
         failureThreshold, openDuration, requestQueueSize, instanceGroup, heartbeat,
-        fallbackInstances, caFile, verify, maxWait, startupWait);
+        fallbackInstances, caFile, verify, maxWait, startupWait, maxWaitingThreads);
   }
 
   /**
@@ -186,14 +194,34 @@ public final class RedisConnectionSettings {
   public RedisConnectionSettings withMaxWait(Duration value) {
     return new RedisConnectionSettings(uri, clusterSeeds, timeout, connectTimeout,
         failureThreshold, openDuration, requestQueueSize, instanceGroup, heartbeat,
-        fallbackInstances, tlsCaFile, verifyPeer, value, startupWait);
+        fallbackInstances, tlsCaFile, verifyPeer, value, startupWait, maxWaitingThreads);
   }
 
   /** How long the agent's start waits for the first connection (or a definite failure). */
   public RedisConnectionSettings withStartupWait(Duration value) {
     return new RedisConnectionSettings(uri, clusterSeeds, timeout, connectTimeout,
         failureThreshold, openDuration, requestQueueSize, instanceGroup, heartbeat,
-        fallbackInstances, tlsCaFile, verifyPeer, maxWait, value);
+        fallbackInstances, tlsCaFile, verifyPeer, maxWait, value, maxWaitingThreads);
+  }
+
+  /**
+   * {@code redis.max-waiting-threads}: at most this many request threads wait for a late reply at
+   * once; past it a decision is made by its rule's local share at once, so a slow Redis never holds more
+   * of the app's threads. Default twice the cores, at least 4.
+   */
+  public RedisConnectionSettings withMaxWaitingThreads(int value) {
+    return new RedisConnectionSettings(uri, clusterSeeds, timeout, connectTimeout,
+        failureThreshold, openDuration, requestQueueSize, instanceGroup, heartbeat,
+        fallbackInstances, tlsCaFile, verifyPeer, maxWait, startupWait, value);
+  }
+
+  public int maxWaitingThreads() {
+    return maxWaitingThreads;
+  }
+
+  /** Twice the cores, at least 4: enough to keep Redis's pipeline full, few enough to spare the app. */
+  public static int defaultMaxWaitingThreads() {
+    return Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
   }
 
   /** The hard bound on one decision: the timeout, or {@code max-wait} when that is longer. */

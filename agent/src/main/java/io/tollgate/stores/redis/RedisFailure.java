@@ -17,11 +17,15 @@ import java.util.Locale;
  *       a connection that was alive a moment ago is most often back in a round trip, and when it
  *       is not, the reconnect fails, the breaker opens and the next decisions get the policy.
  *   <li>{@link #HUNG}: the connection is up but nothing at all came back on it for the whole
- *       {@code max-wait}: a frozen server, a dead peer that sent no reset, or a host so overloaded
- *       that its client threads did not run. Not counted by the breaker (on a host at a load of
- *       9 per core, half a second without a reply happens with Redis alive, and a breaker opened
- *       for it would let every request through for a second); instead the backend is marked
- *       hung until the next reply, and meanwhile decisions wait only their {@code timeout}.
+ *       {@code max-wait}: a frozen server ({@code kill -STOP}), replies later than {@code
+ *       max-wait} with nothing in between, or a host so overloaded that its client threads did
+ *       not run. Decided by the rule's local share like {@link #SLOW}, whatever its {@code
+ *       on-failure}: the connection is alive, so nothing says Redis is gone, and {@code allow}
+ *       would switch the limit off for as long as Redis is slow. Not counted by the breaker (on
+ *       a host at a load of 9 per core, half a second without a reply happens with Redis alive);
+ *       instead the backend is marked hung until the next reply, and meanwhile decisions wait
+ *       only their {@code timeout}. (A dead peer is found by TCP keep-alive, which drops the
+ *       connection: then the reconnect fails and {@link #UNREACHABLE} applies the policy.)
  *   <li>{@link #SLOW}: the reply was later than {@code max-wait} while other replies kept coming.
  *       Redis is alive and the host (or Redis) is busy: this one decision is made by the rule's
  *       local share, whose state follows Redis's ({@link FailurePolicyStore}), whatever the
@@ -32,8 +36,20 @@ import java.util.Locale;
  *   <li>{@link #RULE_ERROR}: an error reply about this call's key or script (WRONGTYPE, a script
  *       error, an unexpected reply). The rule's own problem: it falls back for that rule, is logged
  *       by rule, and never touches the breaker or the other rules.
- *   <li>{@link #CLOSED}: the backend was closed (a reload changed the server).
+ *   <li>{@link #BUSY}: not sent, because 7/8 of the connection's request queue is calls still
+ *       waiting for late replies (never cancelled, so that their counts still land on Redis).
+ *       Decided at once by the rule's local share, which charges Redis later what it allowed
+ *       (the call never ran there); Redis is alive and slow, which is not down. (A late reply not
+ *       waited for because {@code redis.max-waiting-threads} threads already wait is {@link
+ *       #SLOW}: that call was sent.)
+ *   <li>{@link #CLOSED}: the backend was closed (a reload changed the server, or {@code redis} to
+ *       {@code local}, and a decision that began on the old rules came after the drain). Decided
+ *       by the local share: a reload must not refuse what the old rules would have allowed.
  * </ul>
+ *
+ * <p>Only {@link #UNREACHABLE}, {@link #SERVER_ERROR} and {@link #RULE_ERROR} apply the rule's
+ * {@code on-failure}; every other kind is decided by its local share ({@link
+ * #decidedByLocalShare}).
  */
 public enum RedisFailure {
   UNREACHABLE,
@@ -42,6 +58,7 @@ public enum RedisFailure {
   SLOW,
   SERVER_ERROR,
   RULE_ERROR,
+  BUSY,
   CLOSED;
 
   /** Error codes Redis gives to every command while the server (not the key) is in trouble. */
@@ -53,6 +70,14 @@ public enum RedisFailure {
   /** Whether this failure says the backend as a whole is in trouble (the breaker counts it). */
   public boolean countsTowardBreaker() {
     return this == SERVER_ERROR;
+  }
+
+  /**
+   * Whether a decision that failed so is made by the rule's local share whatever its {@code
+   * on-failure}: Redis is slow, busy or being replaced, not unreachable.
+   */
+  public boolean decidedByLocalShare() {
+    return this == SLOW || this == LOST || this == HUNG || this == BUSY || this == CLOSED;
   }
 
   /** Whether Redis itself answered (so the connection and the server are alive). */
@@ -68,6 +93,10 @@ public enum RedisFailure {
     for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (t instanceof RedisCommandExecutionException) {
         return ofErrorReply(t.getMessage());
+      }
+      String message = t.getMessage();
+      if (message != null && message.contains("Internal stack size exceeded")) {
+        return BUSY; // Lettuce's queue of late commands is full: Redis is slow, not gone
       }
     }
     return UNREACHABLE;

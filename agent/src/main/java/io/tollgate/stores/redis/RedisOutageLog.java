@@ -50,19 +50,22 @@ final class RedisOutageLog {
   }
 
   /**
-   * A decision whose reply came later than the hard bound while Redis answered other calls (made by
-   * its rule's local share): not an
-   * outage (nothing else changes), but worth a line, at most once a minute, with how many so far.
+   * A decision Redis is alive for but did not make in time (a reply later than the hard bound, a
+   * connection that answered nothing for that long, or the bulkhead full), made by its rule's local
+   * share: not an outage (nothing else changes), but worth a line, at most once a minute, with how
+   * many so far.
    */
-  void decisionLate(long maxWaitMillis) {
+  void decisionLate(RedisFailure kind, String reason, long maxWaitMillis) {
     lateDecisions.increment();
     long now = System.nanoTime() | 1;
     long last = lastLateLine.get();
     if ((last == 0 || now - last >= REMINDER_NANOS) && lastLateLine.compareAndSet(last, now)) {
-      AgentLog.warn("redis at " + backend + " answered later than max-wait (" + maxWaitMillis
-          + " ms) while it answered other calls: " + lateDecisions.sumThenReset()
-          + " decision(s) were made by their rule's local share instead (the host or redis is"
-          + " overloaded; the breaker stays closed)");
+      AgentLog.warn("redis at " + backend + (kind == RedisFailure.BUSY
+              ? " is slow and decisions are not waiting for it (" + reason + ")"
+              : " is slow on a live connection (max-wait " + maxWaitMillis + " ms: " + reason + ")")
+          + ": " + lateDecisions.sumThenReset()
+          + " decision(s) were made by their rule's local share instead, whatever its on-failure"
+          + " (the host or redis is overloaded; the breaker stays closed)");
     }
   }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tollgate.it.TestPaths;
+import io.tollgate.testing.Progress;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -74,9 +76,20 @@ class ServerSmokeMatrixIT {
     ExecutorService pool = Executors.newFixedThreadPool(parallel);
     long started = System.nanoTime();
     List<Future<ServerRun>> futures = new ArrayList<>();
+    List<Server> notRun = new ArrayList<>();
     for (Server server : selected) {
+      if (!server.jdk().installed()) {
+        // Payara Micro 7 needs Java 21+: on a machine with JDK 17 only it cannot run
+        notRun.add(server);
+        Progress.say("smoke matrix", server.name() + " not run: " + server.jdk().missing());
+        continue;
+      }
       Path serverDir = Files.createDirectories(dir.resolve(slug(server.name())));
-      futures.add(pool.submit(() -> new ServerRun(server, serverDir).run()));
+      futures.add(pool.submit(() -> {
+        ServerRun run = new ServerRun(server, serverDir).run();
+        Progress.say("smoke matrix", server.name() + " done: " + run.tally());
+        return run;
+      }));
     }
     List<ServerRun> runs = new ArrayList<>();
     for (Future<ServerRun> future : futures) {
@@ -85,7 +98,7 @@ class ServerSmokeMatrixIT {
     pool.shutdown();
     pool.awaitTermination(1, TimeUnit.MINUTES);
     Duration wall = Duration.ofNanos(System.nanoTime() - started);
-    report(runs, wall, parallel);
+    report(runs, notRun, wall, parallel);
 
     List<DynamicContainer> containers = new ArrayList<>();
     for (ServerRun run : runs) {
@@ -96,6 +109,10 @@ class ServerSmokeMatrixIT {
           .map(check -> DynamicTest.dynamicTest(check.name, check::rethrow))
           .collect(Collectors.toList());
       containers.add(DynamicContainer.dynamicContainer(run.server.name(), tests));
+    }
+    for (Server server : notRun) {
+      containers.add(DynamicContainer.dynamicContainer(server.name(), List.of(
+          DynamicTest.dynamicTest("runs on " + server.jdk(), () -> server.jdk().require()))));
     }
     return containers;
   }
@@ -112,13 +129,17 @@ class ServerSmokeMatrixIT {
   }
 
   /** The figures, in the test output and in target/servers/smoke-matrix.txt. */
-  private static void report(List<ServerRun> runs, Duration wall, int parallel) throws IOException {
+  private static void report(List<ServerRun> runs, List<Server> notRun, Duration wall,
+      int parallel) throws IOException {
     List<String> lines = new ArrayList<>();
     lines.add(String.format("smoke matrix: %d servers, %d at a time, %.0f s in all",
         runs.size(), parallel, wall.toMillis() / 1000.0));
     for (ServerRun run : runs) {
       lines.add(String.format("%-24s start without the agent %s, with it %s; %s", run.server.name(),
           seconds(run.startWithout), seconds(run.startWith), run.summary()));
+    }
+    for (Server server : notRun) {
+      lines.add(String.format("%-24s not run: %s", server.name(), server.jdk().missing()));
     }
     String text = String.join("\n", lines) + "\n";
     System.out.print(text);
@@ -174,6 +195,16 @@ class ServerSmokeMatrixIT {
     ServerRun(Server server, Path dir) {
       this.server = server;
       this.dir = dir;
+    }
+
+    /** "9 pass, 1 n/a": the checks by outcome, for a progress line (the table has them all). */
+    String tally() {
+      return checks.stream()
+          .collect(Collectors.groupingBy(Check::status, TreeMap::new,
+              Collectors.counting()))
+          .entrySet().stream()
+          .map(e -> e.getValue() + " " + e.getKey())
+          .collect(Collectors.joining(", "));
     }
 
     String summary() {
@@ -322,11 +353,14 @@ class ServerSmokeMatrixIT {
       String label = server.name() + (agentOption == null ? "" : " with the agent");
       for (int attempt = 1; ; attempt++) {
         Path instance = Files.createDirectories(dir.resolve(attempt == 1 ? name : name + attempt));
+        Progress.say("smoke matrix", "starting " + label + " on " + server.jdk());
         ServerProcess process = ServerProcess.start(label, server.prepare(instance, agentOption));
         try {
-          return new Started(process,
-              process.awaitReady(server.port(), ctx() + "/health", START_TIMEOUT), null);
+          Duration took = process.awaitReady(server.port(), ctx() + "/health", START_TIMEOUT);
+          Progress.say("smoke matrix", label + " serves, after " + seconds(took));
+          return new Started(process, took, null);
         } catch (Throwable failed) {
+          Progress.say("smoke matrix", label + " did not start: " + failed);
           if (attempt == 1 && process.log().contains("Address already in use")) {
             closeQuietly(process);
             continue;

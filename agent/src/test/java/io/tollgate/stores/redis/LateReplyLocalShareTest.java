@@ -14,7 +14,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * A reply later than the hard bound, or lost with its connection, while Redis is alive: decided by
+ * A reply later than the hard bound (however late: a hung connection too), lost with its
+ * connection, not waited for (the bulkhead full), or on a backend a reload retired: decided by
  * the rule's local share, under every policy, and that share already holds what Redis allowed, so
  * a saturated host admits no fresh burst. (The store in front of Redis is scripted here: what
  * matters is what the policy store does with each kind of failure; the real backend's kinds are
@@ -55,7 +56,8 @@ class LateReplyLocalShareTest {
   @ParameterizedTest
   @EnumSource(OnFailure.class)
   void aLateOrLostReplyIsDecidedByTheLocalShareThatFollowedRedis(OnFailure policy) {
-    for (RedisFailure kind : new RedisFailure[] {RedisFailure.SLOW, RedisFailure.LOST}) {
+    for (RedisFailure kind : new RedisFailure[] {RedisFailure.SLOW, RedisFailure.LOST,
+        RedisFailure.HUNG, RedisFailure.BUSY, RedisFailure.CLOSED}) {
       TokenBucket bucket = new TokenBucket(LimitSpec.of(10, TimeUnit.DAYS.toNanos(10)));
       RedisLimiterStore primary = new RedisLimiterStore(null, "late", bucket);
       ScriptedRedis redis = new ScriptedRedis();
@@ -76,8 +78,30 @@ class LateReplyLocalShareTest {
     }
   }
 
+  /**
+   * A refusal from Redis says the shared budget is spent: the instance's share is emptied with it,
+   * though this instance had taken only 3 of its 10 (the other instances took Redis's tokens).
+   */
   @ParameterizedTest
-  @EnumSource(value = RedisFailure.class, names = {"UNREACHABLE", "HUNG", "SERVER_ERROR"})
+  @EnumSource(OnFailure.class)
+  void aRefusalFromRedisEmptiesTheShare(OnFailure policy) {
+    TokenBucket bucket = new TokenBucket(LimitSpec.of(10, TimeUnit.DAYS.toNanos(10)));
+    ScriptedRedis redis = new ScriptedRedis();
+    redis.allowedLeft = 2;
+    FailurePolicyStore store = new FailurePolicyStore(
+        new RedisLimiterStore(null, "spent", bucket), redis, policy, () -> 1, Clock.system(), 100);
+    Verdict verdict = new Verdict();
+    store.decideWithSource("k", 1, verdict);
+    store.decideWithSource("k", 1, verdict);
+    assertEquals(DecisionSource.BACKEND, store.decideWithSource("k", 1, verdict));
+    assertFalse(verdict.allowed, "redis refused: its budget is spent");
+    redis.failure = RedisFailure.SLOW;
+    assertEquals(DecisionSource.DEGRADED_LOCAL, store.decideWithSource("k", 1, verdict));
+    assertFalse(verdict.allowed, "the share went with it: not 7 more on top of the limit");
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = RedisFailure.class, names = {"UNREACHABLE", "SERVER_ERROR", "RULE_ERROR"})
   void anOutageIsDecidedByThePolicy(RedisFailure kind) {
     TokenBucket bucket = new TokenBucket(LimitSpec.of(10, TimeUnit.DAYS.toNanos(10)));
     ScriptedRedis redis = new ScriptedRedis();

@@ -50,8 +50,22 @@ class RedisFailureKindTest {
 
   @ParameterizedTest(name = "{0}")
   @CsvSource({"UNREACHABLE, false", "LOST, false", "HUNG, false", "SLOW, false", "SERVER_ERROR, true",
-      "RULE_ERROR, false", "CLOSED, false"})
+      "RULE_ERROR, false", "BUSY, false", "CLOSED, false"})
   void onlyWhatSaysRedisIsDownCountsTowardTheBreaker(RedisFailure kind, boolean counts) {
     assertEquals(counts, kind.countsTowardBreaker());
+  }
+
+  /** on-failure is for a Redis that cannot be reached; slow, busy or replaced is the local share's. */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"UNREACHABLE, false", "SERVER_ERROR, false", "RULE_ERROR, false", "LOST, true",
+      "HUNG, true", "SLOW, true", "BUSY, true", "CLOSED, true"})
+  void aSlowOrBusyRedisIsDecidedByTheLocalShareNotByOnFailure(RedisFailure kind, boolean local) {
+    assertEquals(local, kind.decidedByLocalShare());
+  }
+
+  @org.junit.jupiter.api.Test
+  void lettucesFullStackIsBusyNotDown() {
+    assertEquals(RedisFailure.BUSY,
+        RedisFailure.of(new io.lettuce.core.RedisException("Internal stack size exceeded: 1024")));
   }
 }

@@ -182,7 +182,9 @@ class RedisUnderLoadTest {
   }
 
   private static RedisBackend connect(String uri, Duration timeout, Duration maxWait) {
-    RedisConnectionSettings settings = RedisConnectionSettings.uri(uri).withTimeout(timeout);
+    // Room for every thread of these tests to wait: the bulkhead is SlowRedisTest's subject.
+    RedisConnectionSettings settings =
+        RedisConnectionSettings.uri(uri).withTimeout(timeout).withMaxWaitingThreads(16);
     if (maxWait != null) {
       settings = settings.withMaxWait(maxWait);
     }
