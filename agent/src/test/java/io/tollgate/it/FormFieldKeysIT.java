@@ -23,7 +23,7 @@ class FormFieldKeysIT {
   @TempDir Path dir;
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"servlet-jakarta", "servlet-javax", "spring-boot3"})
+  @ValueSource(strings = {"servlet-jakarta", "servlet-javax", "servlet-jetty9", "spring-boot3"})
   void aLoginKeyedByTheFormFieldIsRefusedAfterTheLimitWhateverTheQueryStringSays(String appName)
       throws Exception {
     Path rules = RulesFiles.write(dir, "rules.yaml",

@@ -28,11 +28,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 class TransparencyIT {
 
   static final List<String> APPS =
-      List.of("servlet-jakarta", "servlet-javax", "spring-boot3", "jaxrs-resteasy", "jaxrs-javax");
+      List.of("servlet-jakarta", "servlet-javax", "servlet-jetty9", "spring-boot3", "jaxrs-resteasy",
+          "jaxrs-javax");
 
   /** The apps whose /echo reads through the servlet API, where the form rule must have decided. */
   static final List<String> SERVLET_READERS =
-      List.of("servlet-jakarta", "servlet-javax", "spring-boot3");
+      List.of("servlet-jakarta", "servlet-javax", "servlet-jetty9", "spring-boot3");
 
   @TempDir Path dir;
 

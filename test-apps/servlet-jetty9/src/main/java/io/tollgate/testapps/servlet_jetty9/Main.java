@@ -39,6 +39,8 @@ public final class Main {
         ctx.getServletHandler().setEnsureDefaultServlet(false);
         servlet(ctx, "hello", new Servlets.Hello(), false, "/hello");
         servlet(ctx, "login", new Servlets.Login(), false, "/login");
+        servlet(ctx, "echo", new Echo(), true, "/echo")
+                .getRegistration().setMultipartConfig(new javax.servlet.MultipartConfigElement(""));
         servlet(ctx, "orders", new Servlets.Orders(), false, "/api/orders/*");
         servlet(ctx, "search", new Servlets.Search(), false, "/api/search");
         servlet(ctx, "export", new Servlets.Export(), false, "/api/export");
@@ -68,11 +70,12 @@ public final class Main {
         server.join();
     }
 
-    private static void servlet(ServletContextHandler ctx, String name, HttpServlet servlet, boolean async,
+    private static ServletHolder servlet(ServletContextHandler ctx, String name, HttpServlet servlet, boolean async,
             String pattern) {
         ServletHolder holder = new ServletHolder(name, servlet);
         holder.setAsyncSupported(async);
         ctx.addServlet(holder, pattern);
+        return holder;
     }
 
     private static String env(String name, String fallback) {
