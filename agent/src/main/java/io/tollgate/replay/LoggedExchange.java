@@ -1,6 +1,7 @@
 package io.tollgate.replay;
 
 import io.tollgate.http.HttpExchange;
+import io.tollgate.http.QueryStrings;
 import io.tollgate.replay.log.LoggedRequest;
 import java.util.Collections;
 import java.util.List;
@@ -58,7 +59,8 @@ final class LoggedExchange implements HttpExchange {
 
   @Override
   public String parameter(String name) {
-    return QueryParameters.first(request.query, name);
+    // An access log has no bodies: a logged request's parameters are its query string's.
+    return QueryStrings.first(request.query, name);
   }
 
   @Override

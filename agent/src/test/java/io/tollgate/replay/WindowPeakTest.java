@@ -2,6 +2,7 @@ package io.tollgate.replay;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.tollgate.http.QueryStrings;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -66,12 +67,12 @@ class WindowPeakTest {
 
   @Test
   void queryParametersAreReadAsAContainerReadsThem() {
-    assertEquals("a b", QueryParameters.first("x=1&user=a+b&user=c", "user"));
-    assertEquals("é/", QueryParameters.first("user=%C3%A9%2F", "user"));
-    assertEquals("", QueryParameters.first("user&x=1", "user"));
-    assertEquals("%zz", QueryParameters.first("user=%zz", "user"));
-    assertEquals(null, QueryParameters.first("users=1", "user"));
-    assertEquals(null, QueryParameters.first(null, "user"));
+    assertEquals("a b", QueryStrings.first("x=1&user=a+b&user=c", "user"));
+    assertEquals("é/", QueryStrings.first("user=%C3%A9%2F", "user"));
+    assertEquals("", QueryStrings.first("user&x=1", "user"));
+    assertEquals("%zz", QueryStrings.first("user=%zz", "user"));
+    assertEquals(null, QueryStrings.first("users=1", "user"));
+    assertEquals(null, QueryStrings.first(null, "user"));
     assertEquals("v", Cookies.value("a=1; sid=\"v\"", "sid"));
   }
 }
