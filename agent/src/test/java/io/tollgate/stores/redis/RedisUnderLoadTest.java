@@ -1,5 +1,6 @@
 package io.tollgate.stores.redis;
 
+import static io.tollgate.testing.Conditions.awaitTrue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,7 +21,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -206,21 +206,5 @@ class RedisUnderLoadTest {
             exactName ? name : RedisTestSupport.uniqueRule(name),
             new TokenBucket(LimitSpec.of(limit, TEN_DAYS)));
     return new FailurePolicyStore(redis, policy, () -> 1, Clock.system(), 1_000);
-  }
-
-  /** Polls {@code condition} for up to 60 s. */
-  private static void awaitTrue(BooleanSupplier condition, String what) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("not within 60 s: " + what);
-      }
-      try {
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
   }
 }
