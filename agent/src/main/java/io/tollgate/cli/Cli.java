@@ -84,6 +84,8 @@ public final class Cli {
         "  custom-log-manager=true, refusal-log=N|off, fail-on-error=true (attach only if the",
         "  rules file validates). The same options follow -javaagent:tollgate-agent.jar=.",
         "Attaching again to the same JVM applies the config, debug and refusal-log it names.",
+        "attach waits for the agent's answer: exit 0 when the rules file is in force, 1 (with",
+        "the JVM's errors, file and line) when it is not or the attach failed, 2 on a usage error.",
         "validate exits 0 when every file is valid, 1 when one is not (one line per problem,",
         "with its line number), 2 on a usage error.",
         ReplayCommand.USAGE_TEXT,
