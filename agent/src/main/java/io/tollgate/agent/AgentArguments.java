@@ -59,6 +59,16 @@ public final class AgentArguments {
    */
   public static final List<String> NAMES = List.copyOf(OPTIONS.keySet());
 
+  /**
+   * Where the agent writes the outcome of an attach ({@link AttachReport}): the attach command
+   * adds it, people do not. Not a setting: no property or variable gives it, and it is not listed.
+   */
+  public static final String ATTACH_REPORT = "attach-report";
+
+  static {
+    OPTIONS.put(ATTACH_REPORT, Kind.PATH);
+  }
+
   /** The settings a second attach applies (those it names); the others stay as the first start set them. */
   public static final List<String> APPLIED_AGAIN = List.of("config", "debug", "refusal-log");
 
@@ -170,7 +180,7 @@ public final class AgentArguments {
         continue;
       }
       String name = property.substring(PROPERTY_PREFIX.length());
-      if (!OPTIONS.containsKey(name)) {
+      if (!NAMES.contains(name)) {
         String hint = closest(name);
         problems.add("unknown system property -D" + property
             + (hint != null ? "; did you mean -D" + PROPERTY_PREFIX + hint + "?" : ".")
@@ -188,7 +198,7 @@ public final class AgentArguments {
       }
       String name = variable.substring(VARIABLE_PREFIX.length())
           .toLowerCase(Locale.ROOT).replace('_', '-');
-      if (!OPTIONS.containsKey(name)) {
+      if (!NAMES.contains(name)) {
         String hint = closest(name);
         problems.add("unknown environment variable " + variable
             + (hint != null ? "; did you mean " + environmentName(hint) + "?" : ".")

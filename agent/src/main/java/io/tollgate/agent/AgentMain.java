@@ -24,6 +24,7 @@ import java.io.File;
 import java.lang.instrument.Instrumentation;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -87,12 +88,48 @@ public final class AgentMain {
       inst.addTransformer(transformer, true);
       startBesideTheApplication(arguments, startNanos);
     } else {
-      startEngine(arguments);
-      inst.addTransformer(transformer, true);
-      LoadedEntryPoints.retransform(inst, weaving, agentClassLoader);
-      startBackgroundServices(arguments);
-      AgentLog.info("ready; watching " + watched(arguments) + " for changes");
+      try (AgentLog.Errors errors = AgentLog.collectErrors()) {
+        boolean loaded = false;
+        try {
+          loaded = startEngine(arguments);
+          inst.addTransformer(transformer, true);
+          LoadedEntryPoints.retransform(inst, weaving, agentClassLoader);
+          startBackgroundServices(arguments);
+          AgentLog.info("ready; watching " + watched(arguments) + " for changes");
+        } catch (RuntimeException | Error e) {
+          AgentLog.error("the agent could not start; the application runs without rate"
+              + " limiting", e);
+          loaded = false;
+          throw e;
+        } finally {
+          attachOutcome(arguments, configPath(arguments), loaded, errors).writeIfAsked(arguments);
+        }
+      }
     }
+  }
+
+  /**
+   * What the attach command prints: whether the rules file {@code config} (null: none named) is in
+   * force, and the ERRORs this attach logged.
+   */
+  private static AttachReport attachOutcome(
+      AgentArguments arguments, String config, boolean loaded, AgentLog.Errors errors) {
+    String inForce = rules == null ? "no rules" : rules.describeInForce();
+    // The JVM's own -Dtollgate.* and TOLLGATE_* mistakes too, logged before the attach's own work
+    List<String> messages = new ArrayList<>();
+    for (String problem : arguments.problems()) {
+      messages.add(problem + " (not used)");
+    }
+    messages.addAll(errors.messages());
+    if (config == null) {
+      return new AttachReport(true, "no rules file named; in force: " + inForce, messages);
+    }
+    if (loaded) {
+      return new AttachReport(true, "loaded " + inForce + " from " + config, messages);
+    }
+    return new AttachReport(false, "the rules file " + config + " is not in force; in force: "
+        + inForce + (errors.messages().isEmpty() ? " (see the JVM's log for why)" : ""),
+        messages);
   }
 
   private static void startBesideTheApplication(AgentArguments arguments, long startNanos) {
@@ -206,9 +243,13 @@ public final class AgentMain {
           arguments.linesPerMinute("refusal-log", RefusalLog.DEFAULT_LINES_PER_MINUTE));
     }
     String config = arguments.given("config") ? configPath(arguments) : null;
-    if (config != null && rules != null) {
-      AgentLog.info("config " + config);
-      rules.useFile(config);
+    try (AgentLog.Errors errors = AgentLog.collectErrors()) {
+      boolean loaded = false;
+      if (config != null && rules != null) {
+        AgentLog.info("config " + config);
+        loaded = rules.useFile(config);
+      }
+      attachOutcome(arguments, config, loaded, errors).writeIfAsked(arguments);
     }
     for (String setting : AgentArguments.NAMES) {
       if (arguments.given(setting) && !AgentArguments.APPLIED_AGAIN.contains(setting)) {

@@ -1,6 +1,7 @@
 package io.tollgate.cli;
 
 import io.tollgate.agent.AgentArguments;
+import io.tollgate.agent.AttachReport;
 import io.tollgate.config.ConfigException;
 import io.tollgate.config.ConfigProblem;
 import io.tollgate.config.RuleConfig;
@@ -12,7 +13,10 @@ import io.tollgate.limiters.Clock;
 import io.tollgate.replay.ReplayCommand;
 import io.tollgate.rules.RuleSetFactory;
 import java.io.File;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -80,6 +84,8 @@ public final class Cli {
         "  custom-log-manager=true, refusal-log=N|off, fail-on-error=true (attach only if the",
         "  rules file validates). The same options follow -javaagent:tollgate-agent.jar=.",
         "Attaching again to the same JVM applies the config, debug and refusal-log it names.",
+        "attach waits for the agent's answer: exit 0 when the rules file is in force, 1 (with",
+        "the JVM's errors, file and line) when it is not or the attach failed, 2 on a usage error.",
         "validate exits 0 when every file is valid, 1 when one is not (one line per problem,",
         "with its line number), 2 on a usage error.",
         ReplayCommand.USAGE_TEXT,
@@ -159,6 +165,9 @@ public final class Cli {
     for (Map.Entry<String, String> option : arguments.givenOptions().entrySet()) {
       String key = option.getKey();
       String value = option.getValue();
+      if (key.equals(AgentArguments.ATTACH_REPORT)) {
+        continue; // this command's own, added below
+      }
       if (key.equals("config") || key.equals("log-file")) {
         // The target JVM has its own working directory: send an absolute path.
         value = new File(value).getAbsolutePath();
@@ -187,15 +196,58 @@ public final class Cli {
         return INVALID;
       }
     }
+    Path reportFile;
     try {
+      // Created here, so that it is ours (readable by this user only) and the target writes into it
+      reportFile = Files.createTempFile("tollgate-attach-", ".report");
+    } catch (IOException e) {
+      err.println("tollgate attach: cannot create the file for the agent's answer: " + e);
+      return INVALID;
+    }
+    options.add(AgentArguments.ATTACH_REPORT + "=" + reportFile.toAbsolutePath());
+    try {
+      // Returns once the agent's agentmain has: the report is written by then
       ByteBuddyAgent.attach(agentJar, pid, String.join(",", options));
-      out.println("attached Tollgate to JVM " + pid + "; it logs to that JVM's standard error");
-      return OK;
+      return reportOutcome(pid, reportFile, out, err);
     } catch (RuntimeException e) {
       err.println("tollgate attach: could not attach to JVM " + pid + ": " + e.getMessage());
       err.println("  Attach as the same user as the target JVM, to a JVM (not a JRE without"
           + " jdk.attach), and check it was not started with -XX:+DisableAttachMechanism.");
       return INVALID;
+    } finally {
+      try {
+        Files.deleteIfExists(reportFile);
+      } catch (IOException ignored) {
+        // A file in the temporary directory; nothing depends on its going.
+      }
     }
+  }
+
+  /**
+   * Prints what the agent in JVM {@code pid} answered: its errors (a rules file's, with path and
+   * line), then one line; 1 when the rules file it was given is not in force.
+   */
+  private static int reportOutcome(String pid, Path reportFile, PrintStream out, PrintStream err) {
+    AttachReport report;
+    try {
+      report = AttachReport.read(reportFile);
+    } catch (IOException e) {
+      report = null;
+    }
+    if (report == null) {
+      out.println("attached Tollgate to JVM " + pid + "; it gave no answer (an older agent"
+          + " running there?): see that JVM's standard error for the outcome");
+      return OK;
+    }
+    for (String error : report.errors()) {
+      err.println("JVM " + pid + ": ERROR " + error);
+    }
+    if (!report.rulesInForce()) {
+      err.println("tollgate attach: attached to JVM " + pid + ", but " + report.summary());
+      return INVALID;
+    }
+    out.println("attached Tollgate to JVM " + pid + ": " + report.summary()
+        + "; it logs to that JVM's standard error");
+    return OK;
   }
 }

@@ -8,6 +8,9 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 
 /**
  * The agent's own log: standard error, every line starting with {@code [tollgate]}, and a file when
@@ -26,8 +29,42 @@ public final class AgentLog {
 
   private static volatile boolean debug;
   private static volatile Writer file;
+  /** The ERROR messages of this thread since {@link #collectErrors}, or null when not asked. */
+  private static final ThreadLocal<List<String>> COLLECTED_ERRORS = new ThreadLocal<>();
 
   private AgentLog() {}
+
+  /**
+   * From now until {@link Errors#close}, keeps the ERROR messages this thread logs (they are
+   * logged as ever): an attach reports them to the operator's terminal, which otherwise never sees
+   * the target JVM's standard error.
+   */
+  public static Errors collectErrors() {
+    return new Errors();
+  }
+
+  /** The ERROR messages one thread logged while they were collected. */
+  public static final class Errors implements AutoCloseable {
+    private final List<String> messages = new ArrayList<>();
+    private final List<String> outer = COLLECTED_ERRORS.get();
+
+    private Errors() {
+      COLLECTED_ERRORS.set(messages);
+    }
+
+    public List<String> messages() {
+      return Collections.unmodifiableList(messages);
+    }
+
+    @Override
+    public void close() {
+      if (outer == null) {
+        COLLECTED_ERRORS.remove();
+      } else {
+        COLLECTED_ERRORS.set(outer);
+      }
+    }
+  }
 
   /** Routes bootstrap-tier lines through this log too. */
   public static void installAsSink() {
@@ -79,6 +116,10 @@ public final class AgentLog {
   /** One line at {@code level}: the line the log file and standard error show, level and all. */
   private static void write(String level, String message) {
     String line = AgentLogSink.PREFIX + (level.equals(INFO) ? "" : level + " ") + message;
+    List<String> collected = level.equals("ERROR") ? COLLECTED_ERRORS.get() : null;
+    if (collected != null) {
+      collected.add(message);
+    }
     if (!ServerLogging.log(level, message)) {
       System.err.println(line);
     }

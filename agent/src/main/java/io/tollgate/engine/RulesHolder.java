@@ -299,6 +299,11 @@ public final class RulesHolder {
         : "; the last good rules stay in force (" + describe(inForce) + ")";
   }
 
+  /** The rules in force, as the log names them: {@code 2 rules: login, api (shadow)}. */
+  public String describeInForce() {
+    return describe(current);
+  }
+
   static String describe(RuleSet rules) {
     List<String> names = new ArrayList<>();
     for (Rule rule : rules.rules()) {

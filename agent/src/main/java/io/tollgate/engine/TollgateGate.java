@@ -370,7 +370,7 @@ public final class TollgateGate {
     // set, not remove: the thread's entry stays, so the next request does not make a new one
     CURRENT.set(null);
     try {
-      routeRulesAdvisor.requestEnded(handlerPointSeen, namesOfRouteRules);
+      routeRulesAdvisor.requestEnded(handlerPointSeen, rules.current(), namesOfRouteRules);
     } finally {
       RuleVerdicts verdicts = scope.verdicts;
       if (verdicts != null && verdicts.hasWorkAtEnd()) {

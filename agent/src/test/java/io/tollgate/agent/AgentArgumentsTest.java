@@ -112,7 +112,9 @@ class AgentArgumentsTest {
         "tollgate.metrics.port | unknown system property -Dtollgate.metrics.port; did you mean"
             + " -Dtollgate.metrics-port?",
         "tollgate.colour | unknown system property -Dtollgate.colour. The agent reads"
-            + " -Dtollgate.NAME for NAME one of config,"
+            + " -Dtollgate.NAME for NAME one of config,",
+        // The attach command's own option, not a setting a property gives
+        "tollgate.attach-report | unknown system property -Dtollgate.attach-report"
       })
   void aPropertyThatNamesNoOptionIsAProblem(String property, String message) {
     List<String> problems = new ArrayList<>();
@@ -138,7 +140,8 @@ class AgentArgumentsTest {
         "TOLLGATE_CONFG | unknown environment variable TOLLGATE_CONFG; did you mean TOLLGATE_CONFIG?",
         "TOLLGATE_METRICSPORT | unknown environment variable TOLLGATE_METRICSPORT; did you mean"
             + " TOLLGATE_METRICS_PORT?",
-        "TOLLGATE_HOME | unknown environment variable TOLLGATE_HOME. The agent reads TOLLGATE_NAME"
+        "TOLLGATE_HOME | unknown environment variable TOLLGATE_HOME. The agent reads TOLLGATE_NAME",
+        "TOLLGATE_ATTACH_REPORT | unknown environment variable TOLLGATE_ATTACH_REPORT"
       })
   void aVariableThatNamesNoOptionIsAProblem(String variable, String message) {
     List<String> problems = new ArrayList<>();
@@ -146,5 +149,13 @@ class AgentArgumentsTest {
         List.of(variable, "TOLLGATE_CONFIG", "TOLLGATE_LOG_FILE", "PATH"), problems);
     assertEquals(1, problems.size(), problems.toString());
     assertTrue(problems.get(0).startsWith(message), problems.get(0));
+  }
+
+  @Test
+  void theAttachCommandsReportFileIsAnOptionButNotASetting() {
+    AgentArguments arguments = AgentArguments.parse("config=rules.yaml,attach-report=/tmp/r");
+    assertEquals(List.of(), arguments.problems());
+    assertEquals("/tmp/r", arguments.get(AgentArguments.ATTACH_REPORT));
+    assertTrue(!AgentArguments.NAMES.contains(AgentArguments.ATTACH_REPORT), "not listed");
   }
 }

@@ -1,6 +1,7 @@
 package io.tollgate.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -62,6 +63,47 @@ class AttachIT {
           "nothing instrumented again:\n" + String.join("\n", app.agentLog()));
       assertEquals(1, ItSupport.count(app, "ready; watching"), "started once");
       ServletAppsIT.assertAgentLogClean(app);
+    }
+  }
+
+  /**
+   * The command waits for the agent's answer: an invalid rules file is exit 1 with the target's
+   * errors (path and line) on the operator's terminal, not {@code attached} and 0 with the errors
+   * in the application's log only; a valid one is exit 0 and a line naming the rules.
+   */
+  @Test
+  void attachExitsOneWithTheTargetsErrorsWhenTheRulesFileIsInvalidAndZeroWhenItLoads()
+      throws Exception {
+    try (ForkedApp app = ForkedApp.app("servlet-jakarta").start()) {
+      ItSupport.assertAllowedThenRefused(app, "/hello", 1, 0);
+      Path invalid = RulesFiles.write(
+          dir,
+          "invalid.yaml",
+          "rules:",
+          "  - name: hello",
+          "    match:",
+          "      path: /hello",
+          "    key: ip",
+          "    limit: lots",
+          "    period: 1m");
+
+      CliIT.Result refused = CliIT.run("attach", Long.toString(app.pid()), "config=" + invalid);
+      String said = refused.out + refused.err;
+      assertEquals(1, refused.exitCode, said);
+      assertTrue(refused.err.contains("ERROR " + invalid + ": line 6"), said);
+      assertTrue(refused.err.contains("the rules file " + invalid + " is not in force"), said);
+      assertFalse(said.contains("attached Tollgate to JVM " + app.pid() + ":"), said);
+      ItSupport.assertAllowedThenRefused(app, "/hello", 4, 0); // no rules: the app is served
+
+      // The same JVM, now with a valid file: exit 0, the rules named on one line.
+      Path valid = RulesFiles.helloPerIp(dir, 3);
+      CliIT.Result attached = CliIT.run("attach", Long.toString(app.pid()), "config=" + valid);
+      assertEquals(0, attached.exitCode, attached.out + attached.err);
+      assertTrue(attached.out.contains("attached Tollgate to JVM " + app.pid() + ": loaded 1 rule:"),
+          attached.out);
+      assertTrue(attached.out.contains(" from " + valid), attached.out);
+      assertFalse(attached.err.contains("ERROR"), attached.err);
+      ItSupport.assertAllowedThenRefused(app, "/hello", 3, 2);
     }
   }
 }

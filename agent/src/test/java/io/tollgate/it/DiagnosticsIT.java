@@ -55,6 +55,34 @@ class DiagnosticsIT {
   }
 
   @Test
+  void aRouteRuleAddedByAReloadAfterTheFirstRequestsIsSaidToCountNothingToo() throws Exception {
+    Path rules = RulesFiles.write(dir, "rules.yaml",
+        "rules:",
+        "  - name: per-path",
+        "    match:",
+        "      path: /hello",
+        "    key: ip",
+        "    limit: 1000",
+        "    period: 1h");
+    try (ForkedApp app = ForkedApp.app("servlet-jakarta").withAgent("config=" + rules).start()) {
+      ItSupport.assertAllowedThenRefused(app, "/hello", 100, 0);
+      RulesFiles.write(dir, "rules.yaml",
+          "rules:",
+          "  - name: per-route",
+          "    match:",
+          "      path: /hello",
+          "    key: route",
+          "    limit: 1",
+          "    period: 1h");
+      ItSupport.awaitCount(app, "reloaded 1 rule: per-route", 1, Duration.ofSeconds(30));
+      assertEquals(200, app.get("/hello").statusCode());
+      String warning = ItSupport.awaitCount(app, "rule 'per-route' needs the request's route",
+          1, Duration.ofSeconds(30));
+      assertTrue(warning.contains("[tollgate] WARN") && warning.contains("Match by path"), warning);
+    }
+  }
+
+  @Test
   void noWarningWhenAnEntryPointWasFound() throws Exception {
     // Attached to an app that is already serving: its servlet classes are retransformed during
     // the attach, before the watch starts, so even a 1 s watch must find them.
