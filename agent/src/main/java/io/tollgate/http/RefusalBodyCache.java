@@ -21,10 +21,13 @@ final class RefusalBodyCache {
   static final int PROBLEM_JSON = 2;
 
   /** A power of two: enough for a few rules sharing the default body, each with a few seconds. */
-  static final int SLOTS = 64;
+  static final int SLOTS = 32;
 
-  /** Bodies longer than this are not kept (a template may be large; floods are of small ones). */
-  static final int MAX_CACHED_BYTES = 16 * 1024;
+  /**
+   * Bodies longer than this are built every time: the default ones are ~0.3-0.6 KB, and a rules
+   * file of many rules, each with its own template, must not hold more than 64 KB per rule.
+   */
+  static final int MAX_CACHED_BYTES = 2 * 1024;
 
   private final Body[] slots = new Body[SLOTS];
 
