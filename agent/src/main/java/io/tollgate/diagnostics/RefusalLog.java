@@ -5,6 +5,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
 /**
@@ -19,7 +20,9 @@ import java.util.function.LongSupplier;
  * <p>At most {@link #linesPerMinute} lines per rule per minute, so that a flood cannot fill the
  * disk or slow the requests that write them; once a rule's minute is over, what it left out is
  * summed up in one line: {@code ... and 1234 more refusals by rule 'hello-per-ip' in the last
- * minute}. The check on a refusal that is not written is two atomic reads and an increment.
+ * minute}. The check on a refusal that is not written is three reads and a {@link LongAdder}
+ * increment: under a flood every request thread refuses by the same rule, and a counter they all
+ * incremented would be a cache line they all fought over.
  * Keys arrive as the log shows them (short, printable, secrets already hashed); method and path
  * come from the client and are made printable here.
  */
@@ -60,7 +63,8 @@ public final class RefusalLog {
   private static final class Minute {
     volatile long start;
     final AtomicLong written = new AtomicLong();
-    final AtomicLong leftOut = new AtomicLong();
+    /** An adder, not an atomic: every refusal of a flood lands here, from every thread. */
+    final LongAdder leftOut = new LongAdder();
 
     Minute(long start) {
       this.start = start;
@@ -87,10 +91,11 @@ public final class RefusalLog {
     if (now - minute.start >= MINUTE_NANOS) {
       endMinute(rule, minute, now);
     }
-    if (minute.written.incrementAndGet() <= limit) {
+    // read before incrementing: once the minute's lines are written, refusals no longer write here
+    if (minute.written.get() < limit && minute.written.incrementAndGet() <= limit) {
       return true;
     }
-    minute.leftOut.incrementAndGet();
+    minute.leftOut.increment();
     scheduleSummaries();
     return false;
   }
@@ -128,7 +133,8 @@ public final class RefusalLog {
       }
       minute.start = now;
       minute.written.set(0);
-      leftOut = minute.leftOut.getAndSet(0);
+      // each cell is read and zeroed atomically: a refusal counted meanwhile goes to the next minute
+      leftOut = minute.leftOut.sumThenReset();
     }
     if (leftOut > 0) {
       AgentLog.info("... and " + leftOut + " more refusal" + (leftOut == 1 ? "" : "s")

@@ -26,6 +26,8 @@ public final class RefusalBody {
   private final List<String> parts;
   private final String contentType;
   private final Escaping escaping;
+  /** The bodies already written, so that a flood of refusals does not build them again. */
+  private final RefusalBodyCache bodies = new RefusalBodyCache();
 
   /**
    * @param status the status over the limit, or null for 429
@@ -62,7 +64,9 @@ public final class RefusalBody {
 
   /**
    * Writes the refusal to {@code exchange} with {@code headers} (the same whatever the body): the
-   * configured body, else the HTML page for a browser and problem+json for everyone else.
+   * configured body, else the HTML page for a browser and problem+json for everyone else. Each
+   * body is built once per rule, {@code Retry-After}, kind and status and then sent as it is
+   * ({@link RefusalBodyCache}): the same bytes as building it again, without the work.
    */
   public void write(
       HttpExchange exchange,
@@ -73,14 +77,37 @@ public final class RefusalBody {
       QuotaPolicy policy) {
     int s = status(backendUnavailable);
     if (parts != null) {
-      exchange.writeResponse(s, headers, contentType, render(ruleName, retryAfterSeconds, policy));
+      exchange.writeResponse(s, headers, contentType,
+          templateBody(backendUnavailable, ruleName, retryAfterSeconds, policy));
     } else if (RefusalResponse.prefersHtml(exchange.headerLines("Accept"))) {
       exchange.writeResponse(s, headers, RefusalResponse.HTML_CONTENT_TYPE,
-          RefusalResponse.htmlPage(s, backendUnavailable, ruleName, retryAfterSeconds));
+          htmlBody(s, backendUnavailable, ruleName, retryAfterSeconds));
     } else {
       exchange.writeResponse(s, headers, RefusalResponse.CONTENT_TYPE,
-          RefusalResponse.body(s, backendUnavailable, ruleName, retryAfterSeconds));
+          problemBody(s, backendUnavailable, ruleName, retryAfterSeconds));
     }
+  }
+
+  private byte[] templateBody(
+      boolean outage, String ruleName, long retryAfterSeconds, QuotaPolicy policy) {
+    int kind = RefusalBodyCache.TEMPLATE;
+    byte[] body = bodies.find(kind, outage, ruleName, retryAfterSeconds, policy);
+    return body != null ? body : bodies.keep(kind, outage, ruleName, retryAfterSeconds, policy,
+        render(ruleName, retryAfterSeconds, policy));
+  }
+
+  private byte[] htmlBody(int status, boolean outage, String ruleName, long retryAfterSeconds) {
+    int kind = RefusalBodyCache.HTML;
+    byte[] body = bodies.find(kind, outage, ruleName, retryAfterSeconds, null);
+    return body != null ? body : bodies.keep(kind, outage, ruleName, retryAfterSeconds, null,
+        RefusalResponse.htmlPage(status, outage, ruleName, retryAfterSeconds));
+  }
+
+  private byte[] problemBody(int status, boolean outage, String ruleName, long retryAfterSeconds) {
+    int kind = RefusalBodyCache.PROBLEM_JSON;
+    byte[] body = bodies.find(kind, outage, ruleName, retryAfterSeconds, null);
+    return body != null ? body : bodies.keep(kind, outage, ruleName, retryAfterSeconds, null,
+        RefusalResponse.body(status, outage, ruleName, retryAfterSeconds));
   }
 
   /** The template filled in for the rule (or budget) {@code ruleName} of {@code policy}. */

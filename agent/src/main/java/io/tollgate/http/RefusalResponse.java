@@ -3,6 +3,7 @@ package io.tollgate.http;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The parts of the response to a refused request: {@code Retry-After}, {@code Cache-Control:
@@ -30,11 +31,34 @@ public final class RefusalResponse {
 
   private RefusalResponse() {}
 
+  /** The same on every refusal; the exchanges only read the headers they are given. */
+  private static final String[] NO_STORE = {"Cache-Control", "no-store"};
+
+  /**
+   * {@code Retry-After} headers of the first seconds, made when first needed: under a flood every
+   * refusal of a second sends the same one. No lock: a racing thread makes an equal header; the
+   * atomic array publishes each header whole (a plain one would not promise its elements).
+   */
+  private static final AtomicReferenceArray<String[]> RETRY_AFTER =
+      new AtomicReferenceArray<>(3_601);
+
   /** Adds the refusal's own headers (quota headers are added separately). */
   public static void addHeaders(List<String[]> out, String ruleName, long retryAfterSeconds) {
-    out.add(new String[] {"Retry-After", Long.toString(retryAfterSeconds)});
-    out.add(new String[] {"Cache-Control", "no-store"});
+    out.add(retryAfterHeader(retryAfterSeconds));
+    out.add(NO_STORE);
     out.add(new String[] {RULE_HEADER, ruleName});
+  }
+
+  private static String[] retryAfterHeader(long seconds) {
+    if (seconds < 0 || seconds >= RETRY_AFTER.length()) {
+      return new String[] {"Retry-After", Long.toString(seconds)};
+    }
+    String[] header = RETRY_AFTER.get((int) seconds);
+    if (header == null) {
+      header = new String[] {"Retry-After", Long.toString(seconds)};
+      RETRY_AFTER.set((int) seconds, header);
+    }
+    return header;
   }
 
   /** The draft's problem type for a refusal with this status. */
@@ -104,6 +128,16 @@ public final class RefusalResponse {
    * second; {@code *}{@code /*} alone, or no {@code Accept} at all, gets problem+json.
    */
   public static boolean prefersHtml(List<String> acceptLines) {
+    String accept = acceptLines.size() == 1 ? acceptLines.get(0) : null;
+    if (accept != null) {
+      // the usual case, one Accept line: answered once per value (PrefersHtmlCache)
+      Boolean known = PrefersHtmlCache.find(accept);
+      return known != null ? known : PrefersHtmlCache.keep(accept, parse(acceptLines));
+    }
+    return parse(acceptLines);
+  }
+
+  private static boolean parse(List<String> acceptLines) {
     boolean html = false;
     for (String line : acceptLines) {
       for (String range : line.split(",")) {

@@ -68,6 +68,8 @@ class RefusalBodyTest {
   void htmlGoesToBrowsersOnly(String who, String accept, boolean html) {
     List<String> lines = accept == null ? List.of() : List.of(accept);
     assertEquals(html, RefusalResponse.prefersHtml(lines), who + ": " + accept);
+    // asked again: the remembered answer (PrefersHtmlCache) is the same
+    assertEquals(html, RefusalResponse.prefersHtml(lines), who + " again: " + accept);
   }
 
   @ParameterizedTest
