@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * A WAR test app deployed on a standalone Tomcat of the smoke matrix (war-javax on Tomcat 9,
- * war-jakarta on Tomcat 10.1), with or without the agent, for tests outside this package that
+ * A WAR test app deployed on a standalone Tomcat of the smoke matrix (its first one for that WAR:
+ * war-javax on Tomcat 9, war-jakarta on Tomcat 10.1), with or without the agent, for tests outside this package that
  * need the WARs as an operator runs them. Closed by the test, which ends the server.
  */
 public final class DeployedWar implements AutoCloseable {
@@ -32,7 +32,11 @@ public final class DeployedWar implements AutoCloseable {
    */
   public static DeployedWar start(String war, Path dir, String agentArguments)
       throws IOException, InterruptedException {
-    Server server = "war-javax".equals(war) ? new Tomcat("9.0.98", war) : new Tomcat("10.1.49", war);
+    // the first Tomcat of the smoke matrix that runs it, so that both name the same versions
+    Server server = ServerSmokeMatrixIT.servers().stream()
+        .filter(s -> s instanceof Tomcat && s.war().equals(war))
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no Tomcat of the smoke matrix runs " + war));
     String agentOption = agentArguments == null ? null
         : "-javaagent:" + TestPaths.agentJar().getAbsolutePath() + "=" + agentArguments;
     Files.createDirectories(dir);
