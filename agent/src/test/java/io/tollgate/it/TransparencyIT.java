@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,9 +25,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * byte-identical answers. Forms in UTF-8 and Latin-1, read as parameters, as raw bytes or through
  * a reader, with and without the application choosing the charset first; JSON; multipart; chunked
  * bodies and bodies sent in separately flushed pieces; a decoy of the form's field in the query
- * string. Every test app: the jars as {@link ForkedApp}s, the WARs on a standalone Tomcat
- * ({@link DeployedWar}: war-javax on Tomcat 9, war-jakarta on Tomcat 10.1), where the rules' paths
- * and the requests' begin with the context path.
+ * string. Every test app: the jars as {@link ForkedApp}s, the WARs on the Tomcats and Jettys of
+ * the server smoke matrix ({@link DeployedWar}), where the rules' paths and the requests' begin
+ * with the context path.
  */
 class TransparencyIT {
 
@@ -35,8 +36,6 @@ class TransparencyIT {
       List.of("servlet-jakarta", "servlet-javax", "servlet-jetty9", "spring-boot2", "spring-boot3",
           "spring-boot4", "jaxrs-jakarta", "jaxrs-javax", "jaxrs-resteasy", "jaxrs-cxf");
 
-  /** The WAR test apps, deployed on a standalone Tomcat ({@link DeployedWar}). */
-  static final List<String> WARS = List.of("war-javax", "war-jakarta");
 
   /** The apps whose /echo reads through the servlet API, where the form rule must have decided. */
   static final List<String> SERVLET_READERS =
@@ -49,14 +48,20 @@ class TransparencyIT {
     return APPS.stream().filter(TransparencyIT::selected);
   }
 
+  /** The WARs on the servers: "Tomcat 9.0.98 with war-javax", "Jetty 12.1.4 ee10 with war-jakarta"... */
   static Stream<String> wars() {
-    return WARS.stream().filter(TransparencyIT::selected);
+    return DeployedWar.quickServers().stream().filter(TransparencyIT::selected);
   }
 
-  /** {@code -Dtollgate.transparency.apps=spring-boot2,war-javax} runs only those; all by default. */
+  /**
+   * {@code -Dtollgate.transparency.apps=spring-boot2,war-javax,jetty} runs only the apps and
+   * servers whose names hold one of those; all by default.
+   */
   private static boolean selected(String app) {
     String only = System.getProperty("tollgate.transparency.apps", "").trim();
-    return only.isEmpty() || List.of(only.split("\\s*,\\s*")).contains(app);
+    String name = app.toLowerCase(Locale.ROOT);
+    return only.isEmpty() || Stream.of(only.toLowerCase(Locale.ROOT).split("\\s*,\\s*"))
+        .anyMatch(name::contains);
   }
 
   /** An app serving /echo: where, and what the agent logged there. */
@@ -97,25 +102,25 @@ class TransparencyIT {
     };
   }
 
-  /** A WAR on its Tomcat; each start in its own instance directory under {@code dir}. */
-  static AppStarter deployed(String war, Path dir) {
+  /** A WAR on its server; each start in its own instance directory under {@code dir}. */
+  static AppStarter deployed(String server, Path dir) {
     return agentArguments -> {
-      DeployedWar server = DeployedWar.start(war,
+      DeployedWar deployed = DeployedWar.start(server,
           dir.resolve(agentArguments == null ? "plain" : "agent"), agentArguments);
       return new RunningApp() {
         @Override
         public int port() {
-          return server.port();
+          return deployed.port();
         }
 
         @Override
         public List<String> agentLog() {
-          return server.agentLog();
+          return deployed.agentLog();
         }
 
         @Override
         public void close() throws Exception {
-          server.close();
+          deployed.close();
         }
       };
     };
@@ -160,7 +165,7 @@ class TransparencyIT {
     List<EchoRequest> all = new ArrayList<>();
     for (Framing framing : Framing.values()) {
       int pieces = framing == Framing.WHOLE ? 1 : 4;
-      String f = " (" + framing.name().toLowerCase(java.util.Locale.ROOT) + ")";
+      String f = " (" + framing.name().toLowerCase(Locale.ROOT) + ")";
       all.add(new EchoRequest("UTF-8 form, parameters, app sets UTF-8, decoy in query" + f,
           "/echo?username=decoy", List.of(FORM, "X-Echo-Charset: UTF-8", client, cookie),
           utf8Form, framing, pieces));
@@ -219,9 +224,10 @@ class TransparencyIT {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("wars")
-  void everyEchoIsTheSameWithAndWithoutTheAgentOnAServer(String war) throws Exception {
+  void everyEchoIsTheSameWithAndWithoutTheAgentOnAServer(String server) throws Exception {
+    String war = server.substring(server.lastIndexOf(' ') + 1);
     // a WAR's paths, in the rules as in the requests, begin with its context path
-    assertTransparent(war, "/" + war, deployed(war, dir.resolve("servers")));
+    assertTransparent(war, "/" + war, deployed(server, dir.resolve("servers")));
   }
 
   private void assertTransparent(String appName, String contextPath, AppStarter app)

@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * A WAR test app deployed on a standalone Tomcat of the smoke matrix (its first one for that WAR:
- * war-javax on Tomcat 9, war-jakarta on Tomcat 10.1), with or without the agent, for tests outside this package that
- * need the WARs as an operator runs them. Closed by the test, which ends the server.
+ * A WAR test app deployed on a server of the smoke matrix, laid out as an operator does, with or
+ * without the agent, for tests outside this package that need the WARs as they run in production.
+ * Closed by the test, which ends the server.
  */
 public final class DeployedWar implements AutoCloseable {
 
@@ -26,29 +26,40 @@ public final class DeployedWar implements AutoCloseable {
   }
 
   /**
-   * Lays out a Tomcat instance under {@code dir} with {@code war} deployed and starts it until
-   * {@code /health} answers; {@code agentArguments} are the agent's ({@code config=...}), or null
-   * for a run without the agent.
+   * The servers of the smoke matrix that start in seconds and each a WAR: "Tomcat 9.0.98 with
+   * war-javax", ..., "Jetty 12.1.4 ee10 with war-jakarta" (WildFly, Open Liberty and Payara take a
+   * minute or more, and the smoke matrix has them).
    */
-  public static DeployedWar start(String war, Path dir, String agentArguments)
+  public static List<String> quickServers() {
+    return ServerSmokeMatrixIT.servers().stream()
+        .filter(s -> s instanceof Tomcat || s instanceof Jetty)
+        .map(s -> s.name() + " with " + s.war())
+        .collect(Collectors.toList());
+  }
+
+  /**
+   * Lays out an instance of {@code server} (one of {@link #quickServers()}) under {@code dir} with
+   * its WAR deployed and starts it until {@code /health} answers; {@code agentArguments} are the
+   * agent's ({@code config=...}), or null for a run without the agent.
+   */
+  public static DeployedWar start(String server, Path dir, String agentArguments)
       throws IOException, InterruptedException {
-    // the first Tomcat of the smoke matrix that runs it, so that both name the same versions
-    Server server = ServerSmokeMatrixIT.servers().stream()
-        .filter(s -> s instanceof Tomcat && s.war().equals(war))
+    Server chosen = ServerSmokeMatrixIT.servers().stream()
+        .filter(s -> server.equals(s.name() + " with " + s.war()))
         .findFirst()
-        .orElseThrow(() -> new IllegalArgumentException("no Tomcat of the smoke matrix runs " + war));
+        .orElseThrow(() -> new IllegalArgumentException("no server of the smoke matrix is " + server));
     String agentOption = agentArguments == null ? null
         : "-javaagent:" + TestPaths.agentJar().getAbsolutePath() + "=" + agentArguments;
     Files.createDirectories(dir);
     ServerProcess process = ServerProcess.start(
-        server.name() + (agentOption == null ? "" : " with the agent"), server.prepare(dir, agentOption));
+        chosen.name() + (agentOption == null ? "" : " with the agent"), chosen.prepare(dir, agentOption));
     try {
-      process.awaitReady(server.port(), server.contextPath() + "/health", START_TIMEOUT);
+      process.awaitReady(chosen.port(), chosen.contextPath() + "/health", START_TIMEOUT);
     } catch (RuntimeException | Error | InterruptedException failed) {
       process.close();
       throw failed;
     }
-    return new DeployedWar(server, process);
+    return new DeployedWar(chosen, process);
   }
 
   public int port() {
