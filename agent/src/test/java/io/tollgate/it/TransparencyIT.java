@@ -25,9 +25,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * byte-identical answers. Forms in UTF-8 and Latin-1, read as parameters, as raw bytes or through
  * a reader, with and without the application choosing the charset first; JSON; multipart; chunked
  * bodies and bodies sent in separately flushed pieces; a decoy of the form's field in the query
- * string. Every test app: the jars as {@link ForkedApp}s, the WARs on the Tomcats and Jettys of
- * the server smoke matrix ({@link DeployedWar}), where the rules' paths and the requests' begin
- * with the context path.
+ * string. Every test app: the jars as {@link ForkedApp}s, the WARs on the servers of the smoke
+ * matrix but Payara ({@link DeployedWar}), where the rules' paths and the requests' begin with the
+ * context path.
  */
 class TransparencyIT {
 
@@ -48,9 +48,9 @@ class TransparencyIT {
     return APPS.stream().filter(TransparencyIT::selected);
   }
 
-  /** The WARs on the servers: "Tomcat 9.0.98 with war-javax", "Jetty 12.1.4 ee10 with war-jakarta"... */
+  /** The WARs on their servers: "Tomcat 9.0.98 with war-javax", ... (see DeployedWar). */
   static Stream<String> wars() {
-    return DeployedWar.quickServers().stream().filter(TransparencyIT::selected);
+    return DeployedWar.servers().stream().filter(TransparencyIT::selected);
   }
 
   /**
