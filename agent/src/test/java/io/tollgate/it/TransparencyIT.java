@@ -4,12 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tollgate.it.RawHttp.Framing;
+import io.tollgate.it.servers.DeployedWar;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,22 +25,105 @@ import org.junit.jupiter.params.provider.MethodSource;
  * byte-identical answers. Forms in UTF-8 and Latin-1, read as parameters, as raw bytes or through
  * a reader, with and without the application choosing the charset first; JSON; multipart; chunked
  * bodies and bodies sent in separately flushed pieces; a decoy of the form's field in the query
- * string.
+ * string. Every test app: the jars as {@link ForkedApp}s, the WARs on the servers of the smoke
+ * matrix but Payara ({@link DeployedWar}), where the rules' paths and the requests' begin with the
+ * context path.
  */
 class TransparencyIT {
 
+  /** Every test app run as a jar ({@link ForkedApp}). */
   static final List<String> APPS =
-      List.of("servlet-jakarta", "servlet-javax", "servlet-jetty9", "spring-boot3", "jaxrs-resteasy",
-          "jaxrs-javax");
+      List.of("servlet-jakarta", "servlet-javax", "servlet-jetty9", "spring-boot2", "spring-boot3",
+          "spring-boot4", "jaxrs-jakarta", "jaxrs-javax", "jaxrs-resteasy", "jaxrs-cxf");
+
 
   /** The apps whose /echo reads through the servlet API, where the form rule must have decided. */
   static final List<String> SERVLET_READERS =
-      List.of("servlet-jakarta", "servlet-javax", "servlet-jetty9", "spring-boot3");
+      List.of("servlet-jakarta", "servlet-javax", "servlet-jetty9", "spring-boot2", "spring-boot3",
+          "spring-boot4", "war-javax", "war-jakarta");
 
   @TempDir Path dir;
 
   static Stream<String> apps() {
-    return APPS.stream();
+    return APPS.stream().filter(TransparencyIT::selected);
+  }
+
+  /** The WARs on their servers: "Tomcat 9.0.98 with war-javax", ... (see DeployedWar). */
+  static Stream<String> wars() {
+    return DeployedWar.servers().stream().filter(TransparencyIT::selected);
+  }
+
+  /**
+   * {@code -Dtollgate.transparency.apps=spring-boot2,war-javax,jetty} runs only the apps and
+   * servers whose names hold one of those; all by default.
+   */
+  private static boolean selected(String app) {
+    String only = System.getProperty("tollgate.transparency.apps", "").trim();
+    String name = app.toLowerCase(Locale.ROOT);
+    return only.isEmpty() || Stream.of(only.toLowerCase(Locale.ROOT).split("\\s*,\\s*"))
+        .anyMatch(name::contains);
+  }
+
+  /** An app serving /echo: where, and what the agent logged there. */
+  interface RunningApp extends AutoCloseable {
+    int port();
+
+    List<String> agentLog();
+  }
+
+  /** Starts an app, with the agent's arguments or (null) without the agent. */
+  interface AppStarter {
+    RunningApp start(String agentArguments) throws Exception;
+  }
+
+  static AppStarter forked(String appName) {
+    return agentArguments -> {
+      ForkedApp.Options options = ForkedApp.app(appName).on(Jdk.current());
+      if (agentArguments != null) {
+        options.withAgent(agentArguments);
+      }
+      ForkedApp app = options.start();
+      return new RunningApp() {
+        @Override
+        public int port() {
+          return app.port();
+        }
+
+        @Override
+        public List<String> agentLog() {
+          return app.agentLog();
+        }
+
+        @Override
+        public void close() throws Exception {
+          app.close();
+        }
+      };
+    };
+  }
+
+  /** A WAR on its server; each start in its own instance directory under {@code dir}. */
+  static AppStarter deployed(String server, Path dir) {
+    return agentArguments -> {
+      DeployedWar deployed = DeployedWar.start(server,
+          dir.resolve(agentArguments == null ? "plain" : "agent"), agentArguments);
+      return new RunningApp() {
+        @Override
+        public int port() {
+          return deployed.port();
+        }
+
+        @Override
+        public List<String> agentLog() {
+          return deployed.agentLog();
+        }
+
+        @Override
+        public void close() throws Exception {
+          deployed.close();
+        }
+      };
+    };
   }
 
   /** One request to /echo: what it is called in a failure, and how it is sent. */
@@ -80,7 +165,7 @@ class TransparencyIT {
     List<EchoRequest> all = new ArrayList<>();
     for (Framing framing : Framing.values()) {
       int pieces = framing == Framing.WHOLE ? 1 : 4;
-      String f = " (" + framing.name().toLowerCase(java.util.Locale.ROOT) + ")";
+      String f = " (" + framing.name().toLowerCase(Locale.ROOT) + ")";
       all.add(new EchoRequest("UTF-8 form, parameters, app sets UTF-8, decoy in query" + f,
           "/echo?username=decoy", List.of(FORM, "X-Echo-Charset: UTF-8", client, cookie),
           utf8Form, framing, pieces));
@@ -134,22 +219,35 @@ class TransparencyIT {
   @ParameterizedTest(name = "{0}")
   @MethodSource("apps")
   void everyEchoIsTheSameWithAndWithoutTheAgent(String appName) throws Exception {
+    assertTransparent(appName, "", forked(appName));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("wars")
+  void everyEchoIsTheSameWithAndWithoutTheAgentOnAServer(String server) throws Exception {
+    String war = server.substring(server.lastIndexOf(' ') + 1);
+    // a WAR's paths, in the rules as in the requests, begin with its context path
+    assertTransparent(war, "/" + war, deployed(server, dir.resolve("servers")));
+  }
+
+  private void assertTransparent(String appName, String contextPath, AppStarter app)
+      throws Exception {
     List<EchoRequest> requests = requests();
-    Map<String, String> without = echoes(ForkedApp.app(appName).on(Jdk.current()), requests);
+    Map<String, String> without = echoes(app, null, contextPath, requests, new ArrayList<>());
+    String echo = contextPath + "/echo";
     Path rules = RulesFiles.write(dir, "rules.yaml",
         "rules:",
-        "  - { name: by-param, match: { path: /echo }, key: 'param:username', limit: 1000, period: 1h }",
-        "  - { name: by-query, match: { path: /echo }, key: 'query:username', limit: 1000, period: 1h }",
-        "  - { name: by-form, match: { path: /echo }, key: 'form:username', limit: 1000, period: 1h }",
-        "  - { name: by-ip-and-form, match: { path: /echo }, key: [ip, 'form:username'], limit: 1000, period: 1h }",
-        "  - { name: by-account, match: { path: /echo }, key: 'param:account', key-fallback: ip, limit: 1000, period: 1h }",
-        "  - { name: by-header, match: { path: /echo }, key: 'header:X-Client', limit: 1000, period: 1h }",
-        "  - { name: by-cookie, match: { path: /echo }, key: 'cookie:sid', limit: 1000, period: 1h }",
-        "  - { name: by-ip, match: { path: /echo }, key: ip, limit: 1000, period: 1h }");
-    ForkedApp.Options withAgent =
-        ForkedApp.app(appName).on(Jdk.current()).withAgent("config=" + rules + ",debug=true");
+        "  - { name: by-param, match: { path: " + echo + " }, key: 'param:username', limit: 1000, period: 1h }",
+        "  - { name: by-query, match: { path: " + echo + " }, key: 'query:username', limit: 1000, period: 1h }",
+        "  - { name: by-form, match: { path: " + echo + " }, key: 'form:username', limit: 1000, period: 1h }",
+        "  - { name: by-ip-and-form, match: { path: " + echo + " }, key: [ip, 'form:username'], limit: 1000, period: 1h }",
+        "  - { name: by-account, match: { path: " + echo + " }, key: 'param:account', key-fallback: ip, limit: 1000, period: 1h }",
+        "  - { name: by-header, match: { path: " + echo + " }, key: 'header:X-Client', limit: 1000, period: 1h }",
+        "  - { name: by-cookie, match: { path: " + echo + " }, key: 'cookie:sid', limit: 1000, period: 1h }",
+        "  - { name: by-ip, match: { path: " + echo + " }, key: ip, limit: 1000, period: 1h }");
     List<String> agentLog = new ArrayList<>();
-    Map<String, String> with = echoes(withAgent, requests, agentLog);
+    Map<String, String> with = echoes(app, "config=" + rules + ",debug=true", contextPath, requests,
+        agentLog);
     for (EchoRequest request : requests) {
       assertEquals(without.get(request.name), with.get(request.name),
           appName + ", " + request.name + ": the app read something else with the agent");
@@ -162,19 +260,14 @@ class TransparencyIT {
         "the agent logged an error:\n" + String.join("\n", agentLog));
   }
 
-  private static Map<String, String> echoes(ForkedApp.Options options, List<EchoRequest> requests)
-      throws Exception {
-    return echoes(options, requests, new ArrayList<>());
-  }
-
-  private static Map<String, String> echoes(
-      ForkedApp.Options options, List<EchoRequest> requests, List<String> agentLog)
-      throws Exception {
+  private static Map<String, String> echoes(AppStarter starter, String agentArguments,
+      String contextPath, List<EchoRequest> requests, List<String> agentLog) throws Exception {
     Map<String, String> out = new LinkedHashMap<>();
-    try (ForkedApp app = options.start()) {
+    try (RunningApp app = starter.start(agentArguments)) {
       for (EchoRequest request : requests) {
-        RawHttp.Response response = RawHttp.send(app.port(), "POST", request.target,
-            request.headers, request.body, request.framing, request.pieces);
+        RawHttp.Response response = RawHttp.send(app.port(), "POST",
+            contextPath + request.target, request.headers, request.body, request.framing,
+            request.pieces);
         assertEquals(200, response.status, request.name + ": " + response.text());
         out.put(request.name, response.text());
       }

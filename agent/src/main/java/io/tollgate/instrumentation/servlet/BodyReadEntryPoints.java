@@ -8,9 +8,9 @@ import java.util.List;
 /**
  * The container's own request class, where every servlet request's parameters and body are read
  * ({@code getParameter}, {@code getParameterMap}, {@code getPart}, {@code getInputStream}...),
- * whatever wrappers and facades the application reads them through: Tomcat's, Jetty's and
- * Undertow's, matched by name. Woven so that rules keyed by a form field decide when the
- * application first reads it, and never before.
+ * whatever wrappers and facades the application reads them through: Tomcat's, Jetty's,
+ * Undertow's and Open Liberty's, matched by name. Woven so that rules keyed by a form field
+ * decide when the application first reads it, and never before.
  */
 public final class BodyReadEntryPoints {
 
@@ -21,7 +21,9 @@ public final class BodyReadEntryPoints {
       "org.eclipse.jetty.ee9.nested.Request", // Jetty 12, ee9
       "org.eclipse.jetty.ee8.nested.Request", // Jetty 12, ee8
       "org.eclipse.jetty.server.Request", // Jetty 9 to 11
-      "io.undertow.servlet.spec.HttpServletRequestImpl"); // Undertow, WildFly
+      "io.undertow.servlet.spec.HttpServletRequestImpl", // Undertow, WildFly
+      // Open Liberty: declared here, not overridden by its SRTServletRequest31/40/60
+      "com.ibm.ws.webcontainer.srt.SRTServletRequest");
 
   private BodyReadEntryPoints() {}
 

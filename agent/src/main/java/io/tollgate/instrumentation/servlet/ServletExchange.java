@@ -148,7 +148,11 @@ public final class ServletExchange implements HttpExchange {
   /**
    * The form body's first value of {@code name}, once the application has parsed its parameters
    * (so reading them again costs nothing and decodes them as it did): the container's values
-   * after those the query string gave. Null before, and after a raw read of the body.
+   * after those the query string gave. Null before, after a raw read of the body, and when the
+   * container cannot parse the form (Jetty 12 ee10 throws {@code BadMessageException: 400: Unable
+   * to parse form content} for a form after {@code setCharacterEncoding("ISO-8859-1")}): the
+   * application's own read meets the same failure, so the field is absent for it too, and it is
+   * no error of the agent's.
    */
   @Override
   public String formParameter(String name) {
@@ -156,7 +160,12 @@ public final class ServletExchange implements HttpExchange {
         || !QueryStrings.isFormBody(calls.getContentType(request))) {
       return null;
     }
-    String[] values = calls.getParameterValues(request, name);
+    String[] values;
+    try {
+      values = calls.getParameterValues(request, name);
+    } catch (RuntimeException unparsable) {
+      return null;
+    }
     int inQuery = QueryStrings.count(calls.getQueryString(request), name);
     return values != null && values.length > inQuery ? values[inQuery] : null;
   }

@@ -51,7 +51,7 @@ public final class Main {
         // -Dtestapp.context=/shop deploys the application under a context path
         Context ctx = tomcat.addContext(System.getProperty("testapp.context", ""), base.toString());
         Wrapper cxf = servlet(ctx, "cxf", new CXFNonSpringJaxrsServlet(), true, "/*");
-        cxf.addInitParameter("jaxrs.serviceClasses", Endpoints.class.getName());
+        cxf.addInitParameter("jaxrs.serviceClasses", Endpoints.class.getName() + "," + Echo.class.getName());
         cxf.addInitParameter("jaxrs.providers", RewritingExceptionMapper.class.getName());
         servlet(ctx, "forwardHello", new Servlets.ForwardHello(), false, "/forward/hello");
         servlet(ctx, "errorPage", new Servlets.ErrorPageServlet(), true, Servlets.ERROR_PAGE);

@@ -29,7 +29,7 @@ public final class Main {
         int port = Integer.parseInt(env("PORT", "8080"));
         String host = env("HOST", "127.0.0.1");
 
-        ResourceConfig config = new ResourceConfig(Endpoints.class, TestUserFilter.class)
+        ResourceConfig config = new ResourceConfig(Endpoints.class, Echo.class, TestUserFilter.class)
                 .property(ServerProperties.WADL_FEATURE_DISABLE, true);
         URI uri = new URI("http", null, host, port, "/", null, null);
         HttpServer server = GrizzlyHttpServerFactory.createHttpServer(uri, config, true);
