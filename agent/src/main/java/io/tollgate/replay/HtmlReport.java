@@ -76,7 +76,8 @@ public final class HtmlReport {
     int i = rule.index;
     html.append("<section class=\"rule\" id=\"rule-").append(i).append("\"><h2>")
         .append(HtmlText.escape(rule.name())).append(" <span class=\"meta\">")
-        .append(HtmlText.escape(rule.algorithm() + " " + rule.limits() + ", key " + rule.key()))
+        .append(HtmlText.escape(rule.algorithm() + " " + rule.limits() + ", key " + rule.key()
+            + (rule.counting() == null ? "" : ", " + rule.counting())))
         .append("</span>");
     if (rule.shadow) {
       html.append(" <span class=\"shadow\">shadow: would-refuse only</span>");
@@ -86,6 +87,11 @@ public final class HtmlReport {
       html.append("<p class=\"warn\">Not replayable: it matches or keys by a route template,"
           + " which only the application knows, not a log. ")
           .append(HtmlText.escape(r.unreplayableMatches())).append("</p></section>\n");
+      return;
+    }
+    if (r.unfed()) {
+      html.append("<p class=\"warn\">").append(HtmlText.escape(r.unfedLine()))
+          .append("</p></section>\n");
       return;
     }
     if (rule.replayability == ReplayedRule.Replayability.INSTANTANEOUS) {
@@ -120,9 +126,13 @@ public final class HtmlReport {
           + " keys, and those refused at least once</figcaption>")
           .append(KeysChart.svg("keys-" + i, r.histogram)).append("</figure>\n");
     }
-    if (!r.suggestions.isEmpty() && r.trackedKeys > 0) {
+    if (r.countedNothing()) {
+      html.append("<p>").append(HtmlText.escape(r.countedNothingLine())).append("</p>\n");
+    } else if (!r.suggestions.isEmpty() && r.trackedKeys > 0) {
       html.append("<p>Limits needed: the most one key sent within any period"
-          + " (<code>sliding-log</code>'s window).</p><table class=\"limits\"><tr><th>limit</th>"
+          + " (<code>sliding-log</code>'s window)")
+          .append(rule.counting() == null ? "" : ", " + HtmlText.escape(rule.counting()))
+          .append(".</p><table class=\"limits\"><tr><th>limit</th>"
           + "<th class=\"n\">refusing no one</th><th class=\"n\">99th percentile of keys</th>"
           + "<th class=\"n\">99.9th percentile</th><th class=\"n\">keys</th></tr>");
       for (LimitSuggestion s : r.suggestions) {

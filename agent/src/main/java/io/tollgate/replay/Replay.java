@@ -138,7 +138,8 @@ public final class Replay {
       RuleTally tally = tallyOfRule.get(owner);
       if (tally != null) {
         KeyTally key = tally.record(first.key, refused, nowMillis);
-        if (key != null) {
+        // limits needed count what the rule counts: with count-when, only the statuses it lists
+        if (key != null && tally.rule.counts(exchange.responseStatus(false))) {
           // every budget the request counts against, also those a penalty box did not ask
           for (Rule budget : owner.budgetsFor(exchange)) {
             int b = tally.rule.budgetIndex(budget);

@@ -1,5 +1,6 @@
 package io.tollgate.replay;
 
+import io.tollgate.config.CountWhen;
 import io.tollgate.config.Durations;
 import io.tollgate.config.LimitConfig;
 import io.tollgate.config.Mode;
@@ -9,6 +10,7 @@ import io.tollgate.rules.Rule;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -96,6 +98,64 @@ final class ReplayedRule {
       }
     }
     return false;
+  }
+
+  /**
+   * Whether a request that was logged with {@code status} counts against the rule's limits, as
+   * the engine decides it when the request ends: every one, or with {@code count-when} only those
+   * whose status it lists (a request logged with no status counts, as the engine keeps the charge
+   * of a response whose status it could not read).
+   */
+  boolean counts(int status) {
+    CountWhen countWhen = config.countWhen();
+    return countWhen == null || countWhen.counts(status);
+  }
+
+  /** What the rule counts when it does not count every request: {@code counting 401 responses}. */
+  String counting() {
+    CountWhen countWhen = config.countWhen();
+    if (countWhen == null) {
+      return null;
+    }
+    List<String> items = new ArrayList<>();
+    for (String item : countWhen.items()) {
+      items.add(item.equals(CountWhen.FAILURE) ? "failed (4xx, 5xx)" : item);
+    }
+    return "counting " + String.join(", ", items) + " responses";
+  }
+
+  /**
+   * Why a log may leave every request without this rule's key: one reason per key part that a
+   * log may lack, or null when each part is one every logged request has.
+   */
+  String whyKeyless() {
+    List<String> reasons = new ArrayList<>();
+    for (String part : config.key()) {
+      int colon = part.indexOf(':');
+      String kind = (colon < 0 ? part : part.substring(0, colon)).trim().toLowerCase(Locale.ROOT);
+      String name = colon < 0 ? "" : part.substring(colon + 1).trim();
+      switch (kind) {
+        case "form":
+          reasons.add("an access log records no request bodies, so no form field " + name);
+          break;
+        case "header":
+          reasons.add("the log recorded no " + name + " header");
+          break;
+        case "cookie":
+          reasons.add("the log recorded no Cookie header with " + name);
+          break;
+        case "principal":
+          reasons.add("the log recorded no user");
+          break;
+        case "param":
+        case "query":
+          reasons.add("no logged query string had " + name);
+          break;
+        default:
+          break;
+      }
+    }
+    return reasons.isEmpty() ? null : String.join("; ", reasons);
   }
 
   String name() {

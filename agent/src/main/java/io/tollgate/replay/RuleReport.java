@@ -94,6 +94,45 @@ final class RuleReport {
         : Figures.count(unreplayable) + " requests matched its paths and methods.";
   }
 
+  /**
+   * Whether the log could not feed a rule it replays: the rule's paths and methods matched
+   * requests, but none of them had its key (or each was allowlisted), so it decided none.
+   */
+  boolean unfed() {
+    return replayed() && matched == 0 && uncounted > 0;
+  }
+
+  /**
+   * Whether the rule counts only some statuses and no logged request ended with one of them, so
+   * that no key needs any limit (its limits-needed table would have no row).
+   */
+  boolean countedNothing() {
+    if (rule.counting() == null || trackedKeys == 0) {
+      return false;
+    }
+    for (LimitSuggestion s : suggestions) {
+      if (s.keys > 0) {
+        return false;
+      }
+    }
+    return !suggestions.isEmpty();
+  }
+
+  /** The line that stands for the limits needed of a rule that {@link #countedNothing()}. */
+  String countedNothingLine() {
+    return "Limits needed: none; no matched request was logged with a status the rule counts ("
+        + rule.counting() + ").";
+  }
+
+  /** The one line that says why an {@link #unfed()} rule has no figures. */
+  String unfedLine() {
+    String why = rule.whyKeyless();
+    boolean allowlist = !rule.config.allow().isEmpty();
+    return "Not fed by this log: none of the " + Figures.count(uncounted) + " requests it matched"
+        + " had its key (" + rule.key() + ")" + (allowlist ? " or each was allowlisted" : "")
+        + (why == null ? "." : ": " + why + ".");
+  }
+
   boolean replayed() {
     return rule.replayability != ReplayedRule.Replayability.NEEDS_ROUTE;
   }

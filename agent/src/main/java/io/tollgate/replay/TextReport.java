@@ -64,6 +64,9 @@ public final class TextReport {
     ReplayedRule rule = r.rule;
     out.append("rule ").append(Figures.key(rule.name())).append(": ").append(rule.algorithm())
         .append(' ').append(rule.limits()).append(", key ").append(rule.key());
+    if (rule.counting() != null) {
+      out.append(", ").append(rule.counting());
+    }
     if (rule.shadow) {
       out.append(" (shadow: would-refuse only)");
     }
@@ -72,6 +75,10 @@ public final class TextReport {
       out.append("  not replayable: it matches or keys by a route template, which only the"
           + " application knows, not a log.").append(NL);
       out.append("  ").append(r.unreplayableMatches()).append(NL);
+      return;
+    }
+    if (r.unfed()) {
+      out.append("  ").append(r.unfedLine()).append(NL);
       return;
     }
     if (rule.replayability == ReplayedRule.Replayability.INSTANTANEOUS) {
@@ -96,8 +103,11 @@ public final class TextReport {
               + Figures.count(r.timeline.refused(busiest)) + " would be refused)");
     }
     out.append(figures.format("  "));
-    if (!r.suggestions.isEmpty() && r.trackedKeys > 0) {
-      out.append("  limits needed (the most one key sent within any period):").append(NL);
+    if (r.countedNothing()) {
+      out.append("  ").append(r.countedNothingLine()).append(NL);
+    } else if (!r.suggestions.isEmpty() && r.trackedKeys > 0) {
+      out.append("  limits needed (the most one key sent within any period")
+          .append(rule.counting() == null ? "" : ", " + rule.counting()).append("):").append(NL);
       TextTable limits = new TextTable("lrrrrr",
           "limit", "refusing no one", "99th pct of keys", "99.9th pct", "keys", "");
       for (LimitSuggestion s : r.suggestions) {
