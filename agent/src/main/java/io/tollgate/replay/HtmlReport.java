@@ -90,7 +90,7 @@ public final class HtmlReport {
       return;
     }
     if (r.unfed()) {
-      html.append("<p class=\"warn\">").append(HtmlText.escape(r.unfedLine()))
+      html.append("<p class=\"warn\">").append(HtmlText.escape(sentence(r.unfedLine())))
           .append("</p></section>\n");
       return;
     }
@@ -127,7 +127,7 @@ public final class HtmlReport {
           .append(KeysChart.svg("keys-" + i, r.histogram)).append("</figure>\n");
     }
     if (r.countedNothing()) {
-      html.append("<p>").append(HtmlText.escape(r.countedNothingLine())).append("</p>\n");
+      html.append("<p>").append(HtmlText.escape(sentence(r.countedNothingLine()))).append("</p>\n");
     } else if (!r.suggestions.isEmpty() && r.trackedKeys > 0) {
       html.append("<p>Limits needed: the most one key sent within any period"
           + " (<code>sliding-log</code>'s window)")
@@ -166,6 +166,11 @@ public final class HtmlReport {
   private static void figure(StringBuilder html, String name, String value, String note) {
     html.append("<tr><td>").append(name).append("</td><td class=\"n\">").append(value)
         .append("</td><td>").append(HtmlText.escape(note)).append("</td></tr>");
+  }
+
+  /** A line of the text report as a sentence of the page: its first letter in capitals. */
+  private static String sentence(String line) {
+    return line.isEmpty() ? line : Character.toUpperCase(line.charAt(0)) + line.substring(1);
   }
 
   private static double share(long part, long whole) {

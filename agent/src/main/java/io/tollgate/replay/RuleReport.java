@@ -118,17 +118,17 @@ final class RuleReport {
     return !suggestions.isEmpty();
   }
 
-  /** The line that stands for the limits needed of a rule that {@link #countedNothing()}. */
+  /** The line (lower case, as the text report's) that stands for the limits needed of a rule that {@link #countedNothing()}. */
   String countedNothingLine() {
-    return "Limits needed: none; no matched request was logged with a status the rule counts ("
+    return "limits needed: none; no matched request was logged with a status the rule counts ("
         + rule.counting() + ").";
   }
 
-  /** The one line that says why an {@link #unfed()} rule has no figures. */
+  /** The one line (lower case, as the text report's) that says why an {@link #unfed()} rule has no figures. */
   String unfedLine() {
     String why = rule.whyKeyless();
     boolean allowlist = !rule.config.allow().isEmpty();
-    return "Not fed by this log: none of the " + Figures.count(uncounted) + " requests it matched"
+    return "not fed by this log: none of the " + Figures.count(uncounted) + " requests it matched"
         + " had its key (" + rule.key() + ")" + (allowlist ? " or each was allowlisted" : "")
         + (why == null ? "." : ": " + why + ".");
   }
