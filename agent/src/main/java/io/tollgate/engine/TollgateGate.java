@@ -113,9 +113,7 @@ public final class TollgateGate {
       if (waiting != null && !waiting.isEmpty()) {
         scope.waitingForPrincipal = waiting;
       }
-      if (waitingForBody != null && !waitingForBody.isEmpty()) {
-        scope.waitingForBody = waitingForBody;
-      }
+      keepBodyWaiting(scope, waitingForBody);
       CURRENT.set(scope);
       handedOver = true; // given back at the request's end
       return scope;
@@ -137,26 +135,8 @@ public final class TollgateGate {
     }
     RuleSet ruleSet = rules.current();
     List<Rule> waiting = scope.waitingForPrincipal;
-    RuleVerdicts earlier = scope.verdicts;
-    int before = earlier == null ? 0 : earlier.size();
-    long start = System.nanoTime();
-    List<Rule> waitingForBody = bodyWaitingOf(scope, ruleSet);
-    RuleVerdicts verdicts = decide(exchange, null, ruleSet, DecisionPoint.LATER_ENTRY, earlier,
-        waiting, waitingForBody, start, scope.heldNanos);
-    // handed to the scope at once: its end gives back whatever happens next
-    scope.verdicts = verdicts;
-    keepBodyWaiting(scope, waitingForBody);
-    if (waiting.isEmpty()) {
-      scope.waitingForPrincipal = null;
-    }
-    try {
-      return verdicts != null
-          && verdicts.size() != before
-          && refuseOrPass(
-              exchange, verdicts, ruleSet, scope.heldNanos + (System.nanoTime() - start));
-    } finally {
-      scope.heldNanos += System.nanoTime() - start;
-    }
+    return decideWaiting(scope, exchange, ruleSet, DecisionPoint.LATER_ENTRY, waiting,
+        bodyWaitingOf(scope, ruleSet));
   }
 
   /**
@@ -301,14 +281,29 @@ public final class TollgateGate {
       return false;
     }
     scope.waitingForBody = null; // decided here, once
-    RuleSet ruleSet = rules.current();
+    return decideWaiting(scope, exchange, rules.current(), DecisionPoint.BODY_READ, waiting, null);
+  }
+
+  /**
+   * Decides the rules of a begun request that waited for a later {@code point} ({@code waiting},
+   * from which the decided ones are removed), adding to its verdicts; those still waiting for the
+   * body go to {@code waitingForBody} (when not null). When {@code waiting} is the list of rules
+   * waiting for the user and none is left in it, the request waits for its user no longer. True
+   * when the new verdicts refused the request.
+   */
+  private boolean decideWaiting(RequestScope scope, HttpExchange exchange, RuleSet ruleSet,
+      DecisionPoint point, List<Rule> waiting, List<Rule> waitingForBody) {
     RuleVerdicts earlier = scope.verdicts;
     int before = earlier == null ? 0 : earlier.size();
     long start = System.nanoTime();
-    RuleVerdicts verdicts = decide(exchange, null, ruleSet, DecisionPoint.BODY_READ, earlier,
-        waiting, null, start, scope.heldNanos);
+    RuleVerdicts verdicts = decide(exchange, null, ruleSet, point, earlier, waiting,
+        waitingForBody, start, scope.heldNanos);
     // handed to the scope at once: its end gives back whatever happens next
     scope.verdicts = verdicts;
+    keepBodyWaiting(scope, waitingForBody);
+    if (waiting == scope.waitingForPrincipal && waiting.isEmpty()) {
+      scope.waitingForPrincipal = null;
+    }
     try {
       return verdicts != null
           && verdicts.size() != before
