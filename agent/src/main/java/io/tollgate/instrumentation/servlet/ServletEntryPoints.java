@@ -1,6 +1,7 @@
 package io.tollgate.instrumentation.servlet;
 
 import io.tollgate.instrumentation.EntryPointMethod;
+import io.tollgate.instrumentation.RequestEntryWeaver;
 import java.util.Arrays;
 import java.util.List;
 
@@ -20,9 +21,9 @@ public final class ServletEntryPoints {
     String chain = descriptorOf(namespace.type("FilterChain"));
     return Arrays.asList(
         EntryPointMethod.inImplementations(framework, namespace.type("Servlet"), "service",
-            "(" + request + response + ")V", ServletRequestWeaver.class),
+            "(" + request + response + ")V", RequestEntryWeaver.class),
         EntryPointMethod.inImplementations(framework, namespace.type("Filter"), "doFilter",
-            "(" + request + response + chain + ")V", ServletRequestWeaver.class));
+            "(" + request + response + chain + ")V", RequestEntryWeaver.class));
   }
 
   static String descriptorOf(String className) {

@@ -6,7 +6,7 @@ import io.tollgate.instrumentation.DirectCalls;
 import io.tollgate.instrumentation.EntryPointHandler;
 import io.tollgate.instrumentation.EntryPointMethod;
 import io.tollgate.instrumentation.FrameworkModule;
-import io.tollgate.instrumentation.container.ContainerEntryWeaver;
+import io.tollgate.instrumentation.RequestEntryWeaver;
 import io.tollgate.instrumentation.container.ContainerRequests;
 import io.tollgate.instrumentation.servlet.ServletExchange;
 import io.tollgate.bootstrap.InternalErrors;
@@ -60,7 +60,7 @@ public final class JettyModule implements FrameworkModule {
   public List<EntryPointMethod> entryPoints() {
     return Collections.singletonList(
         EntryPointMethod.inClass("Jetty", SERVER, "handle",
-            "(Lorg/eclipse/jetty/server/HttpChannel;)V", ContainerEntryWeaver.class));
+            "(Lorg/eclipse/jetty/server/HttpChannel;)V", RequestEntryWeaver.class));
   }
 
   @Override

@@ -4,7 +4,7 @@ import io.tollgate.engine.TollgateGate;
 import io.tollgate.instrumentation.EntryPointHandler;
 import io.tollgate.instrumentation.EntryPointMethod;
 import io.tollgate.instrumentation.FrameworkModule;
-import io.tollgate.instrumentation.container.ContainerEntryWeaver;
+import io.tollgate.instrumentation.RequestEntryWeaver;
 import io.tollgate.instrumentation.container.ContainerRequests;
 import java.util.Collections;
 import java.util.List;
@@ -30,7 +30,7 @@ public final class TomcatModule implements FrameworkModule {
     return Collections.singletonList(
         EntryPointMethod.inClass("Tomcat", HOST_VALVE, "invoke",
             "(Lorg/apache/catalina/connector/Request;Lorg/apache/catalina/connector/Response;)V",
-            ContainerEntryWeaver.class));
+            RequestEntryWeaver.class));
   }
 
   @Override
