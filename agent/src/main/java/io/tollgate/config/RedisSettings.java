@@ -41,20 +41,7 @@ public final class RedisSettings {
   private final int maxWaitingThreads;
 
   public RedisSettings(String uri, List<String> cluster, long timeoutNanos) {
-    this(uri, cluster, timeoutNanos, DEFAULT_MAX_WAIT_NANOS, false, 1, null, VerifyPeer.FULL);
-  }
-
-  public RedisSettings(
-      String uri,
-      List<String> cluster,
-      long timeoutNanos,
-      long maxWaitNanos,
-      boolean refusalCache,
-      long leaseTokens,
-      String tlsCaFile,
-      VerifyPeer verifyPeer) {
-    this(uri, cluster, timeoutNanos, maxWaitNanos, refusalCache, leaseTokens, tlsCaFile,
-        verifyPeer, 0);
+    this(uri, cluster, timeoutNanos, DEFAULT_MAX_WAIT_NANOS, false, 1, null, VerifyPeer.FULL, 0);
   }
 
   public RedisSettings(
