@@ -13,6 +13,8 @@ import java.lang.reflect.Method;
 public final class AgentStarter {
 
   private static final String AGENT_MAIN = "io.tollgate.agent.AgentMain";
+  /** The agent's AgentArguments.STATUS_REPORT. */
+  private static final String STATUS_REPORT = "status-report";
 
   private static Class<?> agentMain;
 
@@ -25,10 +27,27 @@ public final class AgentStarter {
       reattach.invoke(null, agentArgs);
       return;
     }
+    if (!atStartup && isStatusRequest(agentArgs)) {
+      // The jar is here but no agent started (its start failed): `status` starts none.
+      return;
+    }
     ClassLoader isolated = new AgentClassLoader(jar, ClassLoader.getPlatformClassLoader());
     Class<?> main = Class.forName(AGENT_MAIN, true, isolated);
     main.getMethod("start", String.class, Instrumentation.class, boolean.class, File.class)
         .invoke(null, agentArgs, inst, atStartup, jar);
     agentMain = main;
+  }
+
+  /** Whether {@code agentArgs} are the {@code status} command's: they name {@code status-report}. */
+  static boolean isStatusRequest(String agentArgs) {
+    if (agentArgs == null) {
+      return false;
+    }
+    for (String item : agentArgs.split(",")) {
+      if (item.trim().startsWith(STATUS_REPORT + "=")) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -21,6 +21,7 @@ public final class TollgateAgent {
 
   /** The package of the classes that woven code calls: every class loader must show it. */
   private static final String BRIDGE_PACKAGE = "io.tollgate.bootstrap";
+  private static final String STATUS_REPORT = "status-report";
   private static final String JBOSS_MODULES_SYSTEM_PACKAGES = "jboss.modules.system.pkgs";
 
   public static void premain(String agentArgs, Instrumentation inst) {
@@ -33,9 +34,19 @@ public final class TollgateAgent {
   }
 
   private static synchronized void start(String agentArgs, Instrumentation inst, boolean atStartup) {
+    boolean status = !atStartup && isStatusRequest(agentArgs);
+    if (status && !agentIsInstalled()) {
+      // `status` asks the agent running here; with none, it must not start one. The command
+      // finds its report empty and says so.
+      return;
+    }
     try {
       File jar = agentJar();
-      inst.appendToBootstrapClassLoaderSearch(new JarFile(jar));
+      if (!status) {
+        // Not for `status`, whose agent put it there already: each refresh would open the jar
+        // once more and keep it open.
+        inst.appendToBootstrapClassLoaderSearch(new JarFile(jar));
+      }
       Class<?> starter = Class.forName("io.tollgate.bootstrap.AgentStarter", true, null);
       starter
           .getMethod("start", String.class, Instrumentation.class, boolean.class, File.class)
@@ -84,6 +95,36 @@ public final class TollgateAgent {
       }
     }
     return packages + "," + BRIDGE_PACKAGE;
+  }
+
+  /**
+   * The {@code status} command's attach: its arguments name {@code status-report} (the agent's
+   * AgentArguments.STATUS_REPORT). {@link AgentStarter#isStatusRequest}'s twin: this class may
+   * not refer to it.
+   */
+  private static boolean isStatusRequest(String agentArgs) {
+    if (agentArgs == null) {
+      return false;
+    }
+    for (String item : agentArgs.split(",")) {
+      if (item.trim().startsWith(STATUS_REPORT + "=")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether an agent was installed in this JVM: its jar is on the bootstrap class path, where
+   * {@link #start} puts it first. Asked without loading the class.
+   */
+  private static boolean agentIsInstalled() {
+    try {
+      Class.forName("io.tollgate.bootstrap.AgentStarter", false, null);
+      return true;
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false;
+    }
   }
 
   private static File agentJar() throws Exception {

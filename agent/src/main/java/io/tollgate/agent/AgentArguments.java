@@ -65,8 +65,16 @@ public final class AgentArguments {
    */
   public static final String ATTACH_REPORT = "attach-report";
 
+  /**
+   * Where the agent already running writes a {@code StatusReport} for the {@code status} command,
+   * which adds it: an attach that names it changes nothing, and starts no agent where none runs.
+   * Not a setting, as {@link #ATTACH_REPORT}. The bootstrap tier knows it by this text too.
+   */
+  public static final String STATUS_REPORT = "status-report";
+
   static {
     OPTIONS.put(ATTACH_REPORT, Kind.PATH);
+    OPTIONS.put(STATUS_REPORT, Kind.PATH);
   }
 
   /** The settings a second attach applies (those it names); the others stay as the first start set them. */

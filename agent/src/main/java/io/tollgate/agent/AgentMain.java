@@ -44,7 +44,10 @@ public final class AgentMain {
 
   private static final long RELOAD_INTERVAL_MILLIS = 1_000;
 
-  private static RulesHolder rules;
+  /** Volatile: {@code status} reads it from the attach thread, without the lock. */
+  private static volatile RulesHolder rules;
+  /** When the agent started (wall clock): its counters count since then. */
+  private static volatile long startedAtMillis;
   /** How long {@code premain} itself took (the agent's share of the application's start). */
   private static volatile long premainMillis;
 
@@ -56,6 +59,7 @@ public final class AgentMain {
   public static synchronized void start(
       String agentArgs, Instrumentation inst, boolean atStartup, File jar) {
     long startNanos = System.nanoTime();
+    startedAtMillis = System.currentTimeMillis();
     AgentArguments arguments = AgentArguments.parse(agentArgs);
     AgentLog.installAsSink();
     AgentLog.setDebug(arguments.isTrue("debug"));
@@ -231,8 +235,18 @@ public final class AgentMain {
    * A second attach: apply the settings it names among {@link AgentArguments#APPLIED_AGAIN} (its
    * rules file, debug, the refusal log) without instrumenting again; those it leaves out stay.
    */
-  public static synchronized void reattach(String agentArgs) {
+  public static void reattach(String agentArgs) {
     AgentArguments arguments = AgentArguments.parse(agentArgs);
+    if (arguments.given(AgentArguments.STATUS_REPORT)) {
+      // The status command: answered without the lock (a reload in progress does not hold it
+      // up), and nothing else in the arguments is applied.
+      StatusReport.write(rules, startedAtMillis, arguments.get(AgentArguments.STATUS_REPORT));
+      return;
+    }
+    reconfigure(arguments);
+  }
+
+  private static synchronized void reconfigure(AgentArguments arguments) {
     AgentLog.info("attached again; already instrumented, updating the configuration");
     logProblems(arguments);
     if (arguments.given("debug")) {

@@ -25,11 +25,12 @@ import java.util.Map;
 import net.bytebuddy.agent.ByteBuddyAgent;
 
 /**
- * {@code java -jar tollgate-agent.jar COMMAND}: attach to a running JVM, validate a rules file,
- * replay access logs through rules, print help or the version.
+ * {@code java -jar tollgate-agent.jar COMMAND}: attach to a running JVM, show a running agent's
+ * status, validate a rules file, replay access logs through rules, print help or the version.
  *
- * <p>Exit codes: 0 success; 1 a rules file is invalid or the attach failed; 2 the command line
- * itself is wrong (unknown command, missing argument, unreadable file).
+ * <p>Exit codes: 0 success; 1 a rules file is invalid or the attach failed (for {@code status}:
+ * the agent reports a problem); 2 the command line itself is wrong (unknown command, missing
+ * argument, unreadable file); 3 ({@code status}) no Tollgate agent in that JVM.
  */
 public final class Cli {
 
@@ -57,6 +58,8 @@ public final class Cli {
         return validate(Arrays.copyOfRange(args, 1, args.length), out, err);
       case "attach":
         return attach(Arrays.copyOfRange(args, 1, args.length), agentJar, out, err);
+      case "status":
+        return StatusCommand.run(Arrays.copyOfRange(args, 1, args.length), agentJar, out, err);
       case "replay":
         return ReplayCommand.run(Arrays.copyOfRange(args, 1, args.length), out, err);
       default:
@@ -74,6 +77,7 @@ public final class Cli {
         "Usage:",
         "  java -javaagent:tollgate-agent.jar=config=rules.yaml -jar app.jar   start an app with limits",
         "  java -jar tollgate-agent.jar attach PID config=rules.yaml          add limits to a running JVM",
+        "  java -jar tollgate-agent.jar status PID [--json] [--watch [SECONDS]] see a running agent",
         "  java -jar tollgate-agent.jar validate rules.yaml [more.yaml...]     check rules files",
         "  java -jar tollgate-agent.jar replay rules.yaml access.log...        try rules on past traffic",
         "  java -jar tollgate-agent.jar --version",
@@ -88,6 +92,7 @@ public final class Cli {
         "the JVM's errors, file and line) when it is not or the attach failed, 2 on a usage error.",
         "validate exits 0 when every file is valid, 1 when one is not (one line per problem,",
         "with its line number), 2 on a usage error.",
+        StatusCommand.USAGE_TEXT,
         ReplayCommand.USAGE_TEXT,
         "");
   }
@@ -165,8 +170,8 @@ public final class Cli {
     for (Map.Entry<String, String> option : arguments.givenOptions().entrySet()) {
       String key = option.getKey();
       String value = option.getValue();
-      if (key.equals(AgentArguments.ATTACH_REPORT)) {
-        continue; // this command's own, added below
+      if (key.equals(AgentArguments.ATTACH_REPORT) || key.equals(AgentArguments.STATUS_REPORT)) {
+        continue; // this command's own, added below; the status command's
       }
       if (key.equals("config") || key.equals("log-file")) {
         // The target JVM has its own working directory: send an absolute path.

@@ -33,6 +33,10 @@ public final class RulesHolder {
   private byte[] lastPolled;
   /** Why the file could not be read at the last poll (said once), or null. */
   private String lastProblem;
+  /** Why the file in use cannot be read now, as logged; null when it can. For {@code status}. */
+  private volatile String readProblem;
+  /** Why the file's content last read was not applied, as logged; null when it was. */
+  private volatile String applyProblem;
   /** Counts {@link #useFile} switches, so that a read of a file no longer in use is dropped. */
   private long generation;
   /** The generation whose file's rules were last put in force. */
@@ -88,6 +92,8 @@ public final class RulesHolder {
       this.lastContent = null;
       this.lastPolled = null;
       this.lastProblem = null;
+      this.readProblem = null;
+      this.applyProblem = null;
       generation++;
     }
     reload(Settling.REREAD);
@@ -165,6 +171,7 @@ public final class RulesHolder {
       if (readGeneration != generation) {
         return false; // another file was put in use meanwhile, and read by that switch
       }
+      readProblem = problem;
       if (problem != null) {
         if (!problem.equals(lastProblem)) {
           AgentLog.error(problem + keptRulesNote());
@@ -248,9 +255,10 @@ public final class RulesHolder {
     if (!previous.isEmpty() && isBlank(yaml)) {
       // A file being rewritten (truncated, then written) reads this way for a moment, and so does
       // a deployment that lost its content: neither means "remove every limit".
-      AgentLog.error("the rules file " + file + " is empty (nothing but blanks and comments) and"
+      applyProblem = "the rules file " + file + " is empty (nothing but blanks and comments) and"
           + " was not applied" + keptRulesNote() + "; to remove every rule on purpose, write"
-          + " 'rules: []'");
+          + " 'rules: []'";
+      AgentLog.error(applyProblem);
       return false;
     }
     RuleSet next;
@@ -261,13 +269,19 @@ public final class RulesHolder {
       for (ConfigProblem problem : e.problems()) {
         AgentLog.error(problem.toString());
       }
+      applyProblem = "the rules file " + file + " was not applied (" + e.problems().size()
+          + " problem" + (e.problems().size() == 1 ? "" : "s")
+          + (e.problems().isEmpty() ? "" : ", the first: " + e.problems().get(0)) + ")"
+          + keptRulesNote();
       AgentLog.error("the rules file " + file + " was not applied (" + e.problems().size()
           + " problem" + (e.problems().size() == 1 ? "" : "s") + ")" + keptRulesNote());
       return false;
     } catch (RuntimeException e) {
-      AgentLog.error("the rules file " + file + " was not applied: " + e + keptRulesNote());
+      applyProblem = "the rules file " + file + " was not applied: " + e + keptRulesNote();
+      AgentLog.error(applyProblem);
       return false;
     }
+    applyProblem = null;
     current = next;
     // Only now: a backend the old rules decided on is closed after their decisions drain.
     factory.applied();
@@ -297,6 +311,21 @@ public final class RulesHolder {
     return inForce.isEmpty()
         ? "; no rules are in force, every request passes"
         : "; the last good rules stay in force (" + describe(inForce) + ")";
+  }
+
+  /**
+   * Why the rules file in use is not what is in force, as the log said it: it cannot be read, or
+   * its content was not applied (invalid, or emptied); null when its content is in force. What
+   * {@code status} reports as a problem.
+   */
+  public String fileProblem() {
+    String unreadable = readProblem;
+    return unreadable != null ? unreadable : applyProblem;
+  }
+
+  /** The factory that builds the rules: its backend is the one they decide on. */
+  public RuleSetFactory factory() {
+    return factory;
   }
 
   /** The rules in force, as the log names them: {@code 2 rules: login, api (shadow)}. */

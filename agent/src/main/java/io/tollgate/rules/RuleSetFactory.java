@@ -109,6 +109,19 @@ public final class RuleSetFactory {
     stores.committed();
   }
 
+  /**
+   * The Redis backend of the rules last built, or null when they count locally: its health is
+   * what {@code status} shows. Read without waiting for a reload in progress.
+   */
+  public RedisBackend redisBackend() {
+    return stores.backend();
+  }
+
+  /** How many instances share {@link #redisBackend()}, or null without one. */
+  public io.tollgate.stores.redis.InstanceRegistry instanceRegistry() {
+    return stores.instances();
+  }
+
   private RuleSet buildOnBackend(RulesConfig config, RuleSet previous) throws ConfigException {
     ClientAddressResolver clients = ClientAddresses.resolverFor(config.clientIp());
     if (!validating) {

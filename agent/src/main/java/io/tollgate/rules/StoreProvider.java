@@ -47,8 +47,9 @@ public final class StoreProvider {
   /** Null but in tests: what the Redis scripts read as now, instead of Redis TIME. */
   private final Clock scriptClock;
   private RedisSettings connectedTo;
-  private RedisBackend backend;
-  private InstanceRegistry instances;
+  /** Volatile: the {@code status} command reads them from the attach thread, without the lock. */
+  private volatile RedisBackend backend;
+  private volatile InstanceRegistry instances;
 
   public StoreProvider(Clock clock) {
     this(clock, true);
@@ -187,6 +188,16 @@ public final class StoreProvider {
     backend = change.backend;
     instances = change.instances;
     connectedTo = change.settings;
+  }
+
+  /** The Redis backend the rules last built decide on, or null ({@code backend: local}). */
+  RedisBackend backend() {
+    return backend;
+  }
+
+  /** The instance count of {@link #backend()}, or null. */
+  InstanceRegistry instances() {
+    return instances;
   }
 
   /** How the store reaches Redis and how long it waits, as the rules file's {@code redis:} says. */

@@ -70,6 +70,11 @@ public final class TollgateMetrics {
     return created;
   }
 
+  /** The counters of {@code rule}, or null before its first decision; never creates them. */
+  public static RuleMetrics find(String rule) {
+    return RULES.get(rule);
+  }
+
   /** Every rule's counters, by name. */
   public static List<RuleMetrics> all() {
     List<RuleMetrics> all = new ArrayList<>(RULES.values());

@@ -871,6 +871,24 @@ public final class RedisBackend implements AutoCloseable {
     return conn != null && conn.isOpen();
   }
 
+  /**
+   * Decisions this backend could not make since it was made, each decided by its rule's {@code
+   * on-failure} instead.
+   */
+  public long decisionsFellBack() {
+    return outage.failedTotal();
+  }
+
+  /** Decisions Redis was alive for but too late, decided by the rule's local share instead. */
+  public long decisionsLate() {
+    return outage.lateTotal();
+  }
+
+  /** Whether decisions are failing now (since the first that failed, until one is made again). */
+  public boolean decisionsFailing() {
+    return outage.failing();
+  }
+
   public CircuitBreaker breaker() {
     return breaker;
   }

@@ -25,6 +25,9 @@ final class RedisOutageLog {
   private final LongAdder failedDecisions = new LongAdder();
   private final AtomicLong lastLateLine = new AtomicLong();
   private final LongAdder lateDecisions = new LongAdder();
+  /** Since the backend was made, never reset: what {@code status} turns into rates. */
+  private final LongAdder failedTotal = new LongAdder();
+  private final LongAdder lateTotal = new LongAdder();
 
   RedisOutageLog(String backend) {
     this.backend = backend;
@@ -33,6 +36,7 @@ final class RedisOutageLog {
   /** A decision Redis could not make, for {@code reason}. */
   void decisionFailed(String reason) {
     failedDecisions.increment();
+    failedTotal.increment();
     long now = System.nanoTime() | 1;
     if (failingSince.get() == 0 && failingSince.compareAndSet(0, now)) {
       lastReminder.set(now);
@@ -57,6 +61,7 @@ final class RedisOutageLog {
    */
   void decisionLate(RedisFailure kind, String reason, long maxWaitMillis) {
     lateDecisions.increment();
+    lateTotal.increment();
     long now = System.nanoTime() | 1;
     long last = lastLateLine.get();
     if ((last == 0 || now - last >= REMINDER_NANOS) && lastLateLine.compareAndSet(last, now)) {
@@ -82,6 +87,16 @@ final class RedisOutageLog {
   /** Whether decisions are failing now. */
   boolean failing() {
     return failingSince.get() != 0;
+  }
+
+  /** Decisions Redis could not make (its rule's on-failure decided), since the backend was made. */
+  long failedTotal() {
+    return failedTotal.sum();
+  }
+
+  /** Decisions Redis was too late for (the rule's local share decided), since it was made. */
+  long lateTotal() {
+    return lateTotal.sum();
   }
 
   private static String secondsSince(long nanos) {

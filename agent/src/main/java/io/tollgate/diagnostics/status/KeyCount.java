@@ -1,0 +1,35 @@
+package io.tollgate.diagnostics.status;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** One key of a top-keys list: its count, which may overestimate by at most {@code error}. */
+public final class KeyCount {
+  public final String key;
+  public final long count;
+  public final long error;
+
+  public KeyCount(String key, long count, long error) {
+    this.key = key;
+    this.count = count;
+    this.error = error;
+  }
+
+  Map<String, Object> toJson() {
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("key", key);
+    json.put("count", count);
+    json.put("error", error);
+    return json;
+  }
+
+  static KeyCount fromJson(Map<String, Object> json) {
+    return new KeyCount(String.valueOf(json.get("key")), Snapshots.longOf(json.get("count")),
+        Snapshots.longOf(json.get("error")));
+  }
+
+  @Override
+  public String toString() {
+    return key + "=" + count + (error > 0 ? " (+/-" + error + ")" : "");
+  }
+}

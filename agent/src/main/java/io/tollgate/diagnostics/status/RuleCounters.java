@@ -1,0 +1,92 @@
+package io.tollgate.diagnostics.status;
+
+import io.tollgate.diagnostics.metrics.HeavyKeys;
+import io.tollgate.diagnostics.metrics.RuleMetrics;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.ToLongFunction;
+
+/**
+ * What {@code status} shows of each rule's counters: every counter becomes a per-second column of
+ * the text table and a total and a rate in the JSON, every key list a "top keys" line. A new
+ * counter of {@link RuleMetrics} is shown by adding its one line here; nothing else changes (the
+ * snapshot, the rates, the text and the JSON all go through these lists).
+ */
+public final class RuleCounters {
+
+  /** How many keys of each list the snapshot carries (the text shows fewer). */
+  static final int TOP_KEYS = 10;
+
+  /**
+   * One counter: its JSON name, its column heading (a rate: the text adds the total), and how it
+   * is read from the metrics.
+   */
+  public static final class Counter {
+    public final String name;
+    public final String heading;
+    final ToLongFunction<RuleMetrics> reader;
+
+    Counter(String name, String heading, ToLongFunction<RuleMetrics> reader) {
+      this.name = name;
+      this.heading = heading;
+      this.reader = reader;
+    }
+  }
+
+  /** One list of keys, heaviest first: its JSON name, its heading, how it is read. */
+  public static final class KeyList {
+    public final String name;
+    public final String heading;
+    final Function<RuleMetrics, List<HeavyKeys.Entry>> reader;
+
+    KeyList(String name, String heading, Function<RuleMetrics, List<HeavyKeys.Entry>> reader) {
+      this.name = name;
+      this.heading = heading;
+      this.reader = reader;
+    }
+  }
+
+  /** The counters, in the order of the table's columns. */
+  public static final List<Counter> COUNTERS = List.of(
+      new Counter("allowed", "ALLOWED/S", RuleMetrics::getAllowed),
+      new Counter("refused", "REFUSED/S", RuleMetrics::getRefused),
+      new Counter("wouldRefuse", "WOULD-REFUSE/S", RuleMetrics::getWouldRefuse),
+      new Counter("onFailure", "ON-FAILURE/S", RuleMetrics::getBackendErrors));
+
+  /** The key lists, in the order they are printed. */
+  public static final List<KeyList> KEY_LISTS = List.of(
+      new KeyList("refused", "top refused keys (would-refuse too; counts since the agent started)",
+          RuleMetrics::topRefusedKeys));
+
+  private RuleCounters() {}
+
+  /** Every counter of {@code metrics} by name; zeros for a rule that has decided nothing yet (null). */
+  public static Map<String, Long> read(RuleMetrics metrics) {
+    Map<String, Long> counters = new LinkedHashMap<>();
+    for (Counter counter : COUNTERS) {
+      counters.put(counter.name, metrics == null ? 0 : counter.reader.applyAsLong(metrics));
+    }
+    return counters;
+  }
+
+  /** Every key list of {@code metrics} by name, at most {@link #TOP_KEYS} keys each. */
+  public static Map<String, List<KeyCount>> readKeys(RuleMetrics metrics) {
+    Map<String, List<KeyCount>> lists = new LinkedHashMap<>();
+    for (KeyList list : KEY_LISTS) {
+      List<KeyCount> keys = new ArrayList<>();
+      if (metrics != null) {
+        for (HeavyKeys.Entry entry : list.reader.apply(metrics)) {
+          if (keys.size() == TOP_KEYS) {
+            break;
+          }
+          keys.add(new KeyCount(entry.key, entry.count, entry.error));
+        }
+      }
+      lists.put(list.name, keys);
+    }
+    return lists;
+  }
+}

@@ -1,0 +1,141 @@
+package io.tollgate.diagnostics.status;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code status} for people: a heading, one table row per rule with its rates per second, the top
+ * keys, the backend's health and the problems. Columns come from {@link RuleCounters}.
+ */
+public final class StatusText {
+
+  /** Keys shown per rule and list; the JSON has {@link RuleCounters#TOP_KEYS}. */
+  static final int KEYS_SHOWN = 5;
+
+  private static final DateTimeFormatter TIME =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'", Locale.ROOT)
+          .withZone(ZoneOffset.UTC);
+
+  private StatusText() {}
+
+  public static String render(StatusView view) {
+    StatusSnapshot now = view.current;
+    String nl = System.lineSeparator();
+    StringBuilder out = new StringBuilder();
+    out.append("Tollgate ").append(now.version).append(" in JVM ").append(now.pid).append(": ")
+        .append(now.rulesFile == null ? "no rules file, every request passes"
+            : "rules file " + now.rulesFile)
+        .append(nl);
+    out.append("counts since ").append(TIME.format(Instant.ofEpochMilli(now.agentStartedAtMillis)))
+        .append("; per second over the last ")
+        .append(view.intervalSeconds() > 0
+            ? String.format(Locale.ROOT, "%.1f s", view.intervalSeconds()) : "- (one snapshot)")
+        .append(", at ").append(TIME.format(Instant.ofEpochMilli(now.takenAtMillis))).append(nl)
+        .append(nl);
+    out.append(rulesTable(view));
+    if (now.rules.isEmpty()) {
+      out.append("(no rules in force)").append(nl);
+    }
+    for (RuleCounters.KeyList list : RuleCounters.KEY_LISTS) {
+      List<String> lines = new ArrayList<>();
+      for (RuleStatus rule : now.rules) {
+        List<KeyCount> keys = rule.keys(list.name);
+        if (keys.isEmpty()) {
+          continue;
+        }
+        List<String> shown = new ArrayList<>();
+        for (KeyCount key : keys.subList(0, Math.min(KEYS_SHOWN, keys.size()))) {
+          shown.add(key.toString());
+        }
+        lines.add("  " + rule.name + ": " + String.join(", ", shown));
+      }
+      if (!lines.isEmpty()) {
+        out.append(nl).append(list.heading).append(':').append(nl);
+        for (String line : lines) {
+          out.append(line).append(nl);
+        }
+      }
+    }
+    out.append(nl).append("backend: ").append(backend(view)).append(nl);
+    if (now.problems.isEmpty()) {
+      out.append("problems: none").append(nl);
+    } else {
+      out.append("problems:").append(nl);
+      for (String problem : now.problems) {
+        out.append("  ").append(problem).append(nl);
+      }
+    }
+    return out.toString();
+  }
+
+  static String rulesTable(StatusView view) {
+    List<String[]> rows = new ArrayList<>();
+    List<String> heading = new ArrayList<>(List.of("RULE", "ALGORITHM", "LIMIT", "MODE"));
+    for (RuleCounters.Counter counter : RuleCounters.COUNTERS) {
+      heading.add(counter.heading + " (TOTAL)");
+    }
+    rows.add(heading.toArray(new String[0]));
+    for (RuleStatus rule : view.current.rules) {
+      List<String> row = new ArrayList<>(List.of(rule.name, rule.algorithm, rule.limit, rule.mode()));
+      for (RuleCounters.Counter counter : RuleCounters.COUNTERS) {
+        row.add(rate(view.rate(rule, counter.name)) + " (" + rule.counter(counter.name) + ")");
+      }
+      rows.add(row.toArray(new String[0]));
+    }
+    int columns = heading.size();
+    int[] widths = new int[columns];
+    for (String[] row : rows) {
+      for (int c = 0; c < columns; c++) {
+        widths[c] = Math.max(widths[c], row[c].length());
+      }
+    }
+    StringBuilder out = new StringBuilder();
+    for (String[] row : rows) {
+      StringBuilder line = new StringBuilder();
+      for (int c = 0; c < columns; c++) {
+        if (c > 0) {
+          line.append("  ");
+        }
+        // Words left, numbers right: the rates line up on their decimal point.
+        String cell = row[c];
+        String pad = " ".repeat(widths[c] - cell.length());
+        line.append(c < 4 ? cell + pad : pad + cell);
+      }
+      out.append(stripTrailing(line.toString())).append(System.lineSeparator());
+    }
+    return out.toString();
+  }
+
+  static String backend(StatusView view) {
+    BackendStatus backend = view.current.backend;
+    if (!backend.isRedis()) {
+      return "local (counts in this JVM's memory)";
+    }
+    return "redis " + backend.address + ": "
+        + (backend.connected ? "connected" : "NOT connected")
+        + ", circuit " + backend.circuit.toLowerCase(Locale.ROOT).replace('_', '-')
+        + " (opened " + backend.circuitOpenings + " time" + (backend.circuitOpenings == 1 ? "" : "s")
+        + "), " + backend.instances + " instance" + (backend.instances == 1 ? "" : "s")
+        + " sharing it" + (backend.failing ? ", decisions FAILING now" : "")
+        + "; decided by on-failure " + rate(view.backendRate(BackendStatus.ON_FAILURE)) + "/s ("
+        + backend.counter(BackendStatus.ON_FAILURE) + " in all)"
+        + ", by the local share as redis was late " + rate(view.backendRate(BackendStatus.LATE))
+        + "/s (" + backend.counter(BackendStatus.LATE) + " in all)";
+  }
+
+  static String rate(Double perSecond) {
+    return perSecond == null ? "-" : String.format(Locale.ROOT, "%.1f", perSecond);
+  }
+
+  private static String stripTrailing(String s) {
+    int end = s.length();
+    while (end > 0 && s.charAt(end - 1) == ' ') {
+      end--;
+    }
+    return s.substring(0, end);
+  }
+}

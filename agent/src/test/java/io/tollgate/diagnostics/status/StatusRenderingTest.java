@@ -1,0 +1,214 @@
+package io.tollgate.diagnostics.status;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * What {@code status} prints from two snapshots of one agent: the rates are the difference over
+ * the interval, the JSON carries what the agent wrote plus the rates, the text is one row a rule.
+ */
+class StatusRenderingTest {
+
+  private static final long SECOND = 1_000_000_000L;
+
+  static RuleStatus rule(String name, String algorithm, String limit, boolean shadow,
+      long allowed, long refused, long wouldRefuse, long onFailure, KeyCount... keys) {
+    Map<String, Long> counters = new LinkedHashMap<>();
+    counters.put("allowed", allowed);
+    counters.put("refused", refused);
+    counters.put("wouldRefuse", wouldRefuse);
+    counters.put("onFailure", onFailure);
+    return new RuleStatus(name, algorithm, limit, shadow, counters,
+        Map.of("refused", List.of(keys)));
+  }
+
+  static StatusSnapshot snapshot(long atNanos, List<String> problems, BackendStatus backend,
+      RuleStatus... rules) {
+    return new StatusSnapshot("1.2.3", 4242, atNanos, 1_796_460_000_000L + atNanos / 1_000_000,
+        1_796_460_000_000L, "/etc/rules.yaml", problems, List.of(rules), backend);
+  }
+
+  static BackendStatus redis(boolean connected, String circuit, long onFailure, long late) {
+    Map<String, Long> counters = new LinkedHashMap<>();
+    counters.put(BackendStatus.ON_FAILURE, onFailure);
+    counters.put(BackendStatus.LATE, late);
+    return new BackendStatus(BackendStatus.REDIS, "redis://10.0.0.5:6379", connected, circuit,
+        circuit.equals("CLOSED") ? 0 : 1, !connected, 3, counters);
+  }
+
+  /** counter before, counter after, seconds between the snapshots, the rate shown. */
+  static Stream<Arguments> rates() {
+    return Stream.of(
+        Arguments.of(100, 100, 1.0, "0.0"),
+        Arguments.of(100, 150, 1.0, "50.0"),
+        Arguments.of(100, 150, 2.0, "25.0"),
+        Arguments.of(0, 1, 4.0, "0.3"),
+        // a counter that went down is another agent's (restarted JVM): no rate, not a negative one
+        Arguments.of(150, 100, 1.0, "-"));
+  }
+
+  @ParameterizedTest(name = "{0} then {1} over {2} s is {3}/s")
+  @MethodSource("rates")
+  void aRateIsTheDifferenceOverTheInterval(long before, long after, double seconds, String shown) {
+    StatusView view = new StatusView(
+        snapshot(0, List.of(), BackendStatus.local(), rule("api", "gcra", "10/1s", false, before, 0, 0, 0)),
+        snapshot((long) (seconds * SECOND), List.of(), BackendStatus.local(),
+            rule("api", "gcra", "10/1s", false, after, 0, 0, 0)));
+    assertEquals(shown, StatusText.rate(view.rate(view.current.rules.get(0), "allowed")));
+  }
+
+  @Test
+  void aRuleNotInTheEarlierSnapshotHasNoRateYet() {
+    StatusView view = new StatusView(
+        snapshot(0, List.of(), BackendStatus.local()),
+        snapshot(SECOND, List.of(), BackendStatus.local(), rule("new", "fixed-window", "5/1m", false, 7, 0, 0, 0)));
+    assertNull(view.rate(view.current.rules.get(0), "allowed"));
+    assertTrue(StatusText.render(view).contains("- (7)"), StatusText.render(view));
+  }
+
+  @Test
+  void theTextIsOneRowARuleWithRatesAndTotalsThenKeysBackendAndProblems() {
+    StatusView view = new StatusView(
+        snapshot(0, List.of(), BackendStatus.local(),
+            rule("login", "sliding-window", "5/1m", false, 10, 40, 0, 0),
+            rule("api-trial", "token-bucket", "100/1s", true, 900, 0, 5, 0)),
+        snapshot(2 * SECOND, List.of(), BackendStatus.local(),
+            rule("login", "sliding-window", "5/1m", false, 12, 60, 0, 0,
+                new KeyCount("203.0.113.7", 55, 0), new KeyCount("198.51.100.2", 5, 1)),
+            rule("api-trial", "token-bucket", "100/1s", true, 1100, 0, 25, 0,
+                new KeyCount("acme", 25, 0))));
+    String text = StatusText.render(view);
+    String[] lines = text.split(System.lineSeparator());
+    assertEquals("Tollgate 1.2.3 in JVM 4242: rules file /etc/rules.yaml", lines[0]);
+    assertTrue(lines[1].startsWith("counts since 2026-12-05 "), lines[1]);
+    assertTrue(lines[1].contains("per second over the last 2.0 s"), lines[1]);
+    assertEquals(List.of(
+        "RULE       ALGORITHM       LIMIT   MODE     ALLOWED/S (TOTAL)  REFUSED/S (TOTAL)"
+            + "  WOULD-REFUSE/S (TOTAL)  ON-FAILURE/S (TOTAL)",
+        "login      sliding-window  5/1m    enforce           1.0 (12)          10.0 (60)"
+            + "                 0.0 (0)               0.0 (0)",
+        "api-trial  token-bucket    100/1s  shadow        100.0 (1100)            0.0 (0)"
+            + "               10.0 (25)               0.0 (0)"),
+        List.of(lines[3], lines[4], lines[5]));
+    assertTrue(text.contains("  login: 203.0.113.7=55, 198.51.100.2=5 (+/-1)"), text);
+    assertTrue(text.contains("  api-trial: acme=25"), text);
+    assertTrue(text.contains("backend: local (counts in this JVM's memory)"), text);
+    assertTrue(text.endsWith("problems: none" + System.lineSeparator()), text);
+    assertFalse(view.hasProblems());
+  }
+
+  /** The backend's line, as the text shows it, for each state of Redis. */
+  static Stream<Arguments> backends() {
+    return Stream.of(
+        Arguments.of(redis(true, "CLOSED", 0, 0), redis(true, "CLOSED", 0, 4),
+            "redis redis://10.0.0.5:6379: connected, circuit closed (opened 0 times), 3 instances"
+                + " sharing it; decided by on-failure 0.0/s (0 in all), by the local share as"
+                + " redis was late 4.0/s (4 in all)"),
+        Arguments.of(redis(false, "OPEN", 10, 0), redis(false, "OPEN", 30, 0),
+            "redis redis://10.0.0.5:6379: NOT connected, circuit open (opened 1 time), 3 instances"
+                + " sharing it, decisions FAILING now; decided by on-failure 20.0/s (30 in all),"
+                + " by the local share as redis was late 0.0/s (0 in all)"),
+        Arguments.of(redis(true, "HALF_OPEN", 5, 0), redis(true, "HALF_OPEN", 5, 0),
+            "redis redis://10.0.0.5:6379: connected, circuit half-open (opened 1 time), 3"
+                + " instances sharing it; decided by on-failure 0.0/s (5 in all), by the local"
+                + " share as redis was late 0.0/s (0 in all)"),
+        Arguments.of(BackendStatus.local(), BackendStatus.local(),
+            "local (counts in this JVM's memory)"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("backends")
+  void theBackendLineSaysItsHealth(BackendStatus before, BackendStatus after, String shown) {
+    StatusView view = new StatusView(
+        snapshot(0, List.of(), before), snapshot(SECOND, List.of(), after));
+    assertEquals(shown, StatusText.backend(view));
+  }
+
+  @Test
+  void problemsAreListedAndMakeTheViewOneWithProblems() {
+    StatusView view = new StatusView(null, snapshot(0,
+        List.of("the rules file /etc/rules.yaml was not applied (1 problem, the first: line 6)",
+            "redis at redis://10.0.0.5:6379 is not connected"),
+        redis(false, "OPEN", 0, 0)));
+    String text = StatusText.render(view);
+    assertTrue(text.contains("problems:" + System.lineSeparator()
+        + "  the rules file /etc/rules.yaml was not applied (1 problem, the first: line 6)"
+        + System.lineSeparator() + "  redis at redis://10.0.0.5:6379 is not connected"), text);
+    assertTrue(text.contains("- (one snapshot)"), text);
+    assertTrue(view.hasProblems());
+  }
+
+  @Test
+  void whatTheAgentWritesTheCommandReadsBack() {
+    StatusSnapshot written = snapshot(5 * SECOND, List.of("a \"quoted\"\nproblem"),
+        redis(true, "CLOSED", 3, 4),
+        rule("login", "gcra", "5/1m", false, 1, 2, 0, 0, new KeyCount("k\\1", 2, 0)),
+        rule("trial", "concurrency", "20 in flight", true, 0, 0, 9, 1));
+    StatusSnapshot read = StatusSnapshot.fromJson(written.toJson());
+    assertEquals(written.toJson(), read.toJson());
+    assertEquals("a \"quoted\"\nproblem", read.problems.get(0));
+    assertEquals("k\\1", read.rule("login").keys("refused").get(0).key);
+    assertTrue(read.rule("trial").shadow);
+    assertEquals(4, read.backend.counter(BackendStatus.LATE));
+  }
+
+  @Test
+  void aSnapshotWithMembersThisCommandDoesNotKnowStillReads() {
+    // A newer agent with a counter more (early retries, say): kept and shown as it comes.
+    String json = "{\"tollgate\":\"9.9\",\"pid\":1,\"takenNanos\":1,\"future\":[1,2.5,null,true],"
+        + "\"rules\":[{\"name\":\"r\",\"mode\":\"enforce\",\"counters\":{\"allowed\":3,"
+        + "\"earlyRetries\":7}}],\"backend\":{\"kind\":\"local\"}}";
+    StatusSnapshot read = StatusSnapshot.fromJson(json);
+    assertEquals(7, read.rule("r").counter("earlyRetries"));
+    assertEquals(0, read.rule("r").counter("refused"));
+    assertFalse(read.backend.isRedis());
+  }
+
+  @Test
+  void theJsonHasTotalsRatesAndWhetherAllIsWell() {
+    StatusView view = new StatusView(
+        snapshot(0, List.of(), redis(true, "CLOSED", 0, 0),
+            rule("login", "gcra", "5/1m", false, 10, 20, 0, 0)),
+        snapshot(2 * SECOND, List.of(), redis(true, "CLOSED", 0, 6),
+            rule("login", "gcra", "5/1m", false, 10, 30, 0, 0)));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> json = (Map<String, Object>) Json.read(StatusJson.render(view));
+    assertEquals(true, json.get("ok"));
+    assertEquals(2.0, json.get("intervalSeconds"));
+    Map<String, Object> login = Snapshots.objectOf(Snapshots.listOf(json.get("rules")).get(0));
+    assertEquals("login", login.get("name"));
+    assertEquals(30L, Snapshots.objectOf(login.get("counters")).get("refused"));
+    assertEquals(5.0, Snapshots.objectOf(login.get("perSecond")).get("refused"));
+    assertEquals(0.0, Snapshots.objectOf(login.get("perSecond")).get("allowed"));
+    Map<String, Object> backend = Snapshots.objectOf(json.get("backend"));
+    assertEquals(3.0, Snapshots.objectOf(backend.get("perSecond")).get(BackendStatus.LATE));
+    assertFalse(StatusJson.render(view).contains(System.lineSeparator()), "one line");
+  }
+
+  /** Text that is not a snapshot: the command says the agent answered what it cannot read. */
+  static Stream<String> notSnapshots() {
+    return Stream.of("", "[]", "{\"pid\":1}", "{\"tollgate\":", "attached");
+  }
+
+  @ParameterizedTest
+  @MethodSource("notSnapshots")
+  void textThatIsNoSnapshotIsRefused(String text) {
+    try {
+      StatusSnapshot.fromJson(text);
+    } catch (IllegalArgumentException expected) {
+      return;
+    }
+    throw new AssertionError("read as a snapshot: " + text);
+  }
+}
