@@ -136,6 +136,7 @@ final class StatusCommand {
     try {
       // Created here, so that it is ours (readable by this user only) and the target writes into it
       report = Files.createTempFile("tollgate-status-", ".json");
+      report.toFile().deleteOnExit(); // Ctrl-C during an attach of --watch: gone all the same
     } catch (IOException e) {
       throw new NoAnswer("cannot create the file for the agent's answer: " + e, NO_AGENT);
     }
