@@ -58,7 +58,9 @@ final class StatusReport {
       for (Rule rule : holder.current().rules()) {
         for (Rule budget : rule.allBudgets()) {
           RuleMetrics metrics = TollgateMetrics.find(budget.name());
-          rules.add(new RuleStatus(budget.name(), budget.algorithmName(), limitOf(budget),
+          String plan = rule.planOf(budget);
+          String limit = limitOf(budget) + (plan == null ? "" : ", plan " + plan);
+          rules.add(new RuleStatus(budget.name(), budget.algorithmName(), limit,
               budget.isShadow(), RuleCounters.read(metrics), RuleCounters.readKeys(metrics)));
         }
       }

@@ -332,6 +332,24 @@ public final class Rule {
   }
 
   /** The rule's penalty box, or null. */
+  /**
+   * On the rule of the file: the plan whose budgets {@code budget} is among, or null for a rule
+   * without plans (or a budget not its own).
+   */
+  public String planOf(Rule budget) {
+    if (planBudgets == null) {
+      return null;
+    }
+    for (Map.Entry<String, Rule[]> plan : planBudgets.entrySet()) {
+      for (Rule b : plan.getValue()) {
+        if (b == budget) {
+          return plan.getKey();
+        }
+      }
+    }
+    return null;
+  }
+
   public PenaltyTracker penalty() {
     return shared.penalty;
   }

@@ -1,0 +1,215 @@
+package io.tollgate.agent;
+
+import static io.tollgate.testing.Conditions.awaitTrue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tollgate.diagnostics.metrics.TollgateMetrics;
+import io.tollgate.diagnostics.status.BackendStatus;
+import io.tollgate.diagnostics.status.RuleStatus;
+import io.tollgate.diagnostics.status.StatusSnapshot;
+import io.tollgate.engine.RulesHolder;
+import io.tollgate.limiters.Clock;
+import io.tollgate.limiters.Verdict;
+import io.tollgate.rules.RuleSetFactory;
+import io.tollgate.stores.LimiterStore;
+import io.tollgate.testing.redis.PrivateRedis;
+import io.tollgate.testing.redis.RedisServer;
+import io.tollgate.testing.redis.RedisServerExtension;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What the agent answers {@code status} with, from the rules in force, their counters and the
+ * backend: one row per budget with its algorithm and limit as people write them; a rules file
+ * that stopped applying and a Redis that went away are problems, and go when they are fixed.
+ */
+@ExtendWith(RedisServerExtension.class)
+class StatusReportTest {
+
+  @TempDir Path dir;
+
+  private Path write(String name, String... lines) throws Exception {
+    return Files.write(dir.resolve(name),
+        (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void eachBudgetIsARowWithItsAlgorithmLimitAndCounters() throws Exception {
+    Path file = write("rules.yaml",
+        "rules:",
+        "  - name: sr-bucket",
+        "    match: { path: /a }",
+        "    key: ip",
+        "    limit: 10",
+        "    period: 1s",
+        "  - name: sr-pool",
+        "    match: { path: /b }",
+        "    key: global",
+        "    algorithm: concurrency",
+        "    limit: 20",
+        "    period: 1m",
+        "  - name: sr-adaptive",
+        "    match: { path: /c }",
+        "    key: global",
+        "    algorithm: adaptive-concurrency",
+        "    max: 50",
+        "  - name: sr-api",
+        "    match: { path: /d }",
+        "    key: header:X-Api-Key",
+        "    limits:",
+        "      - { limit: 10, period: 1s }",
+        "      - { limit: 1000, period: 1h }",
+        "  - name: sr-trial",
+        "    mode: shadow",
+        "    match: { path: /e }",
+        "    key: ip",
+        "    algorithm: sliding-window",
+        "    limit: 100",
+        "    period: 1m",
+        "  - name: sr-plans",
+        "    match: { path: /f }",
+        "    key: header:X-Api-Key",
+        "    plans:",
+        "      header: X-Plan",
+        "      default: free",
+        "      limits:",
+        "        free: { limit: 10, period: 1m }",
+        "        pro: [{ limit: 1000, period: 1m }, { limit: 100000, period: 1d }]");
+    RulesHolder holder = new RulesHolder(new RuleSetFactory(Clock.system()));
+    assertTrue(holder.useFile(file.toString()));
+    TollgateMetrics.record("sr-bucket", true, false, "203.0.113.7", false, 1_000);
+    TollgateMetrics.record("sr-bucket", false, false, "203.0.113.7", false, 1_000);
+    TollgateMetrics.record("sr-trial", false, true, "198.51.100.2", false, 1_000);
+
+    StatusSnapshot snapshot = StatusReport.snapshot(holder, 1_000L);
+    Object[][] expected = {
+        // name, algorithm, limit, shadow, allowed, refused, would-refuse
+        {"sr-bucket", "token-bucket", "10/1s", false, 1L, 1L, 0L},
+        {"sr-pool", "concurrency", "20 in flight", false, 0L, 0L, 0L},
+        {"sr-adaptive", "adaptive-concurrency", "up to 50 in flight", false, 0L, 0L, 0L},
+        {"sr-api/1s", "token-bucket", "10/1s", false, 0L, 0L, 0L},
+        {"sr-api/1h", "token-bucket", "1000/1h", false, 0L, 0L, 0L},
+        {"sr-trial", "sliding-window", "100/1m", true, 0L, 0L, 1L},
+        {"sr-plans", "token-bucket", "10/1m, plan free", false, 0L, 0L, 0L},
+        {"sr-plans/1m", "token-bucket", "1000/1m, plan pro", false, 0L, 0L, 0L},
+        {"sr-plans/1d", "token-bucket", "100000/1d, plan pro", false, 0L, 0L, 0L},
+    };
+    assertEquals(expected.length, snapshot.rules.size(), snapshot.toJson());
+    for (int i = 0; i < expected.length; i++) {
+      Object[] row = expected[i];
+      RuleStatus rule = snapshot.rules.get(i);
+      assertEquals(row[0], rule.name);
+      assertEquals(row[1], rule.algorithm, rule.name);
+      assertEquals(row[2], rule.limit, rule.name);
+      assertEquals(row[3], rule.shadow, rule.name);
+      assertEquals(row[4], rule.counter("allowed"), rule.name);
+      assertEquals(row[5], rule.counter("refused"), rule.name);
+      assertEquals(row[6], rule.counter("wouldRefuse"), rule.name);
+    }
+    assertEquals("203.0.113.7", snapshot.rule("sr-bucket").keys("refused").get(0).key);
+    assertEquals(file.toString(), snapshot.rulesFile);
+    assertEquals(List.of(), snapshot.problems);
+    assertEquals(BackendStatus.LOCAL, snapshot.backend.kind);
+    assertEquals(1_000L, snapshot.agentStartedAtMillis);
+    assertEquals(ProcessHandle.current().pid(), snapshot.pid);
+  }
+
+  @Test
+  void aRulesFileThatStoppedApplyingIsAProblemUntilItIsFixed() throws Exception {
+    Path file = write("rules.yaml", "rules:", "  - name: sr-fixed", "    key: ip",
+        "    limit: 5", "    period: 1m");
+    RulesHolder holder = new RulesHolder(new RuleSetFactory(Clock.system()));
+    assertTrue(holder.useFile(file.toString()));
+    assertEquals(List.of(), StatusReport.snapshot(holder, 0).problems);
+
+    write("rules.yaml", "rules:", "  - name: sr-fixed", "    key: ip", "    limit: lots",
+        "    period: 1m");
+    assertFalse(holder.reloadIfChanged());
+    StatusSnapshot broken = StatusReport.snapshot(holder, 0);
+    assertEquals(1, broken.problems.size(), broken.problems.toString());
+    assertTrue(broken.problems.get(0).startsWith("the rules file " + file + " was not applied (1"
+        + " problem, the first: "), broken.problems.get(0));
+    assertTrue(broken.problems.get(0).contains("the last good rules stay in force"));
+    assertEquals("5/1m", broken.rule("sr-fixed").limit, "the last good rules are shown");
+
+    Files.delete(file);
+    holder.reloadIfChanged();
+    assertTrue(StatusReport.snapshot(holder, 0).problems.get(0).contains(file.toString()));
+
+    write("rules.yaml", "rules:", "  - name: sr-fixed", "    key: ip", "    limit: 7",
+        "    period: 1m");
+    assertTrue(holder.reloadIfChanged());
+    StatusSnapshot fixed = StatusReport.snapshot(holder, 0);
+    assertEquals(List.of(), fixed.problems);
+    assertEquals("7/1m", fixed.rule("sr-fixed").limit);
+  }
+
+  @Test
+  void noRulesHolderYetIsNoRulesAndNoProblem() {
+    StatusSnapshot snapshot = StatusReport.snapshot(null, 0);
+    assertNull(snapshot.rulesFile);
+    assertEquals(List.of(), snapshot.rules);
+    assertEquals(List.of(), snapshot.problems);
+  }
+
+  @Test
+  void redisHealthIsReportedAndARedisThatWentAwayIsAProblem(@PrivateRedis RedisServer server)
+      throws Exception {
+    Path file = write("rules.yaml",
+        "backend: redis",
+        "redis:",
+        "  uri: " + server.uri(),
+        "rules:",
+        "  - name: sr-redis",
+        "    key: ip",
+        "    limit: 5",
+        "    period: 1m",
+        "    on-failure: local");
+    RulesHolder holder = new RulesHolder(new RuleSetFactory(Clock.system()));
+    assertTrue(holder.useFile(file.toString()));
+    try {
+      awaitTrue(() -> StatusReport.snapshot(holder, 0).backend.connected, "connected");
+      StatusSnapshot up = StatusReport.snapshot(holder, 0);
+      assertEquals(BackendStatus.REDIS, up.backend.kind);
+      assertEquals(server.uri(), up.backend.address);
+      assertEquals("CLOSED", up.backend.circuit);
+      assertTrue(up.backend.instances >= 1);
+      assertEquals(List.of(), up.problems);
+      assertEquals(0, up.backend.counter(BackendStatus.ON_FAILURE));
+
+      LimiterStore store = holder.current().rules().get(0).store();
+      Verdict verdict = new Verdict();
+      store.decide("203.0.113.7", 1, verdict);
+      assertTrue(verdict.allowed);
+
+      server.kill();
+      awaitTrue(() -> {
+        store.decide("203.0.113.7", 1, verdict); // decided by on-failure: local
+        StatusSnapshot now = StatusReport.snapshot(holder, 0);
+        return !now.problems.isEmpty() && now.backend.counter(BackendStatus.ON_FAILURE) > 0;
+      }, "redis down is a problem, and decisions fall back");
+      StatusSnapshot down = StatusReport.snapshot(holder, 0);
+      assertTrue(down.problems.get(0).startsWith("redis at " + server.uri()), down.problems.toString());
+      assertTrue(down.problems.get(0).endsWith("each rule on it decides by its on-failure policy"),
+          down.problems.toString());
+
+      server.restart();
+      awaitTrue(() -> {
+        store.decide("203.0.113.7", 1, verdict);
+        return StatusReport.snapshot(holder, 0).problems.isEmpty();
+      }, "no problem once redis answers again");
+    } finally {
+      // Back to local: the redis client is closed once its decisions have drained.
+      write("rules.yaml", "rules: []");
+      holder.reloadIfChanged();
+    }
+  }
+}
