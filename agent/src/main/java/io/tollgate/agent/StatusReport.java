@@ -90,8 +90,8 @@ final class StatusReport {
           + " on-failure policy");
     }
     Map<String, Long> counters = new LinkedHashMap<>();
-    counters.put(BackendStatus.ON_FAILURE, redis.decisionsFellBack());
-    counters.put(BackendStatus.LATE, redis.decisionsLate());
+    counters.put(BackendStatus.NOT_ANSWERED, redis.callsNotAnswered());
+    counters.put(BackendStatus.LATE, redis.callsAnsweredLate());
     return new BackendStatus(BackendStatus.REDIS, address, connected, circuit,
         redis.breaker().timesOpened(), failing,
         instances == null ? 1 : instances.liveInstances(), counters);

@@ -183,7 +183,7 @@ class StatusReportTest {
       assertEquals("CLOSED", up.backend.circuit);
       assertTrue(up.backend.instances >= 1);
       assertEquals(List.of(), up.problems);
-      assertEquals(0, up.backend.counter(BackendStatus.ON_FAILURE));
+      assertEquals(0, up.backend.counter(BackendStatus.NOT_ANSWERED));
 
       LimiterStore store = holder.current().rules().get(0).store();
       Verdict verdict = new Verdict();
@@ -194,7 +194,7 @@ class StatusReportTest {
       awaitTrue(() -> {
         store.decide("203.0.113.7", 1, verdict); // decided by on-failure: local
         StatusSnapshot now = StatusReport.snapshot(holder, 0);
-        return !now.problems.isEmpty() && now.backend.counter(BackendStatus.ON_FAILURE) > 0;
+        return !now.problems.isEmpty() && now.backend.counter(BackendStatus.NOT_ANSWERED) > 0;
       }, "redis down is a problem, and decisions fall back");
       StatusSnapshot down = StatusReport.snapshot(holder, 0);
       assertTrue(down.problems.get(0).startsWith("redis at " + server.uri()), down.problems.toString());

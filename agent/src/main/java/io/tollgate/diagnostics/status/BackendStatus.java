@@ -6,18 +6,18 @@ import java.util.Map;
 
 /**
  * Where the rules count, and how that is going: {@code local} (in this JVM, always healthy), or
- * Redis with its connection, its circuit breaker, the instances that share it, and the decisions
- * it did not make (each decided by the rule's {@code on-failure}) or made too late (each decided
- * by the rule's local share).
+ * Redis with its connection, its circuit breaker, the instances that share it, and the calls it
+ * did not answer (each decision decided by its rule's {@code on-failure}; the instance heartbeat's
+ * calls count too) or answered too late (each decided by the rule's local share).
  */
 public final class BackendStatus {
 
   public static final String LOCAL = "local";
   public static final String REDIS = "redis";
 
-  /** Decisions Redis could not make: its rule's on-failure decided each. */
-  public static final String ON_FAILURE = "onFailure";
-  /** Decisions Redis was alive for but too late: its rule's local share decided each. */
+  /** Calls Redis did not answer: a decision's rule's on-failure decided it. */
+  public static final String NOT_ANSWERED = "notAnswered";
+  /** Calls Redis was alive for but answered too late: the rule's local share decided. */
   public static final String LATE = "late";
 
   public final String kind;
@@ -31,7 +31,7 @@ public final class BackendStatus {
   public final boolean failing;
   /** Redis: the instances sharing it, this one included (the last count heard). */
   public final int instances;
-  /** {@link #ON_FAILURE} and {@link #LATE}, since the backend was made. */
+  /** {@link #NOT_ANSWERED} and {@link #LATE}, since the backend was made. */
   public final Map<String, Long> counters;
 
   public BackendStatus(String kind, String address, boolean connected, String circuit,

@@ -121,10 +121,10 @@ public final class StatusText {
         + " (opened " + backend.circuitOpenings + " time" + (backend.circuitOpenings == 1 ? "" : "s")
         + "), " + backend.instances + " instance" + (backend.instances == 1 ? "" : "s")
         + " sharing it" + (backend.failing ? ", decisions FAILING now" : "")
-        + "; decided by on-failure " + rate(view.backendRate(BackendStatus.ON_FAILURE)) + "/s ("
-        + backend.counter(BackendStatus.ON_FAILURE) + " in all)"
-        + ", by the local share as redis was late " + rate(view.backendRate(BackendStatus.LATE))
-        + "/s (" + backend.counter(BackendStatus.LATE) + " in all)";
+        + "; calls not answered " + rate(view.backendRate(BackendStatus.NOT_ANSWERED)) + "/s ("
+        + backend.counter(BackendStatus.NOT_ANSWERED) + " in all: on-failure decided)"
+        + ", answered late " + rate(view.backendRate(BackendStatus.LATE))
+        + "/s (" + backend.counter(BackendStatus.LATE) + " in all: the local share decided)";
   }
 
   static String rate(Double perSecond) {

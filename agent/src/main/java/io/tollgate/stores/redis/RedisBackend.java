@@ -872,15 +872,15 @@ public final class RedisBackend implements AutoCloseable {
   }
 
   /**
-   * Decisions this backend could not make since it was made, each decided by its rule's {@code
-   * on-failure} instead.
+   * Calls Redis did not answer since this backend was made: decisions, each made by its rule's
+   * {@code on-failure} instead, and the instance heartbeat's.
    */
-  public long decisionsFellBack() {
+  public long callsNotAnswered() {
     return outage.failedTotal();
   }
 
-  /** Decisions Redis was alive for but too late, decided by the rule's local share instead. */
-  public long decisionsLate() {
+  /** Calls Redis was alive for but answered too late: each decision made by its rule's local share. */
+  public long callsAnsweredLate() {
     return outage.lateTotal();
   }
 

@@ -89,12 +89,12 @@ final class RedisOutageLog {
     return failingSince.get() != 0;
   }
 
-  /** Decisions Redis could not make (its rule's on-failure decided), since the backend was made. */
+  /** Calls Redis did not answer (a decision's on-failure decided), since the backend was made. */
   long failedTotal() {
     return failedTotal.sum();
   }
 
-  /** Decisions Redis was too late for (the rule's local share decided), since it was made. */
+  /** Calls Redis answered too late (the rule's local share decided), since it was made. */
   long lateTotal() {
     return lateTotal.sum();
   }

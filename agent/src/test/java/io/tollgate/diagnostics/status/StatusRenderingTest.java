@@ -39,9 +39,9 @@ class StatusRenderingTest {
         1_796_460_000_000L, "/etc/rules.yaml", problems, List.of(rules), backend);
   }
 
-  static BackendStatus redis(boolean connected, String circuit, long onFailure, long late) {
+  static BackendStatus redis(boolean connected, String circuit, long notAnswered, long late) {
     Map<String, Long> counters = new LinkedHashMap<>();
-    counters.put(BackendStatus.ON_FAILURE, onFailure);
+    counters.put(BackendStatus.NOT_ANSWERED, notAnswered);
     counters.put(BackendStatus.LATE, late);
     return new BackendStatus(BackendStatus.REDIS, "redis://10.0.0.5:6379", connected, circuit,
         circuit.equals("CLOSED") ? 0 : 1, !connected, 3, counters);
@@ -113,16 +113,16 @@ class StatusRenderingTest {
     return Stream.of(
         Arguments.of(redis(true, "CLOSED", 0, 0), redis(true, "CLOSED", 0, 4),
             "redis redis://10.0.0.5:6379: connected, circuit closed (opened 0 times), 3 instances"
-                + " sharing it; decided by on-failure 0.0/s (0 in all), by the local share as"
-                + " redis was late 4.0/s (4 in all)"),
+                + " sharing it; calls not answered 0.0/s (0 in all: on-failure decided), answered"
+                + " late 4.0/s (4 in all: the local share decided)"),
         Arguments.of(redis(false, "OPEN", 10, 0), redis(false, "OPEN", 30, 0),
             "redis redis://10.0.0.5:6379: NOT connected, circuit open (opened 1 time), 3 instances"
-                + " sharing it, decisions FAILING now; decided by on-failure 20.0/s (30 in all),"
-                + " by the local share as redis was late 0.0/s (0 in all)"),
+                + " sharing it, decisions FAILING now; calls not answered 20.0/s (30 in all:"
+                + " on-failure decided), answered late 0.0/s (0 in all: the local share decided)"),
         Arguments.of(redis(true, "HALF_OPEN", 5, 0), redis(true, "HALF_OPEN", 5, 0),
             "redis redis://10.0.0.5:6379: connected, circuit half-open (opened 1 time), 3"
-                + " instances sharing it; decided by on-failure 0.0/s (5 in all), by the local"
-                + " share as redis was late 0.0/s (0 in all)"),
+                + " instances sharing it; calls not answered 0.0/s (5 in all: on-failure decided),"
+                + " answered late 0.0/s (0 in all: the local share decided)"),
         Arguments.of(BackendStatus.local(), BackendStatus.local(),
             "local (counts in this JVM's memory)"));
   }
