@@ -8,6 +8,7 @@ import io.tollgate.diagnostics.RefusalLog;
 import io.tollgate.diagnostics.RouteRulesAdvisor;
 import io.tollgate.http.HttpExchange;
 import io.tollgate.http.RefusalResponse;
+import io.tollgate.outbound.OutboundLimiter;
 import io.tollgate.rules.Rule;
 import io.tollgate.rules.RuleSet;
 import java.util.ArrayList;
@@ -61,6 +62,14 @@ public final class TollgateGate {
 
   public TollgateGate(RulesHolder rules) {
     this.rules = rules;
+  }
+
+  /**
+   * The outbound rules, which client modules ask before the app's own calls go out. None yet:
+   * every call is sent.
+   */
+  public OutboundLimiter outbound() {
+    return OutboundLimiter.NONE;
   }
 
   /**
