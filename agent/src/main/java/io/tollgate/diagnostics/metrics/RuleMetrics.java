@@ -135,4 +135,40 @@ public final class RuleMetrics implements RuleMetricsMBean {
   public List<HeavyKeys.Entry> topRefusedKeys() {
     return refusedKeys.top();
   }
+
+  // Early retries: requests refused again before the Retry-After they were given had elapsed
+
+  private final LongAdder earlyRetries = new LongAdder();
+  private final EarlyRetryKeys earlyRetryKeys = new EarlyRetryKeys();
+
+  /** {@code key} (as shown) came back {@code afterNanos} after being told {@code toldSeconds}. */
+  void earlyRetry(String key, long toldSeconds, long afterNanos) {
+    earlyRetries.increment();
+    earlyRetryKeys.add(key, toldSeconds, afterNanos);
+  }
+
+  /** Requests of this rule refused again before the Retry-After their key was last given. */
+  public long earlyRetries() {
+    return earlyRetries.sum();
+  }
+
+  /** The {@code n} keys (at most {@link #TOP_KEYS}) that came back early most often, most first. */
+  public List<EarlyRetryKey> topEarlyRetryKeys(int n) {
+    return earlyRetryKeys.top(Math.min(n, TOP_KEYS));
+  }
+
+  @Override
+  public long getEarlyRetries() {
+    return earlyRetries();
+  }
+
+  @Override
+  public String[] getTopEarlyRetryKeys() {
+    List<EarlyRetryKey> top = topEarlyRetryKeys(TOP_KEYS);
+    String[] out = new String[top.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = top.get(i).toString();
+    }
+    return out;
+  }
 }

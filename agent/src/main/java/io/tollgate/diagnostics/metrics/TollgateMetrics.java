@@ -52,6 +52,17 @@ public final class TollgateMetrics {
     metrics.decisionTook(decisionNanos);
   }
 
+  /**
+   * Counts a request of {@code rule} refused before the {@code Retry-After} its key (as shown)
+   * was last given: told {@code toldSeconds}, it came back after {@code afterNanos}.
+   */
+  public static void earlyRetry(String rule, String key, long toldSeconds, long afterNanos) {
+    RuleMetrics metrics = forRule(rule);
+    if (metrics != null) {
+      metrics.earlyRetry(key, toldSeconds, afterNanos);
+    }
+  }
+
   /** The counters of {@code rule}, created (and its MBean registered) on first use. */
   static RuleMetrics forRule(String rule) {
     RuleMetrics metrics = RULES.get(rule);
