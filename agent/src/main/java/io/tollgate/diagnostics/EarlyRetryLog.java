@@ -1,11 +1,10 @@
 package io.tollgate.diagnostics;
 
 import java.util.Locale;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import java.util.function.UnaryOperator;
 
 /**
  * One line per key in a retry storm, at most once a minute, naming the key and how early it came
@@ -18,30 +17,31 @@ import java.util.function.LongSupplier;
  * <p>The first early retry of a key is written at once (without a count); later ones are counted,
  * and written with the count once the key's minute is over and it retries early again. At most
  * {@link #MAX_LINES_PER_MINUTE} lines a minute in all, however many keys storm: the metric counts
- * every early retry, the log only shows who. Keys arrive as the refusal log shows them.
+ * every early retry, the log only shows who.
+ *
+ * <p>Each key's minute ({@link KeyLine}) is kept by the caller with what it remembers of the key,
+ * so that this holds no table of its own and an early retry that writes nothing builds no string.
  */
 public final class EarlyRetryLog {
 
   static final int MAX_LINES_PER_MINUTE = 20;
-  /** Keys whose minute is remembered; beyond, the table starts over (a few lines come early). */
-  static final int MAX_KEYS = 1_000;
 
   private static final long MINUTE_NANOS = TimeUnit.MINUTES.toNanos(1);
 
   /** One key's early retries since its last line, and when that line was written. */
-  private static final class KeyLine {
+  public static final class KeyLine {
     final AtomicLong sinceLine = new AtomicLong();
     /** When the key's last line was written, or its first early retry seen before any line. */
     final AtomicLong lineNanos;
     volatile boolean written;
 
-    KeyLine(long now) {
-      this.lineNanos = new AtomicLong(now);
+    /** A key's first early retry, at {@code nowNanos} of the log's clock (the same as the caller's). */
+    public KeyLine(long nowNanos) {
+      this.lineNanos = new AtomicLong(nowNanos);
     }
   }
 
   private final LongSupplier nanoClock;
-  private final ConcurrentMap<String, KeyLine> keys = new ConcurrentHashMap<>();
   private final AtomicLong minuteStart;
   private final AtomicLong linesThisMinute = new AtomicLong();
 
@@ -51,19 +51,13 @@ public final class EarlyRetryLog {
   }
 
   /**
-   * {@code rule} refused {@code key} (as the log shows it) {@code afterNanos} after telling it to
-   * wait {@code toldSeconds}: writes its line when due.
+   * {@code rule} refused {@code key} {@code afterNanos} after telling it to wait {@code
+   * toldSeconds}: writes its line when due, showing the key as {@code shown} makes it (as the
+   * refusal log shows it).
    */
-  public void earlyRetry(String rule, String key, long toldSeconds, long afterNanos) {
+  public void earlyRetry(String rule, KeyLine line, String key, UnaryOperator<String> shown,
+      long toldSeconds, long afterNanos) {
     long now = nanoClock.getAsLong();
-    String topic = rule + '\n' + key;
-    KeyLine line = keys.get(topic);
-    if (line == null) {
-      if (keys.size() >= MAX_KEYS) {
-        keys.clear();
-      }
-      line = keys.computeIfAbsent(topic, t -> new KeyLine(now));
-    }
     line.sinceLine.incrementAndGet();
     long last = line.lineNanos.get();
     boolean due = !line.written || now - last >= MINUTE_NANOS;
@@ -74,7 +68,7 @@ public final class EarlyRetryLog {
     line.written = true;
     long times = line.sinceLine.getAndSet(0);
     StringBuilder text = new StringBuilder(120)
-        .append("rule '").append(rule).append("': key ").append(key)
+        .append("rule '").append(rule).append("': key ").append(shown.apply(key))
         .append(" retried ").append(seconds(afterNanos)).append(" s after being told ")
         .append(toldSeconds).append(" s");
     if (!first || times > 1) {

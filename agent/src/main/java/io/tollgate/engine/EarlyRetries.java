@@ -13,8 +13,11 @@ import java.util.List;
  */
 final class EarlyRetries {
 
+  /** The engine's: the detector and the log read the same clock. */
   private static final EarlyRetries SHARED =
       new EarlyRetries(new EarlyRetryDetector(System::nanoTime), new EarlyRetryLog(System::nanoTime));
+  /** Failures here are logged at most once a minute. */
+  private static final RateLimitedLog FAILURES = new RateLimitedLog(60_000);
 
   private final EarlyRetryDetector detector;
   private final EarlyRetryLog log;
@@ -24,9 +27,6 @@ final class EarlyRetries {
     this.log = log;
   }
 
-  /** Failures here are logged at most once a minute. */
-  private static final RateLimitedLog FAILURES = new RateLimitedLog(60_000);
-
   /**
    * The request of {@code verdicts} was refused, its client told to wait {@code toldSeconds}. The
    * refusal is written already: a failure here is logged, and changes nothing for the request.
@@ -35,7 +35,7 @@ final class EarlyRetries {
     try {
       SHARED.check(verdicts, toldSeconds);
     } catch (RuntimeException e) {
-      FAILURES.warn("early-retries", () -> "cannot count early retries: " + e);
+      FAILURES.error("early-retries", () -> "counting early retries failed (the refusal stands): " + e);
     }
   }
 
@@ -43,7 +43,7 @@ final class EarlyRetries {
    * For each enforcing rule that refused the request (once per rule, however many of its limits
    * refused): counts and logs an early retry of its key, and remembers the new wait. The wait is
    * remembered per rule of the file, and an early retry is counted on the limit that refused it
-   * (the one with the longest wait, named as in {@code X-Tollgate-Rule} and the refusal log).
+   * (the one with the longest wait, named as in {@code Tollgate-Rule} and the refusal log).
    * Shadow rules told the client nothing.
    */
   void check(RuleVerdicts verdicts, long toldSeconds) {
@@ -53,21 +53,39 @@ final class EarlyRetries {
       if (entry.verdict.allowed || entry.rule.isShadow() || refusedEarlierInRule(entries, i)) {
         continue;
       }
-      // a per-client refusal is the client's, not its shared key's (which every client has)
-      String overShare = RuleVerdicts.clientOverShare(entry);
-      String key = overShare == null ? entry.key : entry.shareClient;
+      // a per-client refusal is the client's ("key\nclient"), not its shared key's, which every
+      // client has
+      boolean perClient = RuleVerdicts.clientOverShare(entry) != null;
+      String key = perClient ? entry.shareClient : entry.key;
       EarlyRetryDetector.EarlyRetry early =
           detector.refused(entry.rule.owner().name(), key, toldSeconds);
       if (early != null) {
         String budget = longestRefusalInRule(entries, i).rule.name();
-        String shown = overShare == null ? KeyDisplay.unquoted(entry.key)
-            : KeyDisplay.unquoted(entry.key) + " (client " + KeyDisplay.unquoted(overShare) + ")";
-        TollgateMetrics.earlyRetry(budget, shown, early.toldSeconds, early.afterNanos);
-        log.earlyRetry(budget, overShare == null ? KeyDisplay.of(entry.key)
-                : KeyDisplay.of(entry.key) + " (client " + KeyDisplay.of(overShare) + ")",
+        TollgateMetrics.earlyRetry(budget, key,
+            perClient ? EarlyRetries::shownPerClient : KeyDisplay::unquoted,
+            early.toldSeconds, early.afterNanos);
+        log.earlyRetry(budget, early.line, key,
+            perClient ? EarlyRetries::quotedPerClient : KeyDisplay::of,
             early.toldSeconds, early.afterNanos);
       }
     }
+  }
+
+  /**
+   * A per-client refusal's key ({@code "key\nclient"}) as the metrics list it, the refusal log's
+   * way without the quotes: {@code * (client 198.51.100.1)}.
+   */
+  static String shownPerClient(String key) {
+    int client = key.indexOf('\n');
+    return KeyDisplay.unquoted(key.substring(0, client))
+        + " (client " + KeyDisplay.unquoted(key.substring(client + 1)) + ")";
+  }
+
+  /** A per-client refusal's key as the refusal log shows it: {@code '*' (client '198.51.100.1')}. */
+  static String quotedPerClient(String key) {
+    int client = key.indexOf('\n');
+    return KeyDisplay.of(key.substring(0, client))
+        + " (client " + KeyDisplay.of(key.substring(client + 1)) + ")";
   }
 
   /** Whether an earlier limit of the same rule refused the same key in this request. */

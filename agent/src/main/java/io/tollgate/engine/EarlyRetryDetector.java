@@ -1,5 +1,6 @@
 package io.tollgate.engine;
 
+import io.tollgate.diagnostics.EarlyRetryLog;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.LongSupplier;
 
@@ -24,18 +25,23 @@ final class EarlyRetryDetector {
   /** Slots of the table: a power of two. */
   static final int SLOTS = 8192;
 
-  /** One (rule, key) and when it was last refused, and for how long it was told to wait. */
+  /**
+   * One (rule, key), when it was last refused and for how long it was told to wait; and, once it
+   * has retried early, its line of the log (kept here, so that the log needs no table of keys).
+   */
   private static final class Slot {
     final String rule;
     final String key;
     final long refusedAtNanos;
     final long toldNanos;
+    final EarlyRetryLog.KeyLine line;
 
-    Slot(String rule, String key, long refusedAtNanos, long toldNanos) {
+    Slot(String rule, String key, long refusedAtNanos, long toldNanos, EarlyRetryLog.KeyLine line) {
       this.rule = rule;
       this.key = key;
       this.refusedAtNanos = refusedAtNanos;
       this.toldNanos = toldNanos;
+      this.line = line;
     }
 
     boolean holds(String rule, String key) {
@@ -53,10 +59,13 @@ final class EarlyRetryDetector {
     final long toldSeconds;
     /** How long after that refusal it came back. */
     final long afterNanos;
+    /** The key's line of the early-retry log. */
+    final EarlyRetryLog.KeyLine line;
 
-    EarlyRetry(long toldSeconds, long afterNanos) {
+    EarlyRetry(long toldSeconds, long afterNanos, EarlyRetryLog.KeyLine line) {
       this.toldSeconds = toldSeconds;
       this.afterNanos = afterNanos;
+      this.line = line;
     }
   }
 
@@ -64,6 +73,7 @@ final class EarlyRetryDetector {
   private final int mask;
   private final LongSupplier nanoClock;
 
+  /** Reads {@code nanoClock}, which the {@link EarlyRetryLog} the early retries go to reads too. */
   EarlyRetryDetector(LongSupplier nanoClock) {
     this(SLOTS, nanoClock);
   }
@@ -105,14 +115,16 @@ final class EarlyRetryDetector {
           ? first
           : second;
     }
-    slots.set(place, new Slot(rule, key, now, toldSeconds * 1_000_000_000L));
-    if (previous == null) {
+    long told = toldSeconds * 1_000_000_000L;
+    long after = previous == null ? 0 : now - previous.refusedAtNanos;
+    if (previous == null || after >= previous.toldNanos) {
+      slots.set(place, new Slot(rule, key, now, told, previous == null ? null : previous.line));
       return null;
     }
-    long after = now - previous.refusedAtNanos;
-    return after < previous.toldNanos
-        ? new EarlyRetry(previous.toldNanos / 1_000_000_000L, Math.max(0, after))
-        : null;
+    EarlyRetryLog.KeyLine line =
+        previous.line != null ? previous.line : new EarlyRetryLog.KeyLine(now);
+    slots.set(place, new Slot(rule, key, now, told, line));
+    return new EarlyRetry(previous.toldNanos / 1_000_000_000L, Math.max(0, after), line);
   }
 
   /** Murmur3's finalizer: neighbouring hashes (keys 10.0.0.1, 10.0.0.2) land far apart. */

@@ -120,7 +120,7 @@ class EarlyRetriesTest {
     }
     assertEquals(early, metrics.earlyRetries(), "early retries");
     assertEquals(settings.contains("limits:") ? rule + "/1m" : rule, metrics.getRule(),
-        "counted on the limit that refused, as X-Tollgate-Rule names it");
+        "counted on the limit that refused, as Tollgate-Rule names it");
     assertEquals(early, metrics.getEarlyRetries(), "over JMX");
     List<EarlyRetryKey> top = metrics.topEarlyRetryKeys(5);
     assertEquals(1, top.size());
@@ -194,6 +194,22 @@ class EarlyRetriesTest {
     }
     assertEquals(100, metrics().earlyRetries());
     assertEquals(20, lines().size());
+  }
+
+  @Test
+  void aPerClientRefusalIsTheClientsEarlyRetryNotTheSharedKeys() throws Exception {
+    rules("key: global", "algorithm: concurrency", "limit: 4", "period: 1m");
+    assertEquals("AAR", requestsAt("198.51.100.1", "0 0 0"), "one client holds half the pool");
+    assertEquals("A", requestsAt("198.51.100.2", "0"), "another client takes the rest");
+    assertEquals("RR", requestsAt("198.51.100.1", "100 200"));
+
+    List<EarlyRetryKey> top = metrics().topEarlyRetryKeys(5);
+    assertEquals(1, top.size());
+    assertEquals("* (client 198.51.100.1)", top.get(0).key());
+    assertEquals(2, top.get(0).count());
+    assertEquals(List.of("[tollgate] rule '" + rule + "': key '*' (client '198.51.100.1') retried"
+        + " 0.1 s after being told 1 s (a client retrying before its Retry-After: see"
+        + " tollgate_early_retries_total)"), lines());
   }
 
   private List<String> lines() {

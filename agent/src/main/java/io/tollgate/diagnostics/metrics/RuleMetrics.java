@@ -4,6 +4,7 @@ import io.tollgate.limiters.AdaptiveConcurrency;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.UnaryOperator;
 
 /** One rule's counters: cheap enough to bump on every decision (LongAdder, one CAS for the max). */
 public final class RuleMetrics implements RuleMetricsMBean {
@@ -141,10 +142,13 @@ public final class RuleMetrics implements RuleMetricsMBean {
   private final LongAdder earlyRetries = new LongAdder();
   private final EarlyRetryKeys earlyRetryKeys = new EarlyRetryKeys();
 
-  /** {@code key} (as shown) came back {@code afterNanos} after being told {@code toldSeconds}. */
-  void earlyRetry(String key, long toldSeconds, long afterNanos) {
+  /**
+   * {@code key} (shown as {@code shown} makes it) came back {@code afterNanos} after being told
+   * {@code toldSeconds}.
+   */
+  void earlyRetry(String key, UnaryOperator<String> shown, long toldSeconds, long afterNanos) {
     earlyRetries.increment();
-    earlyRetryKeys.add(key, toldSeconds, afterNanos);
+    earlyRetryKeys.add(key, shown, toldSeconds, afterNanos);
   }
 
   /** Requests of this rule refused again before the Retry-After their key was last given. */
