@@ -524,6 +524,7 @@ public final class TollgateGate {
     refusedBy.rule.refusalBody().write(exchange, headers, refusedBy.verdict.backendUnavailable,
         refusedBy.rule.name(), retryAfter, refusedBy.rule.policy());
     logRefusal(exchange, refusedBy, retryAfter);
+    EarlyRetries.refused(verdicts, retryAfter);
   }
 
   /** With {@code debug=true}: every allowed decision, with each rule's key and what is left. */
