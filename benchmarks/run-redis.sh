@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Redis-mode throughput (BENCHMARKS.md, section 4): decisions per second through
-# Tollgate's RedisLimiterStore, through redis-benchmark running the same EVALSHA of token-bucket.lua,
+# Tollgate's RedisGcraStore (a token bucket), through redis-benchmark running the same EVALSHA of gcra.lua,
 # and through Bucket4j's Lettuce proxy manager, at the same concurrency, on many keys and on one hot
 # key. The three sides alternate within each (workload, threads) cell, and their order rotates from
 # one round to the next, so that the ratios hold on a noisy machine.
@@ -102,7 +102,7 @@ uri="redis://127.0.0.1:$client_port"
   echo "# $(java -version 2>&1 | head -1); $(redis-server --version); $(redis-benchmark --version 2>/dev/null || true)"
 } | tee "$runs" > "$raw"
 
-# The script, loaded from the exact bytes the agent sends (common.lua, token-bucket.lua and
+# The script, loaded from the exact bytes the agent sends (common.lua, gcra.lua and
 # budgets.lua, as RedisScript composes them; -x: no trailing newline is lost).
 java -cp "$jar" io.tollgate.benchmarks.RedisThroughputDriver side=script > "$work/script.lua"
 sha=$(cli -x script load < "$work/script.lua")

@@ -54,10 +54,12 @@ class PackageDependenciesTest {
     allow("diagnostics", "bootstrap", "config", "keys", "http", "limiters");
     allow("stores", "limiters", "diagnostics", "config");
     allow("rules", "config", "diagnostics", "http", "keys", "limiters", "stores");
-    allow("engine", "bootstrap", "config", "diagnostics", "http", "keys", "limiters", "rules",
-        "stores");
+    // The outbound rules' engine: paces the app's own calls, knows no HTTP client library.
+    allow("outbound", "config", "diagnostics", "keys", "limiters", "rules", "stores");
+    allow("engine", "bootstrap", "config", "diagnostics", "http", "keys", "limiters", "outbound",
+        "rules", "stores");
     allow("instrumentation", "bootstrap", "diagnostics", "engine");
-    allow("instrumentation.*", "bootstrap", "diagnostics", "engine", "http", "rules",
+    allow("instrumentation.*", "bootstrap", "diagnostics", "engine", "http", "outbound", "rules",
         "instrumentation");
     // The access-log readers of `replay`: the JDK only, so that the replay (above the engine)
     // can use them and they can be tested on their own.

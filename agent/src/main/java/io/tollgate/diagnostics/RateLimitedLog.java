@@ -40,6 +40,13 @@ public final class RateLimitedLog {
     }
   }
 
+  /** As {@link #log}, as an error. */
+  public void error(String topic, Supplier<String> message) {
+    if (due(topic)) {
+      AgentLog.error(message.get());
+    }
+  }
+
   /** Whether this topic may be logged now; if so, it may not again for the interval. */
   private boolean due(String topic) {
     long now = System.nanoTime();

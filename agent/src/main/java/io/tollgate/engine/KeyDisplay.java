@@ -7,16 +7,25 @@ final class KeyDisplay {
 
   private KeyDisplay() {}
 
+  /** The key quoted, as the log lines show it: {@code '203.0.113.7'}. */
   static String of(String key) {
     if (key == null) {
       return "-";
     }
+    return '\'' + unquoted(key) + '\'';
+  }
+
+  /** The key shown by the same rules without the quotes, for the metrics that list keys. */
+  static String unquoted(String key) {
+    if (key == null) {
+      return "-";
+    }
     String shown = key.length() <= MAX ? key : key.substring(0, MAX) + "...";
-    StringBuilder out = new StringBuilder(shown.length() + 2).append('\'');
+    StringBuilder out = new StringBuilder(shown.length());
     for (int i = 0; i < shown.length(); i++) {
       char c = shown.charAt(i);
       out.append(c >= 0x20 && c < 0x7f ? c : '?');
     }
-    return out.append('\'').toString();
+    return out.toString();
   }
 }

@@ -8,6 +8,7 @@ import io.tollgate.diagnostics.RefusalLog;
 import io.tollgate.diagnostics.RouteRulesAdvisor;
 import io.tollgate.http.HttpExchange;
 import io.tollgate.http.RefusalResponse;
+import io.tollgate.outbound.OutboundLimiter;
 import io.tollgate.rules.Rule;
 import io.tollgate.rules.RuleSet;
 import java.util.ArrayList;
@@ -61,6 +62,14 @@ public final class TollgateGate {
 
   public TollgateGate(RulesHolder rules) {
     this.rules = rules;
+  }
+
+  /**
+   * The outbound rules, which client modules ask before the app's own calls go out. None yet:
+   * every call is sent.
+   */
+  public OutboundLimiter outbound() {
+    return OutboundLimiter.NONE;
   }
 
   /**
@@ -515,6 +524,7 @@ public final class TollgateGate {
     refusedBy.rule.refusalBody().write(exchange, headers, refusedBy.verdict.backendUnavailable,
         refusedBy.rule.name(), retryAfter, refusedBy.rule.policy());
     logRefusal(exchange, refusedBy, retryAfter);
+    EarlyRetries.refused(verdicts, retryAfter);
   }
 
   /** With {@code debug=true}: every allowed decision, with each rule's key and what is left. */

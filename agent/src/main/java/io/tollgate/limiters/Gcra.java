@@ -1,38 +1,44 @@
 package io.tollgate.limiters;
 
 /**
- * The generic cell rate algorithm: one request (of cost 1) every emission interval {@code T =
- * period/limit} on average, with a burst tolerance of {@code burst} requests, and optionally
- * queueing ("pacing") instead of refusing: the {@code gcra} algorithm of the rules file.
+ * The generic cell rate algorithm, and the token bucket with it: one request (of cost 1) every
+ * emission interval {@code T = period/limit} on average, with a burst tolerance of {@code burst}
+ * requests, and optionally queueing ("pacing") instead of refusing. This class is the {@code gcra}
+ * algorithm of the rules file; {@link TokenBucket}, the {@code token-bucket} algorithm, is this
+ * class without max-delay (a bucket of {@code burst} tokens refilled at {@code limit/period} is
+ * the same schedule seen from the other side).
  *
  * <p>State is one number, the theoretical arrival time {@code tat}: when the key's next request
- * would be on schedule. A request of cost {@code c} at {@code now} moves it to {@code tat' =
- * max(tat, now) + c*T}. How far {@code tat'} runs ahead of {@code now} decides:
+ * would be on schedule (for the bucket: the bucket is full when {@code tat <= now}). A request of
+ * cost {@code c} at {@code now} moves it to {@code tat' = max(tat, now) + c*T}. How far {@code tat'}
+ * runs ahead of {@code now} decides:
  *
  * <ul>
  *   <li>{@code tat' - now <= burst*T}: allowed at once ({@code remaining} is how many more units
- *       fit now);
+ *       fit now: the tokens left);
  *   <li>otherwise, with {@code wait = tat' - now - burst*T}: if {@code wait <= maxDelay} the request
  *       is allowed with {@link Verdict#delayNanos} {@code = wait}: the caller holds it that long
  *       and then lets it through, so that requests leave evenly spaced (nginx {@code limit_req}
  *       with {@code burst} and without {@code nodelay}). The slot is booked: {@code tat} moves.
- *   <li>else refused, {@code tat} unchanged, with retry-after {@code wait - maxDelay}: the earliest
- *       moment the same request would be let in (possibly itself delayed by up to maxDelay).
+ *   <li>else refused, {@code tat} unchanged (a refused request takes nothing), with retry-after
+ *       {@code wait - maxDelay}: the earliest moment the same request would be let in (possibly
+ *       itself delayed by up to maxDelay).
  * </ul>
  *
- * <p>Reset (the quota whole again) is {@code tat' - now}: when the key is back on schedule.
- * Without max-delay, the decisions are exactly those of {@link TokenBucket} with the same numbers
- * (the two are the same algorithm seen from two sides); choose {@code gcra} for pacing with
- * max-delay, or to read the limit as "one every T" rather than "a bucket of burst tokens". A cost
- * larger than {@code burst + maxDelay/T} can never pass: it is refused with a retry-after of one
- * period (a back-off, not a promise).
+ * <p>Reset (the quota whole again, the bucket full) is {@code tat' - now}: when the key is back on
+ * schedule. A cost larger than {@code burst + maxDelay/T} can never pass: it is refused with a
+ * retry-after of one period (a back-off, not a promise), and the state is left alone.
  *
- * <p>Exact arithmetic as in {@link TokenBucket}: {@code tat} in whole time units plus a fraction in
- * {@code 1/limit} of a unit, the unit coarsened past the nanosecond only for huge numbers. The max
- * delay is floored to whole units. The Redis script {@code gcra.lua} mirrors {@link #decide}.
+ * <p>Exact arithmetic, no floating point: {@code T} is rarely a whole number of nanoseconds (a
+ * minute over 7 is 8,571,428,571.43 ns), so {@code tat} is held as whole time units plus a fraction
+ * in {@code 1/limit} of a unit. Over any run of requests no fraction of a token is lost or invented.
+ * The time unit is the nanosecond unless the rule's numbers are so large (a burst of millions over
+ * a day) that nanoseconds would overflow a {@code long}; then it coarsens to micro-, milli- or whole
+ * seconds, still exact in that unit ({@link #chooseUnit}; the token bucket keeps its own rule,
+ * {@link TokenBucket#chooseUnit}). The max delay is floored to whole units. The Redis script {@code
+ * gcra.lua} mirrors {@link #decide} and {@link #adjust} line for line, for both algorithms.
  */
-public final class Gcra implements RateLimitAlgorithm<Gcra.State> {
-
+public class Gcra implements RateLimitAlgorithm<Gcra.State> {
 
   /** Per-key state: the theoretical arrival time, {@code tat + tatFraction/limit} time units. */
   public static final class State extends KeyState {
@@ -54,7 +60,7 @@ public final class Gcra implements RateLimitAlgorithm<Gcra.State> {
   private final long periodUnits;
   private final long intervalWhole;
   private final long intervalRemainder;
-  /** {@code burst * T}, scaled by {@code limit}. */
+  /** {@code burst * T}, scaled by {@code limit}: the most {@code tat} may run ahead of now at once. */
   private final long burstToleranceScaled;
   /** {@code maxDelay} in whole units, scaled by {@code limit}. */
   private final long maxDelayScaled;
@@ -70,18 +76,27 @@ public final class Gcra implements RateLimitAlgorithm<Gcra.State> {
    *     delay
    */
   public Gcra(LimitSpec spec, long maxDelayNanos) {
-    if (maxDelayNanos < 0) {
-      throw new IllegalArgumentException("max-delay must not be negative: " + maxDelayNanos);
-    }
+    this(spec, notNegative(maxDelayNanos), chooseUnit(spec, maxDelayNanos));
+  }
+
+  /** With the time unit chosen by the caller: {@link TokenBucket}'s own rule. */
+  Gcra(LimitSpec spec, long maxDelayNanos, long unitNanos) {
     this.spec = spec;
     this.limit = spec.limit();
-    this.unitNanos = chooseUnit(spec, maxDelayNanos);
+    this.unitNanos = unitNanos;
     this.periodUnits = spec.periodNanos() / unitNanos;
     this.intervalWhole = periodUnits / limit;
     this.intervalRemainder = periodUnits % limit;
     this.burstToleranceScaled = spec.burst() * periodUnits;
     this.maxDelayScaled = (maxDelayNanos / unitNanos) * limit;
     this.maxCost = (burstToleranceScaled + maxDelayScaled) / periodUnits;
+  }
+
+  private static long notNegative(long maxDelayNanos) {
+    if (maxDelayNanos < 0) {
+      throw new IllegalArgumentException("max-delay must not be negative: " + maxDelayNanos);
+    }
+    return maxDelayNanos;
   }
 
   /**
@@ -107,14 +122,13 @@ public final class Gcra implements RateLimitAlgorithm<Gcra.State> {
             + " large to compute exactly; use a smaller burst, max-delay or period");
   }
 
-
   @Override
-  public State newState() {
+  public final State newState() {
     return new State();
   }
 
   @Override
-  public void decide(State state, long nowNanos, long cost, Verdict verdict) {
+  public final void decide(State state, long nowNanos, long cost, Verdict verdict) {
     long now = Math.floorDiv(nowNanos, unitNanos);
 
     long base;
@@ -177,7 +191,7 @@ public final class Gcra implements RateLimitAlgorithm<Gcra.State> {
    * is empty and the max delay used up), back for a refund (never before now: the bucket is never fuller than full).
    */
   @Override
-  public void adjust(State state, long nowNanos, long delta) {
+  public final void adjust(State state, long nowNanos, long delta) {
     if (delta == 0) {
       return;
     }
@@ -193,10 +207,14 @@ public final class Gcra implements RateLimitAlgorithm<Gcra.State> {
     state.tatFraction = next % limit;
   }
 
-  /** The tokens used stay used, against the new limit ({@link UsedTokens}). */
+  /**
+   * The tokens used stay used, against the new limit ({@link UsedTokens}). Only from the same
+   * algorithm: a rule changed from {@code token-bucket} to {@code gcra} or back starts afresh, as
+   * any change of algorithm does, and as on Redis, where the key names the algorithm.
+   */
   @Override
-  public State inherit(RateLimitAlgorithm<?> previous, Object previousState, long nowNanos) {
-    if (!(previous instanceof Gcra)) {
+  public final State inherit(RateLimitAlgorithm<?> previous, Object previousState, long nowNanos) {
+    if (!(previous instanceof Gcra) || ((Gcra) previous).kind() != kind()) {
       return null;
     }
     Gcra old = (Gcra) previous;
@@ -215,28 +233,40 @@ public final class Gcra implements RateLimitAlgorithm<Gcra.State> {
   }
 
   @Override
-  public long idleNanosUntilFresh() {
+  public final long idleNanosUntilFresh() {
     // tat runs at most burst*T + maxDelay ahead of the last request; one more unit for rounding.
     return ExactMath.ceilDiv(burstToleranceScaled + maxDelayScaled, limit) * unitNanos + unitNanos;
   }
 
   @Override
-  public QuotaPolicy policy() {
+  public final QuotaPolicy policy() {
     return QuotaPolicy.of(limit, spec.periodNanos());
   }
 
-  public LimitSpec spec() {
+  /** The rules file's algorithm this is: {@code gcra} ({@link TokenBucket}: {@code token-bucket}). */
+  public AlgorithmKind kind() {
+    return AlgorithmKind.GCRA;
+  }
+
+  /**
+   * The same algorithm with other numbers (the same max-delay): an instance's share of the limit
+   * when Redis cannot answer.
+   */
+  public Gcra withSpec(LimitSpec spec) {
+    return new Gcra(spec, maxDelayNanos());
+  }
+
+  public final LimitSpec spec() {
     return spec;
   }
 
   /** The longest a request may be held back, in nanoseconds (whole time units). */
-  public long maxDelayNanos() {
+  public final long maxDelayNanos() {
     return maxDelayScaled / limit * unitNanos;
   }
 
   /** Nanoseconds per time unit of the arithmetic (1 unless the numbers are huge). */
-  public long unitNanos() {
+  public final long unitNanos() {
     return unitNanos;
   }
-
 }

@@ -13,7 +13,7 @@ package io.tollgate.limiters;
  * used: {@code used = ceil((tat - now) / T)}, then {@code tat' = now + used * T'}, held to the most
  * the new parameters let {@code tat} run ahead.
  *
- * <p>Exact, as {@code token-bucket.lua} and {@code gcra.lua} compute it from the parameters a
+ * <p>Exact, as {@code gcra.lua} (common.lua's {@code carry_used}) computes it from the parameters a
  * key's state was written with.
  */
 final class UsedTokens {

@@ -6,7 +6,8 @@ import io.tollgate.http.HtmlText;
 /**
  * The replay's findings as one self-contained HTML page: inline CSS and inline SVG charts, no
  * script, no font or image from anywhere. Per rule: the figures, a timeline of allowed and
- * would-refuse requests, the keys by requests sent, the limits needed and the top refused keys.
+ * would-refuse requests, the keys by requests sent, the limits needed, the top refused keys and
+ * the keys that would retry before their Retry-After (retry storms).
  * Every string from the log or the rules file is escaped ({@link Html}).
  */
 public final class HtmlReport {
@@ -14,7 +15,7 @@ public final class HtmlReport {
   private static final String CSS =
       "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#222;"
           + "margin:24px auto;max-width:1040px;padding:0 12px}"
-          + "h1{font-size:22px;margin:0 0 8px}h2{font-size:18px;margin:0 0 6px}"
+          + "h1{font-size:22px;margin:0 0 8px}h2{font-size:18px;margin:0 0 6px}h3{font-size:15px;margin:10px 0 4px}"
           + "section.rule{border-top:2px solid #ddd;padding:14px 0 6px;margin-top:18px}"
           + ".meta{color:#666;font-weight:normal;font-size:14px}"
           + ".shadow{background:#fff3cd;border-radius:3px;padding:1px 6px;font-size:12px}"
@@ -160,7 +161,32 @@ public final class HtmlReport {
       }
       html.append("</table>\n");
     }
+    retryStorms(html, r);
     html.append("</section>\n");
+  }
+
+  /** The keys that would come back before the Retry-After they were given, and how soon. */
+  private static void retryStorms(StringBuilder html, RuleReport r) {
+    if (r.earlyRetries == 0) {
+      return;
+    }
+    html.append("<h3>Retry storms</h3><p>")
+        .append(HtmlText.escape(sentence(r.earlyRetriesLine()))).append("</p>\n");
+    if (r.topEarlyRetries.isEmpty()) {
+      return;
+    }
+    html.append("<table class=\"early-retries\"><tr><th>key</th>"
+        + "<th class=\"n\">early retries</th><th class=\"n\">refused</th>"
+        + "<th class=\"n\">last told</th><th class=\"n\">came back after</th></tr>");
+    for (KeyTally key : r.topEarlyRetries) {
+      html.append("<tr><td class=\"key\">").append(HtmlText.escape(Figures.key(key.key)))
+          .append("</td><td class=\"n\">").append(Figures.count(key.earlyRetries))
+          .append("</td><td class=\"n\">").append(Figures.count(key.refused))
+          .append("</td><td class=\"n\">").append(key.lastToldSeconds).append(" s")
+          .append("</td><td class=\"n\">").append(RuleReport.seconds(key.lastAfterNanos))
+          .append(" s</td></tr>");
+    }
+    html.append("</table>\n");
   }
 
   private static void figure(StringBuilder html, String name, String value, String note) {

@@ -8,6 +8,14 @@ final class KeyTally {
   long refused;
   /** When the rule first refused the key, in milliseconds since the epoch; -1 if never. */
   long firstRefusalMillis = -1;
+  /** When the rule last refused the key (nanoseconds of the log's clock), and the wait it told. */
+  private long refusedAtNanos;
+  private long toldNanos;
+  /** Requests refused before the wait the key was last told had elapsed. */
+  long earlyRetries;
+  /** The last early retry: the wait it had been told, in seconds, and how soon it came back. */
+  long lastToldSeconds;
+  long lastAfterNanos;
   /** Per budget of the rule (in {@link ReplayedRule#budgets} order), made when the key first uses it. */
   final WindowPeak[] peaks;
 
@@ -24,6 +32,23 @@ final class KeyTally {
       }
       refused++;
     }
+  }
+
+  /**
+   * The rule refused the key at {@code nowNanos}, telling it to wait {@code toldSeconds}: whether
+   * that was an early retry (before the wait it was last told had elapsed), as the agent counts
+   * one ({@code tollgate_early_retries_total}).
+   */
+  boolean refusedTelling(long nowNanos, long toldSeconds) {
+    boolean early = toldNanos > 0 && nowNanos - refusedAtNanos < toldNanos;
+    if (early) {
+      earlyRetries++;
+      lastToldSeconds = toldNanos / 1_000_000_000L;
+      lastAfterNanos = nowNanos - refusedAtNanos;
+    }
+    refusedAtNanos = nowNanos;
+    toldNanos = toldSeconds * 1_000_000_000L;
+    return early;
   }
 
   void addToPeak(int budget, long nowNanos, long cost, long periodNanos) {

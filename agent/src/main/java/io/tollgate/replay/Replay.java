@@ -6,6 +6,7 @@ import io.tollgate.config.RulesConfig;
 import io.tollgate.engine.DecisionPoint;
 import io.tollgate.engine.RequestDecider;
 import io.tollgate.engine.RuleVerdicts;
+import io.tollgate.http.RefusalResponse;
 import io.tollgate.keys.PathNormalizer;
 import io.tollgate.limiters.Clock;
 import io.tollgate.replay.log.LoggedRequest;
@@ -138,6 +139,10 @@ public final class Replay {
       RuleTally tally = tallyOfRule.get(owner);
       if (tally != null) {
         KeyTally key = tally.record(first.key, refused, nowMillis);
+        if (refused && key != null
+            && key.refusedTelling(nowNanos, toldSeconds(verdicts, entries, i, end))) {
+          tally.earlyRetries++;
+        }
         // limits needed count what the rule counts: with count-when, only the statuses it lists
         if (key != null && tally.rule.counts(exchange.responseStatus(false))) {
           // every budget the request counts against, also those a penalty box did not ask
@@ -151,6 +156,22 @@ public final class Replay {
       }
       i = end;
     }
+  }
+
+  /**
+   * The {@code Retry-After} a refusal by the rule of {@code entries[from, to)} gives, in seconds:
+   * the request's, as the agent answers it, when an enforcing rule refused it; else (a shadow
+   * rule's would-refuse) the longest wait among the rule's limits that refused.
+   */
+  private static long toldSeconds(
+      RuleVerdicts verdicts, List<RuleVerdicts.Entry> entries, int from, int to) {
+    long wait = verdicts.refusedBy() == null ? 0 : verdicts.refusedBy().verdict.retryAfterNanos;
+    for (int j = from; j < to; j++) {
+      if (!entries.get(j).verdict.allowed) {
+        wait = Math.max(wait, entries.get(j).verdict.retryAfterNanos);
+      }
+    }
+    return RefusalResponse.retryAfterSeconds(wait);
   }
 
   /**

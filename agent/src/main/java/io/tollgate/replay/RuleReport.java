@@ -9,6 +9,13 @@ import java.util.PriorityQueue;
 /** What one rule would have done to the replayed log: the figures both reports show. */
 final class RuleReport {
 
+  /** Most early retries first; then most refused; then by key. */
+  static final Comparator<KeyTally> MOST_EARLY_RETRIES =
+      Comparator.comparingLong((KeyTally k) -> k.earlyRetries)
+          .reversed()
+          .thenComparing(Comparator.comparingLong((KeyTally k) -> k.refused).reversed())
+          .thenComparing(k -> k.key);
+
   /** Most refused first; then the earliest refused; then by key, so that the order is stable. */
   static final Comparator<KeyTally> MOST_REFUSED =
       Comparator.comparingLong((KeyTally k) -> k.refused)
@@ -27,6 +34,10 @@ final class RuleReport {
   final int trackedKeys;
   final long keysRefused;
   final List<KeyTally> topRefused;
+  /** Requests refused before the Retry-After their key was last given (of the keys tracked). */
+  final long earlyRetries;
+  /** The keys that came back early most often, most first. */
+  final List<KeyTally> topEarlyRetries;
   final MinuteTimeline timeline;
   final KeyHistogram histogram;
   final List<LimitSuggestion> suggestions;
@@ -44,12 +55,20 @@ final class RuleReport {
     this.timeline = tally.timeline;
     long refusedKeys = 0;
     KeyHistogram keyCounts = new KeyHistogram();
+    PriorityQueue<KeyTally> earliest =
+        new PriorityQueue<>(Math.max(1, top), MOST_EARLY_RETRIES.reversed());
     PriorityQueue<KeyTally> worst = new PriorityQueue<>(Math.max(1, top), MOST_REFUSED.reversed());
     int budgets = rule.budgets.size();
     long[][] peaks = new long[budgets][trackedKeys];
     int[] peakCounts = new int[budgets];
     for (KeyTally key : tally.keys.values()) {
       keyCounts.add(key.requests, key.refused > 0);
+      if (key.earlyRetries > 0 && top > 0) {
+        earliest.add(key);
+        if (earliest.size() > top) {
+          earliest.poll();
+        }
+      }
       if (key.refused > 0) {
         refusedKeys++;
         if (top > 0) {
@@ -70,6 +89,10 @@ final class RuleReport {
     List<KeyTally> topList = new ArrayList<>(worst);
     topList.sort(MOST_REFUSED);
     this.topRefused = Collections.unmodifiableList(topList);
+    this.earlyRetries = tally.earlyRetries;
+    List<KeyTally> earlyList = new ArrayList<>(earliest);
+    earlyList.sort(MOST_EARLY_RETRIES);
+    this.topEarlyRetries = Collections.unmodifiableList(earlyList);
     List<LimitSuggestion> limits = new ArrayList<>(budgets);
     if (rule.replayability == ReplayedRule.Replayability.REPLAYED) {
       for (int b = 0; b < budgets; b++) {
@@ -131,6 +154,19 @@ final class RuleReport {
     return "not fed by this log: none of the " + Figures.count(uncounted) + " requests it matched"
         + " had its key (" + rule.key() + ")" + (allowlist ? " or each was allowlisted" : "")
         + (why == null ? "." : ": " + why + ".");
+  }
+
+  /** What the retry-storm section says first (lower case, as the text report's lines). */
+  String earlyRetriesLine() {
+    return Figures.count(earlyRetries) + " request" + (earlyRetries == 1 ? " was" : "s were")
+        + " refused again before the Retry-After " + (earlyRetries == 1 ? "its" : "their")
+        + " key was last given (early retries" + (keysExact ? "" : ", of the keys tracked")
+        + "); the agent counts them in tollgate_early_retries_total.";
+  }
+
+  /** Seconds with one decimal, as the agent's log shows how soon a key came back. */
+  static String seconds(long nanos) {
+    return String.format(java.util.Locale.ROOT, "%.1f", nanos / 1e9);
   }
 
   boolean replayed() {

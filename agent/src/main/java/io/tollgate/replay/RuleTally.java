@@ -21,6 +21,11 @@ final class RuleTally {
    * key (a header the log did not record, no user), or its allowlist exempted them.
    */
   long uncounted;
+  /**
+   * Requests refused again before the {@code Retry-After} their key was last given had elapsed
+   * (of the keys tracked: the others have no wait remembered).
+   */
+  long earlyRetries;
   /** Requests of keys beyond {@link #maxTrackedKeys}. */
   long untrackedRequests;
   final MinuteTimeline timeline = new MinuteTimeline();

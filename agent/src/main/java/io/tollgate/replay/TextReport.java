@@ -128,6 +128,28 @@ public final class TextReport {
       }
       out.append(keys.format("    "));
     }
+    retryStorms(out, r);
+  }
+
+  /**
+   * The keys that would come back before the {@code Retry-After} they were given: the clients of
+   * the log that would retry in a loop against this rule.
+   */
+  private static void retryStorms(StringBuilder out, RuleReport r) {
+    if (r.earlyRetries == 0) {
+      return;
+    }
+    out.append("  retry storms: ").append(r.earlyRetriesLine()).append(NL);
+    if (r.topEarlyRetries.isEmpty()) {
+      return;
+    }
+    TextTable keys = new TextTable("lrrrr",
+        "key", "early retries", "refused", "last told", "came back after");
+    for (KeyTally key : r.topEarlyRetries) {
+      keys.row(Figures.key(key.key), Figures.count(key.earlyRetries), Figures.count(key.refused),
+          key.lastToldSeconds + " s", RuleReport.seconds(key.lastAfterNanos) + " s");
+    }
+    out.append(keys.format("    "));
   }
 
   private static double share(long part, long whole) {

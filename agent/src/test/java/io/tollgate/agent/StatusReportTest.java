@@ -88,6 +88,7 @@ class StatusReportTest {
     TollgateMetrics.record("sr-bucket", true, false, "203.0.113.7", false, 1_000);
     TollgateMetrics.record("sr-bucket", false, false, "203.0.113.7", false, 1_000);
     TollgateMetrics.record("sr-trial", false, true, "198.51.100.2", false, 1_000);
+    TollgateMetrics.earlyRetry("sr-bucket", "203.0.113.7", key -> key, 12, 200_000_000L);
 
     StatusSnapshot snapshot = StatusReport.snapshot(holder, 1_000L);
     Object[][] expected = {
@@ -115,6 +116,9 @@ class StatusReportTest {
       assertEquals(row[6], rule.counter("wouldRefuse"), rule.name);
     }
     assertEquals("203.0.113.7", snapshot.rule("sr-bucket").keys("refused").get(0).key);
+    assertEquals(1, snapshot.rule("sr-bucket").counter("earlyRetries"));
+    assertEquals("203.0.113.7=1 (told 12 s, came back after 0.2 s)",
+        snapshot.rule("sr-bucket").keys("earlyRetries").get(0).toString());
     assertEquals(file.toString(), snapshot.rulesFile);
     assertEquals(List.of(), snapshot.problems);
     assertEquals(BackendStatus.LOCAL, snapshot.backend.kind);

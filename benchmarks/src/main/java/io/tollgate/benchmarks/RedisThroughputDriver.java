@@ -17,7 +17,7 @@ import io.tollgate.stores.redis.RedisAlgorithmStore;
 import io.tollgate.stores.redis.RedisBudgetGroup;
 import io.tollgate.stores.redis.RedisKeys;
 import io.tollgate.stores.redis.RedisScript;
-import io.tollgate.stores.redis.RedisLimiterStore;
+import io.tollgate.stores.redis.RedisGcraStore;
 import io.tollgate.stores.redis.RefusalCacheStore;
 import io.tollgate.stores.LimiterStore;
 import io.tollgate.limiters.Clock;
@@ -42,7 +42,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Sides:
  *
  * <ul>
- *   <li>{@code tollgate}: {@link RedisLimiterStore#decide} over one {@link RedisBackend} (one
+ *   <li>{@code tollgate}: {@link RedisGcraStore#decide} over one {@link RedisBackend} (one
  *       Lettuce connection shared by all threads, each thread waiting for its own reply), exactly as
  *       the agent builds a {@code backend: redis} rule.
  *   <li>{@code bucket4j}: Bucket4j's Lettuce proxy manager ({@code Bucket4jLettuce.casBasedBuilder},
@@ -113,9 +113,9 @@ public final class RedisThroughputDriver {
       return;
     }
     if (required(options, "side").equals("script")) {
-      // The exact script the agent sends (common.lua, token-bucket.lua and budgets.lua), for
+      // The exact script the agent sends (common.lua, gcra.lua and budgets.lua), for
       // redis-benchmark's SCRIPT LOAD; no newline is added.
-      System.out.print(RedisScript.TOKEN_BUCKET.body());
+      System.out.print(RedisScript.GCRA.body());
       System.out.flush();
       return;
     }
@@ -339,8 +339,8 @@ public final class RedisThroughputDriver {
         throw new IllegalStateException("tollgate: no connection to " + uri);
       }
       TokenBucket bucket = new TokenBucket(refusing ? ONE_PER_HOUR : NEVER_REFUSES);
-      RedisLimiterStore shared =
-          new RedisLimiterStore(backend, refusing ? RULE_REFUSING : RULE_ALLOWING, bucket);
+      RedisGcraStore shared =
+          new RedisGcraStore(backend, refusing ? RULE_REFUSING : RULE_ALLOWING, bucket);
       this.store =
           refusalCache ? new RefusalCacheStore(shared, Clock.system(), 1_000_000) : shared;
       this.keys = keys;

@@ -108,6 +108,8 @@ public final class PrometheusExporter {
         "Requests a shadow-mode rule would have refused (they passed).", 2);
     counter(out, rules, "tollgate_rule_backend_errors_total",
         "Decisions the backend could not make; the rule's on-failure applied.", 3);
+    counter(out, rules, "tollgate_early_retries_total",
+        "Requests refused again before the Retry-After their key was last given had elapsed.", 4);
 
     out.append("# HELP tollgate_rule_decision_seconds Time to decide the requests the rule took part in.\n");
     out.append("# TYPE tollgate_rule_decision_seconds summary\n");
@@ -195,6 +197,9 @@ public final class PrometheusExporter {
           break;
         case 2:
           value = rule.getWouldRefuse();
+          break;
+        case 4:
+          value = rule.getEarlyRetries();
           break;
         default:
           value = rule.getBackendErrors();

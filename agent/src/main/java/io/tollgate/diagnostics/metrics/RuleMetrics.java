@@ -4,6 +4,7 @@ import io.tollgate.limiters.AdaptiveConcurrency;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.UnaryOperator;
 
 /** One rule's counters: cheap enough to bump on every decision (LongAdder, one CAS for the max). */
 public final class RuleMetrics implements RuleMetricsMBean {
@@ -134,5 +135,44 @@ public final class RuleMetrics implements RuleMetricsMBean {
   /** The refused (and would-refuse) keys, heaviest first. */
   public List<HeavyKeys.Entry> topRefusedKeys() {
     return refusedKeys.top();
+  }
+
+  // Early retries: requests refused again before the Retry-After they were given had elapsed
+
+  private final LongAdder earlyRetries = new LongAdder();
+  private final EarlyRetryKeys earlyRetryKeys = new EarlyRetryKeys();
+
+  /**
+   * {@code key} (shown as {@code shown} makes it) came back {@code afterNanos} after being told
+   * {@code toldSeconds}.
+   */
+  void earlyRetry(String key, UnaryOperator<String> shown, long toldSeconds, long afterNanos) {
+    earlyRetries.increment();
+    earlyRetryKeys.add(key, shown, toldSeconds, afterNanos);
+  }
+
+  /** Requests of this rule refused again before the Retry-After their key was last given. */
+  public long earlyRetries() {
+    return earlyRetries.sum();
+  }
+
+  /** The {@code n} keys (at most {@link #TOP_KEYS}) that came back early most often, most first. */
+  public List<EarlyRetryKey> topEarlyRetryKeys(int n) {
+    return earlyRetryKeys.top(Math.min(n, TOP_KEYS));
+  }
+
+  @Override
+  public long getEarlyRetries() {
+    return earlyRetries();
+  }
+
+  @Override
+  public String[] getTopEarlyRetryKeys() {
+    List<EarlyRetryKey> top = topEarlyRetryKeys(TOP_KEYS);
+    String[] out = new String[top.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = top.get(i).toString();
+    }
+    return out;
   }
 }

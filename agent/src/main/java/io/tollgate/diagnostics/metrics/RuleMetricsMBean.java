@@ -55,4 +55,16 @@ public interface RuleMetricsMBean {
    * first full window); -1 for other algorithms.
    */
   double getRecentLatencyMillis();
+
+  /**
+   * Requests refused again before the {@code Retry-After} their key was last given had elapsed:
+   * clients retrying in a loop.
+   */
+  long getEarlyRetries();
+
+  /**
+   * The keys that came back early most often, most first, as "key=count (told T s, came back
+   * after t s)".
+   */
+  String[] getTopEarlyRetryKeys();
 }

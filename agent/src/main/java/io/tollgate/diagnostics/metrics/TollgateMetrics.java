@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.UnaryOperator;
 
 /**
  * Every rule's counters, by rule name, since the agent started. The engine reports each decision
@@ -50,6 +51,19 @@ public final class TollgateMetrics {
       metrics.backendError();
     }
     metrics.decisionTook(decisionNanos);
+  }
+
+  /**
+   * Counts a request of {@code rule} refused before the {@code Retry-After} its key was last
+   * given: told {@code toldSeconds}, it came back after {@code afterNanos}. {@code shown} makes
+   * the key as the metrics show it (as the refusal log does), asked only for a key not counted yet.
+   */
+  public static void earlyRetry(String rule, String key, UnaryOperator<String> shown,
+      long toldSeconds, long afterNanos) {
+    RuleMetrics metrics = forRule(rule);
+    if (metrics != null) {
+      metrics.earlyRetry(key, shown, toldSeconds, afterNanos);
+    }
   }
 
   /** The counters of {@code rule}, created (and its MBean registered) on first use. */

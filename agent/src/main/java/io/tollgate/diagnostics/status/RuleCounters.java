@@ -1,10 +1,12 @@
 package io.tollgate.diagnostics.status;
 
+import io.tollgate.diagnostics.metrics.EarlyRetryKey;
 import io.tollgate.diagnostics.metrics.HeavyKeys;
 import io.tollgate.diagnostics.metrics.RuleMetrics;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
@@ -40,9 +42,9 @@ public final class RuleCounters {
   public static final class KeyList {
     public final String name;
     public final String heading;
-    final Function<RuleMetrics, List<HeavyKeys.Entry>> reader;
+    final Function<RuleMetrics, List<KeyCount>> reader;
 
-    KeyList(String name, String heading, Function<RuleMetrics, List<HeavyKeys.Entry>> reader) {
+    KeyList(String name, String heading, Function<RuleMetrics, List<KeyCount>> reader) {
       this.name = name;
       this.heading = heading;
       this.reader = reader;
@@ -54,14 +56,34 @@ public final class RuleCounters {
       new Counter("allowed", "ALLOWED/S", RuleMetrics::getAllowed),
       new Counter("refused", "REFUSED/S", RuleMetrics::getRefused),
       new Counter("wouldRefuse", "WOULD-REFUSE/S", RuleMetrics::getWouldRefuse),
-      new Counter("onFailure", "ON-FAILURE/S", RuleMetrics::getBackendErrors));
+      new Counter("onFailure", "ON-FAILURE/S", RuleMetrics::getBackendErrors),
+      new Counter("earlyRetries", "EARLY-RETRY/S", RuleMetrics::earlyRetries));
 
   /** The key lists, in the order they are printed. */
   public static final List<KeyList> KEY_LISTS = List.of(
       new KeyList("refused", "top refused keys (would-refuse too; counts since the agent started)",
-          RuleMetrics::topRefusedKeys));
+          RuleCounters::refusedKeys),
+      new KeyList("earlyRetries", "top keys retrying before their Retry-After (counts since the"
+          + " agent started)", RuleCounters::earlyRetryKeys));
 
   private RuleCounters() {}
+
+  private static List<KeyCount> refusedKeys(RuleMetrics metrics) {
+    List<KeyCount> keys = new ArrayList<>();
+    for (HeavyKeys.Entry entry : metrics.topRefusedKeys()) {
+      keys.add(new KeyCount(entry.key, entry.count, entry.error));
+    }
+    return keys;
+  }
+
+  private static List<KeyCount> earlyRetryKeys(RuleMetrics metrics) {
+    List<KeyCount> keys = new ArrayList<>();
+    for (EarlyRetryKey entry : metrics.topEarlyRetryKeys(TOP_KEYS)) {
+      keys.add(new KeyCount(entry.key(), entry.count(), 0, String.format(Locale.ROOT,
+          "told %d s, came back after %.1f s", entry.toldSeconds(), entry.cameBackAfterSeconds())));
+    }
+    return keys;
+  }
 
   /** Every counter of {@code metrics} by name; zeros for a rule that has decided nothing yet (null). */
   public static Map<String, Long> read(RuleMetrics metrics) {
@@ -76,16 +98,8 @@ public final class RuleCounters {
   public static Map<String, List<KeyCount>> readKeys(RuleMetrics metrics) {
     Map<String, List<KeyCount>> lists = new LinkedHashMap<>();
     for (KeyList list : KEY_LISTS) {
-      List<KeyCount> keys = new ArrayList<>();
-      if (metrics != null) {
-        for (HeavyKeys.Entry entry : list.reader.apply(metrics)) {
-          if (keys.size() == TOP_KEYS) {
-            break;
-          }
-          keys.add(new KeyCount(entry.key, entry.count, entry.error));
-        }
-      }
-      lists.put(list.name, keys);
+      List<KeyCount> keys = metrics == null ? List.of() : list.reader.apply(metrics);
+      lists.put(list.name, keys.subList(0, Math.min(TOP_KEYS, keys.size())));
     }
     return lists;
   }

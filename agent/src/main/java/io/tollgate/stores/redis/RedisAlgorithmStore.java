@@ -7,7 +7,6 @@ import io.tollgate.limiters.FixedWindow;
 import io.tollgate.limiters.Gcra;
 import io.tollgate.limiters.SlidingLog;
 import io.tollgate.limiters.SlidingWindow;
-import io.tollgate.limiters.TokenBucket;
 import io.tollgate.limiters.ExactMath;
 import io.tollgate.limiters.LimitSpec;
 import io.tollgate.limiters.RateLimitAlgorithm;
@@ -104,9 +103,7 @@ public abstract class RedisAlgorithmStore implements LimiterStore {
   /** As above; with a non-null {@code timeOverride} (tests only) the scripts read it, not TIME. */
   static RedisAlgorithmStore of(
       RedisBackend backend, String ruleName, RateLimitAlgorithm<?> algorithm, Clock timeOverride) {
-    if (algorithm instanceof TokenBucket) {
-      return new RedisLimiterStore(backend, ruleName, (TokenBucket) algorithm, timeOverride);
-    } else if (algorithm instanceof Gcra) {
+    if (algorithm instanceof Gcra) { // and TokenBucket, a Gcra without max-delay
       return new RedisGcraStore(backend, ruleName, (Gcra) algorithm, timeOverride);
     } else if (algorithm instanceof FixedWindow) {
       return RedisPeriodCountStore.fixedWindow(

@@ -4,18 +4,31 @@ import io.tollgate.limiters.Clock;
 import io.tollgate.limiters.Gcra;
 import io.tollgate.limiters.LimitSpec;
 import io.tollgate.limiters.RateLimitAlgorithm;
+import io.tollgate.limiters.TokenBucket;
 import io.tollgate.limiters.Verdict;
 import java.util.List;
 
 /**
- * A {@code gcra} rule's keys on Redis: {@code gcra.lua} runs {@link Gcra#decide} (max-delay
- * included: a delayed request's slot is booked on Redis, and the caller waits) and {@link
- * Gcra#adjust} with the same state ({@code tat}, {@code tatFraction}), units and integer arithmetic
- * as {@link RedisLimiterStore}'s token bucket.
+ * A {@code token-bucket} or {@code gcra} rule's keys on Redis: each decision is one {@code EVALSHA}
+ * of {@code gcra.lua}, which runs {@link Gcra#decide} (max-delay included: a delayed request's slot
+ * is booked on Redis, and the caller waits) and {@link Gcra#adjust} with the same state (a hash with
+ * {@code tat} and {@code tatFraction}), the same units and the same integer arithmetic, on Redis
+ * {@code TIME}. So a rule gives the same decisions on {@code backend: local} and {@code backend:
+ * redis}, and every agent sharing the Redis shares the bucket. A {@link TokenBucket} is a {@link
+ * Gcra} without max-delay: the same script, with its own name in its keys ({@code token-bucket},
+ * which they have always had: buckets written by earlier versions' {@code token-bucket.lua}, whose
+ * state and parameters are the same, read on as they were).
  *
- * <p>Lua bounds, checked at construction: {@code 2 * (toleranceWhole + maxDelayUnits) + maxCost +
- * 3e9 + 3 < 2^53} (time spans in units: with nanosecond units, burst tolerance plus max-delay under
- * ~52 days) and {@code (maxCost + 2) * limit <= 2^53}.
+ * <p>Each write sets the key to expire after {@link Gcra#idleNanosUntilFresh()}, when the bucket
+ * would be full again anyway. When Redis cannot answer, {@link #decide} throws {@link
+ * BackendUnavailableException} within the timeout (at once while the breaker is open); wrap the
+ * store in a {@link FailurePolicyStore} to apply the rule's {@code on-failure}.
+ *
+ * <p>Lua numbers are doubles. The script keeps every intermediate value below 2^53 (see its
+ * header); the two bounds it needs are checked here, and a rule that could pass them is refused at
+ * construction: {@code 2 * (toleranceWhole + maxDelayUnits) + maxCost + 3e9 + 3 < 2^53} (time spans
+ * in units: with nanosecond units, burst tolerance plus max-delay under ~52 days) and {@code
+ * (maxCost + 2) * limit <= 2^53}.
  */
 public final class RedisGcraStore extends RedisAlgorithmStore {
 
@@ -30,7 +43,7 @@ public final class RedisGcraStore extends RedisAlgorithmStore {
   }
 
   RedisGcraStore(RedisBackend backend, String ruleName, Gcra gcra, Clock timeOverride) {
-    super(backend, ruleName, "gcra", timeOverride);
+    super(backend, ruleName, gcra.kind().yamlName(), timeOverride);
     this.gcra = gcra;
     LimitSpec spec = gcra.spec();
     long limit = spec.limit();
@@ -49,9 +62,9 @@ public final class RedisGcraStore extends RedisAlgorithmStore {
     if (!spanFits || !fractionsFit) {
       throw tooLargeForLua(
           ruleName,
-          "limit " + limit + ", burst " + burst + " per " + periodNanos + "ns with max-delay "
-              + gcra.maxDelayNanos() + "ns ("
-              + (spanFits ? "limit * burst is too large" : "the burst and delay span too long")
+          "limit " + limit + ", burst " + burst + " per " + periodNanos + "ns"
+              + (gcra instanceof TokenBucket ? "" : " with max-delay " + gcra.maxDelayNanos() + "ns")
+              + " (" + (spanFits ? "limit * burst is too large" : "the burst and delay span too long")
               + ")");
     }
     if (periodUnits > LUA_PERIOD_MAX || limit > LUA_PERIOD_MAX) {
@@ -135,6 +148,6 @@ public final class RedisGcraStore extends RedisAlgorithmStore {
   @Override
   RateLimitAlgorithm<?> dividedAmong(int instances) {
     LimitSpec spec = divided(spec(), instances);
-    return new Gcra(spec, gcra.maxDelayNanos());
+    return gcra.withSpec(spec);
   }
 }

@@ -11,7 +11,7 @@ import java.security.NoSuchAlgorithmException;
 /** A Lua script shipped with the agent, with its SHA-1 for {@code EVALSHA}. */
 public final class RedisScript {
 
-  public static final RedisScript TOKEN_BUCKET = overBudgets("token-bucket.lua");
+  /** The token bucket's and gcra's ({@link RedisGcraStore}). */
   public static final RedisScript GCRA = overBudgets("gcra.lua");
   public static final RedisScript FIXED_WINDOW = overBudgets("fixed-window.lua");
   public static final RedisScript SLIDING_WINDOW = overBudgets("sliding-window.lua");

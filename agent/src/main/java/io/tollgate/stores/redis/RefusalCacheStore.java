@@ -61,7 +61,7 @@ public final class RefusalCacheStore implements LimiterStore {
   }
 
   /**
-   * @param shared the store whose refusals are remembered (a {@link RedisLimiterStore}); its
+   * @param shared the store whose refusals are remembered (a token bucket's {@link RedisGcraStore}); its
    *     {@link BackendUnavailableException}s pass through
    * @param clock this process's clock, which also times the entries' expiry
    * @param maxKeys at most this many refused keys are remembered

@@ -86,7 +86,7 @@ public final class TokenLeaseStore implements LimiterStore {
   }
 
   /**
-   * @param shared the store leased from (a {@link RedisLimiterStore}); its {@link
+   * @param shared the store leased from (a token bucket's {@link RedisGcraStore}); its {@link
    *     BackendUnavailableException}s pass through
    * @param leaseTokens {@code N}, at least 2
    * @param maxKeys at most this many keys are tracked

@@ -12,13 +12,13 @@
  *   <li>{@link io.tollgate.stores.redis.RedisAlgorithmStore}: one store per algorithm, each one
  *       Lua script that mirrors the local algorithm's {@code decide} and {@code adjust} (and
  *       {@code release}) on Redis {@code TIME}, with keys from {@link
- *       io.tollgate.stores.redis.RedisKeys}: {@link io.tollgate.stores.redis.RedisLimiterStore}
- *       ({@code token-bucket.lua}), {@link io.tollgate.stores.redis.RedisGcraStore}, {@link
+ *       io.tollgate.stores.redis.RedisKeys}: {@link io.tollgate.stores.redis.RedisGcraStore}
+ *       ({@code gcra.lua}: the token bucket and gcra), {@link
  *       io.tollgate.stores.redis.RedisPeriodCountStore} (fixed window and sliding log), {@link
  *       io.tollgate.stores.redis.RedisSlidingWindowStore}, {@link
  *       io.tollgate.stores.redis.RedisConcurrencyStore} (leased permits) and {@link
- *       io.tollgate.stores.redis.RedisCalendarStore}; the scripts but the token bucket's share
- *       {@code common.lua} (the clock, exact integer helpers below 2^53).
+ *       io.tollgate.stores.redis.RedisCalendarStore}; the scripts share {@code common.lua} (the
+ *       clock, exact integer helpers below 2^53).
  *   <li>{@link io.tollgate.stores.redis.FailurePolicyStore}: the rule's {@code on-failure}
  *       ({@link io.tollgate.stores.redis.OnFailure}) when Redis cannot answer, reporting who decided
  *       as a {@link io.tollgate.stores.redis.DecisionSource}; {@code local} divides the limit by the

@@ -1,6 +1,7 @@
--- Tollgate GCRA: Gcra.decide and Gcra.adjust (io.tollgate.limiters.Gcra), line for line. The
--- token bucket's script with max-delay: a request over the burst tolerance by at most max-delay is
--- allowed with a delay, and its slot booked.
+-- Tollgate GCRA and token bucket: Gcra.decide and Gcra.adjust (io.tollgate.limiters.Gcra), line
+-- for line. The token bucket (TokenBucket) is GCRA without max-delay: the same script with ARGV[11]
+-- = 0. With max-delay, a request over the burst tolerance by at most max-delay is allowed with a
+-- delay, and its slot booked.
 --
 -- KEYS[1]   a hash with fields tat (decimal integer, time units since the Unix epoch) and
 --           tatFraction (in 1/limit of a unit), exactly Gcra.State.
@@ -10,11 +11,12 @@
 -- ARGV[4]   limit
 -- ARGV[5]   burst
 -- ARGV[6]   unitNanos: 1, 1000, 1000000 or 1000000000 (Gcra.unitNanos())
--- ARGV[7]   intervalWhole      = floor(periodUnits / limit)
--- ARGV[8]   intervalRemainder  = periodUnits mod limit
+-- ARGV[7]   intervalWhole      = floor(periodUnits / limit)   (T in whole units)
+-- ARGV[8]   intervalRemainder  = periodUnits mod limit         (the rest of T, over limit)
 -- ARGV[9]   toleranceWhole     = floor(burst * periodUnits / limit)
 -- ARGV[10]  toleranceFraction  = burst * periodUnits mod limit
--- ARGV[11]  maxDelayUnits      (maxDelayScaled = maxDelayUnits * limit)
+--           (burstToleranceScaled = toleranceWhole * limit + toleranceFraction)
+-- ARGV[11]  maxDelayUnits      (maxDelayScaled = maxDelayUnits * limit; 0 for a token bucket)
 -- ARGV[12]  maxCost            = floor((burst * periodUnits + maxDelayUnits * limit) / periodUnits)
 -- ARGV[13]  milliseconds to PEXPIRE the key with on every write (idleNanosUntilFresh, rounded up)
 -- ARGV[14]  periodUnits        = the period in units
@@ -22,16 +24,25 @@
 --
 -- The hash's field p names the parameters it was written with (unit:periodUnits:limit:capWhole:
 -- capFraction); a state written with others (a reload changed the rule) is carried over first, as
--- Gcra.inherit does: the tokens used stay used (common.lua's carry_used), and written back at once.
+-- Gcra.inherit does: the tokens used stay used (common.lua's carry_used), and written back at once,
+-- so that it is converted once. A token bucket's hash is the one that token-bucket.lua (this
+-- script's twin until 0.1.0) wrote, with the same fields and the same p: its keys read on as they
+-- were (TokenBucketUpgradeTest).
 --
 -- decide returns {allowed (1 or 0), remaining, retryUnits (-1: cost above maxCost, never allowed),
 -- resetUnits, delayUnits, nextUnitUnits (allowed only: until one more unit would pass at once)};
 -- the caller multiplies units by unitNanos. adjust returns {1}.
 --
--- Exact arithmetic as in token-bucket.lua: absolute times as (seconds, units within the second),
--- scaled quantities as (whole units, fraction < limit) pairs, differences from now bounded by
--- 2 * (toleranceWhole + maxDelayUnits) + maxCost + 1 + 3e9, and k * intervalRemainder below
--- (maxCost + 2) * limit; RedisGcraStore refuses a rule for which either exceeds 2^53.
+-- Exact arithmetic on Lua numbers (doubles, exact integers up to 2^53). Java keeps every value as
+-- one long; here the large ones are split so that nothing exceeds 2^53:
+--  * absolute times (tat, now: up to ~1.8e18 ns) are kept as whole seconds plus units within
+--    the second, parsed from and written back to the decimal string, never as one number;
+--  * "scaled" quantities (units * limit + fraction, up to ~2^60 in Java) are kept as a pair
+--    (whole units, fraction < limit) and compared lexicographically;
+--  * what remains are differences from now in units, bounded by 2 * (toleranceWhole +
+--    maxDelayUnits) + maxCost + 1 + 3e9, and k * intervalRemainder below (maxCost + 2) * limit;
+--    RedisGcraStore refuses a rule for which either exceeds 2^53.
+-- Divisions are math.floor(a / b) with 0 <= a < 2^53 and b >= 1, which is exact in doubles.
 
 local op = ARGV[1]
 local cost = tonumber(ARGV[3])

@@ -81,4 +81,49 @@ class TollgateMetricsTest {
         text);
     assertEquals("a\\\"b\\\\c\\n", PrometheusExporter.escape("a\"b\\c\n"));
   }
+
+  @Test
+  void earlyRetryKeysAreShownOnceAndTwoShownAlikeAreOne() {
+    RuleMetrics rule = TollgateMetrics.forRule("unit-early-shown");
+    java.util.concurrent.atomic.AtomicInteger shown = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.function.UnaryOperator<String> cut = k -> {
+      shown.incrementAndGet();
+      return k.substring(0, 4) + "...";
+    };
+    for (int i = 0; i < 3; i++) {
+      rule.earlyRetry("key-a-long", cut, 12, 100_000_000L);
+    }
+    rule.earlyRetry("key-b-long", cut, 30, 500_000_000L);
+    assertEquals(2, shown.get(), "once per key counted");
+    assertEquals("key-...=4 (told 12 s, came back after 0.1 s)",
+        rule.topEarlyRetryKeys(10).get(0).toString());
+    assertEquals(1, rule.topEarlyRetryKeys(10).size());
+  }
+
+  @Test
+  void earlyRetriesOverPrometheusAndJmx() throws Exception {
+    TollgateMetrics.forRule("unit-early").refused("203.0.113.7");
+    TollgateMetrics.earlyRetry("unit-early", "203.0.113.7", k -> k, 12, 200_000_000L);
+    TollgateMetrics.earlyRetry("unit-early", "203.0.113.7", k -> k, 12, 300_000_000L);
+    TollgateMetrics.earlyRetry("unit-early", "198.51.100.1", k -> k, 1, 900_000_000L);
+
+    RuleMetrics rule = TollgateMetrics.forRule("unit-early");
+    assertEquals(3, rule.earlyRetries());
+    assertEquals("203.0.113.7=2 (told 12 s, came back after 0.3 s)",
+        rule.topEarlyRetryKeys(1).get(0).toString());
+    String text = PrometheusExporter.render(TollgateMetrics.all());
+    assertTrue(text.contains("# TYPE tollgate_early_retries_total counter\n"), text);
+    assertTrue(text.contains("tollgate_early_retries_total{rule=\"unit-early\"} 3\n"), text);
+
+    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    ObjectName name = new ObjectName("io.tollgate:type=Rule,name=unit-early");
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (!server.isRegistered(name) && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertEquals(3L, server.getAttribute(name, "EarlyRetries"));
+    assertEquals(Arrays.asList("203.0.113.7=2 (told 12 s, came back after 0.3 s)",
+            "198.51.100.1=1 (told 1 s, came back after 0.9 s)"),
+        Arrays.asList((String[]) server.getAttribute(name, "TopEarlyRetryKeys")));
+  }
 }

@@ -33,6 +33,15 @@ class StatusRenderingTest {
         Map.of("refused", List.of(keys)));
   }
 
+  /** {@code rule} with {@code earlyRetries} and its early-retrying keys. */
+  static RuleStatus withEarlyRetries(RuleStatus rule, long earlyRetries, KeyCount... keys) {
+    Map<String, Long> counters = new LinkedHashMap<>(rule.counters);
+    counters.put("earlyRetries", earlyRetries);
+    Map<String, List<KeyCount>> lists = new LinkedHashMap<>(rule.keys);
+    lists.put("earlyRetries", List.of(keys));
+    return new RuleStatus(rule.name, rule.algorithm, rule.limit, rule.shadow, counters, lists);
+  }
+
   static StatusSnapshot snapshot(long atNanos, List<String> problems, BackendStatus backend,
       RuleStatus... rules) {
     return new StatusSnapshot("1.2.3", 4242, atNanos, 1_796_460_000_000L + atNanos / 1_000_000,
@@ -81,11 +90,12 @@ class StatusRenderingTest {
   void theTextIsOneRowARuleWithRatesAndTotalsThenKeysBackendAndProblems() {
     StatusView view = new StatusView(
         snapshot(0, List.of(), BackendStatus.local(),
-            rule("login", "sliding-window", "5/1m", false, 10, 40, 0, 0),
+            withEarlyRetries(rule("login", "sliding-window", "5/1m", false, 10, 40, 0, 0), 30),
             rule("api-trial", "token-bucket", "100/1s", true, 900, 0, 5, 0)),
         snapshot(2 * SECOND, List.of(), BackendStatus.local(),
-            rule("login", "sliding-window", "5/1m", false, 12, 60, 0, 0,
-                new KeyCount("203.0.113.7", 55, 0), new KeyCount("198.51.100.2", 5, 1)),
+            withEarlyRetries(rule("login", "sliding-window", "5/1m", false, 12, 60, 0, 0,
+                new KeyCount("203.0.113.7", 55, 0), new KeyCount("198.51.100.2", 5, 1)), 50,
+                new KeyCount("203.0.113.7", 50, 0, "told 12 s, came back after 0.2 s")),
             rule("api-trial", "token-bucket", "100/1s", true, 1100, 0, 25, 0,
                 new KeyCount("acme", 25, 0))));
     String text = StatusText.render(view);
@@ -95,14 +105,17 @@ class StatusRenderingTest {
     assertTrue(lines[1].contains("per second over the last 2.0 s"), lines[1]);
     assertEquals(List.of(
         "RULE       ALGORITHM       LIMIT   MODE     ALLOWED/S (TOTAL)  REFUSED/S (TOTAL)"
-            + "  WOULD-REFUSE/S (TOTAL)  ON-FAILURE/S (TOTAL)",
+            + "  WOULD-REFUSE/S (TOTAL)  ON-FAILURE/S (TOTAL)  EARLY-RETRY/S (TOTAL)",
         "login      sliding-window  5/1m    enforce           1.0 (12)          10.0 (60)"
-            + "                 0.0 (0)               0.0 (0)",
+            + "                 0.0 (0)               0.0 (0)              10.0 (50)",
         "api-trial  token-bucket    100/1s  shadow        100.0 (1100)            0.0 (0)"
-            + "               10.0 (25)               0.0 (0)"),
+            + "               10.0 (25)               0.0 (0)                0.0 (0)"),
         List.of(lines[3], lines[4], lines[5]));
     assertTrue(text.contains("  login: 203.0.113.7=55, 198.51.100.2=5 (+/-1)"), text);
     assertTrue(text.contains("  api-trial: acme=25"), text);
+    assertTrue(text.contains("top keys retrying before their Retry-After (counts since the agent"
+        + " started):" + System.lineSeparator()
+        + "  login: 203.0.113.7=50 (told 12 s, came back after 0.2 s)"), text);
     assertTrue(text.contains("backend: local (counts in this JVM's memory)"), text);
     assertTrue(text.endsWith("problems: none" + System.lineSeparator()), text);
     assertFalse(view.hasProblems());
@@ -153,7 +166,8 @@ class StatusRenderingTest {
   void whatTheAgentWritesTheCommandReadsBack() {
     StatusSnapshot written = snapshot(5 * SECOND, List.of("a \"quoted\"\nproblem"),
         redis(true, "CLOSED", 3, 4),
-        rule("login", "gcra", "5/1m", false, 1, 2, 0, 0, new KeyCount("k\\1", 2, 0)),
+        withEarlyRetries(rule("login", "gcra", "5/1m", false, 1, 2, 0, 0,
+            new KeyCount("k\\1", 2, 0)), 2, new KeyCount("k\\1", 2, 0, "told 1 s, came back after 0.0 s")),
         rule("trial", "concurrency", "20 in flight", true, 0, 0, 9, 1));
     StatusSnapshot read = StatusSnapshot.fromJson(written.toJson());
     assertEquals(written.toJson(), read.toJson());
@@ -161,16 +175,17 @@ class StatusRenderingTest {
     assertEquals("k\\1", read.rule("login").keys("refused").get(0).key);
     assertTrue(read.rule("trial").shadow);
     assertEquals(4, read.backend.counter(BackendStatus.LATE));
+    assertEquals("told 1 s, came back after 0.0 s", read.rule("login").keys("earlyRetries").get(0).note);
   }
 
   @Test
   void aSnapshotWithMembersThisCommandDoesNotKnowStillReads() {
-    // A newer agent with a counter more (early retries, say): kept and shown as it comes.
+    // A newer agent with a counter more: kept as it comes.
     String json = "{\"tollgate\":\"9.9\",\"pid\":1,\"takenNanos\":1,\"future\":[1,2.5,null,true],"
         + "\"rules\":[{\"name\":\"r\",\"mode\":\"enforce\",\"counters\":{\"allowed\":3,"
-        + "\"earlyRetries\":7}}],\"backend\":{\"kind\":\"local\"}}";
+        + "\"futureCounter\":7}}],\"backend\":{\"kind\":\"local\"}}";
     StatusSnapshot read = StatusSnapshot.fromJson(json);
-    assertEquals(7, read.rule("r").counter("earlyRetries"));
+    assertEquals(7, read.rule("r").counter("futureCounter"));
     assertEquals(0, read.rule("r").counter("refused"));
     assertFalse(read.backend.isRedis());
   }

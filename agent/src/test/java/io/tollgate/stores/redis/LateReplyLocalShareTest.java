@@ -59,7 +59,7 @@ class LateReplyLocalShareTest {
     for (RedisFailure kind : new RedisFailure[] {RedisFailure.SLOW, RedisFailure.LOST,
         RedisFailure.HUNG, RedisFailure.BUSY, RedisFailure.CLOSED}) {
       TokenBucket bucket = new TokenBucket(LimitSpec.of(10, TimeUnit.DAYS.toNanos(10)));
-      RedisLimiterStore primary = new RedisLimiterStore(null, "late", bucket);
+      RedisGcraStore primary = new RedisGcraStore(null, "late", bucket);
       ScriptedRedis redis = new ScriptedRedis();
       redis.allowedLeft = 10;
       FailurePolicyStore store =
@@ -89,7 +89,7 @@ class LateReplyLocalShareTest {
     ScriptedRedis redis = new ScriptedRedis();
     redis.allowedLeft = 2;
     FailurePolicyStore store = new FailurePolicyStore(
-        new RedisLimiterStore(null, "spent", bucket), redis, policy, () -> 1, Clock.system(), 100);
+        new RedisGcraStore(null, "spent", bucket), redis, policy, () -> 1, Clock.system(), 100);
     Verdict verdict = new Verdict();
     store.decideWithSource("k", 1, verdict);
     store.decideWithSource("k", 1, verdict);
@@ -107,10 +107,10 @@ class LateReplyLocalShareTest {
     ScriptedRedis redis = new ScriptedRedis();
     redis.failure = kind;
     FailurePolicyStore allow =
-        new FailurePolicyStore(new RedisLimiterStore(null, "outage", bucket), redis,
+        new FailurePolicyStore(new RedisGcraStore(null, "outage", bucket), redis,
             OnFailure.ALLOW, () -> 1, Clock.system(), 100);
     FailurePolicyStore deny =
-        new FailurePolicyStore(new RedisLimiterStore(null, "outage", bucket), redis,
+        new FailurePolicyStore(new RedisGcraStore(null, "outage", bucket), redis,
             OnFailure.DENY, () -> 1, Clock.system(), 100);
     Verdict verdict = new Verdict();
     assertEquals(DecisionSource.FAIL_OPEN, allow.decideWithSource("k", 1, verdict));

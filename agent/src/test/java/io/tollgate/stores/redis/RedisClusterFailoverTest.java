@@ -48,8 +48,8 @@ class RedisClusterFailoverTest {
               .withBreaker(3, Duration.ofMillis(500));
       try (RedisBackend backend = RedisBackend.connect(settings)) {
         assertTrue(backend.awaitConnected(Duration.ofSeconds(30)), "cluster connection");
-        RedisLimiterStore shared =
-            new RedisLimiterStore(
+        RedisGcraStore shared =
+            new RedisGcraStore(
                 backend, RedisTestSupport.uniqueRule("failover"),
                 new TokenBucket(LimitSpec.of(1_000_000, TimeUnit.DAYS.toNanos(10))));
         FailuresSeen failures = new FailuresSeen(shared);

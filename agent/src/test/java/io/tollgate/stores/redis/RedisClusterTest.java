@@ -72,8 +72,8 @@ class RedisClusterTest {
           BudgetGroupConformanceTest.runRandomTraffic(backend, kind, 200);
         }
 
-        RedisLimiterStore store =
-            new RedisLimiterStore(
+        RedisGcraStore store =
+            new RedisGcraStore(
                 backend, RedisTestSupport.uniqueRule("cluster"),
                 new TokenBucket(LimitSpec.of(2, TimeUnit.DAYS.toNanos(10))));
         Verdict verdict = new Verdict();

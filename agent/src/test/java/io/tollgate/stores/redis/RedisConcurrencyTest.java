@@ -55,8 +55,8 @@ class RedisConcurrencyTest {
 
   @Test
   void oneTokenLeftThreeCallersExactlyOneAllowed() throws Exception {
-    RedisLimiterStore store =
-        new RedisLimiterStore(
+    RedisGcraStore store =
+        new RedisGcraStore(
             backend, RedisTestSupport.uniqueRule("last-token"),
             new TokenBucket(new LimitSpec(3, TEN_DAYS, 3)));
     Verdict verdict = new Verdict();
@@ -97,8 +97,8 @@ class RedisConcurrencyTest {
   @Test
   void manyCallersGetExactlyTheLimit() throws Exception {
     long limit = 500;
-    RedisLimiterStore store =
-        new RedisLimiterStore(
+    RedisGcraStore store =
+        new RedisGcraStore(
             backend, RedisTestSupport.uniqueRule("many"),
             new TokenBucket(LimitSpec.of(limit, TEN_DAYS)));
     assertEquals(limit, hammer(store, 16, 150, null));
@@ -107,8 +107,8 @@ class RedisConcurrencyTest {
   @Test
   void scriptFlushDuringTrafficFailsNoDecision(RedisServer server) throws Exception {
     long limit = 1000;
-    RedisLimiterStore store =
-        new RedisLimiterStore(
+    RedisGcraStore store =
+        new RedisGcraStore(
             backend, RedisTestSupport.uniqueRule("flush"),
             new TokenBucket(LimitSpec.of(limit, TEN_DAYS)));
     AtomicBoolean done = new AtomicBoolean();
@@ -143,7 +143,7 @@ class RedisConcurrencyTest {
    * failed decision fails the test.
    */
   private static long hammer(
-      RedisLimiterStore store, int threads, int perThread, AtomicInteger waitForFlushes)
+      RedisGcraStore store, int threads, int perThread, AtomicInteger waitForFlushes)
       throws Exception {
     AtomicLong allowed = new AtomicLong();
     CyclicBarrier start = new CyclicBarrier(threads);

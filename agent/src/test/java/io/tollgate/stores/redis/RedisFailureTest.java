@@ -45,8 +45,8 @@ class RedisFailureTest {
             .withBreaker(3, Duration.ofMillis(500));
     try (RedisBackend backend = RedisBackend.connect(settings)) {
       assertTrue(backend.awaitConnected(Duration.ofSeconds(20)));
-      RedisLimiterStore store =
-          new RedisLimiterStore(backend, "hang", new TokenBucket(LimitSpec.of(100, TEN_DAYS)));
+      RedisGcraStore store =
+          new RedisGcraStore(backend, "hang", new TokenBucket(LimitSpec.of(100, TEN_DAYS)));
       Verdict verdict = new Verdict();
       store.decide("k", 1, verdict);
       assertTrue(verdict.allowed);
@@ -143,8 +143,8 @@ class RedisFailureTest {
     RedisConnectionSettings settings =
         RedisConnectionSettings.uri(server.uri()).withTimeout(Duration.ofSeconds(10));
     try (RedisBackend backend = RedisBackend.connect(settings)) {
-      RedisLimiterStore store =
-          new RedisLimiterStore(backend, "early", new TokenBucket(LimitSpec.of(5, TEN_DAYS)));
+      RedisGcraStore store =
+          new RedisGcraStore(backend, "early", new TokenBucket(LimitSpec.of(5, TEN_DAYS)));
       Verdict verdict = new Verdict();
       store.decide("k", 1, verdict); // would throw "not connected" without the wait
       assertTrue(verdict.allowed);
@@ -161,8 +161,8 @@ class RedisFailureTest {
     RedisConnectionSettings settings =
         RedisConnectionSettings.uri("redis://127.0.0.1:" + port).withTimeout(Duration.ofSeconds(5));
     try (RedisBackend backend = RedisBackend.connect(settings)) {
-      RedisLimiterStore store =
-          new RedisLimiterStore(backend, "none", new TokenBucket(LimitSpec.of(1, TEN_DAYS)));
+      RedisGcraStore store =
+          new RedisGcraStore(backend, "none", new TokenBucket(LimitSpec.of(1, TEN_DAYS)));
       for (int i = 0; i < 20; i++) {
         BackendUnavailableException e =
             assertThrows(BackendUnavailableException.class, () -> store.decide("k", 1, new Verdict()));
@@ -175,12 +175,12 @@ class RedisFailureTest {
   private static FailurePolicyStore policyStore(
       RedisBackend backend, String name, TokenBucket bucket, OnFailure policy,
       InstanceRegistry registry) {
-    RedisLimiterStore redis =
-        new RedisLimiterStore(backend, RedisTestSupport.uniqueRule(name), bucket);
+    RedisGcraStore redis =
+        new RedisGcraStore(backend, RedisTestSupport.uniqueRule(name), bucket);
     return new FailurePolicyStore(redis, policy, registry::liveInstances, Clock.system(), 1_000);
   }
 
-  private static boolean decides(RedisLimiterStore store, Verdict verdict) {
+  private static boolean decides(RedisGcraStore store, Verdict verdict) {
     try {
       store.decide("k", 1, verdict);
       return true;

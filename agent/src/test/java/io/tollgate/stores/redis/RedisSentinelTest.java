@@ -43,8 +43,8 @@ class RedisSentinelTest {
         TokenBucketConformanceTest.runConformance(
             backend, master, new LimitSpec(7, TimeUnit.MINUTES.toNanos(1), 3), 300, 13);
 
-        RedisLimiterStore store =
-            new RedisLimiterStore(
+        RedisGcraStore store =
+            new RedisGcraStore(
                 backend, RedisTestSupport.uniqueRule("sentinel"),
                 new TokenBucket(LimitSpec.of(100, TimeUnit.DAYS.toNanos(10))));
         Verdict verdict = new Verdict();

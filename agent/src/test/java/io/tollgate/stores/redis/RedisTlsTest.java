@@ -80,8 +80,8 @@ class RedisTlsTest {
             .withConnectTimeout(Duration.ofSeconds(10))
             .withTls(caFile ? certificates.caCertificate().toString() : null, verify);
     try (RedisBackend backend = RedisBackend.connect(settings)) {
-      RedisLimiterStore shared =
-          new RedisLimiterStore(
+      RedisGcraStore shared =
+          new RedisGcraStore(
               backend, RedisTestSupport.uniqueRule("tls"), new TokenBucket(LimitSpec.of(2, TEN_DAYS)));
       FailurePolicyStore store =
           new FailurePolicyStore(shared, OnFailure.DENY, () -> 1, Clock.system(), 100);
@@ -116,8 +116,8 @@ class RedisTlsTest {
         RedisConnectionSettings.uri("redis://127.0.0.1:" + server.tlsPort())
             .withTimeout(Duration.ofMillis(200));
     try (RedisBackend backend = RedisBackend.connect(settings)) {
-      RedisLimiterStore shared =
-          new RedisLimiterStore(
+      RedisGcraStore shared =
+          new RedisGcraStore(
               backend, RedisTestSupport.uniqueRule("plain"), new TokenBucket(LimitSpec.of(2, TEN_DAYS)));
       awaitConnectFailure(shared);
       FailurePolicyStore deny =
@@ -184,7 +184,7 @@ class RedisTlsTest {
   }
 
   /** Decides until the failure reported is the connection's, not "no answer yet"; returns it. */
-  private static String awaitConnectFailure(RedisLimiterStore store) {
+  private static String awaitConnectFailure(RedisGcraStore store) {
     Verdict verdict = new Verdict();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     String last = "";

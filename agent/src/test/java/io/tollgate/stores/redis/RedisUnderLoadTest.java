@@ -200,8 +200,8 @@ class RedisUnderLoadTest {
 
   private static FailurePolicyStore store(
       RedisBackend backend, String name, long limit, OnFailure policy, boolean exactName) {
-    RedisLimiterStore redis =
-        new RedisLimiterStore(
+    RedisGcraStore redis =
+        new RedisGcraStore(
             backend,
             exactName ? name : RedisTestSupport.uniqueRule(name),
             new TokenBucket(LimitSpec.of(limit, TEN_DAYS)));

@@ -89,7 +89,7 @@ class RefusalCacheStoreTest {
   void decisionsAreTheSameAsWithoutTheCache(@PrivateRedis RedisServer server) {
     try (RedisBackend backend = RedisTestSupport.connect(server)) {
       RefusalCacheStore cached = cached(backend, 1_000);
-      RedisLimiterStore plain = redisStore(backend);
+      RedisGcraStore plain = redisStore(backend);
       Random random = new Random(42);
       Verdict withCache = new Verdict();
       Verdict without = new Verdict();
@@ -164,7 +164,7 @@ class RefusalCacheStoreTest {
             .withBreaker(3, Duration.ofSeconds(1));
     try (RedisBackend backend = RedisBackend.connect(settings)) {
       assertTrue(backend.awaitConnected(Duration.ofSeconds(20)));
-      RedisLimiterStore shared = redisStore(backend);
+      RedisGcraStore shared = redisStore(backend);
       FailurePolicyStore store =
           new FailurePolicyStore(
               shared, new RefusalCacheStore(shared, clock, 1_000), OnFailure.ALLOW, () -> 1, clock,
@@ -188,7 +188,7 @@ class RefusalCacheStoreTest {
     try (RedisBackend backend = RedisTestSupport.connect(server)) {
       RefusalCacheStore store =
           new RefusalCacheStore(
-              new RedisLimiterStore(
+              new RedisGcraStore(
                   backend, RedisTestSupport.uniqueRule("one"),
                   new TokenBucket(new LimitSpec(1, MINUTE, 1)), clock),
               clock, 50);
@@ -207,8 +207,8 @@ class RefusalCacheStoreTest {
     }
   }
 
-  private RedisLimiterStore redisStore(RedisBackend backend) {
-    return new RedisLimiterStore(
+  private RedisGcraStore redisStore(RedisBackend backend) {
+    return new RedisGcraStore(
         backend, RedisTestSupport.uniqueRule("refusals"), new TokenBucket(TWO_PER_MINUTE), clock);
   }
 

@@ -247,8 +247,8 @@ class SlowRedisTest {
   }
 
   private static FailurePolicyStore policyStore(RedisBackend backend, OnFailure policy) {
-    RedisLimiterStore redis =
-        new RedisLimiterStore(backend, RedisTestSupport.uniqueRule("slow"),
+    RedisGcraStore redis =
+        new RedisGcraStore(backend, RedisTestSupport.uniqueRule("slow"),
             new TokenBucket(LimitSpec.of(LIMIT, HOUR)));
     return new FailurePolicyStore(redis, policy, () -> 1, Clock.system(), 1_000);
   }

@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * real-time key expiry cannot interfere with the manual clock (keys idle a minute or more).
  *
  * <p>How Redis time is made deterministic: the script takes an optional "now" (ARGV[10], epoch
- * nanoseconds) that only tests pass ({@link RedisLimiterStore}'s package-private constructor with a
+ * nanoseconds) that only tests pass ({@link RedisGcraStore}'s package-private constructor with a
  * clock); both stores read the same {@link ManualClock}. The production path, Redis TIME, is checked
  * separately ({@link #redisTimeIsTheClock}).
  */
@@ -101,7 +101,7 @@ class TokenBucketConformanceTest {
     ManualClock clock = new ManualClock(1_764_000_000_123_456_789L + seed % 1_000_003L);
     LocalLimiterStore<TokenBucket.State> local = new LocalLimiterStore<>(bucket, clock, 1_000);
     String rule = RedisTestSupport.uniqueRule("conformance");
-    RedisLimiterStore redis = new RedisLimiterStore(backend, rule, bucket, clock);
+    RedisGcraStore redis = new RedisGcraStore(backend, rule, bucket, clock);
     java.util.Map<String, TokenBucket.State> reference = new java.util.HashMap<>();
     // LocalLimiterStore forgets keys after idleNanosUntilFresh of real time (Caffeine's ticker),
     // which the manual clock does not follow: compare it only where that takes a minute or more.
@@ -204,7 +204,7 @@ class TokenBucketConformanceTest {
   void redisTimeIsTheClock(RedisServer server) {
     LimitSpec spec = LimitSpec.of(5, TimeUnit.HOURS.toNanos(1));
     String rule = RedisTestSupport.uniqueRule("time");
-    RedisLimiterStore redis = new RedisLimiterStore(backend, rule, new TokenBucket(spec));
+    RedisGcraStore redis = new RedisGcraStore(backend, rule, new TokenBucket(spec));
     Verdict verdict = new Verdict();
     for (int i = 0; i < 5; i++) {
       redis.decide("k", 1, verdict);
@@ -238,8 +238,8 @@ class TokenBucketConformanceTest {
     // Redis TIME is the wall clock of whichever node answers: it can step back (NTP, failover).
     LimitSpec spec = LimitSpec.of(5, TimeUnit.MINUTES.toNanos(1));
     ManualClock clock = new ManualClock(1_764_000_000_000_000_000L);
-    RedisLimiterStore redis =
-        new RedisLimiterStore(backend, RedisTestSupport.uniqueRule("back"), new TokenBucket(spec),
+    RedisGcraStore redis =
+        new RedisGcraStore(backend, RedisTestSupport.uniqueRule("back"), new TokenBucket(spec),
             clock);
     Verdict verdict = new Verdict();
     redis.decide("k", 1, verdict);
@@ -256,7 +256,7 @@ class TokenBucketConformanceTest {
   void refusedRequestsWriteNothing(RedisServer server) {
     LimitSpec spec = LimitSpec.of(1, TimeUnit.HOURS.toNanos(1));
     String rule = RedisTestSupport.uniqueRule("nowrite");
-    RedisLimiterStore redis = new RedisLimiterStore(backend, rule, new TokenBucket(spec));
+    RedisGcraStore redis = new RedisGcraStore(backend, rule, new TokenBucket(spec));
     Verdict verdict = new Verdict();
     redis.decide("k", 2, verdict);
     assertFalse(verdict.allowed);
@@ -271,7 +271,7 @@ class TokenBucketConformanceTest {
     TokenBucket bucket = new TokenBucket(spec);
     IllegalArgumentException e =
         org.junit.jupiter.api.Assertions.assertThrows(
-            IllegalArgumentException.class, () -> new RedisLimiterStore(backend, "big", bucket));
+            IllegalArgumentException.class, () -> new RedisGcraStore(backend, "big", bucket));
     assertTrue(e.getMessage().contains("2^53"), e.getMessage());
     assertTrue(e.getMessage().contains("'big'"), e.getMessage());
   }

@@ -41,7 +41,7 @@ class TokenLeaseStoreTest {
     try (RedisBackend backend = RedisTestSupport.connect(server)) {
       LimitSpec spec = new LimitSpec(10_000, SECOND, 10_000);
       TokenLeaseStore leased = new TokenLeaseStore(redisStore(backend, spec), clock, N, 1_000);
-      RedisLimiterStore exact = redisStore(backend, spec);
+      RedisGcraStore exact = redisStore(backend, spec);
       Verdict withLease = new Verdict();
       Verdict reference = new Verdict();
       exact.decide("warm-up", 1, reference); // loads the script (NOSCRIPT, then EVAL) first
@@ -81,7 +81,7 @@ class TokenLeaseStoreTest {
   @Test
   void nearTheLimitEveryRequestIsOneRoundTrip(@PrivateRedis RedisServer server) {
     try (RedisBackend backend = RedisTestSupport.connect(server)) {
-      RedisLimiterStore shared = redisStore(backend, new LimitSpec(25, SECOND, 25));
+      RedisGcraStore shared = redisStore(backend, new LimitSpec(25, SECOND, 25));
       TokenLeaseStore leased = new TokenLeaseStore(shared, clock, N, 1_000);
       Verdict verdict = new Verdict();
       shared.decide("warm-up", 1, verdict); // loads the script (NOSCRIPT, then EVAL) first
@@ -144,12 +144,12 @@ class TokenLeaseStoreTest {
     try (RedisBackend backend = RedisTestSupport.connect(server)) {
       LimitSpec spec = new LimitSpec(1_000, SECOND, 200);
       int held = 3 * (N - 1);
-      RedisLimiterStore shared = redisStore(backend, spec);
+      RedisGcraStore shared = redisStore(backend, spec);
       TokenLeaseStore[] instances = new TokenLeaseStore[3];
       for (int i = 0; i < 3; i++) {
         instances[i] = new TokenLeaseStore(shared, clock, N, 1_000);
       }
-      RedisLimiterStore exact = redisStore(backend, spec);
+      RedisGcraStore exact = redisStore(backend, spec);
       LocalLimiterStore<TokenBucket.State> bound =
           new LocalLimiterStore<>(
               new TokenBucket(new LimitSpec(1_000, SECOND, 200 + held)), clock, 10);
@@ -189,8 +189,8 @@ class TokenLeaseStoreTest {
     }
   }
 
-  private RedisLimiterStore redisStore(RedisBackend backend, LimitSpec spec) {
-    return new RedisLimiterStore(
+  private RedisGcraStore redisStore(RedisBackend backend, LimitSpec spec) {
+    return new RedisGcraStore(
         backend, RedisTestSupport.uniqueRule("lease"), new TokenBucket(spec), clock);
   }
 }

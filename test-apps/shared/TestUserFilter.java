@@ -1,16 +1,21 @@
-package io.tollgate.testapps.servlet_jakarta;
+// The one source of every servlet test app's TestUserFilter. The build (test-apps/pom.xml, antrun
+// execution "test-user-filter") copies it into each app that declares maven-antrun-plugin, in the
+// app's own package (test-user-filter.package) and servlet namespace (servlet.namespace: javax or
+// jakarta), so that each app holds and registers its filter as its users would.
+package io.tollgate.testapps.shared;
 
 import java.io.IOException;
 import java.security.Principal;
-import jakarta.servlet.Filter;
-import jakarta.servlet.FilterChain;
-import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletRequest;
-import jakarta.servlet.ServletResponse;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
-import jakarta.servlet.http.HttpServletResponse;
-import jakarta.servlet.http.HttpServletResponseWrapper;
+import javax.servlet.Filter;
+import javax.servlet.FilterChain;
+import javax.servlet.FilterConfig;
+import javax.servlet.ServletException;
+import javax.servlet.ServletRequest;
+import javax.servlet.ServletResponse;
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletRequestWrapper;
+import javax.servlet.http.HttpServletResponse;
+import javax.servlet.http.HttpServletResponseWrapper;
 
 /**
  * An application filter on /*, as many real apps have: it wraps the request and the response before
@@ -19,6 +24,15 @@ import jakarta.servlet.http.HttpServletResponseWrapper;
  */
 public final class TestUserFilter implements Filter {
     static final String USER_HEADER = "X-Test-User";
+
+    // Servlet 3.1 (servlet-jetty9's Jetty 9.4) has no default init and destroy.
+    @Override
+    public void init(FilterConfig config) {
+    }
+
+    @Override
+    public void destroy() {
+    }
 
     @Override
     public void doFilter(ServletRequest req, ServletResponse resp, FilterChain chain)

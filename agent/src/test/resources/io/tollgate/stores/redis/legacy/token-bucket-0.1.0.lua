@@ -34,7 +34,7 @@
 --  * "scaled" quantities (units * limit + fraction, up to ~2^60 in Java) are kept as a pair
 --    (whole units, fraction < limit) and compared lexicographically;
 --  * what remains are differences from now in units, bounded by 2*burst*T + burst + 1 + 3e9, and
---    k * intervalRemainder < (burst + 2) * limit. RedisLimiterStore refuses a rule for which either
+--    k * intervalRemainder < (burst + 2) * limit. RedisGcraStore refuses a rule for which either
 --    bound exceeds 2^53.
 -- Divisions are math.floor(a / b) with 0 <= a < 2^53 and b >= 1, which is exact in doubles.
 

@@ -1,0 +1,112 @@
+package io.tollgate.diagnostics.metrics;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.UnaryOperator;
+
+/**
+ * The keys of one rule that retried earliest most often, in bounded memory: the Space-Saving
+ * algorithm as {@link HeavyKeys} counts refused keys, each counter also holding how early its
+ * key's last early retry came. Fed only on an early retry, which is a refusal already: the
+ * allowed requests never reach it. Counters are found by the key as given, so that a key already
+ * counted costs a map read, an increment and two writes, and nothing is allocated; a key is shown
+ * (cut short, made printable) once, when it gets a counter.
+ */
+final class EarlyRetryKeys {
+
+  /** Counters kept: twice the keys shown, so that the shown ones' counts are seldom estimates. */
+  static final int CAPACITY = 2 * RuleMetrics.TOP_KEYS;
+
+  private static final class Counter {
+    final String shown;
+    final LongAdder count = new LongAdder();
+    /** The last early retry's figures, written together: a reader may see one retry's told and the next's after. */
+    volatile long toldSeconds;
+    volatile long afterNanos;
+
+    Counter(String shown, long count) {
+      this.shown = shown;
+      this.count.add(count);
+    }
+  }
+
+  private final ConcurrentHashMap<String, Counter> counters =
+      new ConcurrentHashMap<>(CAPACITY * 2);
+
+  /**
+   * One early retry of {@code key}, told {@code toldSeconds}, back after {@code afterNanos};
+   * {@code shown} makes the key as the metrics show it.
+   */
+  void add(String key, UnaryOperator<String> shown, long toldSeconds, long afterNanos) {
+    Counter counter = counters.get(key);
+    if (counter == null) {
+      counter = counterFor(key, shown);
+    } else {
+      counter.count.increment();
+    }
+    counter.toldSeconds = toldSeconds;
+    counter.afterNanos = afterNanos;
+  }
+
+  /** A key not among the counters: it takes a free one, or the smallest's place and count. */
+  private synchronized Counter counterFor(String key, UnaryOperator<String> shown) {
+    Counter counter = counters.get(key);
+    if (counter != null) {
+      counter.count.increment();
+      return counter;
+    }
+    long start = 1;
+    if (counters.size() >= CAPACITY) {
+      String minKey = null;
+      long min = Long.MAX_VALUE;
+      for (Map.Entry<String, Counter> e : counters.entrySet()) {
+        long count = e.getValue().count.sum();
+        if (count < min) {
+          min = count;
+          minKey = e.getKey();
+        }
+      }
+      counters.remove(minKey);
+      start = min + 1;
+    }
+    counter = new Counter(shown.apply(key), start);
+    counters.put(key, counter);
+    return counter;
+  }
+
+  /**
+   * The {@code n} keys that retried early most often, most first; two keys shown alike (cut
+   * short) are one, with the figures of the one that retried early more often.
+   */
+  List<EarlyRetryKey> top(int n) {
+    Map<String, EarlyRetryKey> byShown = new HashMap<>(CAPACITY * 2);
+    for (Counter c : counters.values()) {
+      EarlyRetryKey key =
+          new EarlyRetryKey(c.shown, c.count.sum(), c.toldSeconds, c.afterNanos / 1e9);
+      EarlyRetryKey same = byShown.get(c.shown);
+      if (same != null) {
+        EarlyRetryKey more = same.count() >= key.count() ? same : key;
+        key = new EarlyRetryKey(c.shown, same.count() + key.count(), more.toldSeconds(),
+            more.cameBackAfterSeconds());
+      }
+      byShown.put(c.shown, key);
+    }
+    List<EarlyRetryKey> all = new ArrayList<>(byShown.values());
+    Collections.sort(all, (a, b) -> {
+      int byCount = Long.compare(b.count(), a.count());
+      return byCount != 0 ? byCount : a.key().compareTo(b.key());
+    });
+    return all.size() <= n ? all : new ArrayList<>(all.subList(0, Math.max(0, n)));
+  }
+
+  /** Seconds as the log and JMX show them: one decimal, a dot whatever the locale. */
+  static String seconds(double seconds) {
+    return String.format(Locale.ROOT, "%.1f", seconds);
+  }
+}

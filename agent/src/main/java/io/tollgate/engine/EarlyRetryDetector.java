@@ -1,0 +1,139 @@
+package io.tollgate.engine;
+
+import io.tollgate.diagnostics.EarlyRetryLog;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.LongSupplier;
+
+/**
+ * Remembers, for the keys refused lately, until when each was told to wait, and tells when one
+ * comes back (and is refused again) before that: an early retry.
+ *
+ * <p>Fed only by refusals, so that an allowed request pays nothing: an early retry that the rule
+ * lets through (a concurrency permit freed sooner, the rounding of {@code Retry-After} up to whole
+ * seconds) is not one it counts. A client in a retry storm is refused again and again, and that
+ * is what this finds.
+ *
+ * <p>Bounded memory: a table of {@link #SLOTS} slots shared by every rule, each holding one (rule,
+ * key) and its last refusal. A refused key goes to one of two slots chosen by its hash, replacing
+ * whichever of the two was told to wait the shortest while (first one whose wait is over). So a
+ * key keeps its slot while it is told to wait, unless more keys than slots are refused at once;
+ * then a key forgotten is one whose early retries go uncounted until its next refusal, never one
+ * counted wrongly. A slot is immutable and replaced whole, so readers need no lock.
+ */
+final class EarlyRetryDetector {
+
+  /** Slots of the table: a power of two. */
+  static final int SLOTS = 8192;
+
+  /**
+   * One (rule, key), when it was last refused and for how long it was told to wait; and, once it
+   * has retried early, its line of the log (kept here, so that the log needs no table of keys).
+   */
+  private static final class Slot {
+    final String rule;
+    final String key;
+    final long refusedAtNanos;
+    final long toldNanos;
+    final EarlyRetryLog.KeyLine line;
+
+    Slot(String rule, String key, long refusedAtNanos, long toldNanos, EarlyRetryLog.KeyLine line) {
+      this.rule = rule;
+      this.key = key;
+      this.refusedAtNanos = refusedAtNanos;
+      this.toldNanos = toldNanos;
+      this.line = line;
+    }
+
+    boolean holds(String rule, String key) {
+      return this.key.equals(key) && this.rule.equals(rule);
+    }
+
+    long waitEndsNanos() {
+      return refusedAtNanos + toldNanos;
+    }
+  }
+
+  /** A request refused before the wait its key was last told had elapsed. */
+  static final class EarlyRetry {
+    /** The {@code Retry-After} it had been given, in seconds. */
+    final long toldSeconds;
+    /** How long after that refusal it came back. */
+    final long afterNanos;
+    /** The key's line of the early-retry log. */
+    final EarlyRetryLog.KeyLine line;
+
+    EarlyRetry(long toldSeconds, long afterNanos, EarlyRetryLog.KeyLine line) {
+      this.toldSeconds = toldSeconds;
+      this.afterNanos = afterNanos;
+      this.line = line;
+    }
+  }
+
+  private final AtomicReferenceArray<Slot> slots;
+  private final int mask;
+  private final LongSupplier nanoClock;
+
+  /** Reads {@code nanoClock}, which the {@link EarlyRetryLog} the early retries go to reads too. */
+  EarlyRetryDetector(LongSupplier nanoClock) {
+    this(SLOTS, nanoClock);
+  }
+
+  EarlyRetryDetector(int slots, LongSupplier nanoClock) {
+    if (slots < 2 || Integer.bitCount(slots) != 1) {
+      throw new IllegalArgumentException("slots must be a power of two: " + slots);
+    }
+    this.slots = new AtomicReferenceArray<>(slots);
+    this.mask = slots - 1;
+    this.nanoClock = nanoClock;
+  }
+
+  /**
+   * {@code rule} refused {@code key} now and told it to wait {@code toldSeconds} (its {@code
+   * Retry-After}): returns the early retry this refusal was, or null when the key had not been
+   * told to wait (or its wait was over, or it was forgotten); and remembers the new wait.
+   */
+  EarlyRetry refused(String rule, String key, long toldSeconds) {
+    long now = nanoClock.getAsLong();
+    int hash = spread(rule.hashCode() * 31 + key.hashCode());
+    int first = hash & mask;
+    int second = ((hash >>> 13) ^ first) & mask;
+    if (second == first) {
+      second = first ^ 1;
+    }
+    Slot a = slots.get(first);
+    Slot b = slots.get(second);
+    Slot previous = null;
+    int place;
+    if (a != null && a.holds(rule, key)) {
+      previous = a;
+      place = first;
+    } else if (b != null && b.holds(rule, key)) {
+      previous = b;
+      place = second;
+    } else {
+      place = a == null || (b != null && a.waitEndsNanos() - b.waitEndsNanos() <= 0)
+          ? first
+          : second;
+    }
+    long told = toldSeconds * 1_000_000_000L;
+    long after = previous == null ? 0 : now - previous.refusedAtNanos;
+    if (previous == null || after >= previous.toldNanos) {
+      slots.set(place, new Slot(rule, key, now, told, previous == null ? null : previous.line));
+      return null;
+    }
+    EarlyRetryLog.KeyLine line =
+        previous.line != null ? previous.line : new EarlyRetryLog.KeyLine(now);
+    slots.set(place, new Slot(rule, key, now, told, line));
+    return new EarlyRetry(previous.toldNanos / 1_000_000_000L, Math.max(0, after), line);
+  }
+
+  /** Murmur3's finalizer: neighbouring hashes (keys 10.0.0.1, 10.0.0.2) land far apart. */
+  private static int spread(int h) {
+    h ^= h >>> 16;
+    h *= 0x85ebca6b;
+    h ^= h >>> 13;
+    h *= 0xc2b2ae35;
+    h ^= h >>> 16;
+    return h;
+  }
+}

@@ -1,0 +1,111 @@
+package io.tollgate.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.tollgate.limiters.ManualClock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The early-retry detector: a key refused again before the {@code Retry-After} it was last given
+ * had elapsed is an early retry, with how long it was told and how soon it came back.
+ */
+class EarlyRetryDetectorTest {
+
+  private final ManualClock clock = new ManualClock(1_000_000_000_000L);
+  private final EarlyRetryDetector detector = new EarlyRetryDetector(clock::nowNanos);
+
+  @ParameterizedTest(name = "told {0} s, back after {1} ms: early {2}")
+  @CsvSource(delimiter = '|', value = {
+      // told | back after ms | early? | reported after (s)
+      "12     | 200           | true   | 0.2",
+      "12     | 0             | true   | 0.0",
+      "12     | 11999         | true   | 11.999",
+      "12     | 12000         | false  | -",
+      "12     | 60000         | false  | -",
+      "1      | 999           | true   | 0.999",
+      "1      | 1000          | false  | -",
+      "3600   | 1800000       | true   | 1800.0",
+  })
+  void aKeyRefusedAgainBeforeItsWaitIsAnEarlyRetry(
+      long told, long backAfterMillis, boolean early, String after) {
+    assertNull(detector.refused("api", "203.0.113.7", told), "the first refusal");
+    clock.advanceMillis(backAfterMillis);
+
+    EarlyRetryDetector.EarlyRetry retry = detector.refused("api", "203.0.113.7", 5);
+
+    assertEquals(early, retry != null);
+    if (early) {
+      assertEquals(told, retry.toldSeconds, "the wait it had been told, not the new one");
+      assertEquals(Double.parseDouble(after), retry.afterNanos / 1e9, 1e-9);
+    }
+  }
+
+  @Test
+  void eachRefusalTellsANewWaitThatTheNextRetryIsMeasuredAgainst() {
+    detector.refused("api", "k", 10);
+    clock.advanceMillis(9_000);
+    assertNotNull(detector.refused("api", "k", 2), "9 s after being told 10 s");
+    clock.advanceMillis(1_500);
+    EarlyRetryDetector.EarlyRetry retry = detector.refused("api", "k", 2);
+    assertNotNull(retry, "1.5 s after being told 2 s");
+    assertEquals(2, retry.toldSeconds);
+    assertEquals(1_500_000_000L, retry.afterNanos);
+    clock.advanceMillis(2_000);
+    assertNull(detector.refused("api", "k", 2), "waited as told");
+  }
+
+  @ParameterizedTest(name = "refused by {0} for {1}, then by {2} for {3}: early {4}")
+  @CsvSource(delimiter = '|', value = {
+      "api   | 203.0.113.7 | api   | 203.0.113.7 | true",
+      "api   | 203.0.113.7 | api   | 203.0.113.8 | false",
+      "api   | 203.0.113.7 | login | 203.0.113.7 | false",
+      "login | ann         | login | ann         | true",
+  })
+  void aWaitIsOneRulesForOneKey(String rule, String key, String laterRule, String laterKey,
+      boolean early) {
+    detector.refused(rule, key, 60);
+    clock.advanceMillis(100);
+    assertEquals(early, detector.refused(laterRule, laterKey, 60) != null);
+  }
+
+  @Test
+  void moreKeysThanSlotsForgetSomeButNeverCountOneWrongly() {
+    EarlyRetryDetector small = new EarlyRetryDetector(4, clock::nowNanos);
+    for (int i = 0; i < 100; i++) {
+      assertNull(small.refused("api", "10.0.0." + i, 60), "10.0.0." + i + " first refused");
+    }
+    clock.advanceMillis(60_000);
+    int early = 0;
+    for (int i = 0; i < 100; i++) {
+      if (small.refused("api", "10.0.0." + i, 60) != null) {
+        early++;
+      }
+    }
+    assertEquals(0, early, "every wait was over: none came back early, remembered or not");
+  }
+
+  @Test
+  void aKeyThatStormsKeepsItsSlotAgainstKeysWhoseWaitIsOver() {
+    EarlyRetryDetector small = new EarlyRetryDetector(2, clock::nowNanos);
+    int early = 0;
+    for (int i = 0; i < 50; i++) {
+      // a key refused once, its wait over by the next round
+      small.refused("api", "once-" + i, 1);
+      if (small.refused("api", "storm", 30) != null) {
+        early++;
+      }
+      clock.advanceMillis(2_000);
+    }
+    assertEquals(49, early, "every retry of the storming key but its first refusal");
+  }
+
+  @Test
+  void theTableIsAPowerOfTwo() {
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> new EarlyRetryDetector(1000, clock::nowNanos));
+  }
+}
