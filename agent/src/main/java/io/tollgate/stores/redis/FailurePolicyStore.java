@@ -1,5 +1,6 @@
 package io.tollgate.stores.redis;
 
+import io.tollgate.config.OnFailure;
 import io.tollgate.limiters.Clock;
 import io.tollgate.limiters.Concurrency;
 import io.tollgate.diagnostics.RateLimitedLog;
