@@ -27,5 +27,7 @@
  *       the two, refuses a key that Redis refused, in this process, until the refusal's
  *       Retry-After, so a flooded key costs one round trip per refusal period.
  * </ul>
+ *
+ * <p>Part of the {@code stores} layer: may use {@code limiters}, {@code config}, {@code logging}.
  */
 package io.tollgate.stores.redis;
