@@ -45,28 +45,31 @@ class PackageDependenciesTest {
 
   static {
     allow("bootstrap");
-    allow("limiters");
-    allow("http", "limiters");
-    allow("keys", "http");
+    // The agent's log: every layer may write a line, so it needs nothing but the bootstrap's sink.
+    allow("logging", "bootstrap");
+    allow("limiters", "logging");
+    allow("http", "limiters", "logging");
+    allow("keys", "http", "logging");
     // The rules file's addresses are checked by the very parser the agent keys requests with, so
     // that validate and the agent never disagree about one.
-    allow("config", "limiters", "keys");
-    allow("diagnostics", "bootstrap", "config", "keys", "http", "limiters");
-    allow("stores", "limiters", "diagnostics", "config");
-    allow("rules", "config", "diagnostics", "http", "keys", "limiters", "stores");
+    allow("config", "limiters", "keys", "logging");
+    // Advisors and metrics: they read keys and limiters, so they sit above them.
+    allow("diagnostics", "bootstrap", "config", "keys", "http", "limiters", "logging");
+    allow("stores", "limiters", "logging", "config");
+    allow("rules", "config", "diagnostics", "http", "keys", "limiters", "logging", "stores");
     // The outbound rules' engine: paces the app's own calls, knows no HTTP client library.
-    allow("outbound", "config", "diagnostics", "keys", "limiters", "rules", "stores");
-    allow("engine", "bootstrap", "config", "diagnostics", "http", "keys", "limiters", "outbound",
-        "rules", "stores");
-    allow("instrumentation", "bootstrap", "diagnostics", "engine");
-    allow("instrumentation.*", "bootstrap", "diagnostics", "engine", "http", "outbound", "rules",
-        "instrumentation");
+    allow("outbound", "config", "diagnostics", "keys", "limiters", "logging", "rules", "stores");
+    allow("engine", "bootstrap", "config", "diagnostics", "http", "keys", "limiters", "logging",
+        "outbound", "rules", "stores");
+    allow("instrumentation", "bootstrap", "diagnostics", "engine", "logging");
+    allow("instrumentation.*", "bootstrap", "diagnostics", "engine", "http", "logging", "outbound",
+        "rules", "instrumentation");
     // The access-log readers of `replay`: the JDK only, so that the replay (above the engine)
     // can use them and they can be tested on their own.
     allow("replay.log");
     // Replays access logs through the engine, as the agent decides live requests.
-    allow("replay", "config", "diagnostics", "engine", "http", "keys", "limiters", "rules",
-        "replay.log");
+    allow("replay", "config", "diagnostics", "engine", "http", "keys", "limiters", "logging",
+        "rules", "replay.log");
     allow("agent", "*");
     allow("cli", "*");
   }
@@ -93,7 +96,7 @@ class PackageDependenciesTest {
 
   private static final List<String> FRAMEWORK_FREE =
       List.of("engine", "rules", "http", "stores", "keys", "limiters", "config", "diagnostics",
-          "replay.log");
+          "logging", "replay.log");
 
   /** Class to class, within io.tollgate, and to anything else. */
   private static final Map<String, Set<String>> CLASS_DEPENDENCIES = new TreeMap<>();

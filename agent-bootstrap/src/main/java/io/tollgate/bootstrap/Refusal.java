@@ -8,40 +8,30 @@ package io.tollgate.bootstrap;
  * ({@link #WRITTEN}). Frameworks that answer with a value of their own (Jersey's
  * {@code ContainerResponse}) get it in {@link #frameworkResponse}, which the woven method returns,
  * so that the refusal goes through the framework's own response path.
+ *
+ * <p>Only a marker and that response: the refusal's status, headers and body are made by the
+ * engine and written, or turned into the framework's response, by the framework's module before
+ * this is returned, so nothing here repeats them.
  */
 public final class Refusal {
 
   /** The refusal was written to the response already. */
-  public static final Refusal WRITTEN = new Refusal(0, new String[0], null, new byte[0]);
+  public static final Refusal WRITTEN = new Refusal(null);
 
-  public final int status;
-  /** Header names and values, alternating. */
-  public final String[] headers;
-  public final String contentType;
-  public final byte[] body;
   /** The refusal as the framework's own response object, where the framework returns one. */
   public final Object frameworkResponse;
 
-  public Refusal(int status, String[] headers, String contentType, byte[] body) {
-    this(status, headers, contentType, body, null);
-  }
-
-  public Refusal(
-      int status, String[] headers, String contentType, byte[] body, Object frameworkResponse) {
-    this.status = status;
-    this.headers = headers;
-    this.contentType = contentType;
-    this.body = body;
+  private Refusal(Object frameworkResponse) {
     this.frameworkResponse = frameworkResponse;
   }
 
   /** A refusal answered by the framework's own response object, which the woven method returns. */
   public static Refusal returning(Object frameworkResponse) {
-    return new Refusal(0, new String[0], null, new byte[0], frameworkResponse);
+    return new Refusal(frameworkResponse);
   }
 
   @Override
   public String toString() {
-    return "Refusal " + status;
+    return frameworkResponse == null ? "Refusal (written)" : "Refusal " + frameworkResponse;
   }
 }

@@ -2,7 +2,6 @@ package io.tollgate.agent;
 
 import io.tollgate.bootstrap.EngineReadiness;
 import io.tollgate.bootstrap.TollgateBridge;
-import io.tollgate.diagnostics.AgentLog;
 import io.tollgate.diagnostics.EntryPoints;
 import io.tollgate.diagnostics.RefusalLog;
 import io.tollgate.diagnostics.Version;
@@ -18,6 +17,7 @@ import io.tollgate.instrumentation.LoadedEntryPoints;
 import io.tollgate.instrumentation.classloader.ClassLoaderTransformer;
 import io.tollgate.instrumentation.classloader.LoadedClassLoaders;
 import io.tollgate.limiters.Clock;
+import io.tollgate.logging.AgentLog;
 import io.tollgate.rules.RuleSetFactory;
 import io.tollgate.stores.redis.RedisBackend;
 import java.io.File;

@@ -1,6 +1,8 @@
 package io.tollgate.agent;
 
-import io.tollgate.diagnostics.AgentLog;
+import io.tollgate.logging.AgentLog;
+
+
 
 /**
  * {@code fail-on-error=true}: for operators who would rather not run an application than run it

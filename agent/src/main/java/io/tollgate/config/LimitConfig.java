@@ -2,7 +2,17 @@ package io.tollgate.config;
 
 import java.util.Objects;
 
-/** One limit of a rule: {@code limit} units per {@code period}, in bursts of {@code burst}. */
+/**
+ * One limit of a rule as the rules file gives it: {@code limit} units per {@code period}, in bursts
+ * of {@code burst}.
+ *
+ * <p>The parsed value, not what the algorithms run with ({@link io.tollgate.limiters.LimitSpec},
+ * made from this by {@code rules.RuleSetFactory}): a {@code burst} left out is remembered here as
+ * the limit; equality is by value, because it decides whether a reload keeps the rule's counts; and
+ * it prints in the file's units ({@code 10/1m burst 20}) for the operator's lines. {@code limiters}
+ * cannot use {@code config}'s durations, so the two are kept apart rather than one class knowing
+ * both the file and the algorithms.
+ */
 public final class LimitConfig {
   private final long limit;
   private final long periodNanos;

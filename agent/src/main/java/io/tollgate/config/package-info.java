@@ -26,5 +26,9 @@
  *
  * <p>{@link io.tollgate.config.PathGlob} and {@link io.tollgate.config.CostConfig#costFor(String)} are
  * meant for the request path: no regex, no allocation.
+ *
+ * <p>May use: {@code limiters} (the algorithms and their settings), {@code keys} (addresses are
+ * checked by the very parser the agent keys requests with, so that validate and the agent never
+ * disagree about one), {@code logging}.
  */
 package io.tollgate.config;

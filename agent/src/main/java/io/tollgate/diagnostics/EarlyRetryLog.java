@@ -1,5 +1,6 @@
 package io.tollgate.diagnostics;
 
+import io.tollgate.logging.AgentLog;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;

@@ -1,6 +1,7 @@
 package io.tollgate.diagnostics;
 
 import io.tollgate.config.Durations;
+import io.tollgate.logging.AgentLog;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 

@@ -1,5 +1,6 @@
 package io.tollgate.diagnostics;
 
+import io.tollgate.logging.AgentLog;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;

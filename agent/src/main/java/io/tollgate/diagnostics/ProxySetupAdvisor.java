@@ -3,6 +3,7 @@ package io.tollgate.diagnostics;
 import io.tollgate.keys.Cidr;
 import io.tollgate.keys.IpAddress;
 import io.tollgate.keys.TrustedProxies;
+import io.tollgate.logging.AgentLog;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;

@@ -1,5 +1,6 @@
 package io.tollgate.diagnostics;
 
+import io.tollgate.logging.AgentLog;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;

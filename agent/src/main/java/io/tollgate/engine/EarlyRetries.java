@@ -1,8 +1,8 @@
 package io.tollgate.engine;
 
 import io.tollgate.diagnostics.EarlyRetryLog;
-import io.tollgate.diagnostics.RateLimitedLog;
 import io.tollgate.diagnostics.metrics.TollgateMetrics;
+import io.tollgate.logging.RateLimitedLog;
 import java.util.List;
 
 /**

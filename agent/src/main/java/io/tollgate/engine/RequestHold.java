@@ -1,7 +1,7 @@
 package io.tollgate.engine;
 
-import io.tollgate.diagnostics.RateLimitedLog;
 import io.tollgate.http.HttpExchange;
+import io.tollgate.logging.RateLimitedLog;
 import io.tollgate.rules.Rule;
 import java.util.concurrent.TimeUnit;
 

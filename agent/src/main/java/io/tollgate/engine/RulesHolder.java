@@ -5,7 +5,7 @@ import io.tollgate.config.ConfigProblem;
 import io.tollgate.config.RulesConfig;
 import io.tollgate.config.RulesFileParser;
 import io.tollgate.config.RulesFileReader;
-import io.tollgate.diagnostics.AgentLog;
+import io.tollgate.logging.AgentLog;
 import io.tollgate.rules.Rule;
 import io.tollgate.rules.RuleSet;
 import io.tollgate.rules.RuleSetFactory;

@@ -1,13 +1,13 @@
 package io.tollgate.engine;
 
 import io.tollgate.bootstrap.TollgateBridge;
-import io.tollgate.diagnostics.AgentLog;
 import io.tollgate.diagnostics.ProxySetupAdvisor;
-import io.tollgate.diagnostics.RateLimitedLog;
 import io.tollgate.diagnostics.RefusalLog;
 import io.tollgate.diagnostics.RouteRulesAdvisor;
 import io.tollgate.http.HttpExchange;
 import io.tollgate.http.RefusalResponse;
+import io.tollgate.logging.AgentLog;
+import io.tollgate.logging.RateLimitedLog;
 import io.tollgate.outbound.OutboundLimiter;
 import io.tollgate.rules.Rule;
 import io.tollgate.rules.RuleSet;

@@ -1,6 +1,8 @@
 package io.tollgate.instrumentation;
 
-import io.tollgate.diagnostics.AgentLog;
+import io.tollgate.logging.AgentLog;
+
+
 
 /**
  * What the agent found, once per class, of a framework's API (the servlet API a request class

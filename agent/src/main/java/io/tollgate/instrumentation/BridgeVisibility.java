@@ -1,7 +1,7 @@
 package io.tollgate.instrumentation;
 
 import io.tollgate.bootstrap.TollgateBridge;
-import io.tollgate.diagnostics.AgentLog;
+import io.tollgate.logging.AgentLog;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Set;

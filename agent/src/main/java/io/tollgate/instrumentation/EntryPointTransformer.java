@@ -1,7 +1,7 @@
 package io.tollgate.instrumentation;
 
-import io.tollgate.diagnostics.AgentLog;
 import io.tollgate.diagnostics.EntryPoints;
+import io.tollgate.logging.AgentLog;
 import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
 import java.util.Set;

@@ -1,6 +1,6 @@
 package io.tollgate.instrumentation;
 
-import io.tollgate.diagnostics.AgentLog;
+import io.tollgate.logging.AgentLog;
 import java.lang.instrument.Instrumentation;
 import java.util.List;
 import java.util.function.Function;

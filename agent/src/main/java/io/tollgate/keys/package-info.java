@@ -6,5 +6,7 @@
  *
  * <p>Pure Java with no servlet types: the engine passes strings. Nothing here resolves host names, and
  * nothing that reads request data throws on any input.
+ *
+ * <p>May use: {@code http} (the exchange whose values make a key), {@code logging}.
  */
 package io.tollgate.keys;

@@ -1,8 +1,13 @@
 package io.tollgate.limiters;
 
 /**
- * The numbers of one limit, as the rules file gives them: {@code limit} units per {@code period},
- * with a bucket of {@code burst} units (the token bucket's capacity; {@code limit} by default).
+ * The numbers one algorithm runs with: {@code limit} units per {@code period}, with a bucket of
+ * {@code burst} units (the token bucket's capacity).
+ *
+ * <p>Not the rules file's limit ({@code config.LimitConfig}, which this is made from by {@code
+ * rules.RuleSetFactory}, and which knows the file's defaults, units and equality): every number
+ * here is given and positive, as the algorithms and the Redis scripts need, and a store may make
+ * another one (the limit divided among instances for {@code on-failure: local}).
  */
 public final class LimitSpec {
 

@@ -2,10 +2,10 @@ package io.tollgate.rules;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import io.tollgate.diagnostics.RateLimitedLog;
 import io.tollgate.limiters.Clock;
 import io.tollgate.limiters.PenaltyBox;
 import io.tollgate.limiters.Verdict;
+import io.tollgate.logging.RateLimitedLog;
 import io.tollgate.stores.redis.BackendUnavailableException;
 import io.tollgate.stores.redis.RedisPenaltyBox;
 import java.time.Duration;

@@ -1,20 +1,20 @@
 package io.tollgate.rules;
 
 import io.tollgate.config.Backend;
+import io.tollgate.config.OnFailure;
 import io.tollgate.config.PenaltyConfig;
 import io.tollgate.config.RedisSettings;
 import io.tollgate.config.RuleConfig;
 import io.tollgate.config.RulesConfig;
-import io.tollgate.diagnostics.AgentLog;
 import io.tollgate.limiters.Clock;
 import io.tollgate.limiters.PenaltyBox;
 import io.tollgate.limiters.RateLimitAlgorithm;
 import io.tollgate.limiters.TokenBucket;
+import io.tollgate.logging.AgentLog;
 import io.tollgate.stores.LimiterStore;
 import io.tollgate.stores.LocalLimiterStore;
 import io.tollgate.stores.redis.FailurePolicyStore;
 import io.tollgate.stores.redis.InstanceRegistry;
-import io.tollgate.stores.redis.OnFailure;
 import io.tollgate.stores.redis.RedisBackend;
 import io.tollgate.stores.redis.RedisAlgorithmStore;
 import io.tollgate.stores.redis.RedisConnectionSettings;
@@ -28,7 +28,6 @@ import io.tollgate.stores.redis.RedisBudgetGroup;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Gives each rule its store: in this process, or on Redis behind the rule's on-failure policy.
@@ -284,7 +283,7 @@ public final class StoreProvider {
     return new FailurePolicyStore(
         shared,
         decider,
-        OnFailure.fromYamlName(rule.onFailure().name().toLowerCase(Locale.ROOT)),
+        rule.onFailure(),
         registry == null ? () -> 1 : registry::liveInstances,
         clock,
         rule.maxKeys());
@@ -302,7 +301,7 @@ public final class StoreProvider {
     }
     RedisPenaltyBox shared =
         new RedisPenaltyBox(backend, rule.name(), p.after(), p.withinNanos(), p.boxForNanos());
-    boolean localWhenUnavailable = rule.onFailure() == io.tollgate.config.OnFailure.LOCAL;
+    boolean localWhenUnavailable = rule.onFailure() == OnFailure.LOCAL;
     return new PenaltyTracker(
         box, clock, rule.maxKeys(), fingerprint, shared, localWhenUnavailable);
   }

@@ -151,8 +151,7 @@ class EntryPointWeavingTest {
         break;
       case "refusal":
         gate.answer = woven.getSimpleName().equals("ResourceMethodInvoker")
-            ? new Refusal(429, new String[0], "text/plain", new byte[0],
-                JerseyResponses.of("the 429"))
+            ? Refusal.returning(JerseyResponses.of("the 429"))
             : Refusal.WRITTEN;
         break;
       case "failure":

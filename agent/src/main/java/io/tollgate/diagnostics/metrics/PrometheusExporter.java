@@ -2,8 +2,8 @@ package io.tollgate.diagnostics.metrics;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.tollgate.diagnostics.AgentLog;
 import io.tollgate.limiters.AdaptiveConcurrency;
+import io.tollgate.logging.AgentLog;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;

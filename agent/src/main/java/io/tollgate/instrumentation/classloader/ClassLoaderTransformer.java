@@ -1,6 +1,6 @@
 package io.tollgate.instrumentation.classloader;
 
-import io.tollgate.diagnostics.AgentLog;
+import io.tollgate.logging.AgentLog;
 import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
 

@@ -16,5 +16,8 @@
  * before an entry point is woven, that its class loader resolves the bridge to the agent's own;
  * where it does not, the class is left as it is and one error says which loader and how to fix
  * it.
+ *
+ * <p>Part of the {@code instrumentation} core: may use {@code bootstrap}, {@code diagnostics},
+ * {@code engine}, {@code logging}.
  */
 package io.tollgate.instrumentation.classloader;

@@ -1,11 +1,11 @@
 package io.tollgate.instrumentation.servlet;
 
 import io.tollgate.bootstrap.Refusal;
-import io.tollgate.diagnostics.RateLimitedLog;
 import io.tollgate.engine.RequestScope;
 import io.tollgate.engine.TollgateGate;
 import io.tollgate.http.HttpExchange;
 import io.tollgate.instrumentation.EntryPointHandler;
+import io.tollgate.logging.RateLimitedLog;
 
 /**
  * What the container request's parameter and body readers do when woven ({@link

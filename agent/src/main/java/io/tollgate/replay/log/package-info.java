@@ -50,5 +50,8 @@
  * <p>Speed: about 2 million combined lines and 1 million JSON lines per CPU-second (see {@code
  * benchmarks/results/replay-reader.txt}): the parsers are hand-written and read each line's bytes in
  * place, decoding only the fields they keep.
+ *
+ * <p>May use: the JDK only, so that the replay (above the engine) can use it and it can be tested
+ * on its own.
  */
 package io.tollgate.replay.log;

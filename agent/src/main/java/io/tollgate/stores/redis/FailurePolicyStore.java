@@ -1,10 +1,11 @@
 package io.tollgate.stores.redis;
 
+import io.tollgate.config.OnFailure;
 import io.tollgate.limiters.Clock;
 import io.tollgate.limiters.Concurrency;
-import io.tollgate.diagnostics.RateLimitedLog;
 import io.tollgate.limiters.RateLimitAlgorithm;
 import io.tollgate.limiters.Verdict;
+import io.tollgate.logging.RateLimitedLog;
 import io.tollgate.stores.LimiterStore;
 import io.tollgate.stores.LocalLimiterStore;
 import java.util.concurrent.ConcurrentHashMap;

@@ -2,7 +2,7 @@ package io.tollgate.stores.redis;
 
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisConnectionStateListener;
-import io.tollgate.diagnostics.AgentLog;
+import io.tollgate.logging.AgentLog;
 import java.net.SocketAddress;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;

@@ -1,6 +1,6 @@
 package io.tollgate.stores.redis;
 
-import io.tollgate.diagnostics.AgentLog;
+import io.tollgate.logging.AgentLog;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;

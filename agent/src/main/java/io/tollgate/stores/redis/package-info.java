@@ -20,12 +20,14 @@
  *       io.tollgate.stores.redis.RedisCalendarStore}; the scripts share {@code common.lua} (the
  *       clock, exact integer helpers below 2^53).
  *   <li>{@link io.tollgate.stores.redis.FailurePolicyStore}: the rule's {@code on-failure}
- *       ({@link io.tollgate.stores.redis.OnFailure}) when Redis cannot answer, reporting who decided
+ *       ({@link io.tollgate.config.OnFailure}) when Redis cannot answer, reporting who decided
  *       as a {@link io.tollgate.stores.redis.DecisionSource}; {@code local} divides the limit by the
  *       live instances counted by {@link io.tollgate.stores.redis.InstanceRegistry}.
  *   <li>{@link io.tollgate.stores.redis.RefusalCacheStore} ({@code refusal-cache: true}): between
  *       the two, refuses a key that Redis refused, in this process, until the refusal's
  *       Retry-After, so a flooded key costs one round trip per refusal period.
  * </ul>
+ *
+ * <p>Part of the {@code stores} layer: may use {@code limiters}, {@code config}, {@code logging}.
  */
 package io.tollgate.stores.redis;

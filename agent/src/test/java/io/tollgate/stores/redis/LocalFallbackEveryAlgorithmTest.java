@@ -3,6 +3,7 @@ package io.tollgate.stores.redis;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tollgate.config.OnFailure;
 import io.tollgate.limiters.AlgorithmKind;
 import io.tollgate.limiters.Algorithms;
 import io.tollgate.limiters.Clock;

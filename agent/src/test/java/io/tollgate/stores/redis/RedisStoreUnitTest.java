@@ -81,13 +81,6 @@ class RedisStoreUnitTest {
   }
 
   @Test
-  void onFailureNames() {
-    assertEquals(OnFailure.LOCAL, OnFailure.fromYamlName("local"));
-    assertEquals(OnFailure.DENY, OnFailure.fromYamlName("DENY"));
-    assertEquals(null, OnFailure.fromYamlName("maybe"));
-  }
-
-  @Test
   void clientLogFormatting() {
     RuntimeException cause = new RuntimeException("boom");
     assertEquals("a 1 b 2 c {}", RedisClientLogging.format("a {} b {} c {}", 1, 2, cause));

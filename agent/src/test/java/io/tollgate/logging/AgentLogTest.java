@@ -1,4 +1,4 @@
-package io.tollgate.diagnostics;
+package io.tollgate.logging;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

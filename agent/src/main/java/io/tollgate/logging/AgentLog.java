@@ -1,4 +1,4 @@
-package io.tollgate.diagnostics;
+package io.tollgate.logging;
 
 import io.tollgate.bootstrap.AgentLogSink;
 import java.io.FileOutputStream;

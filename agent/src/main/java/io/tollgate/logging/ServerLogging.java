@@ -1,4 +1,4 @@
-package io.tollgate.diagnostics;
+package io.tollgate.logging;
 
 import java.io.PrintStream;
 import java.util.logging.Level;

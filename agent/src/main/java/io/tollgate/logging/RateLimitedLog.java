@@ -1,4 +1,4 @@
-package io.tollgate.diagnostics;
+package io.tollgate.logging;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;

@@ -1,0 +1,8 @@
+/**
+ * The Apache CXF module (TomEE): {@code JAXRSInvoker.invoke} decides the rules on routes.
+ *
+ * <p>A framework module: may use {@code bootstrap}, {@code diagnostics}, {@code engine}, {@code
+ * http}, {@code logging}, {@code outbound}, {@code rules}, {@code instrumentation}, {@code
+ * instrumentation.jaxrs} and {@code instrumentation.servlet}.
+ */
+package io.tollgate.instrumentation.jaxrs.cxf;
