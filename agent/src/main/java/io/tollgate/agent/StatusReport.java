@@ -1,7 +1,7 @@
 package io.tollgate.agent;
 
 import io.tollgate.config.Durations;
-import io.tollgate.diagnostics.AgentLog;
+import io.tollgate.logging.AgentLog;
 import io.tollgate.diagnostics.Version;
 import io.tollgate.diagnostics.metrics.RuleMetrics;
 import io.tollgate.diagnostics.metrics.TollgateMetrics;
