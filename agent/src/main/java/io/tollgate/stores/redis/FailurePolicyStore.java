@@ -146,11 +146,8 @@ public final class FailurePolicyStore implements LimiterStore {
       }
       decider.decide(key, cost, verdict);
       backendDecisions.increment();
-      if (share != null && !verdict.allowed && share.remaining > 0) {
-        // Redis says the shared budget is spent: so is this instance's share of it, whatever it
-        // had left (an instance that got fewer of Redis's tokens would carry them into a slow
-        // spell, and admit them on top of the limit: 118 of 100 under kill -STOP before this).
-        localStore().adjust(key, share.remaining);
+      if (share != null && share.remaining > 0) {
+        followRedis(key, share.remaining, verdict);
       }
       return DecisionSource.BACKEND;
     } catch (BackendUnavailableException e) {
@@ -200,8 +197,9 @@ public final class FailurePolicyStore implements LimiterStore {
 
   /**
    * Keeps the two sides in step: each request asked of Redis is taken from the local share too,
-   * before it is sent (capped at empty), and a refusal from Redis empties the share (the shared
-   * budget is spent, however unevenly the instances got Redis's tokens). Taken
+   * before it is sent (capped at empty), and what Redis answers bounds the share ({@link
+   * #followRedis}: a refusal empties it, the shared budget being spent however unevenly the
+   * instances got Redis's tokens). Taken
    * before, not after the reply: the requests whose replies come late are decided by this very
    * verdict, so that a late request and the requests Redis answers in time never both count
    * against a share and a budget that are one (taken after, every late request was decided by a
@@ -212,6 +210,25 @@ public final class FailurePolicyStore implements LimiterStore {
     Verdict share = new Verdict();
     localStore().decide(key, cost, share);
     return share;
+  }
+
+  /**
+   * After Redis decided a request: the share keeps no more than this instance's part of what Redis
+   * says is left of the whole budget, {@code remaining / instances}, and nothing once Redis refuses
+   * (the shared budget is spent). A share knows only its own instance's requests; without this, an
+   * instance that got fewer of Redis's tokens carried the rest of its share into a slow spell and
+   * admitted it on top of the limit (118 of 100 under {@code kill -STOP} before a refusal emptied
+   * the share; 112-114 of 100 under a flood on a saturated host, where the replies that came late
+   * just as the others spent the budget were decided by shares that Redis's replies to this
+   * instance, in time, had said were nearly spent).
+   */
+  private void followRedis(String key, long shareLeft, Verdict redis) {
+    LocalShare divided = local;
+    int instances = divided == null ? 1 : divided.instances;
+    long partOfWhatIsLeft = redis.allowed ? Math.max(0, redis.remaining) / instances : 0;
+    if (shareLeft > partOfWhatIsLeft) {
+      localStore().adjust(key, shareLeft - partOfWhatIsLeft);
+    }
   }
 
   /** The local share's verdict: taken already for this request ({@code share}), or now. */

@@ -45,9 +45,11 @@ class InstanceCountChangeTest {
   void aShareDividedAnewKeepsWhatItHadUsed(
       int before, int after, int here, int elsewhere, int admittedAfter,
       @PrivateRedis RedisServer server) {
-    try (RedisBackend backend =
-        RedisBackend.connect(
-            RedisConnectionSettings.uri(server.uri()).withMaxWait(Duration.ofMillis(200)))) {
+    // Long waits while Redis answers (a busy host must not make a decision of the set-up late),
+    // short ones once it is frozen: each decision then waits 50 ms, the first 200 ms.
+    RedisConnectionSettings patient = RedisConnectionSettings.uri(server.uri())
+        .withTimeout(Duration.ofSeconds(5)).withMaxWait(Duration.ofSeconds(10));
+    try (RedisBackend backend = RedisBackend.connect(patient)) {
       assertTrue(backend.awaitConnected(Duration.ofSeconds(20)));
       String rule = RedisTestSupport.uniqueRule("count");
       AtomicInteger instances = new AtomicInteger(before);
@@ -68,6 +70,8 @@ class InstanceCountChangeTest {
       }
 
       instances.set(after);
+      backend.retime(
+          patient.withTimeout(Duration.ofMillis(50)).withMaxWait(Duration.ofMillis(200)));
       server.pause();
       int admitted = 0;
       try {
