@@ -9,6 +9,7 @@ import io.tollgate.stores.LimiterStore;
 import io.tollgate.stores.LocalLimiterStore;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
 
@@ -82,6 +83,14 @@ public final class FailurePolicyStore implements LimiterStore {
 
   private volatile LocalShare local;
 
+  /**
+   * Units this instance has sent to Redis, by stripe of keys (a key's hash): how much of what it
+   * sent after a call the reply to that call cannot count yet ({@link #followRedis}). Striped,
+   * not per key, to stay bounded; keys that share a stripe only make the share smaller.
+   */
+  private static final int SENT_STRIPES = 256;
+  private final AtomicLongArray sent = new AtomicLongArray(SENT_STRIPES);
+
   private static final class LocalShare {
     final int instances;
     final LocalLimiterStore<?> store;
@@ -141,13 +150,17 @@ public final class FailurePolicyStore implements LimiterStore {
           && primary.backend().breaker().state() == CircuitBreaker.State.CLOSED) {
         settleOwed(key);
       }
+      int stripe = 0;
+      long sentUpTo = 0;
       if (carriesState && cost > 0) {
         share = takeFromShare(key, cost);
+        stripe = (key.hashCode() & 0x7fffffff) % SENT_STRIPES;
+        sentUpTo = sent.addAndGet(stripe, cost);
       }
       decider.decide(key, cost, verdict);
       backendDecisions.increment();
-      if (share != null && share.remaining > 0) {
-        followRedis(key, share.remaining, verdict);
+      if (share != null) {
+        followRedis(key, verdict, sent.get(stripe) - sentUpTo);
       }
       return DecisionSource.BACKEND;
     } catch (BackendUnavailableException e) {
@@ -197,9 +210,9 @@ public final class FailurePolicyStore implements LimiterStore {
 
   /**
    * Keeps the two sides in step: each request asked of Redis is taken from the local share too,
-   * before it is sent (capped at empty), and what Redis answers bounds the share ({@link
-   * #followRedis}: a refusal empties it, the shared budget being spent however unevenly the
-   * instances got Redis's tokens). Taken
+   * before it is sent (capped at empty), and what Redis answers sets the share ({@link
+   * #followRedis}: its part of what Redis has left; a refusal empties it, the shared budget being
+   * spent however unevenly the instances got Redis's tokens). Taken
    * before, not after the reply: the requests whose replies come late are decided by this very
    * verdict, so that a late request and the requests Redis answers in time never both count
    * against a share and a budget that are one (taken after, every late request was decided by a
@@ -213,21 +226,35 @@ public final class FailurePolicyStore implements LimiterStore {
   }
 
   /**
-   * After Redis decided a request: the share keeps no more than this instance's part of what Redis
-   * says is left of the whole budget, {@code remaining / instances}, and nothing once Redis refuses
-   * (the shared budget is spent). A share knows only its own instance's requests; without this, an
-   * instance that got fewer of Redis's tokens carried the rest of its share into a slow spell and
-   * admitted it on top of the limit (118 of 100 under {@code kill -STOP} before a refusal emptied
-   * the share; 112-114 of 100 under a flood on a saturated host, where the replies that came late
-   * just as the others spent the budget were decided by shares that Redis's replies to this
-   * instance, in time, had said were nearly spent).
+   * After Redis decided a request: the share becomes this instance's part of what Redis says is
+   * left of the whole budget, {@code remaining / instances}, less what this instance has sent for
+   * the key since (taken from the share already, not yet counted in that {@code remaining}: replies
+   * on the connection come in the order of the calls), and nothing once Redis refuses (the shared
+   * budget is spent).
+   *
+   * <p>Why: a share charged only with its own instance's requests knows nothing of the others'.
+   * An instance that got fewer of Redis's tokens carried the rest of its share into the decisions
+   * made by the share (late replies under a saturating flood, the bulkhead full) while the others
+   * spent the budget: 112-114 admitted of 100, the share's over-admission, in the reload rounds of
+   * the fault benchmark on a saturated host (and 118 under {@code kill -STOP} before a refusal
+   * emptied the share). Set, not only lowered: lowered only, the share would go down by each of
+   * this instance's requests and by its part of each of them again through {@code remaining}, and
+   * the same flood admitted 72-91 of 100 (the share refused the late requests that Redis counted).
+   * So every share is at most its part of what Redis last told it was left; an instance that has
+   * heard nothing from Redis for a key still has its whole share (the bound stays the limit plus
+   * those shares).
    */
-  private void followRedis(String key, long shareLeft, Verdict redis) {
+  private void followRedis(String key, Verdict redis, long sentSince) {
     LocalShare divided = local;
     int instances = divided == null ? 1 : divided.instances;
-    long partOfWhatIsLeft = redis.allowed ? Math.max(0, redis.remaining) / instances : 0;
-    if (shareLeft > partOfWhatIsLeft) {
-      localStore().adjust(key, shareLeft - partOfWhatIsLeft);
+    long part = redis.allowed ? Math.max(0, redis.remaining) / instances - sentSince : 0;
+    LocalLimiterStore<?> store = localStore();
+    Verdict now = new Verdict();
+    store.decide(key, 0, now); // what the share has left: a decision of cost 0 takes nothing
+    long left = now.allowed ? Math.max(0, now.remaining) : 0;
+    long target = Math.max(0, part);
+    if (left != target) {
+      store.adjust(key, left - target); // never beyond full nor below empty
     }
   }
 
