@@ -9,7 +9,6 @@ import io.tollgate.stores.LimiterStore;
 import io.tollgate.stores.LocalLimiterStore;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
 
@@ -82,14 +81,8 @@ public final class FailurePolicyStore implements LimiterStore {
   private final ConcurrentHashMap<String, Long> owedToRedis = new ConcurrentHashMap<>();
 
   private volatile LocalShare local;
-
-  /**
-   * Units this instance has sent to Redis, by stripe of keys (a key's hash): how much of what it
-   * sent after a call the reply to that call cannot count yet ({@link #followRedis}). Striped,
-   * not per key, to stay bounded; keys that share a stripe only make the share smaller.
-   */
-  private static final int SENT_STRIPES = 256;
-  private final AtomicLongArray sent = new AtomicLongArray(SENT_STRIPES);
+  /** What Redis last said was left of each key, this instance's part: bounds the share's admissions. */
+  private final PartOfWhatIsLeft partLeft;
 
   private static final class LocalShare {
     final int instances;
@@ -132,6 +125,7 @@ public final class FailurePolicyStore implements LimiterStore {
     this.clock = clock;
     this.maxLocalKeys = maxLocalKeys;
     this.carriesState = !(primary.algorithm() instanceof Concurrency);
+    this.partLeft = new PartOfWhatIsLeft(maxLocalKeys);
   }
 
   @Override
@@ -150,17 +144,21 @@ public final class FailurePolicyStore implements LimiterStore {
           && primary.backend().breaker().state() == CircuitBreaker.State.CLOSED) {
         settleOwed(key);
       }
-      int stripe = 0;
-      long sentUpTo = 0;
+      long mark = 0;
       if (carriesState && cost > 0) {
         share = takeFromShare(key, cost);
-        stripe = (key.hashCode() & 0x7fffffff) % SENT_STRIPES;
-        sentUpTo = sent.addAndGet(stripe, cost);
+        mark = partLeft.sending(key, cost);
       }
       decider.decide(key, cost, verdict);
       backendDecisions.increment();
       if (share != null) {
-        followRedis(key, verdict, sent.get(stripe) - sentUpTo);
+        partLeft.answered(key, mark, verdict.allowed, verdict.remaining, System.nanoTime());
+        if (!verdict.allowed && share.remaining > 0) {
+          // Redis says the shared budget is spent: so is this instance's share of it, whatever it
+          // had left (an instance that got fewer of Redis's tokens would carry them into a slow
+          // spell, and admit them on top of the limit: 118 of 100 under kill -STOP before this).
+          localStore().adjust(key, share.remaining);
+        }
       }
       return DecisionSource.BACKEND;
     } catch (BackendUnavailableException e) {
@@ -210,9 +208,9 @@ public final class FailurePolicyStore implements LimiterStore {
 
   /**
    * Keeps the two sides in step: each request asked of Redis is taken from the local share too,
-   * before it is sent (capped at empty), and what Redis answers sets the share ({@link
-   * #followRedis}: its part of what Redis has left; a refusal empties it, the shared budget being
-   * spent however unevenly the instances got Redis's tokens). Taken
+   * before it is sent (capped at empty), and a refusal from Redis empties the share (the shared
+   * budget is spent, however unevenly the instances got Redis's tokens; {@link PartOfWhatIsLeft}
+   * bounds it before that). Taken
    * before, not after the reply: the requests whose replies come late are decided by this very
    * verdict, so that a late request and the requests Redis answers in time never both count
    * against a share and a budget that are one (taken after, every late request was decided by a
@@ -225,40 +223,15 @@ public final class FailurePolicyStore implements LimiterStore {
     return share;
   }
 
-  /**
-   * After Redis decided a request: the share becomes this instance's part of what Redis says is
-   * left of the whole budget, {@code remaining / instances}, less what this instance has sent for
-   * the key since (taken from the share already, not yet counted in that {@code remaining}: replies
-   * on the connection come in the order of the calls), and nothing once Redis refuses (the shared
-   * budget is spent).
-   *
-   * <p>Why: a share charged only with its own instance's requests knows nothing of the others'.
-   * An instance that got fewer of Redis's tokens carried the rest of its share into the decisions
-   * made by the share (late replies under a saturating flood, the bulkhead full) while the others
-   * spent the budget: 112-114 admitted of 100, the share's over-admission, in the reload rounds of
-   * the fault benchmark on a saturated host (and 118 under {@code kill -STOP} before a refusal
-   * emptied the share). Set, not only lowered: lowered only, the share would go down by each of
-   * this instance's requests and by its part of each of them again through {@code remaining}, and
-   * the same flood admitted 72-91 of 100 (the share refused the late requests that Redis counted).
-   * So every share is at most its part of what Redis last told it was left; an instance that has
-   * heard nothing from Redis for a key still has its whole share (the bound stays the limit plus
-   * those shares).
-   */
-  private void followRedis(String key, Verdict redis, long sentSince) {
+  private int shareInstances() {
     LocalShare divided = local;
-    int instances = divided == null ? 1 : divided.instances;
-    long part = redis.allowed ? Math.max(0, redis.remaining) / instances - sentSince : 0;
-    LocalLimiterStore<?> store = localStore();
-    Verdict now = new Verdict();
-    store.decide(key, 0, now); // what the share has left: a decision of cost 0 takes nothing
-    long left = now.allowed ? Math.max(0, now.remaining) : 0;
-    long target = Math.max(0, part);
-    if (left != target) {
-      store.adjust(key, left - target); // never beyond full nor below empty
-    }
+    return divided == null ? 1 : divided.instances;
   }
 
-  /** The local share's verdict: taken already for this request ({@code share}), or now. */
+  /**
+   * The local share's verdict: taken already for this request ({@code share}), or now; and within
+   * this instance's part of what Redis last said was left ({@link PartOfWhatIsLeft}).
+   */
   private void decideByShare(String key, long cost, Verdict verdict, Verdict share) {
     if (share == null) {
       localStore().decide(key, cost, verdict);
@@ -270,6 +243,9 @@ public final class FailurePolicyStore implements LimiterStore {
       verdict.delayNanos = share.delayNanos;
       verdict.backendUnavailable = false;
       verdict.fallback = false;
+      if (verdict.allowed && !partLeft.fits(key, shareInstances(), System.nanoTime())) {
+        verdict.refuse(0, MIN_RETRY_NANOS, share.resetNanos);
+      }
     }
   }
 

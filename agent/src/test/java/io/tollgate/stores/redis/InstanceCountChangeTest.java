@@ -38,8 +38,8 @@ class InstanceCountChangeTest {
   @CsvSource({
     // instances before, after, taken here, taken by another instance, admitted by the share after
     "6, 3, 2, 28, 0",  // redis refused: the budget is spent, and the share doubled stays spent
-    "6, 3, 2, 0,  8",  // 28 left on redis: a sixth, 4 of a share of 5; 1 of 5 used is 2 of 10
-    "3, 6, 4, 0,  4",  // 26 left: a third, 8 of 10; 2 of 10 used is 1 of 5
+    "6, 3, 2, 0,  6",  // 2 of a share of 5 used: 4 of 10
+    "3, 6, 4, 0,  3",  // 4 of 10 used: 2 of 5
     "6, 3, 0, 0,  10", // a key not used: the new share whole
   })
   void aShareDividedAnewKeepsWhatItHadUsed(

@@ -17,10 +17,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Each answer of Redis sets the instance's local share to its part of what Redis says is left of
- * the whole budget ({@code remaining / instances}), so the requests decided by the share once
- * Redis is late neither admit what the other instances have already spent nor refuse what is left
- * because this instance took more than its part while Redis answered. A limit of 30 on three
+ * While Redis is late, the local share admits no more than this instance's part of what Redis last
+ * said was left of the whole budget ({@code remaining / instances}, less what it sent since), nor
+ * more than its own count, so the requests decided by the share do not admit what the other
+ * instances have already spent ({@link PartOfWhatIsLeft}). A limit of 30 on three
  * instances (a share of 10 each); some of it spent by another instance, two requests decided by
  * Redis here, then Redis frozen ({@code kill -STOP}): what the share still admits. Real Redis.
  */
@@ -34,13 +34,13 @@ class ShareFollowsRedisTest {
   @ParameterizedTest(name = "{0} spent elsewhere, {1} here: the share admits {2} once redis is late")
   @CsvSource({
     // spent by the other instances, decided by redis here, admitted by the share after
-    "0,  2,  9",  // 28 left on redis: a third is 9
-    "20, 1,  3",  // 9 left: a third is 3 (the share said 9 before: 6 more than the budget had)
+    "0,  2,  8",  // 28 left on redis, a third is 9: the share's own 8 left is less
+    "20, 1,  3",  // 9 left, a third is 3 (the share alone said 9: 6 more than the budget had)
     "27, 2,  0",  // 2, then 1 left: less than one each
-    "0,  15, 5",  // this instance took 15, more than its 10: 15 left, a third is 5 (it said 0)
+    "0,  15, 0",  // this instance took 15, more than its share of 10: none left of its own
     "10, 0,  10", // nothing heard from redis here: the share is whole (the bound: its share)
   })
-  void theShareKeepsNoMoreThanItsPartOfWhatRedisHasLeft(
+  void theShareAdmitsNoMoreThanItsPartOfWhatRedisHasLeft(
       int elsewhere, int here, int admittedAfter, @PrivateRedis RedisServer server) {
     // Long waits while Redis answers (a busy host must not make a decision of the set-up late),
     // short ones once it is frozen: each decision then waits 50 ms, the first 200 ms.
