@@ -88,8 +88,8 @@ class InstanceCountChangeTest {
 
   private static FailurePolicyStore policyStore(
       RedisBackend backend, String rule, IntSupplier instances) {
-    RedisLimiterStore redis =
-        new RedisLimiterStore(backend, rule, new TokenBucket(LimitSpec.of(LIMIT, HOUR)));
+    RedisAlgorithmStore redis =
+        RedisAlgorithmStore.of(backend, rule, new TokenBucket(LimitSpec.of(LIMIT, HOUR)));
     return new FailurePolicyStore(redis, OnFailure.DENY, instances, Clock.system(), 1_000);
   }
 }

@@ -77,8 +77,8 @@ class ShareFollowsRedisTest {
   }
 
   private static FailurePolicyStore policyStore(RedisBackend backend, String rule) {
-    RedisLimiterStore redis =
-        new RedisLimiterStore(backend, rule, new TokenBucket(LimitSpec.of(LIMIT, HOUR)));
+    RedisAlgorithmStore redis =
+        RedisAlgorithmStore.of(backend, rule, new TokenBucket(LimitSpec.of(LIMIT, HOUR)));
     return new FailurePolicyStore(redis, OnFailure.DENY, () -> INSTANCES, Clock.system(), 1_000);
   }
 }
