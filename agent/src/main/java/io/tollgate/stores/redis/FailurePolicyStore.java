@@ -81,8 +81,6 @@ public final class FailurePolicyStore implements LimiterStore {
   private final ConcurrentHashMap<String, Long> owedToRedis = new ConcurrentHashMap<>();
 
   private volatile LocalShare local;
-  /** What Redis last said was left of each key, this instance's part: bounds the share's admissions. */
-  private final PartOfWhatIsLeft partLeft;
 
   private static final class LocalShare {
     final int instances;
@@ -125,7 +123,6 @@ public final class FailurePolicyStore implements LimiterStore {
     this.clock = clock;
     this.maxLocalKeys = maxLocalKeys;
     this.carriesState = !(primary.algorithm() instanceof Concurrency);
-    this.partLeft = new PartOfWhatIsLeft(maxLocalKeys);
   }
 
   @Override
@@ -144,21 +141,16 @@ public final class FailurePolicyStore implements LimiterStore {
           && primary.backend().breaker().state() == CircuitBreaker.State.CLOSED) {
         settleOwed(key);
       }
-      long mark = 0;
       if (carriesState && cost > 0) {
         share = takeFromShare(key, cost);
-        mark = partLeft.sending(key, cost);
       }
       decider.decide(key, cost, verdict);
       backendDecisions.increment();
-      if (share != null) {
-        partLeft.answered(key, mark, verdict.allowed, verdict.remaining, System.nanoTime());
-        if (!verdict.allowed && share.remaining > 0) {
-          // Redis says the shared budget is spent: so is this instance's share of it, whatever it
-          // had left (an instance that got fewer of Redis's tokens would carry them into a slow
-          // spell, and admit them on top of the limit: 118 of 100 under kill -STOP before this).
-          localStore().adjust(key, share.remaining);
-        }
+      if (share != null && !verdict.allowed && share.remaining > 0) {
+        // Redis says the shared budget is spent: so is this instance's share of it, whatever it
+        // had left (an instance that got fewer of Redis's tokens would carry them into a slow
+        // spell, and admit them on top of the limit: 118 of 100 under kill -STOP before this).
+        localStore().adjust(key, share.remaining);
       }
       return DecisionSource.BACKEND;
     } catch (BackendUnavailableException e) {
@@ -209,8 +201,7 @@ public final class FailurePolicyStore implements LimiterStore {
   /**
    * Keeps the two sides in step: each request asked of Redis is taken from the local share too,
    * before it is sent (capped at empty), and a refusal from Redis empties the share (the shared
-   * budget is spent, however unevenly the instances got Redis's tokens; {@link PartOfWhatIsLeft}
-   * bounds it before that). Taken
+   * budget is spent, however unevenly the instances got Redis's tokens). Taken
    * before, not after the reply: the requests whose replies come late are decided by this very
    * verdict, so that a late request and the requests Redis answers in time never both count
    * against a share and a budget that are one (taken after, every late request was decided by a
@@ -223,15 +214,7 @@ public final class FailurePolicyStore implements LimiterStore {
     return share;
   }
 
-  private int shareInstances() {
-    LocalShare divided = local;
-    return divided == null ? 1 : divided.instances;
-  }
-
-  /**
-   * The local share's verdict: taken already for this request ({@code share}), or now; and within
-   * this instance's part of what Redis last said was left ({@link PartOfWhatIsLeft}).
-   */
+  /** The local share's verdict: taken already for this request ({@code share}), or now. */
   private void decideByShare(String key, long cost, Verdict verdict, Verdict share) {
     if (share == null) {
       localStore().decide(key, cost, verdict);
@@ -243,9 +226,6 @@ public final class FailurePolicyStore implements LimiterStore {
       verdict.delayNanos = share.delayNanos;
       verdict.backendUnavailable = false;
       verdict.fallback = false;
-      if (verdict.allowed && !partLeft.fits(key, shareInstances(), System.nanoTime())) {
-        verdict.refuse(0, MIN_RETRY_NANOS, share.resetNanos);
-      }
     }
   }
 
