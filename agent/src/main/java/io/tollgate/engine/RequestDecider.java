@@ -188,6 +188,21 @@ public final class RequestDecider {
   }
 
   /**
+   * A shadow rule's request over its client's share: a would-refuse, as enforcing the rule would
+   * refuse it, so that the shadow log and metrics show what {@code per-client} will refuse before
+   * the rule is enforced. The request runs (shadow), decided by the pool as a shadow rule's
+   * would-refuse is: a permit the pool gave it goes back at once (a refused request holds none),
+   * except on an adaptive rule, which counts its shadow would-refuses in flight until they end.
+   * The client's share is not taken: enforced, the request would not have run.
+   */
+  private static void wouldRefuseForShare(Rule budget, String key, long cost, Verdict verdict) {
+    if (verdict.allowed && budget.releasesAtEnd() && !budget.holdsWhenRefused()) {
+      budget.store().release(key, cost);
+    }
+    verdict.refuse(0, SHARE_RETRY_AFTER_NANOS, SHARE_RETRY_AFTER_NANOS);
+  }
+
+  /**
    * The request's route template, asked for only when a rule needs it: Jersey works it out from
    * its matched templates (once per request), and at the first entry point it is not known yet.
    */
@@ -214,9 +229,10 @@ public final class RequestDecider {
       }
     }
     if (budgets.length == 1) {
-      ClientShare share = rule.isShadow() ? null : rule.clientShare();
+      ClientShare share = rule.clientShare();
       String client = share == null ? null : share.clientOf(exchange, key);
-      if (client != null && !share.tryTake(client, cost, budgets[0].permitsFor(key))) {
+      boolean overShare = client != null && !share.tryTake(client, cost, budgets[0].permitsFor(key));
+      if (overShare && !rule.isShadow()) {
         // the client holds its share of the permits: refused as the rule refuses, taking none
         Verdict verdict = new Verdict().refuse(0, SHARE_RETRY_AFTER_NANOS, SHARE_RETRY_AFTER_NANOS);
         verdicts.add(budgets[0], key, cost, verdict, false, client); // refused: holds nothing
@@ -226,10 +242,15 @@ public final class RequestDecider {
       try {
         budgets[0].store().decide(key, cost, verdict, deadline);
       } catch (RuntimeException | Error e) {
-        if (client != null) {
+        if (client != null && !overShare) {
           share.release(client, cost);
         }
         throw e;
+      }
+      if (overShare) {
+        wouldRefuseForShare(budgets[0], key, cost, verdict);
+        verdicts.add(budgets[0], key, cost, verdict, false, client, false);
+        return;
       }
       if (penalty != null) {
         penalty.record(key, verdict);

@@ -37,9 +37,16 @@ public final class RuleVerdicts {
      * back with the permit; or, when refused, whose share was full; null when none.
      */
     final String shareClient;
+    /**
+     * Whether the request took {@link #shareClient}'s share and gives it back when it ends: not a
+     * shadow rule's would-refuse for the share, which runs without taking it.
+     */
+    final boolean tookShare;
 
-    Entry(Rule rule, String key, long cost, Verdict verdict, boolean charged, String shareClient) {
+    Entry(Rule rule, String key, long cost, Verdict verdict, boolean charged, String shareClient,
+        boolean tookShare) {
       this.shareClient = shareClient;
+      this.tookShare = tookShare && shareClient != null;
       this.rule = rule;
       this.key = key;
       this.cost = cost;
@@ -71,7 +78,16 @@ public final class RuleVerdicts {
 
   /** As above, for a request that took {@code shareClient}'s share of the rule's permits. */
   void add(Rule rule, String key, long cost, Verdict verdict, boolean charged, String shareClient) {
-    Entry entry = new Entry(rule, key, cost, verdict, charged, shareClient);
+    add(rule, key, cost, verdict, charged, shareClient, true);
+  }
+
+  /**
+   * As above; {@code tookShare} false for a shadow rule's would-refuse for {@code shareClient}'s
+   * share, which holds none of it.
+   */
+  void add(Rule rule, String key, long cost, Verdict verdict, boolean charged, String shareClient,
+      boolean tookShare) {
+    Entry entry = new Entry(rule, key, cost, verdict, charged, shareClient, tookShare);
     entries.add(entry);
     if (entry.holds || (charged && rule.settlesAtEnd())) {
       workAtEnd = true;
@@ -123,7 +139,7 @@ public final class RuleVerdicts {
       if (!entry.holds) {
         continue;
       }
-      if (entry.shareClient != null) {
+      if (entry.tookShare) {
         entry.rule.clientShare().release(entry.shareClient, entry.cost);
       }
       if (ran && entry.rule.learnsFromLatency()) {

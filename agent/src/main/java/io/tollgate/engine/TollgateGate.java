@@ -511,8 +511,10 @@ public final class TollgateGate {
   private void logShadow(RuleVerdicts verdicts) {
     RuleVerdicts.Entry shadow = verdicts.wouldRefuse();
     if (shadow != null) {
+      String client = RuleVerdicts.clientOverShare(shadow);
       shadowLog.log(shadow.rule.name(), () -> "shadow: rule '" + shadow.rule.name()
-          + "' would refuse key " + KeyDisplay.of(shadow.key));
+          + "' would refuse key " + KeyDisplay.of(shadow.key)
+          + (client == null ? "" : " (client '" + client + "' holds its per-client share)"));
     }
   }
 

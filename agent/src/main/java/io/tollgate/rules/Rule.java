@@ -476,11 +476,23 @@ public final class Rule {
   }
 
   /**
-   * The permits of this budget for {@code key} now, of which a client may hold its {@link
-   * #clientShare}: the limit, or for adaptive-concurrency the limit learnt for the key (its
-   * {@code initial} before its first request).
+   * The permits of this budget for {@code key} of which a client may hold its {@link #clientShare}
+   * in this instance: the limit, or for adaptive-concurrency the limit learnt for the key (its
+   * {@code initial} before its first request). On {@code backend: redis}, where every instance
+   * draws on one pool while each counts its clients' shares in its own memory, this instance's
+   * part of the pool ({@code limit / live instances}, at least 1): so a client spread over the
+   * instances holds about its share of the whole pool, not a share in each instance (which, with
+   * 50% and two instances, let one client hold the whole pool).
    */
   public long permitsFor(String key) {
+    if (store instanceof io.tollgate.stores.redis.FailurePolicyStore) {
+      long pool = policy == null ? Long.MAX_VALUE : policy.quota();
+      return Math.max(1, pool / ((io.tollgate.stores.redis.FailurePolicyStore) store).instances());
+    }
+    return permitsHere(key);
+  }
+
+  private long permitsHere(String key) {
     if (shared.adaptive && store instanceof io.tollgate.stores.LocalLimiterStore) {
       io.tollgate.stores.LocalLimiterStore<?> local = (io.tollgate.stores.LocalLimiterStore<?>) store;
       Object state = local.peek(key);

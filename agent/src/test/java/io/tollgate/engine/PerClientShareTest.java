@@ -125,6 +125,37 @@ class PerClientShareTest {
     assertEquals(1L, heldBy("198.51.100.1"), "only the admitted one counts");
   }
 
+  /**
+   * In shadow mode the share is counted as when enforced: a request over its client's share runs,
+   * and is what the shadow log and metrics call a would-refuse, naming the client, so that what
+   * {@code per-client} will refuse shows before the rule is enforced. It takes no share (enforced,
+   * it would not have run), and a plain concurrency pool's permit goes back at once.
+   */
+  @ParameterizedTest(name = "{0} in shadow mode")
+  @CsvSource({"concurrency", "adaptive-concurrency"})
+  void inShadowModeTheShareIsAWouldRefuseNamingTheClient(String algorithm) throws Exception {
+    ruleName = "shadow-pool-" + algorithm;
+    TollgateGate engine = engine(algorithm, "mode: shadow");
+    List<RequestScope> slow = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      RequestScope scope = engine.outermostEntry(login("198.51.100.1"));
+      assertNotSame(RequestScope.REFUSED, scope, "shadow refuses nothing: request " + (i + 1));
+      slow.add(scope);
+    }
+
+    assertEquals(2L, heldBy("198.51.100.1"), "the third request took no share");
+    assertEquals(1, stderr.agentLines().stream().filter(l -> l.contains(
+        "shadow: rule '" + ruleName + "' would refuse key '*' (client '198.51.100.1' holds its"
+            + " per-client share)")).count(), String.join("\n", stderr.agentLines()));
+    for (RequestScope scope : slow) {
+      engine.requestEnded(scope);
+    }
+    assertEquals(0L, heldBy("198.51.100.1"), "every share given back, and only what was taken");
+    RequestScope other = engine.outermostEntry(login("203.0.113.9"));
+    assertNotSame(RequestScope.REFUSED, other);
+    engine.requestEnded(other);
+  }
+
   private long heldBy(String address) {
     return holder.current().get(0).clientShare().held("*\n" + address);
   }

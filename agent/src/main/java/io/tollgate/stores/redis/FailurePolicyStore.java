@@ -29,7 +29,8 @@ import java.util.function.IntSupplier;
  *       also taken from this instance's local share (which never goes below empty), so an outage
  *       starts with the share this instance has left, not a full bucket; and what the share allowed during the outage is
  *       charged to Redis ({@code adjust}) on the key's first decision there after it, so Redis
- *       does not hand it out again. Rebuilt (full) only when the instance count changes.
+ *       does not hand it out again. Divided anew when the instance count changes, each key keeping
+ *       the part of its share it had used (not refilled: {@link ShareCarry}).
  * </ul>
  *
  * <p>{@code on-failure} is for a Redis that cannot be reached. A reply later than the backend's
@@ -287,7 +288,13 @@ public final class FailurePolicyStore implements LimiterStore {
     }
   }
 
-  /** The in-process fallback for the current instance count. */
+  /**
+   * The in-process fallback for the current instance count. When the count changes (an instance
+   * joins, or one that left drops out of the registry) the share is divided anew, and each key
+   * keeps what it had used of it ({@link ShareCarry}): a share rebuilt full once handed every
+   * instance a fresh part of a budget Redis had already spent, and the late decisions after it
+   * admitted 112 of 100 under a flood.
+   */
   LocalLimiterStore<?> localStore() {
     int instances = Math.max(1, liveInstances.getAsInt());
     LocalShare share = local;
@@ -295,10 +302,11 @@ public final class FailurePolicyStore implements LimiterStore {
       synchronized (this) {
         share = local;
         if (share == null || share.instances != instances) {
-          share =
-              new LocalShare(
-                  instances,
-                  localStoreOf(primary.dividedAmong(instances)));
+          LocalLimiterStore<?> divided = localStoreOf(primary.dividedAmong(instances));
+          if (share != null) {
+            ShareCarry.takeOver(divided, share.store, carriesState);
+          }
+          share = new LocalShare(instances, divided);
           local = share;
         }
       }
@@ -308,6 +316,14 @@ public final class FailurePolicyStore implements LimiterStore {
 
   private <S> LocalLimiterStore<S> localStoreOf(RateLimitAlgorithm<S> algorithm) {
     return new LocalLimiterStore<>(algorithm, clock, maxLocalKeys);
+  }
+
+  /**
+   * The instances sharing the rule's budget, as the registry last counted them (at least 1): a
+   * pool on Redis is this instance's to share out by its part, {@code permits / instances}.
+   */
+  public int instances() {
+    return Math.max(1, liveInstances.getAsInt());
   }
 
   @Override

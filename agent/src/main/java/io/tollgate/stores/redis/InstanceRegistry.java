@@ -1,5 +1,6 @@
 package io.tollgate.stores.redis;
 
+import io.tollgate.diagnostics.AgentLog;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -20,6 +21,8 @@ public final class InstanceRegistry implements AutoCloseable {
   private final long ttlMillis;
   private final ScheduledFuture<?> task;
   private volatile int liveInstances;
+  /** Whether a beat has counted the instances (the first count is not a change worth a line). */
+  private volatile boolean beaten;
 
   public InstanceRegistry(RedisBackend backend) {
     this.backend = backend;
@@ -51,7 +54,16 @@ public final class InstanceRegistry implements AutoCloseable {
           backend.eval(RedisScript.INSTANCES, key, instanceId, Long.toString(ttlMillis), leaving);
       Object count = reply.isEmpty() ? null : reply.get(0);
       if (count instanceof Long && (Long) count >= 1 && "0".equals(leaving)) {
-        liveInstances = (int) Math.min(Integer.MAX_VALUE, (Long) count);
+        int now = (int) Math.min(Integer.MAX_VALUE, (Long) count);
+        int before = liveInstances;
+        liveInstances = now;
+        if (now != before && beaten) {
+          // Said because each rule's local share is divided anew: what a share decides changes.
+          AgentLog.info("redis: " + now + " instance" + (now == 1 ? "" : "s") + " share the"
+              + " limits now (" + before + " before); each rule's local share is divided anew,"
+              + " keeping what each key had used of it");
+        }
+        beaten = true;
       }
     } catch (RuntimeException e) {
       // Redis down: the last count holds.
