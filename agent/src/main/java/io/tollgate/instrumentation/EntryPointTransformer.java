@@ -47,6 +47,15 @@ public final class EntryPointTransformer implements ClassFileTransformer {
         || !weaving.classFiles().mayBeInstrumented(classfileBuffer)) {
       return null;
     }
+    return weaveCandidate(loader, className, classBeingRedefined, classfileBuffer);
+  }
+
+  /**
+   * The class file with its entry points woven, or null, for a class of an application's loader
+   * that {@link EntryPointClassFiles} found may declare one.
+   */
+  byte[] weaveCandidate(
+      ClassLoader loader, String className, Class<?> classBeingRedefined, byte[] classfileBuffer) {
     try {
       EntryPointWeaving.WovenClass woven = weaving.weave(classfileBuffer);
       if (woven == null) {
