@@ -3,7 +3,6 @@ package io.tollgate.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tollgate.config.ConfigException;
 import io.tollgate.config.ConfigProblem;
 import io.tollgate.config.RulesConfig;
 import io.tollgate.config.RulesFileParser;
@@ -16,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -54,6 +54,16 @@ class LongRulesFileScalesTest {
     assertTrue(perRuleLarge <= perRuleSmall * 3 / 2,
         step + ": " + perRuleSmall + " B per rule for 1,000 rules, " + perRuleLarge
             + " B for 4,000: a step grows faster than the file");
+  }
+
+  @Test
+  void theLogNamesTheFirstRulesOnly() throws Exception {
+    Path file = dir.resolve("rules.yaml");
+    write(file, rulesFile(25, false, 100));
+    String logged = RulesHolder.describe(holder(file).current());
+    assertEquals("25 rules: tenant-1, tenant-2, tenant-3, tenant-4, tenant-5, tenant-6, tenant-7,"
+        + " tenant-8, tenant-9, tenant-10, tenant-11, tenant-12, tenant-13, tenant-14, tenant-15,"
+        + " tenant-16, tenant-17, tenant-18, tenant-19, tenant-20, and 5 more", logged);
   }
 
   /** Bytes the current thread allocated for {@code step} on a file of {@code rules} rules. */
