@@ -8,8 +8,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The agent's class file transformer: weaves the entry points of every class that declares one,
- * as it loads or when {@code attach} retransforms it.
+ * Weaves the entry points of every class that declares one, as it loads or when {@code attach}
+ * retransforms it. The agent registers it inside {@link WeavingTransformer}, which asks {@link
+ * #weaveCandidate} about the classes its one look at the constant pool picked; as a transformer of
+ * its own ({@link #transform}) it picks them itself.
  *
  * <p>Every class the application loads passes through here, so the common answer must be cheap:
  * {@link EntryPointClassFiles} rules out almost all of them from their constant pool, without
