@@ -9,11 +9,11 @@
 # Output: benchmarks/results/current/ (each benchmark's own files and its console output), and
 # benchmarks/results/current/environment.txt (the commit, the machine, the JDK).
 # ONLY="decision memory" runs some of them: request-path jersey-path decision memory e2e-servlet
-# e2e-spring redis startup replay adaptive.
+# e2e-spring redis startup rule-count replay adaptive.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=benchmarks/results/current
-ONLY=${ONLY:-"request-path jersey-path decision memory e2e-servlet e2e-spring redis startup replay adaptive"}
+ONLY=${ONLY:-"request-path jersey-path decision memory e2e-servlet e2e-spring redis startup rule-count replay adaptive"}
 JAR=benchmarks/target/benchmarks.jar
 mkdir -p "$OUT"
 [ -f "$JAR" ] && [ -f agent/target/tollgate-agent.jar ] \
@@ -71,6 +71,10 @@ fi
 if wants startup; then
   step "start-up (section 5)"
   RES=$OUT benchmarks/run-startup.sh 9 servlet-jakarta spring-boot3 >"$OUT/startup-console.txt" 2>&1
+fi
+if wants rule-count; then
+  step "loading a long rules file (section 6)"
+  RES=$OUT benchmarks/run-rule-count.sh 5 >"$OUT/rule-count-console.txt" 2>&1
 fi
 if wants replay; then
   step "replay (section 8)"

@@ -10,11 +10,10 @@ import io.tollgate.engine.RulesFileWatcher;
 import io.tollgate.engine.RulesHolder;
 import io.tollgate.engine.TollgateGate;
 import io.tollgate.instrumentation.EntryPointDispatch;
-import io.tollgate.instrumentation.EntryPointTransformer;
 import io.tollgate.instrumentation.EntryPointWeaving;
 import io.tollgate.instrumentation.FrameworkModule;
 import io.tollgate.instrumentation.LoadedEntryPoints;
-import io.tollgate.instrumentation.classloader.ClassLoaderTransformer;
+import io.tollgate.instrumentation.WeavingTransformer;
 import io.tollgate.instrumentation.classloader.LoadedClassLoaders;
 import io.tollgate.limiters.Clock;
 import io.tollgate.logging.AgentLog;
@@ -34,7 +33,7 @@ import java.util.concurrent.TimeUnit;
  * {@link #reattach} instead.
  *
  * <p>With the JVM ({@code -javaagent}), {@code premain} only registers the
- * {@link EntryPointTransformer}, which needs no rules, and starts the {@code tollgate-start}
+ * {@link WeavingTransformer}, which needs no rules, and starts the {@code tollgate-start}
  * thread, which reads the rules and installs the engine while the application starts. No class
  * waits for it; a request that reaches an entry point before the engine is installed does
  * ({@link EngineReadiness}). Attached to a running JVM, everything happens before
@@ -76,9 +75,10 @@ public final class AgentMain {
     }
     ClassLoader agentClassLoader = AgentMain.class.getClassLoader();
     EntryPointWeaving weaving = EntryPointWeaving.of(MODULES);
-    EntryPointTransformer transformer = new EntryPointTransformer(agentClassLoader, weaving);
-    // First, so that every class loader shows the bridge before an entry point it loads is woven
-    inst.addTransformer(new ClassLoaderTransformer(agentClassLoader), true);
+    // One transformer, one look at each class file: class loaders are woven from now on, so that
+    // every class loader shows the bridge before an entry point it loads is woven
+    WeavingTransformer transformer = new WeavingTransformer(agentClassLoader, weaving);
+    inst.addTransformer(transformer, true);
     LoadedClassLoaders.retransform(inst, agentClassLoader);
     if (atStartup) {
       EngineReadiness.expect();
@@ -89,14 +89,14 @@ public final class AgentMain {
             + " that the agent does not set up java.util.logging before the application does ("
             + ApplicationLogManager.ARGUMENT + "=false starts at once)");
       }
-      inst.addTransformer(transformer, true);
+      transformer.weaveEntryPoints();
       startBesideTheApplication(arguments, startNanos);
     } else {
       try (AgentLog.Errors errors = AgentLog.collectErrors()) {
         boolean loaded = false;
         try {
           loaded = startEngine(arguments);
-          inst.addTransformer(transformer, true);
+          transformer.weaveEntryPoints();
           LoadedEntryPoints.retransform(inst, weaving, agentClassLoader);
           startBackgroundServices(arguments);
           AgentLog.info("ready; watching " + watched(arguments) + " for changes");

@@ -29,7 +29,6 @@ import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.parser.ParserImpl;
 import org.yaml.snakeyaml.reader.StreamReader;
-import org.yaml.snakeyaml.resolver.Resolver;
 
 /**
  * Reads a rules file (section 3 of the interfaces document) into an immutable {@link RulesConfig}.
@@ -148,7 +147,7 @@ public final class RulesFileParser {
       // never used here, and their classes initialize java.util.logging (SnakeYAML's
       // TypeDescription has a JUL logger), which an agent must leave to the application.
       root = new Composer(new ParserImpl(new StreamReader(new StringReader(text)), options),
-              new Resolver(), options)
+              new NullAndMergeResolver(), options)
           .getSingleNode();
     } catch (MarkedYAMLException e) {
       y.syntaxProblem(e);

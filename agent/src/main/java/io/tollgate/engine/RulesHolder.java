@@ -328,6 +328,12 @@ public final class RulesHolder {
     return factory;
   }
 
+  /**
+   * How many rules {@link #describe} names: a file of 10,000 per-tenant rules once logged all
+   * their names, 150 KB in one line, at every reload.
+   */
+  static final int NAMES_SHOWN = 20;
+
   /** The rules in force, as the log names them: {@code 2 rules: login, api (shadow)}. */
   public String describeInForce() {
     return describe(current);
@@ -336,6 +342,10 @@ public final class RulesHolder {
   static String describe(RuleSet rules) {
     List<String> names = new ArrayList<>();
     for (Rule rule : rules.rules()) {
+      if (names.size() == NAMES_SHOWN) {
+        names.add("and " + (rules.size() - NAMES_SHOWN) + " more");
+        break;
+      }
       names.add(rule.name() + (rule.isShadow() ? " (shadow)" : ""));
     }
     return rules.size() + " rule" + (rules.size() == 1 ? "" : "s")

@@ -8,7 +8,9 @@ import java.util.Set;
 /**
  * Tells, from a class file's bytes alone, whether it may declare an entry point: a necessary
  * condition, cheap enough to ask of every class the application loads, before any class file is
- * parsed (see {@link EntryPointTransformer}).
+ * parsed (see {@link EntryPointTransformer}). The same walk over the constant pool also tells
+ * whether the class mentions {@code loadClass}, which a class loader to weave must ({@link
+ * WeavingTransformer}): one walk per class loaded, not one per question.
  *
  * <p>The markers come from the framework modules' entry points: every method woven in any class
  * that implements an interface has a descriptor whose arguments are its framework's request types
@@ -26,6 +28,16 @@ import java.util.Set;
 public final class EntryPointClassFiles {
 
   private static final int ACC_INTERFACE = 0x0200;
+
+  /** {@link #scan}: the class is not an interface and may declare an entry point. */
+  public static final int MAY_DECLARE_ENTRY_POINT = 1;
+  /**
+   * {@link #scan}: the class is not an interface and its constant pool holds {@code loadClass},
+   * as that of a class that declares it does ({@code ClassLoaderWeaving}).
+   */
+  public static final int MENTIONS_LOAD_CLASS = 2;
+
+  private static final byte[] LOAD_CLASS = "loadClass".getBytes(StandardCharsets.US_ASCII);
 
   /**
    * How the descriptors of the methods woven in any class begin: their arguments, so that a class
@@ -55,20 +67,30 @@ public final class EntryPointClassFiles {
    * interfaces, for other classes and for bytes that are not a readable class file.
    */
   public boolean mayBeInstrumented(byte[] classFile) {
+    return (scan(classFile) & MAY_DECLARE_ENTRY_POINT) != 0;
+  }
+
+  /**
+   * What the class file's constant pool says: {@link #MAY_DECLARE_ENTRY_POINT} and {@link
+   * #MENTIONS_LOAD_CLASS}, or 0 (almost every class) for interfaces, other classes and bytes that
+   * are not a readable class file.
+   */
+  public int scan(byte[] classFile) {
     try {
-      return scan(classFile);
+      return walk(classFile);
     } catch (RuntimeException notAClassFileWeKnow) {
-      return false;
+      return 0;
     }
   }
 
-  private boolean scan(byte[] b) {
+  private int walk(byte[] b) {
     if (b == null || b.length < 10 || readInt(b, 0) != 0xCAFEBABE) {
-      return false;
+      return 0;
     }
     int count = readUnsignedShort(b, 8);
     int at = 10;
     boolean marked = false;
+    boolean loadClass = false;
     for (int index = 1; index < count; index++) {
       int tag = b[at] & 0xFF;
       switch (tag) {
@@ -76,6 +98,9 @@ public final class EntryPointClassFiles {
           int length = readUnsignedShort(b, at + 1);
           if (!marked && isMarker(b, at + 3, length)) {
             marked = true;
+          } else if (!loadClass && length == LOAD_CLASS.length
+              && startsWith(b, at + 3, LOAD_CLASS)) {
+            loadClass = true;
           }
           at += 3 + length;
           break;
@@ -105,11 +130,14 @@ public final class EntryPointClassFiles {
           at += 4;
           break;
         default:
-          return false; // a constant pool this reader does not know: not ours to judge
+          return 0; // a constant pool this reader does not know: not ours to judge
       }
     }
     int access = readUnsignedShort(b, at);
-    return marked && (access & ACC_INTERFACE) == 0;
+    if ((access & ACC_INTERFACE) != 0) {
+      return 0;
+    }
+    return (marked ? MAY_DECLARE_ENTRY_POINT : 0) | (loadClass ? MENTIONS_LOAD_CLASS : 0);
   }
 
   /**

@@ -8,8 +8,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The agent's class file transformer: weaves the entry points of every class that declares one,
- * as it loads or when {@code attach} retransforms it.
+ * Weaves the entry points of every class that declares one, as it loads or when {@code attach}
+ * retransforms it. The agent registers it inside {@link WeavingTransformer}, which asks {@link
+ * #weaveCandidate} about the classes its one look at the constant pool picked; as a transformer of
+ * its own ({@link #transform}) it picks them itself.
  *
  * <p>Every class the application loads passes through here, so the common answer must be cheap:
  * {@link EntryPointClassFiles} rules out almost all of them from their constant pool, without
@@ -47,6 +49,15 @@ public final class EntryPointTransformer implements ClassFileTransformer {
         || !weaving.classFiles().mayBeInstrumented(classfileBuffer)) {
       return null;
     }
+    return weaveCandidate(loader, className, classBeingRedefined, classfileBuffer);
+  }
+
+  /**
+   * The class file with its entry points woven, or null, for a class of an application's loader
+   * that {@link EntryPointClassFiles} found may declare one.
+   */
+  byte[] weaveCandidate(
+      ClassLoader loader, String className, Class<?> classBeingRedefined, byte[] classfileBuffer) {
     try {
       EntryPointWeaving.WovenClass woven = weaving.weave(classfileBuffer);
       if (woven == null) {

@@ -2,7 +2,9 @@ package io.tollgate.rules;
 
 import io.tollgate.config.HeadersMode;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /** The rules in force, in file order. Immutable; a reload swaps in a new one. */
 public final class RuleSet {
@@ -11,6 +13,11 @@ public final class RuleSet {
 
   private final Rule[] rules;
   private final List<Rule> ruleList;
+  /**
+   * The rules by name: a reload looks up each new rule's predecessor, and a scan for each would
+   * cost a file of 10,000 rules 50 million comparisons (seconds of a core beside the requests).
+   */
+  private final Map<String, Rule> byName;
   private final String source;
   private final HeadersMode headers;
   private final boolean hasRouteRules;
@@ -34,6 +41,10 @@ public final class RuleSet {
     this.rules = rules.toArray(new Rule[0]);
     this.ruleList = Collections.unmodifiableList(rules);
     this.source = source;
+    this.byName = new HashMap<>(this.rules.length * 4 / 3 + 1);
+    for (Rule rule : this.rules) {
+      byName.putIfAbsent(rule.name(), rule);
+    }
     boolean route = false;
     boolean principal = false;
     boolean method = false;
@@ -108,13 +119,9 @@ public final class RuleSet {
     return ruleList;
   }
 
+  /** The rule named {@code name} (names are unique in a file), or null. */
   public Rule find(String name) {
-    for (Rule rule : rules) {
-      if (rule.name().equals(name)) {
-        return rule;
-      }
-    }
-    return null;
+    return name == null ? null : byName.get(name);
   }
 
   /** Which quota headers responses carry. */

@@ -52,6 +52,23 @@ class EntryPointClassFilesTest {
     assertEquals(mayBeInstrumented, CLASS_FILES.mayBeInstrumented(classFile(className)));
   }
 
+  /** The one walk over a class's constant pool answers the class-loader weaving's question too. */
+  @ParameterizedTest(name = "{0}: entry point {1}, loadClass {2}")
+  @CsvSource({
+    // class                                                                 entry point, loadClass
+    "io.tollgate.instrumentation.EntryPointClassFilesTest$AppServlet,          true,  false",
+    "io.tollgate.instrumentation.EntryPointClassFilesTest$AppClassLoader,      false, true",
+    "io.tollgate.instrumentation.EntryPointClassFilesTest$ServletThatLoads,    true,  true",
+    "io.tollgate.instrumentation.EntryPointClassFilesTest$LoaderLike,          false, false",
+    "java.lang.String,                                                         false, false",
+  })
+  void oneScanAnswersBothWeavings(String className, boolean entryPoint, boolean loadClass)
+      throws IOException {
+    int found = CLASS_FILES.scan(classFile(className));
+    assertEquals(entryPoint, (found & EntryPointClassFiles.MAY_DECLARE_ENTRY_POINT) != 0);
+    assertEquals(loadClass, (found & EntryPointClassFiles.MENTIONS_LOAD_CLASS) != 0);
+  }
+
   @Test
   void bytesThatAreNotAClassFileAreNotACandidate() throws IOException {
     byte[] truncated = java.util.Arrays.copyOf(classFile("jakarta.servlet.http.HttpServlet"), 200);
@@ -82,6 +99,29 @@ class EntryPointClassFilesTest {
         javax.servlet.ServletRequest req,
         javax.servlet.ServletResponse res,
         javax.servlet.FilterChain chain) {}
+  }
+
+  static class AppClassLoader extends ClassLoader {
+    @Override
+    protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+      return super.loadClass(name, resolve);
+    }
+  }
+
+  /** An interface is never woven, whatever it names. */
+  interface LoaderLike {
+    Class<?> loadClass(String name) throws ClassNotFoundException;
+  }
+
+  static class ServletThatLoads extends jakarta.servlet.http.HttpServlet {
+    @Override
+    public void service(jakarta.servlet.ServletRequest req, jakarta.servlet.ServletResponse res) {
+      try {
+        getClass().getClassLoader().loadClass("x");
+      } catch (ClassNotFoundException ignored) {
+        // only its constant pool matters
+      }
+    }
   }
 
   /** The shape of Spring's {@code HandlerAdapter} (Spring is not on the test class path). */

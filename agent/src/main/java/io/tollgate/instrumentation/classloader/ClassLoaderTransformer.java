@@ -7,8 +7,8 @@ import java.security.ProtectionDomain;
 /**
  * The class file transformer that makes every class loader answer the bridge's package from the
  * bootstrap loader ({@link LoadClassWeaver}), as the loader classes load or when {@code attach}
- * retransforms them. Registered before the entry points' transformer, so that a loader is woven
- * before the first entry point it defines is checked
+ * retransforms them. The agent registers it inside {@code WeavingTransformer}, which asks it
+ * first, so that a loader is woven before the first entry point it defines is checked
  * ({@link io.tollgate.instrumentation.BridgeVisibility}).
  *
  * <p>The JDK's own loaders (classes of the boot loader) ask the bootstrap loader first already, and
@@ -36,8 +36,24 @@ public final class ClassLoaderTransformer implements ClassFileTransformer {
     if (loader == null || loader == PLATFORM || loader == agentClassLoader || className == null) {
       return null;
     }
+    return weave(className, classBeingRedefined, classfileBuffer, false);
+  }
+
+  /**
+   * The class file with its {@code loadClass} woven, or null, for a class of an application's
+   * loader whose constant pool is known to hold {@code loadClass}: the agent's one transformer
+   * ({@code WeavingTransformer}) has read it already.
+   */
+  public byte[] weaveMentioningLoadClass(
+      String className, Class<?> classBeingRedefined, byte[] classfileBuffer) {
+    return weave(className, classBeingRedefined, classfileBuffer, true);
+  }
+
+  private byte[] weave(
+      String className, Class<?> classBeingRedefined, byte[] classfileBuffer, boolean scanned) {
     try {
-      byte[] woven = weaving.weave(classfileBuffer);
+      byte[] woven =
+          scanned ? weaving.weaveMentioning(classfileBuffer) : weaving.weave(classfileBuffer);
       if (woven != null) {
         AgentLog.debug("class loader " + className.replace('/', '.')
             + " asks the bootstrap loader for " + ClassLoaderWeaving.BOOTSTRAP_PACKAGE_PREFIX + "*"

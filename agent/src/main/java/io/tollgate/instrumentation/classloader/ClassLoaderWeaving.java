@@ -42,9 +42,14 @@ final class ClassLoaderWeaving {
 
   /** The class file with its {@code loadClass} methods woven, or null when it declares none. */
   byte[] weave(byte[] classFile) {
-    if (!mentionsLoadClass(classFile)) {
-      return null;
-    }
+    return mentionsLoadClass(classFile) ? weaveMentioning(classFile) : null;
+  }
+
+  /**
+   * As {@link #weave}, for a class file already known to mention {@code loadClass} (the agent's
+   * transformer reads the constant pool once for every question it has of a class).
+   */
+  byte[] weaveMentioning(byte[] classFile) {
     ClassReader reader = new ClassReader(classFile);
     if ((reader.getAccess() & (Opcodes.ACC_INTERFACE | Opcodes.ACC_MODULE)) != 0) {
       return null;

@@ -1,0 +1,71 @@
+package io.tollgate.instrumentation;
+
+import io.tollgate.instrumentation.classloader.ClassLoaderTransformer;
+import java.lang.instrument.ClassFileTransformer;
+import java.security.ProtectionDomain;
+
+/**
+ * The agent's one class file transformer: one walk over each class file's constant pool ({@link
+ * EntryPointClassFiles#scan}) says whether the class mentions {@code loadClass} (a class loader to
+ * weave, {@link ClassLoaderTransformer}), may declare an entry point ({@link
+ * EntryPointTransformer}), or, for almost every class the application loads, neither.
+ *
+ * <p>Two transformers registered side by side walked every class's pool twice, once each, which
+ * the start of an application pays for every class it loads. A class loader is woven before the
+ * entry points of the same class file are, as when its transformer was registered first.
+ *
+ * <p>Entry points are woven once {@link #weaveEntryPoints} is called: {@code attach} weaves the
+ * running class loaders first, then starts the engine, then the entry points.
+ */
+public final class WeavingTransformer implements ClassFileTransformer {
+
+  private static final ClassLoader PLATFORM = ClassLoader.getPlatformClassLoader();
+
+  private final ClassLoader agentClassLoader;
+  private final EntryPointClassFiles classFiles;
+  private final ClassLoaderTransformer loaders;
+  private final EntryPointTransformer entryPoints;
+  private volatile boolean weavingEntryPoints;
+
+  public WeavingTransformer(ClassLoader agentClassLoader, EntryPointWeaving weaving) {
+    this.agentClassLoader = agentClassLoader;
+    this.classFiles = weaving.classFiles();
+    this.loaders = new ClassLoaderTransformer(agentClassLoader);
+    this.entryPoints = new EntryPointTransformer(agentClassLoader, weaving);
+  }
+
+  /** From now on, entry points are woven too (class loaders always are). */
+  public void weaveEntryPoints() {
+    weavingEntryPoints = true;
+  }
+
+  @Override
+  public byte[] transform(
+      ClassLoader loader,
+      String className,
+      Class<?> classBeingRedefined,
+      ProtectionDomain protectionDomain,
+      byte[] classfileBuffer) {
+    // the JDK's and the agent's own classes are never looked at, by either weaving
+    if (loader == null || loader == PLATFORM || loader == agentClassLoader || className == null) {
+      return null;
+    }
+    int found = classFiles.scan(classfileBuffer);
+    if (found == 0) {
+      return null;
+    }
+    byte[] woven = null;
+    if ((found & EntryPointClassFiles.MENTIONS_LOAD_CLASS) != 0) {
+      woven = loaders.weaveMentioningLoadClass(className, classBeingRedefined, classfileBuffer);
+    }
+    if ((found & EntryPointClassFiles.MAY_DECLARE_ENTRY_POINT) != 0 && weavingEntryPoints) {
+      byte[] withEntryPoints =
+          entryPoints.weaveCandidate(
+              loader, className, classBeingRedefined, woven != null ? woven : classfileBuffer);
+      if (withEntryPoints != null) {
+        woven = withEntryPoints;
+      }
+    }
+    return woven;
+  }
+}
