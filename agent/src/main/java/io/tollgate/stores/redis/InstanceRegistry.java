@@ -1,6 +1,6 @@
 package io.tollgate.stores.redis;
 
-import io.tollgate.diagnostics.AgentLog;
+import io.tollgate.logging.AgentLog;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tollgate.config.OnFailure;
 import io.tollgate.limiters.Clock;
 import io.tollgate.limiters.LimitSpec;
 import io.tollgate.limiters.TokenBucket;
