@@ -13,6 +13,7 @@ import io.tollgate.engine.TollgateGate;
 import io.tollgate.instrumentation.EntryPointDispatch;
 import io.tollgate.instrumentation.EntryPointTransformer;
 import io.tollgate.instrumentation.EntryPointWeaving;
+import io.tollgate.instrumentation.JdkEntryPoints;
 import io.tollgate.instrumentation.FrameworkModule;
 import io.tollgate.instrumentation.LoadedEntryPoints;
 import io.tollgate.instrumentation.classloader.ClassLoaderTransformer;
@@ -86,6 +87,7 @@ public final class AgentMain {
             + ApplicationLogManager.ARGUMENT + "=false starts at once)");
       }
       inst.addTransformer(transformer, true);
+      JdkEntryPoints.prepare(inst, weaving);
       startBesideTheApplication(arguments, startNanos);
     } else {
       try (AgentLog.Errors errors = AgentLog.collectErrors()) {
@@ -93,6 +95,7 @@ public final class AgentMain {
         try {
           loaded = startEngine(arguments);
           inst.addTransformer(transformer, true);
+          JdkEntryPoints.prepare(inst, weaving);
           LoadedEntryPoints.retransform(inst, weaving, agentClassLoader);
           startBackgroundServices(arguments);
           AgentLog.info("ready; watching " + watched(arguments) + " for changes");
