@@ -255,7 +255,7 @@ public final class RulesHolder {
 
   private boolean apply(String yaml, String file, boolean firstLoad) {
     RuleSet previous = current;
-    if (!previous.isEmpty() && isBlank(yaml)) {
+    if ((!previous.isEmpty() || outbound.active()) && isBlank(yaml)) {
       // A file being rewritten (truncated, then written) reads this way for a moment, and so does
       // a deployment that lost its content: neither means "remove every limit".
       AgentLog.error("the rules file " + file + " is empty (nothing but blanks and comments) and"

@@ -10,7 +10,7 @@ import net.bytebuddy.jar.asm.Opcodes;
  * method's first argument, if any, and a word saying which method it is ({@code what}). As Java:
  *
  * <pre>{@code
- * Object decision = TollgateBridge.enter(MODULE, this or request, "what");
+ * Object decision = TollgateBridge.enterIfStarted(MODULE, this or request, "what");
  * if (decision instanceof Refusal) {
  *   // throwing: the client's IOException subclass, OutboundCallRefused
  *   throw (Throwable) TollgateBridge.returned(MODULE, decision, null);
@@ -22,7 +22,8 @@ import net.bytebuddy.jar.asm.Opcodes;
  * and with endsOnThrow, an exception thrown out of it passed to TollgateBridge.exit first
  * }</pre>
  *
- * <p>The bridge never throws: whatever fails in the agent, the call goes out as it would without it.
+ * <p>The bridge never throws: whatever fails in the agent, the call goes out as it would without it;
+ * and a call made while the agent starts goes out at once, not held until it is ready.
  */
 public abstract class OutboundCallWeaver extends EntryPointWeaver {
 
@@ -62,7 +63,7 @@ public abstract class OutboundCallWeaver extends EntryPointWeaver {
       loadArgument(0);
     }
     visitLdcInsn(what);
-    callBridge("enter", ENTER);
+    callBridge("enterIfStarted", ENTER);
     storeScope();
     loadScope();
     whenRefused();
