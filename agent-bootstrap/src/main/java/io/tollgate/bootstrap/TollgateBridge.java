@@ -57,6 +57,22 @@ public final class TollgateBridge {
     }
   }
 
+  /**
+   * As {@link #enter}, but never waits for the agent's start: woven where the application calls
+   * out (its outbound HTTP calls). Such a call made while the agent starts goes out at once, as it
+   * would without the agent: an application that calls a service while it starts is not held for
+   * the agent, and the agent, should anything it starts make such a call, never waits for itself.
+   */
+  public static Object enterIfStarted(int entryPoint, Object first, Object second) {
+    try {
+      RequestGate engine = gate;
+      return engine == null ? null : engine.enter(entryPoint, first, second);
+    } catch (Throwable t) {
+      failed("deciding an outbound call", entryPoint, t);
+      return null;
+    }
+  }
+
   /** {@link #enter} before the engine is installed: waits for it, and notes how long. */
   private static Object enterWhileStarting(int entryPoint, Object first, Object second)
       throws Exception {

@@ -12,6 +12,7 @@ import io.tollgate.engine.TollgateGate;
 import io.tollgate.instrumentation.EntryPointDispatch;
 import io.tollgate.instrumentation.EntryPointWeaving;
 import io.tollgate.instrumentation.FrameworkModule;
+import io.tollgate.instrumentation.JdkEntryPoints;
 import io.tollgate.instrumentation.LoadedEntryPoints;
 import io.tollgate.instrumentation.WeavingTransformer;
 import io.tollgate.instrumentation.classloader.LoadedClassLoaders;
@@ -90,6 +91,7 @@ public final class AgentMain {
             + ApplicationLogManager.ARGUMENT + "=false starts at once)");
       }
       transformer.weaveEntryPoints();
+      JdkEntryPoints.prepare(inst, weaving);
       startBesideTheApplication(arguments, startNanos);
     } else {
       try (AgentLog.Errors errors = AgentLog.collectErrors()) {
@@ -97,6 +99,7 @@ public final class AgentMain {
         try {
           loaded = startEngine(arguments);
           transformer.weaveEntryPoints();
+          JdkEntryPoints.prepare(inst, weaving);
           LoadedEntryPoints.retransform(inst, weaving, agentClassLoader);
           startBackgroundServices(arguments);
           AgentLog.info("ready; watching " + watched(arguments) + " for changes");

@@ -7,6 +7,8 @@ import io.tollgate.instrumentation.grizzly.GrizzlyModule;
 import io.tollgate.instrumentation.jaxrs.cxf.CxfModule;
 import io.tollgate.instrumentation.jaxrs.jersey.JerseyModule;
 import io.tollgate.instrumentation.jaxrs.resteasy.ResteasyModule;
+import io.tollgate.instrumentation.outbound.jdkhttp.JdkHttpClientModule;
+import io.tollgate.instrumentation.outbound.urlconnection.UrlConnectionModule;
 import io.tollgate.instrumentation.servlet.BodyReadModule;
 import io.tollgate.instrumentation.servlet.ServletModule;
 import io.tollgate.instrumentation.spring.SpringMvcModule;
@@ -45,6 +47,8 @@ public final class FrameworkModules {
         new CxfModule(),
         new TomcatModule(),
         new JettyModule(),
-        new BodyReadModule()));
+        new BodyReadModule(),
+        new JdkHttpClientModule(),
+        new UrlConnectionModule()));
   }
 }

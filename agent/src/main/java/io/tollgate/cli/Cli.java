@@ -4,12 +4,14 @@ import io.tollgate.agent.AgentArguments;
 import io.tollgate.agent.AttachReport;
 import io.tollgate.config.ConfigException;
 import io.tollgate.config.ConfigProblem;
+import io.tollgate.config.OutboundRuleConfig;
 import io.tollgate.config.RuleConfig;
 import io.tollgate.config.RulesConfig;
 import io.tollgate.config.RulesFileParser;
 import io.tollgate.config.RulesFileReader;
 import io.tollgate.diagnostics.Version;
 import io.tollgate.limiters.Clock;
+import io.tollgate.outbound.OutboundRules;
 import io.tollgate.replay.ReplayCommand;
 import io.tollgate.rules.RuleSetFactory;
 import java.io.File;
@@ -117,8 +119,14 @@ public final class Cli {
         // What the agent runs on a rules file, short of connecting to Redis: a file valid here
         // is one the agent applies.
         RuleSetFactory.withoutConnecting(Clock.system()).build(config, null);
+        OutboundRules.check(config);
         int rules = config.rules().size();
-        out.println(file + ": valid, " + rules + " rule" + (rules == 1 ? "" : "s"));
+        int outbound = config.outbound().size();
+        out.println(file + ": valid, " + rules + " rule" + (rules == 1 ? "" : "s")
+            + (outbound == 0 ? "" : ", " + outbound + " outbound rule" + (outbound == 1 ? "" : "s")));
+        for (OutboundRuleConfig rule : config.outbound()) {
+          out.println(file + ": line " + rule.line() + ": outbound rule " + rule);
+        }
         for (RuleConfig rule : config.rules()) {
           if (rule.keyNormalize() == null && rule.keyNormalizeOrDefault()) {
             // a default that changes which requests share a budget: said, not left implicit

@@ -151,7 +151,7 @@ final class MatchParser {
   }
 
   /** {@code hosts:}: one glob or a list, lower-cased; a port or a path is a mistake worth naming. */
-  private List<String> hosts(Node node, String block, String ctx) {
+  List<String> hosts(Node node, String block, String ctx) {
     List<String> out = new ArrayList<>();
     List<Node> items;
     if (node instanceof SequenceNode) {
@@ -224,7 +224,7 @@ final class MatchParser {
     return out;
   }
 
-  private List<String> paths(Node node, String block, String ctx) {
+  List<String> paths(Node node, String block, String ctx) {
     List<String> out = new ArrayList<>();
     List<Node> items;
     if (node instanceof SequenceNode) {
@@ -255,7 +255,7 @@ final class MatchParser {
     return out;
   }
 
-  private Set<String> methods(Node node, String block, String ctx) {
+  Set<String> methods(Node node, String block, String ctx) {
     Set<String> out = new LinkedHashSet<>();
     List<Node> items;
     if (node instanceof SequenceNode) {

@@ -17,6 +17,8 @@ public final class RulesConfig {
   private final List<RuleConfig> rules;
   private final Map<String, Integer> keyLines;
   private final ResponseConfig response;
+  /** The {@code outbound:} rules, set by {@link #withOutbound} once the file's other parts are read. */
+  private List<OutboundRuleConfig> outbound = Collections.emptyList();
 
   public RulesConfig(
       String source,
@@ -95,6 +97,19 @@ public final class RulesConfig {
     return rules;
   }
 
+  /** The {@code outbound:} rules (limits on the app's own calls) in file order; may be empty. */
+  public List<OutboundRuleConfig> outbound() {
+    return outbound;
+  }
+
+  /** This file with {@code outbound} as its outbound rules. */
+  public RulesConfig withOutbound(List<OutboundRuleConfig> outbound) {
+    RulesConfig copy =
+        new RulesConfig(source, backend, redis, clientIp, headers, mode, rules, keyLines, response);
+    copy.outbound = Collections.unmodifiableList(new ArrayList<>(outbound));
+    return copy;
+  }
+
   /** The rule with this name, or null. */
   public RuleConfig rule(String name) {
     for (RuleConfig r : rules) {
@@ -130,6 +145,7 @@ public final class RulesConfig {
         + (response != ResponseConfig.NONE ? ", response=" + response : "")
         + ", rules="
         + rules
+        + (outbound.isEmpty() ? "" : ", outbound=" + outbound)
         + "}";
   }
 }

@@ -46,7 +46,8 @@ public final class RulesFileParser {
   public static final Function<String, String> SYSTEM_ENV = System::getenv;
 
   static final List<String> TOP_LEVEL_KEYS =
-      Arrays.asList("backend", "redis", "client-ip", "headers", "mode", "allow", "response", "rules");
+      Arrays.asList("backend", "redis", "client-ip", "headers", "mode", "allow", "response", "rules",
+          "outbound");
 
   private RulesFileParser() {}
 
@@ -211,7 +212,10 @@ public final class RulesFileParser {
     }
     refuseEmptyRules(y, top.get("rules"));
     List<RuleConfig> rules = new RuleParser(y).parse(top.get("rules"), topAllow);
-    return new RulesConfig(source, backend, redis, clientIp, headers, mode, rules, lines, response);
+    List<OutboundRuleConfig> outbound =
+        new OutboundParser(y).parse(top.get("outbound"), backend == null ? Backend.LOCAL : backend);
+    return new RulesConfig(source, backend, redis, clientIp, headers, mode, rules, lines, response)
+        .withOutbound(outbound);
   }
 
 }

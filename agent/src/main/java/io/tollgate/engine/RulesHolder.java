@@ -6,6 +6,9 @@ import io.tollgate.config.RulesConfig;
 import io.tollgate.config.RulesFileParser;
 import io.tollgate.config.RulesFileReader;
 import io.tollgate.logging.AgentLog;
+import io.tollgate.outbound.OutboundGate;
+import io.tollgate.outbound.OutboundLimiter;
+import io.tollgate.outbound.OutboundRules;
 import io.tollgate.rules.Rule;
 import io.tollgate.rules.RuleSet;
 import io.tollgate.rules.RuleSetFactory;
@@ -23,6 +26,8 @@ public final class RulesHolder {
 
   private final RuleSetFactory factory;
   private volatile RuleSet current = RuleSet.EMPTY;
+  /** The outbound rules of the same file, swapped with {@link #current}. */
+  private volatile OutboundGate outbound = OutboundGate.EMPTY;
   private volatile String path;
   /** The last content read from {@link #path}, or null before the first read of it. */
   private byte[] lastContent;
@@ -71,6 +76,11 @@ public final class RulesHolder {
 
   public RuleSet current() {
     return current;
+  }
+
+  /** The outbound rules in force: limits on the app's own calls. */
+  public OutboundLimiter outbound() {
+    return outbound;
   }
 
   public String path() {
@@ -252,7 +262,7 @@ public final class RulesHolder {
 
   private boolean apply(String yaml, String file, boolean firstLoad) {
     RuleSet previous = current;
-    if (!previous.isEmpty() && isBlank(yaml)) {
+    if ((!previous.isEmpty() || outbound.active()) && isBlank(yaml)) {
       // A file being rewritten (truncated, then written) reads this way for a moment, and so does
       // a deployment that lost its content: neither means "remove every limit".
       applyProblem = "the rules file " + file + " is empty (nothing but blanks and comments) and"
@@ -262,9 +272,14 @@ public final class RulesHolder {
       return false;
     }
     RuleSet next;
+    OutboundGate previousOutbound = outbound;
+    OutboundGate nextOutbound;
     try {
       RulesConfig config = RulesFileParser.parse(yaml, file);
+      OutboundRules.check(config);
       next = factory.build(config, previous);
+      // On the backend the build prepared, before it is committed below.
+      nextOutbound = OutboundRules.build(config, previousOutbound, factory);
     } catch (ConfigException e) {
       for (ConfigProblem problem : e.problems()) {
         AgentLog.error(problem.toString());
@@ -283,11 +298,16 @@ public final class RulesHolder {
     }
     applyProblem = null;
     current = next;
+    outbound = nextOutbound;
     // Only now: a backend the old rules decided on is closed after their decisions drain.
     factory.applied();
     AgentLog.info((firstLoad ? "loaded " : "reloaded ") + describe(next) + " from " + file);
+    if (nextOutbound.active()) {
+      AgentLog.info("outbound rules: " + String.join(", ", nextOutbound.names()));
+    }
     if (!firstLoad) {
       logChanges(previous, next);
+      OutboundRules.logChanges(previousOutbound, nextOutbound);
     }
     return true;
   }

@@ -65,11 +65,11 @@ public final class TollgateGate {
   }
 
   /**
-   * The outbound rules, which client modules ask before the app's own calls go out. None yet:
-   * every call is sent.
+   * The outbound rules in force, which client modules ask before the app's own calls go out
+   * ({@link OutboundLimiter#active} false when the rules file has none).
    */
   public OutboundLimiter outbound() {
-    return OutboundLimiter.NONE;
+    return rules.outbound();
   }
 
   /**

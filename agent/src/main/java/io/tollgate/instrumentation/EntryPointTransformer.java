@@ -4,6 +4,7 @@ import io.tollgate.diagnostics.EntryPoints;
 import io.tollgate.logging.AgentLog;
 import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
+import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -17,7 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link EntryPointClassFiles} rules out almost all of them from their constant pool, without
  * parsing them; the rest are read by {@link EntryPointWeaving}. A class that cannot be woven is
  * loaded unchanged, with a warning: requests through it pass unlimited, the application runs.
- * Classes of the JDK's boot and platform loaders and of the agent itself are never looked at, nor
+ * Classes of the JDK's boot and platform loaders (but the few JDK classes a module weaves, see
+ * {@link JdkEntryPoints}) and of the agent itself are never looked at, nor
  * are those of a class loader that does not show them the bridge ({@link BridgeVisibility}): woven,
  * they would fail every request with {@code NoClassDefFoundError}; unwoven, they let it pass.
  */
@@ -29,10 +31,15 @@ public final class EntryPointTransformer implements ClassFileTransformer {
   private final ClassLoader agentClassLoader;
   private final EntryPointWeaving weaving;
   private final Set<String> logged = ConcurrentHashMap.newKeySet();
+  /** The JDK classes a module weaves (its HTTP clients), internal names: see JdkEntryPoints. */
+  private final Set<String> jdkClasses = new HashSet<>();
 
   public EntryPointTransformer(ClassLoader agentClassLoader, EntryPointWeaving weaving) {
     this.agentClassLoader = agentClassLoader;
     this.weaving = weaving;
+    for (String name : JdkEntryPoints.classes(weaving)) {
+      jdkClasses.add(name.replace('.', '/'));
+    }
   }
 
   @Override
@@ -42,14 +49,18 @@ public final class EntryPointTransformer implements ClassFileTransformer {
       Class<?> classBeingRedefined,
       ProtectionDomain protectionDomain,
       byte[] classfileBuffer) {
-    if (loader == null
-        || loader == PLATFORM
+    if (((loader == null || loader == PLATFORM) && !jdkClasses.contains(className))
         || loader == agentClassLoader
         || className == null
         || !weaving.classFiles().mayBeInstrumented(classfileBuffer)) {
       return null;
     }
     return weaveCandidate(loader, className, classBeingRedefined, classfileBuffer);
+  }
+
+  /** Whether {@code className} (internal form) is one of the JDK classes a module weaves. */
+  boolean weavesJdkClass(String className) {
+    return jdkClasses.contains(className);
   }
 
   /**

@@ -68,6 +68,17 @@ public final class EntryPointWeaving {
     return types;
   }
 
+  /** The classes named by entry points woven in one class only, by binary name. */
+  Set<String> namedClasses() {
+    Set<String> types = new HashSet<>();
+    for (EntryPointMethod method : methods) {
+      if (!method.inSubtypes) {
+        types.add(method.type);
+      }
+    }
+    return types;
+  }
+
   /** A woven class file, and the framework of its (first) entry point. */
   public static final class WovenClass {
     public final byte[] classFile;

@@ -46,9 +46,14 @@ public final class WeavingTransformer implements ClassFileTransformer {
       Class<?> classBeingRedefined,
       ProtectionDomain protectionDomain,
       byte[] classfileBuffer) {
-    // the JDK's and the agent's own classes are never looked at, by either weaving
-    if (loader == null || loader == PLATFORM || loader == agentClassLoader || className == null) {
+    if (className == null || loader == agentClassLoader) {
       return null;
+    }
+    if (loader == null || loader == PLATFORM) {
+      // the JDK's classes are never looked at, but the few HTTP clients an outbound module weaves
+      return weavingEntryPoints && entryPoints.weavesJdkClass(className)
+          ? entryPoints.weaveCandidate(loader, className, classBeingRedefined, classfileBuffer)
+          : null;
     }
     int found = classFiles.scan(classfileBuffer);
     if (found == 0) {

@@ -413,6 +413,25 @@ public final class RuleSetFactory {
         Algorithms.Options.DEFAULTS.withMaxDelayNanos(rule.maxDelayNanos()));
   }
 
+  /**
+   * The store of one budget of an outbound rule ({@code io.tollgate.outbound}), described to the
+   * stores as the rule {@code asRule} (its name, on-failure and max-keys): on the backend of the
+   * rules last built, so call it between {@link #build} and {@link #applied}; in this process when
+   * {@code local} (an outbound rule's {@code backend: local} in a file on Redis).
+   */
+  public LimiterStore outboundStore(
+      RulesConfig config, RuleConfig asRule, String budgetName, String period,
+      RateLimitAlgorithm<?> algorithm, boolean local) {
+    return local
+        ? new LocalLimiterStore<>(algorithm, clock, asRule.maxKeys())
+        : stores.storeFor(config, asRule, budgetName, "", period, algorithm);
+  }
+
+  /** What, besides an outbound rule's own settings, defines where its counts live. */
+  public String outboundBackendFingerprint(RulesConfig config, RuleConfig asRule, boolean local) {
+    return local ? "local" : stores.backendFingerprint(asRule, config);
+  }
+
   /** The metrics show the gauges of the adaptive rules in force, these. */
   private static void showAdaptiveRules(List<Rule> rules) {
     Map<String, AdaptiveConcurrency> adaptive = new LinkedHashMap<>();

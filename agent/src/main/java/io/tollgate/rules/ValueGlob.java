@@ -8,7 +8,7 @@ import java.util.Locale;
  * character, everything else itself. No character classes: a rules file is written by people who
  * should not have to escape the {@code [} of a user agent.
  */
-final class ValueGlob {
+public final class ValueGlob {
 
   private final String pattern;
   private final boolean ignoreCase;
@@ -19,7 +19,7 @@ final class ValueGlob {
   }
 
   /** Host names compare in any case (RFC 9110: the host is case-insensitive). */
-  static ValueGlob ignoringCase(String pattern) {
+  public static ValueGlob ignoringCase(String pattern) {
     return new ValueGlob(pattern, true);
   }
 
@@ -27,7 +27,7 @@ final class ValueGlob {
     return new ValueGlob(pattern, false);
   }
 
-  boolean matches(String value) {
+  public boolean matches(String value) {
     if (value == null) {
       return false;
     }

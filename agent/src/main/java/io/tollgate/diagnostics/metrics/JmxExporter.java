@@ -20,7 +20,7 @@ public final class JmxExporter {
 
   public static final String DOMAIN = "io.tollgate";
 
-  private static final BlockingQueue<RuleMetrics> PENDING = new LinkedBlockingQueue<>();
+  private static final BlockingQueue<Pending> PENDING = new LinkedBlockingQueue<>();
   private static volatile boolean started;
   private static volatile boolean disabled = Boolean.getBoolean("tollgate.jmx.disabled");
 
@@ -32,10 +32,33 @@ public final class JmxExporter {
   }
 
   static void registerLater(RuleMetrics metrics) {
+    registerLater(objectName(metrics.getRule()), metrics);
+  }
+
+  /** An outbound rule's counters, as {@code io.tollgate:type=OutboundRule,name=RULE}. */
+  static void registerLater(OutboundRuleMetrics metrics) {
+    String rule = metrics.getRule();
+    registerLater(
+        DOMAIN + ":type=OutboundRule,name=" + (needsQuoting(rule) ? ObjectName.quote(rule) : rule),
+        metrics);
+  }
+
+  /** An MBean to register, and its name. */
+  private static final class Pending {
+    final String name;
+    final Object bean;
+
+    Pending(String name, Object bean) {
+      this.name = name;
+      this.bean = bean;
+    }
+  }
+
+  private static void registerLater(String name, Object bean) {
     if (disabled) {
       return;
     }
-    PENDING.add(metrics);
+    PENDING.add(new Pending(name, bean));
     if (!started) {
       startThread();
     }
@@ -62,17 +85,17 @@ public final class JmxExporter {
       return;
     }
     while (true) {
-      RuleMetrics metrics;
+      Pending pending;
       try {
-        metrics = PENDING.take();
+        pending = PENDING.take();
       } catch (InterruptedException e) {
         return;
       }
-      String name = objectName(metrics.getRule());
+      String name = pending.name;
       try {
         ObjectName objectName = new ObjectName(name);
         if (!server.isRegistered(objectName)) {
-          server.registerMBean(metrics, objectName);
+          server.registerMBean(pending.bean, objectName);
         }
       } catch (Throwable t) {
         AgentLog.warn("cannot register the MBean " + name + ": " + t);

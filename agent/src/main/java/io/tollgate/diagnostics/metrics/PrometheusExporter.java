@@ -84,7 +84,8 @@ public final class PrometheusExporter {
         exchange.sendResponseHeaders(405, -1);
         return;
       }
-      byte[] body = render(TollgateMetrics.all()).getBytes(StandardCharsets.UTF_8);
+      byte[] body = (render(TollgateMetrics.all()) + OutboundMetrics.render(OutboundMetrics.all()))
+          .getBytes(StandardCharsets.UTF_8);
       exchange.getResponseHeaders().set("Content-Type", CONTENT_TYPE);
       if ("HEAD".equals(exchange.getRequestMethod())) {
         exchange.sendResponseHeaders(200, -1);

@@ -1,0 +1,85 @@
+package io.tollgate.instrumentation;
+
+import io.tollgate.bootstrap.TollgateBridge;
+import io.tollgate.logging.AgentLog;
+import java.lang.instrument.Instrumentation;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The entry points in the JDK's own classes (the HTTP clients the application calls out with):
+ * classes of the bootstrap and platform loaders, in named modules, which {@link
+ * EntryPointTransformer} otherwise never looks at. Only the classes named by a module's {@link
+ * EntryPointMethod#inClass} in a JDK package are woven there.
+ *
+ * <p>Two things make their woven code work. Their modules must read the bootstrap loader's unnamed
+ * module, where the bridge is ({@link Instrumentation#redefineModule}): without it, the first
+ * call fails with {@code IllegalAccessError}. And the classes are often loaded before the agent
+ * (at {@code attach} always): they are retransformed once the transformer is in place.
+ */
+public final class JdkEntryPoints {
+
+  private JdkEntryPoints() {}
+
+  /** Whether {@code className} (internal form) names a JDK class with entry points. */
+  static boolean isJdkClass(String className) {
+    return className.startsWith("java/") || className.startsWith("javax/")
+        || className.startsWith("sun/") || className.startsWith("jdk/")
+        || className.startsWith("com/sun/");
+  }
+
+  /** The JDK classes the modules weave, by binary name. */
+  static Set<String> classes(EntryPointWeaving weaving) {
+    Set<String> jdk = new HashSet<>();
+    for (String type : weaving.namedClasses()) {
+      if (isJdkClass(type.replace('.', '/'))) {
+        jdk.add(type);
+      }
+    }
+    return jdk;
+  }
+
+  /**
+   * Lets the JDK modules that declare woven classes read the bridge's module, then retransforms
+   * those classes already loaded. Call after the transformer is added. A failure leaves the JDK's
+   * clients unwoven (their calls unlimited), and is logged.
+   */
+  public static void prepare(Instrumentation inst, EntryPointWeaving weaving) {
+    Set<String> names = classes(weaving);
+    if (names.isEmpty()) {
+      return;
+    }
+    Module bridge = TollgateBridge.class.getModule();
+    Set<String> modules = new HashSet<>();
+    for (String name : names) {
+      modules.add(moduleOf(name));
+    }
+    for (String moduleName : modules) {
+      ModuleLayer.boot().findModule(moduleName).ifPresent(module -> {
+        try {
+          inst.redefineModule(module, Collections.singleton(bridge), Collections.emptyMap(),
+              Collections.emptyMap(), Collections.emptySet(), Collections.emptyMap());
+        } catch (RuntimeException e) {
+          AgentLog.warn("the JDK module " + moduleName + " cannot be given access to the agent;"
+              + " its HTTP client's calls pass unlimited: " + e);
+        }
+      });
+    }
+    List<Class<?>> loaded = new ArrayList<>();
+    for (Class<?> c : inst.getAllLoadedClasses()) {
+      if (names.contains(c.getName()) && inst.isModifiableClass(c)) {
+        loaded.add(c);
+      }
+    }
+    Retransformation.inBatches(inst, loaded, c -> "could not instrument " + c.getName()
+        + " (already loaded); outbound calls through it pass unlimited");
+  }
+
+  /** The JDK module of a woven JDK class. */
+  private static String moduleOf(String className) {
+    return className.startsWith("jdk.internal.net.http.") ? "java.net.http" : "java.base";
+  }
+}

@@ -1,0 +1,196 @@
+package io.tollgate.outbound;
+
+import io.tollgate.config.Durations;
+import io.tollgate.config.OnLimit;
+import io.tollgate.config.OutboundRuleConfig;
+import io.tollgate.logging.RateLimitedLog;
+import io.tollgate.diagnostics.metrics.OutboundMetrics;
+import io.tollgate.diagnostics.metrics.OutboundRuleMetrics;
+import io.tollgate.limiters.Verdict;
+import io.tollgate.stores.LimiterStore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One outbound rule in force: which calls it matches, their key, the stores of its budgets (the
+ * same stores, local or on Redis, as inbound rules), the partner's waits it has learnt, and how a
+ * call over the limit is paced on its own thread, up to the rule's {@code max-wait}, or failed.
+ */
+final class OutboundRule {
+
+  /** Refusal lines: one per rule per 10 s, so that a burst of failed calls is one line. */
+  private static final RateLimitedLog LOG = new RateLimitedLog(10_000);
+  private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+
+  final OutboundRuleConfig config;
+  final String[] budgetFingerprints;
+  final LimiterStore[] budgets;
+  final PartnerHolds holds;
+  private final OutboundDestination destination;
+  private final OutboundKey key;
+  private final boolean shadow;
+  private final OutboundRuleMetrics metrics;
+
+  OutboundRule(OutboundRuleConfig config, boolean shadow, LimiterStore[] budgets,
+      String[] budgetFingerprints, PartnerHolds holds) {
+    this.config = config;
+    this.shadow = shadow;
+    this.budgets = budgets;
+    this.budgetFingerprints = budgetFingerprints;
+    this.holds = holds;
+    this.destination = new OutboundDestination(config);
+    this.key = OutboundKey.of(config.key());
+    this.metrics = OutboundMetrics.forRule(config.name());
+  }
+
+  String name() {
+    return config.name();
+  }
+
+  boolean shadow() {
+    return shadow;
+  }
+
+  boolean matches(OutboundCall call) {
+    return destination.matches(call);
+  }
+
+  String keyOf(OutboundCall call) {
+    return key.of(call);
+  }
+
+  /**
+   * Decides {@code call} of {@code key}: waits (on this thread, until no later than the rule's
+   * {@code max-wait} from {@code start}) for the partner's wait to end and for the call's turn,
+   * then sends it, or fails it when it could not be sent in time.
+   */
+  OutboundDecision decide(OutboundCall call, String key, long start) {
+    boolean mayWait = config.onLimit() == OnLimit.WAIT && !shadow;
+    long deadline = start + config.maxWaitNanos();
+    Verdict verdict = new Verdict();
+    boolean waited = false;
+    while (true) {
+      long now = System.nanoTime();
+      long held = holds.heldUntil(key, now);
+      if (held != 0) {
+        if (shadow) {
+          return wouldLimit(call, "the partner asked to wait " + seconds(held - now) + " s");
+        }
+        if (!mayWait || held - deadline > 0) {
+          return fail(call, key, waited, held - now, start, "the partner asked to wait");
+        }
+        waited = true;
+        if (!Pause.until(held)) {
+          return fail(call, key, waited, held - System.nanoTime(), start, "interrupted while waiting");
+        }
+        continue;
+      }
+      long retryAfter = decideBudgets(key, verdict, deadline);
+      if (retryAfter == 0) {
+        long delay = verdict.delayNanos;
+        if (delay > 0) {
+          if (shadow) {
+            return wouldLimit(call, "it would have waited " + millis(delay) + " ms for its turn");
+          }
+          long turn = System.nanoTime() + delay;
+          if (turn - deadline > 0) {
+            // A partner's wait took part of max-wait: the turn booked is too late; give it back.
+            refund(key);
+            return fail(call, key, waited, delay, start, "its turn comes after max-wait");
+          }
+          waited = true;
+          if (!Pause.until(turn)) {
+            refund(key);
+            return fail(call, key, waited, 0, start, "interrupted while waiting its turn");
+          }
+        }
+        metrics.sent(waited ? System.nanoTime() - start : 0);
+        return OutboundDecision.SEND;
+      }
+      if (shadow) {
+        return wouldLimit(call, "it had no room for " + millis(retryAfter) + " ms");
+      }
+      long retryAt = System.nanoTime() + retryAfter;
+      if (!mayWait || retryAt - deadline > 0) {
+        return fail(call, key, waited, retryAfter, start, mayWait
+            ? "no room within max-wait " + Durations.format(config.maxWaitNanos())
+            : "no room now (on-limit: fail)");
+      }
+      waited = true;
+      if (!Pause.until(retryAt)) {
+        return fail(call, key, waited, retryAfter, start, "interrupted while waiting its turn");
+      }
+    }
+  }
+
+  /**
+   * Decides every budget of the rule for one call: 0 when all have room (with the pacing delay in
+   * {@code verdict}), else the wait until the one without room has; what the others took is given
+   * back then, so that a call not sent counts nowhere.
+   */
+  private long decideBudgets(String key, Verdict verdict, long deadline) {
+    long delay = 0;
+    for (int i = 0; i < budgets.length; i++) {
+      budgets[i].decide(key, 1, verdict, deadline);
+      if (!verdict.allowed) {
+        long retryAfter = Math.max(1, verdict.retryAfterNanos);
+        for (int j = 0; j < i; j++) {
+          budgets[j].adjust(key, -1);
+        }
+        return retryAfter;
+      }
+      delay = Math.max(delay, verdict.delayNanos);
+    }
+    verdict.delayNanos = delay;
+    return 0;
+  }
+
+  /** Gives back what a call not sent took of every budget. */
+  private void refund(String key) {
+    for (LimiterStore budget : budgets) {
+      budget.adjust(key, -1);
+    }
+  }
+
+  /** The partner answered a call of {@code key}: a 429 is counted, a wait it asks is honoured. */
+  void answered(OutboundCall call, String key, int status,
+      java.util.function.Function<String, String> header) {
+    if (status == 429) {
+      metrics.partner429();
+    }
+    if (!config.honourPartner()) {
+      return;
+    }
+    long wait = PartnerWait.nanos(status, header, System.currentTimeMillis());
+    if (wait > 0) {
+      holds.hold(key, wait, System.nanoTime(), call.host() + ":" + call.port(), status);
+    }
+  }
+
+  private OutboundDecision fail(OutboundCall call, String key, boolean waited,
+      long retryAfterNanos, long start, String why) {
+    metrics.failedFast(waited ? System.nanoTime() - start : 0);
+    long retryAfter = Math.max(1, (retryAfterNanos + SECOND - 1) / SECOND);
+    LOG.log("outbound-fail:" + name(), () -> "outbound rule '" + name() + "' failed "
+        + call.method() + " " + call.host() + ":" + call.port() + call.path()
+        + (key.isEmpty() ? "" : " (key '" + key + "')") + ": " + why + "; retry after "
+        + retryAfter + " s (further failures of this rule within 10 s are counted, not logged)");
+    return OutboundDecision.fail(name(), retryAfter);
+  }
+
+  private OutboundDecision wouldLimit(OutboundCall call, String why) {
+    metrics.wouldLimit();
+    metrics.sent(0);
+    LOG.log("outbound-shadow:" + name(), () -> "outbound rule '" + name() + "' (shadow) would"
+        + " have held " + call.method() + " " + call.host() + ":" + call.port() + call.path()
+        + ": " + why + "; it went out at once");
+    return OutboundDecision.SEND;
+  }
+
+  private static long millis(long nanos) {
+    return TimeUnit.NANOSECONDS.toMillis(nanos);
+  }
+
+  private static long seconds(long nanos) {
+    return (nanos + SECOND - 1) / SECOND;
+  }
+}

@@ -1,0 +1,267 @@
+package io.tollgate.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tollgate.testing.partner.PartnerStub;
+import io.tollgate.testing.redis.RedisServer;
+import io.tollgate.testing.redis.RedisServerExtension;
+import java.net.URLEncoder;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The app's own calls to a partner that enforces a hard limit (10 a second, {@link PartnerStub}),
+ * made with the JDK's clients by {@code test-apps/outbound-client}: bursts of 50 calls a second.
+ * Without the agent the partner refuses many with 429; with an outbound gcra rule (the leaky
+ * bucket) every call waits its turn, and the partner sees at most its limit in any second and
+ * refuses none. The rule paces at 8 a second, not 10: a call leaves the agent on time, but a busy
+ * machine may delay one and not the next, and two calls 125 ms apart leave room for that jitter
+ * where calls 100 ms apart would reach a partner counting to the millisecond 11 in a second. On
+ * Redis the rule's {@code on-failure: local} keeps a slow Redis from letting calls out unpaced.
+ */
+@ExtendWith(RedisServerExtension.class)
+class OutboundClientIT {
+
+  private static final String APP = "outbound-client";
+  private static final String[] CLIENTS = {"jdk-sync", "jdk-async", "urlconnection"};
+  private static final int PARTNER_LIMIT = 10;
+  private static final Pattern COUNT = Pattern.compile("\"([^\"]+)\":(\\d+)");
+
+  @TempDir Path dir;
+
+  /** The outbound rules of these tests, one per path of the partner, and a backend's lines. */
+  private Path rules(String... backend) throws Exception {
+    List<String> lines = new ArrayList<>(List.of(backend));
+    lines.addAll(List.of(
+        "rules: []",
+        "outbound:",
+        "  - name: paced",
+        "    match:",
+        "      hosts: 127.0.0.1",
+        "      path: /paced/**",
+        "    algorithm: gcra",
+        "    limit: 8",
+        "    period: 1s",
+        "    burst: 1",
+        "    max-delay: 10s",
+        "    max-wait: 12s",
+        "    on-failure: local",
+        "  - name: fails",
+        "    match:",
+        "      hosts: 127.0.0.1",
+        "      path: /fails/**",
+        "    limit: 5",
+        "    period: 1h",
+        "    on-limit: fail",
+        "  - name: honours",
+        "    match:",
+        "      hosts: 127.0.0.1",
+        "      path: /honours/**",
+        "    limit: 1000",
+        "    period: 1s",
+        "    max-wait: 5s"));
+    return RulesFiles.write(dir, "outbound.yaml", lines.toArray(new String[0]));
+  }
+
+  /** What the app's burst ended with: the counts of statuses and exception classes. */
+  static final class Burst {
+    final String json;
+
+    Burst(String json) {
+      this.json = json;
+    }
+
+    int count(String statusOrException) {
+      Matcher m = COUNT.matcher(json);
+      while (m.find()) {
+        if (m.group(1).equals(statusOrException)) {
+          return Integer.parseInt(m.group(2));
+        }
+      }
+      return 0;
+    }
+
+    @Override
+    public String toString() {
+      return json;
+    }
+  }
+
+  static Burst burst(ForkedApp app, String client, String url, int calls, int perSecond)
+      throws Exception {
+    HttpResponse<String> answer = app.get("/burst?client=" + client + "&calls=" + calls
+        + "&per-second=" + perSecond + "&url=" + URLEncoder.encode(url, StandardCharsets.UTF_8));
+    assertEquals(200, answer.statusCode(), answer.body());
+    return new Burst(answer.body());
+  }
+
+  private static void assertPartnerKeptUnderItsLimit(PartnerStub partner, Burst burst, int calls,
+      String what) {
+    assertEquals(calls, burst.count("200"), what + ": every call answered 200: " + burst);
+    assertEquals(0, partner.refused(), what + ": the partner refused none: " + burst);
+    assertTrue(partner.mostAcceptedInAnyWindow() <= PARTNER_LIMIT, what + ": the partner saw "
+        + partner.mostAcceptedInAnyWindow() + " in one second: " + partner.acceptedAtMillis());
+  }
+
+  @Test
+  void withoutTheAgentThePartnerRefusesTheBurstsWithTheAgentItSeesAtMostItsLimit()
+      throws Exception {
+    Path rules = rules();
+    try (PartnerStub partner = PartnerStub.start(PARTNER_LIMIT, Duration.ofSeconds(1))) {
+      try (ForkedApp app = ForkedApp.app(APP).start()) {
+        for (String client : CLIENTS) {
+          partner.reset();
+          Burst burst = burst(app, client, partner.url("/paced/orders"), 50, 50);
+          assertTrue(burst.count("429") > 0 && partner.refused() > 0,
+              client + " without the agent: the partner's 429s reach the app: " + burst);
+        }
+      }
+      try (ForkedApp app = ForkedApp.app(APP).withAgent("config=" + rules).start()) {
+        app.awaitOutput("outbound rules: paced, fails, honours", Duration.ofSeconds(60));
+        awaitReady(app);
+        for (String client : CLIENTS) {
+          // A client's first calls (its classes, its threads, a cold JIT) may leave late on a busy
+          // machine, after the agent let them go on time, and bunch up with the next: warm it up.
+          burst(app, client, partner.url("/paced/warm-up"), 3, 10);
+          partner.reset();
+          Burst burst = burst(app, client, partner.url("/paced/orders"), 50, 50);
+          assertPartnerKeptUnderItsLimit(partner, burst, 50, client + " with the agent");
+        }
+      }
+    }
+  }
+
+  @Test
+  void onLimitFailThrowsTheClientsIoExceptionNamingTheRuleAndAPartnersRetryAfterHoldsTheCalls()
+      throws Exception {
+    Path rules = rules();
+    try (PartnerStub partner = PartnerStub.start(1000, Duration.ofSeconds(1));
+        ForkedApp app = ForkedApp.app(APP).withAgent("config=" + rules).start()) {
+      app.awaitOutput("outbound rules:", Duration.ofSeconds(60));
+      awaitReady(app);
+      int sent = 0;
+      for (String client : CLIENTS) {
+        Burst burst = burst(app, client, partner.url("/fails/orders"), 4, 50);
+        int allowed = Math.max(0, 5 - sent);
+        assertEquals(Math.min(4, allowed), burst.count("200"), client + ": " + burst);
+        assertEquals(4 - Math.min(4, allowed),
+            burst.count("io.tollgate.bootstrap.OutboundCallRefused"), client + ": " + burst);
+        sent += Math.min(4, allowed);
+      }
+      app.awaitOutput("outbound rule 'fails' failed GET 127.0.0.1:" + partner.port()
+          + "/fails/orders", Duration.ofSeconds(10));
+
+      for (String client : CLIENTS) {
+        partner.reset();
+        partner.refuseNext(1, 2);
+        Burst burst = burst(app, client, partner.url("/honours/orders"), 5, 5);
+        assertEquals(1, burst.count("429"), client + ": the partner's one 429: " + burst);
+        assertEquals(4, burst.count("200"), client + ": the calls after it waited: " + burst);
+        assertEquals(1, partner.refused(), client + ": no call went out while held: " + burst);
+        assertTrue(longestMillis(burst) >= 1000, client + ": the next call was held: " + burst);
+      }
+      app.awaitOutput("outbound rule 'honours': 127.0.0.1:" + partner.port()
+          + " answered 429 with Retry-After, asking to wait 2s", Duration.ofSeconds(10));
+    }
+  }
+
+  @Test
+  void attachedToARunningAppTheJdksLoadedClientsArePacedToo() throws Exception {
+    Path rules = rules();
+    try (PartnerStub partner = PartnerStub.start(PARTNER_LIMIT, Duration.ofSeconds(1));
+        ForkedApp app = ForkedApp.app(APP).start()) {
+      for (String client : CLIENTS) {
+        burst(app, client, partner.url("/paced/warm-up"), 2, 10); // the clients' classes load
+      }
+      CliIT.Result attached = CliIT.run("attach", Long.toString(app.pid()), "config=" + rules);
+      assertEquals(0, attached.exitCode, attached.out + attached.err);
+      app.awaitOutput("outbound rules: paced, fails, honours", Duration.ofSeconds(60));
+      for (String client : CLIENTS) {
+        partner.reset();
+        Burst burst = burst(app, client, partner.url("/paced/orders"), 30, 50);
+        assertPartnerKeptUnderItsLimit(partner, burst, 30, client + " after attach");
+      }
+    }
+  }
+
+  @Test
+  void threeInstancesOnOneRedisTogetherStayUnderThePartnersLimit(RedisServer redis)
+      throws Exception {
+    Path rules = rules("backend: redis", "redis:", "  uri: " + redis.uri(), "  timeout: 2s");
+    ExecutorService threads = Executors.newFixedThreadPool(3);
+    List<ForkedApp> apps = new ArrayList<>();
+    try (PartnerStub partner = PartnerStub.start(PARTNER_LIMIT, Duration.ofSeconds(1))) {
+      List<Future<ForkedApp>> starts = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        starts.add(threads.submit(() -> ForkedApp.app(APP).withAgent("config=" + rules).start()));
+      }
+      for (Future<ForkedApp> start : starts) {
+        apps.add(start.get(180, TimeUnit.SECONDS));
+      }
+      for (int i = 0; i < apps.size(); i++) {
+        ForkedApp app = apps.get(i);
+        app.awaitOutput("outbound rules:", Duration.ofSeconds(60));
+        awaitReady(app);
+        app.awaitOutput("connected to", Duration.ofSeconds(60));
+        // Warms the client and the Redis client up: on a busy machine their first calls are slow.
+        burst(app, CLIENTS[i], partner.url("/paced/warm-up"), 3, 10);
+      }
+      partner.reset();
+      List<Future<Burst>> bursts = new ArrayList<>();
+      for (int i = 0; i < apps.size(); i++) {
+        ForkedApp app = apps.get(i);
+        String client = CLIENTS[i];
+        bursts.add(threads.submit(
+            () -> burst(app, client, partner.url("/paced/orders"), 20, 20)));
+      }
+      int answered = 0;
+      List<Burst> outcomes = new ArrayList<>();
+      for (Future<Burst> burst : bursts) {
+        Burst b = burst.get(120, TimeUnit.SECONDS);
+        outcomes.add(b);
+        answered += b.count("200");
+      }
+      List<String> logs = new ArrayList<>();
+      for (ForkedApp app : apps) {
+        logs.addAll(app.agentLog());
+      }
+      assertEquals(60, answered, "every call of the three answered 200: " + outcomes + "\n"
+          + String.join("\n", logs));
+      assertEquals(0, partner.refused(), "the partner refused none");
+      assertTrue(partner.mostAcceptedInAnyWindow() <= PARTNER_LIMIT, "the partner saw "
+          + partner.mostAcceptedInAnyWindow() + " in one second: " + partner.acceptedAtMillis());
+    } finally {
+      for (ForkedApp app : apps) {
+        app.close();
+      }
+      threads.shutdownNow();
+    }
+  }
+
+  /**
+   * Until the agent is ready, the application's calls go out unlimited (they never wait for the
+   * agent's start, see {@code TollgateBridge.enterIfStarted}): the bursts come after it.
+   */
+  private static void awaitReady(ForkedApp app) throws InterruptedException {
+    app.awaitOutput("[tollgate] ready", Duration.ofSeconds(60));
+  }
+
+  private static long longestMillis(Burst burst) {
+    Matcher m = Pattern.compile("\"longestMillis\":(\\d+)").matcher(burst.json);
+    return m.find() ? Long.parseLong(m.group(1)) : -1;
+  }
+}
