@@ -14,7 +14,6 @@ import io.tollgate.instrumentation.EntryPointWeaving;
 import io.tollgate.instrumentation.FrameworkModule;
 import io.tollgate.instrumentation.JdkEntryPoints;
 import io.tollgate.instrumentation.LoadedEntryPoints;
-import io.tollgate.instrumentation.WeavingTransformer;
 import io.tollgate.instrumentation.classloader.LoadedClassLoaders;
 import io.tollgate.limiters.Clock;
 import io.tollgate.logging.AgentLog;

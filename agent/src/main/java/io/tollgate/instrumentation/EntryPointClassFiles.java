@@ -9,7 +9,7 @@ import java.util.Set;
  * Tells, from a class file's bytes alone, whether it may declare an entry point: a necessary
  * condition, cheap enough to ask of every class the application loads, before any class file is
  * parsed (see {@link EntryPointTransformer}). The same walk over the constant pool also tells
- * whether the class mentions {@code loadClass}, which a class loader to weave must ({@link
+ * whether the class mentions {@code loadClass}, which a class loader to weave must ({@code
  * WeavingTransformer}): one walk per class loaded, not one per question.
  *
  * <p>The markers come from the framework modules' entry points: every method woven in any class

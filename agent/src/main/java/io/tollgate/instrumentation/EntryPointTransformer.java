@@ -10,7 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Weaves the entry points of every class that declares one, as it loads or when {@code attach}
- * retransforms it. The agent registers it inside {@link WeavingTransformer}, which asks {@link
+ * retransforms it. The agent registers it inside {@code WeavingTransformer}, which asks {@link
  * #weaveCandidate} about the classes its one look at the constant pool picked; as a transformer of
  * its own ({@link #transform}) it picks them itself.
  *
@@ -59,7 +59,7 @@ public final class EntryPointTransformer implements ClassFileTransformer {
   }
 
   /** Whether {@code className} (internal form) is one of the JDK classes a module weaves. */
-  boolean weavesJdkClass(String className) {
+  public boolean weavesJdkClass(String className) {
     return jdkClasses.contains(className);
   }
 
@@ -67,7 +67,7 @@ public final class EntryPointTransformer implements ClassFileTransformer {
    * The class file with its entry points woven, or null, for a class of an application's loader
    * that {@link EntryPointClassFiles} found may declare one.
    */
-  byte[] weaveCandidate(
+  public byte[] weaveCandidate(
       ClassLoader loader, String className, Class<?> classBeingRedefined, byte[] classfileBuffer) {
     try {
       EntryPointWeaving.WovenClass woven = weaving.weave(classfileBuffer);

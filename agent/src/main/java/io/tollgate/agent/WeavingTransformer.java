@@ -1,5 +1,8 @@
-package io.tollgate.instrumentation;
+package io.tollgate.agent;
 
+import io.tollgate.instrumentation.EntryPointClassFiles;
+import io.tollgate.instrumentation.EntryPointTransformer;
+import io.tollgate.instrumentation.EntryPointWeaving;
 import io.tollgate.instrumentation.classloader.ClassLoaderTransformer;
 import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
@@ -13,6 +16,9 @@ import java.security.ProtectionDomain;
  * <p>Two transformers registered side by side walked every class's pool twice, once each, which
  * the start of an application pays for every class it loads. A class loader is woven before the
  * entry points of the same class file are, as when its transformer was registered first.
+ *
+ * <p>Here, where the agent is put together, because it joins two weavings that know nothing of
+ * each other: the class loaders' and the entry points'.
  *
  * <p>Entry points are woven once {@link #weaveEntryPoints} is called: {@code attach} weaves the
  * running class loaders first, then starts the engine, then the entry points.
