@@ -2,7 +2,8 @@ package io.tollgate.engine;
 
 import io.tollgate.limiters.Verdict;
 import io.tollgate.rules.Rule;
-import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -50,7 +51,18 @@ public final class RuleVerdicts {
     }
   }
 
-  private final List<Entry> entries = new ArrayList<>(2);
+  /**
+   * The entries, in the order the rules decided; an array rather than a list, as a request with
+   * one rule would otherwise allocate the list beside its array.
+   */
+  private Entry[] entries = new Entry[1];
+  private int size;
+  /**
+   * The engine's latest clock reading for this request ({@link System#nanoTime()}): when its
+   * latest decision ended, or its pacing did. Set by the engine, so that the time the request was
+   * held is known without reading the clock again.
+   */
+  long lastNanos;
   private Entry refusedBy;
   private Entry wouldRefuse;
   private boolean released;
@@ -72,7 +84,10 @@ public final class RuleVerdicts {
   /** As above, for a request that took {@code shareClient}'s share of the rule's permits. */
   void add(Rule rule, String key, long cost, Verdict verdict, boolean charged, String shareClient) {
     Entry entry = new Entry(rule, key, cost, verdict, charged, shareClient);
-    entries.add(entry);
+    if (size == entries.length) {
+      entries = Arrays.copyOf(entries, size * 2);
+    }
+    entries[size++] = entry;
     if (entry.holds || (charged && rule.settlesAtEnd())) {
       workAtEnd = true;
     }
@@ -85,13 +100,22 @@ public final class RuleVerdicts {
     }
   }
 
+  /** The entries, as a list (made for the call: the request path reads {@link #entry}). */
   public List<Entry> entries() {
-    return entries;
+    return Collections.unmodifiableList(Arrays.asList(entries).subList(0, size));
+  }
+
+  /** The {@code i}-th entry, 0 to {@link #size()} - 1. */
+  public Entry entry(int i) {
+    if (i >= size) {
+      throw new IndexOutOfBoundsException(i + " of " + size);
+    }
+    return entries[i];
   }
 
   /** How many rules have decided so far. */
   public int size() {
-    return entries.size();
+    return size;
   }
 
   /**
@@ -119,7 +143,8 @@ public final class RuleVerdicts {
     }
     released = true;
     long now = ran ? System.nanoTime() : 0;
-    for (Entry entry : entries) {
+    for (int i = 0; i < size; i++) {
+      Entry entry = entries[i];
       if (!entry.holds) {
         continue;
       }
@@ -139,7 +164,8 @@ public final class RuleVerdicts {
     if (released) {
       return false;
     }
-    for (Entry entry : entries) {
+    for (int i = 0; i < size; i++) {
+      Entry entry = entries[i];
       if (entry.holds && entry.rule.learnsFromLatency()) {
         return true;
       }
@@ -152,7 +178,8 @@ public final class RuleVerdicts {
     if (released) {
       return false;
     }
-    for (Entry entry : entries) {
+    for (int i = 0; i < size; i++) {
+      Entry entry = entries[i];
       if (entry.holds) {
         return true;
       }
@@ -170,7 +197,8 @@ public final class RuleVerdicts {
       return 0;
     }
     long delay = 0;
-    for (Entry entry : entries) {
+    for (int i = 0; i < size; i++) {
+      Entry entry = entries[i];
       if (!entry.paced && entry.charged && !entry.rule.isShadow()) {
         delay = Math.max(delay, entry.verdict.delayNanos);
       }
@@ -209,7 +237,8 @@ public final class RuleVerdicts {
     if (corrected || refusedBy != null) {
       return false;
     }
-    for (Entry entry : entries) {
+    for (int i = 0; i < size; i++) {
+      Entry entry = entries[i];
       if (entry.charged && entry.rule.settlesAtEnd()) {
         return true;
       }
@@ -264,7 +293,8 @@ public final class RuleVerdicts {
       return;
     }
     corrected = true;
-    for (Entry entry : entries) {
+    for (int i = 0; i < size; i++) {
+      Entry entry = entries[i];
       if (!entry.charged) {
         continue;
       }
