@@ -52,10 +52,11 @@ public final class RuleVerdicts {
   }
 
   /**
-   * The entries, in the order the rules decided; an array rather than a list, as a request with
-   * one rule would otherwise allocate the list beside its array.
+   * The entries, in the order the rules decided: the first in a field, the others in an array
+   * made for the second, so that a request with one rule allocates no list and no array for it.
    */
-  private Entry[] entries = new Entry[1];
+  private Entry first;
+  private Entry[] more;
   private int size;
   /**
    * The engine's latest clock reading for this request ({@link System#nanoTime()}): when its
@@ -84,10 +85,18 @@ public final class RuleVerdicts {
   /** As above, for a request that took {@code shareClient}'s share of the rule's permits. */
   void add(Rule rule, String key, long cost, Verdict verdict, boolean charged, String shareClient) {
     Entry entry = new Entry(rule, key, cost, verdict, charged, shareClient);
-    if (size == entries.length) {
-      entries = Arrays.copyOf(entries, size * 2);
+    if (size == 0) {
+      first = entry;
+    } else if (more == null) {
+      more = new Entry[2];
+      more[0] = entry;
+    } else {
+      if (size - 1 == more.length) {
+        more = Arrays.copyOf(more, more.length * 2);
+      }
+      more[size - 1] = entry;
     }
-    entries[size++] = entry;
+    size++;
     if (entry.holds || (charged && rule.settlesAtEnd())) {
       workAtEnd = true;
     }
@@ -102,15 +111,19 @@ public final class RuleVerdicts {
 
   /** The entries, as a list (made for the call: the request path reads {@link #entry}). */
   public List<Entry> entries() {
-    return Collections.unmodifiableList(Arrays.asList(entries).subList(0, size));
+    Entry[] all = new Entry[size];
+    for (int i = 0; i < size; i++) {
+      all[i] = entry(i);
+    }
+    return Collections.unmodifiableList(Arrays.asList(all));
   }
 
   /** The {@code i}-th entry, 0 to {@link #size()} - 1. */
   public Entry entry(int i) {
-    if (i >= size) {
+    if (i < 0 || i >= size) {
       throw new IndexOutOfBoundsException(i + " of " + size);
     }
-    return entries[i];
+    return i == 0 ? first : more[i - 1];
   }
 
   /** How many rules have decided so far. */
@@ -144,7 +157,7 @@ public final class RuleVerdicts {
     released = true;
     long now = ran ? System.nanoTime() : 0;
     for (int i = 0; i < size; i++) {
-      Entry entry = entries[i];
+      Entry entry = entry(i);
       if (!entry.holds) {
         continue;
       }
@@ -165,7 +178,7 @@ public final class RuleVerdicts {
       return false;
     }
     for (int i = 0; i < size; i++) {
-      Entry entry = entries[i];
+      Entry entry = entry(i);
       if (entry.holds && entry.rule.learnsFromLatency()) {
         return true;
       }
@@ -179,7 +192,7 @@ public final class RuleVerdicts {
       return false;
     }
     for (int i = 0; i < size; i++) {
-      Entry entry = entries[i];
+      Entry entry = entry(i);
       if (entry.holds) {
         return true;
       }
@@ -198,7 +211,7 @@ public final class RuleVerdicts {
     }
     long delay = 0;
     for (int i = 0; i < size; i++) {
-      Entry entry = entries[i];
+      Entry entry = entry(i);
       if (!entry.paced && entry.charged && !entry.rule.isShadow()) {
         delay = Math.max(delay, entry.verdict.delayNanos);
       }
@@ -238,7 +251,7 @@ public final class RuleVerdicts {
       return false;
     }
     for (int i = 0; i < size; i++) {
-      Entry entry = entries[i];
+      Entry entry = entry(i);
       if (entry.charged && entry.rule.settlesAtEnd()) {
         return true;
       }
@@ -294,7 +307,7 @@ public final class RuleVerdicts {
     }
     corrected = true;
     for (int i = 0; i < size; i++) {
-      Entry entry = entries[i];
+      Entry entry = entry(i);
       if (!entry.charged) {
         continue;
       }
