@@ -2,8 +2,8 @@ package io.tollgate.engine;
 
 import io.tollgate.limiters.Verdict;
 import io.tollgate.rules.Rule;
+import java.util.AbstractList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 
 /**
@@ -109,13 +109,22 @@ public final class RuleVerdicts {
     }
   }
 
-  /** The entries, as a list (made for the call: the request path reads {@link #entry}). */
+  /**
+   * The entries, as a read-only list: a view (made for the call, nothing copied) that follows
+   * entries added later. The allowed request's path reads {@link #entry} instead.
+   */
   public List<Entry> entries() {
-    Entry[] all = new Entry[size];
-    for (int i = 0; i < size; i++) {
-      all[i] = entry(i);
-    }
-    return Collections.unmodifiableList(Arrays.asList(all));
+    return new AbstractList<Entry>() {
+      @Override
+      public Entry get(int index) {
+        return entry(index);
+      }
+
+      @Override
+      public int size() {
+        return size;
+      }
+    };
   }
 
   /** The {@code i}-th entry, 0 to {@link #size()} - 1. */
