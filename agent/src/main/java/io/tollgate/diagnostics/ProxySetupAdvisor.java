@@ -6,6 +6,7 @@ import io.tollgate.keys.TrustedProxies;
 import io.tollgate.logging.AgentLog;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -21,7 +22,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * </ul>
  *
  * <p>Cheap enough for every request: after two windows of {@value #SAMPLES} observations it looks at
- * one request in 64 only.
+ * one request in 64 only, chosen by the thread's own random numbers, so that the requests it does
+ * not look at write nothing that other threads share; once both warnings are given, it looks at
+ * none.
  */
 public final class ProxySetupAdvisor {
 
@@ -38,7 +41,10 @@ public final class ProxySetupAdvisor {
   /** The share of a window's samples from one private peer that makes it look like a proxy. */
   static final double SINGLE_PEER_SHARE = 0.95;
 
+  /** Requests counted towards the first two windows, then no more. */
   private final AtomicLong observed = new AtomicLong();
+  /** Set once both warnings are given: a single read for every request after. */
+  private volatile boolean done;
   /** Guarded by this: the current window of {@value #SAMPLES} sampled peers. */
   private int windowSamples;
   private String windowPeer;
@@ -62,10 +68,18 @@ public final class ProxySetupAdvisor {
 
   /** Whether this request should be looked at; call {@link #observe} only then. */
   public boolean wantsSample() {
-    long n = observed.incrementAndGet();
+    if (done) {
+      return false;
+    }
+    if (warnedForwardedHeader.get() && warnedSinglePeer.get()) {
+      done = true;
+      return false;
+    }
     // every request of the first two windows (one may start with a probe from elsewhere)
-    return (n <= 2 * SAMPLES || (n & 63) == 0)
-        && !(warnedForwardedHeader.get() && warnedSinglePeer.get());
+    if (observed.get() < 2 * SAMPLES && observed.incrementAndGet() <= 2 * SAMPLES) {
+      return true;
+    }
+    return ThreadLocalRandom.current().nextInt(64) == 0;
   }
 
   /**

@@ -1,7 +1,6 @@
 package io.tollgate.engine;
 
 import io.tollgate.diagnostics.metrics.TollgateMetrics;
-import java.util.List;
 
 /** Reports each decision's verdicts to the rule metrics, once per request and rule. */
 final class DecisionMetrics {
@@ -10,16 +9,16 @@ final class DecisionMetrics {
 
   /**
    * Counts the verdicts from index {@code from} on (those of this decision; earlier ones were
-   * counted at an earlier entry point of the same request), each with the decision's latency.
+   * counted at an earlier entry point of the same request), each with the decision's latency, on
+   * the counters each budget keeps (no lookup by name per request).
    */
   static void record(RuleVerdicts verdicts, int from, long decisionNanos) {
     if (verdicts == null) {
       return;
     }
-    List<RuleVerdicts.Entry> entries = verdicts.entries();
-    for (int i = from, n = entries.size(); i < n; i++) {
-      RuleVerdicts.Entry entry = entries.get(i);
-      TollgateMetrics.record(entry.rule.name(), entry.verdict.allowed, entry.rule.isShadow(),
+    for (int i = from, n = verdicts.size(); i < n; i++) {
+      RuleVerdicts.Entry entry = verdicts.entry(i);
+      TollgateMetrics.record(entry.rule.metrics(), entry.verdict.allowed, entry.rule.isShadow(),
           entry.key, entry.verdict.fallback, decisionNanos);
     }
   }

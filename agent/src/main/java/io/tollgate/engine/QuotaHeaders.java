@@ -1,6 +1,7 @@
 package io.tollgate.engine;
 
 import io.tollgate.config.HeadersMode;
+import io.tollgate.http.HttpExchange;
 import io.tollgate.http.RateLimitHeaders;
 import io.tollgate.http.RefusalResponse;
 import io.tollgate.limiters.Verdict;
@@ -36,20 +37,33 @@ public final class QuotaHeaders {
   }
 
   /**
+   * Sets the headers for these verdicts on {@code exchange}'s response: as {@link #addTo(Sink,
+   * RuleVerdicts, HeadersMode)}, without a sink made for each response.
+   */
+  public static void setOn(HttpExchange exchange, RuleVerdicts verdicts, HeadersMode mode) {
+    write(null, exchange, verdicts, mode);
+  }
+
+  /**
    * Adds the headers for these verdicts to {@code out}. Per request this makes only the strings
    * that must be new: the {@code RateLimit} value, and {@code RateLimit-Policy} only when several
    * rules show theirs; each rule's own policy item is made once, with the rule.
    */
   public static void addTo(Sink out, RuleVerdicts verdicts, HeadersMode mode) {
+    write(out, null, verdicts, mode);
+  }
+
+  /** To {@code sink}, or when it is null to {@code exchange}'s response. */
+  private static void write(
+      Sink sink, HttpExchange exchange, RuleVerdicts verdicts, HeadersMode mode) {
     if (mode == HeadersMode.NONE) {
       return;
     }
-    List<RuleVerdicts.Entry> entries = verdicts.entries();
     String policies = null;
     StringBuilder morePolicies = null;
     RuleVerdicts.Entry tightest = null;
-    for (int i = 0, n = entries.size(); i < n; i++) {
-      RuleVerdicts.Entry entry = entries.get(i);
+    for (int i = 0, n = verdicts.size(); i < n; i++) {
+      RuleVerdicts.Entry entry = verdicts.entry(i);
       // a shadow rule only observes: telling clients its quota would change what they do
       if (!entry.rule.showsQuotaHeaders() || entry.verdict.fallback || entry.rule.isShadow()) {
         continue;
@@ -91,20 +105,27 @@ public final class QuotaHeaders {
       } else {
         t = RefusalResponse.retryAfterSeconds(verdict.retryAfterNanos);
       }
-      out.header("RateLimit-Policy", morePolicies == null ? policies : morePolicies.toString());
-      // sized once: the JIT does not size a concatenation of longs itself
-      String prefix = tightest.rule.rateLimitPrefix();
-      StringBuilder item = new StringBuilder(prefix.length() + 24).append(prefix)
-          .append(remaining).append(";t=").append(t);
+      header(sink, exchange, "RateLimit-Policy",
+          morePolicies == null ? policies : morePolicies.toString());
+      // the budget's recent values are kept: a response of the same units and seconds makes none
+      String item = tightest.rule.rateLimitValue(remaining, t);
       if (tightest.rule.showsPartitionKey()) {
-        item.append(RateLimitHeaders.partitionKeyParameter(tightest.rule.name(), tightest.key));
+        item += RateLimitHeaders.partitionKeyParameter(tightest.rule.name(), tightest.key);
       }
-      out.header("RateLimit", item.toString());
+      header(sink, exchange, "RateLimit", item);
     }
     if (mode == HeadersMode.LEGACY || mode == HeadersMode.BOTH) {
-      out.header("X-RateLimit-Limit", Long.toString(tightest.rule.policy().quota()));
-      out.header("X-RateLimit-Remaining", Long.toString(remaining));
-      out.header("X-RateLimit-Reset", Long.toString(resetSeconds));
+      header(sink, exchange, "X-RateLimit-Limit", Long.toString(tightest.rule.policy().quota()));
+      header(sink, exchange, "X-RateLimit-Remaining", Long.toString(remaining));
+      header(sink, exchange, "X-RateLimit-Reset", Long.toString(resetSeconds));
+    }
+  }
+
+  private static void header(Sink sink, HttpExchange exchange, String name, String value) {
+    if (sink != null) {
+      sink.header(name, value);
+    } else {
+      exchange.setResponseHeader(name, value);
     }
   }
 

@@ -124,6 +124,27 @@ public final class RequestDecider {
       List<Rule> waitingForBody,
       boolean handlerAhead,
       long deadline) {
+    return decide(exchange, sentMethod, rules, point, earlier, waiting, waitingForBody,
+        handlerAhead, deadline, System.nanoTime());
+  }
+
+  /**
+   * As above, for a decision that began at {@code startNanos} (the caller's {@link
+   * System#nanoTime()}, passed down so that the clock is not read again): until a rule has been
+   * decided here, nothing can have held the request since, so whether it is past {@code deadline}
+   * is known from that instant; after one, a store may have held it, and the clock is read.
+   */
+  public RuleVerdicts decide(
+      HttpExchange exchange,
+      String sentMethod,
+      RuleSet rules,
+      DecisionPoint point,
+      RuleVerdicts earlier,
+      List<Rule> waiting,
+      List<Rule> waitingForBody,
+      boolean handlerAhead,
+      long deadline,
+      long startNanos) {
     String method = exchange.method();
     String sent = sentMethod == null ? method : sentMethod;
     boolean overridden = !sent.equals(method);
@@ -131,6 +152,7 @@ public final class RequestDecider {
     RuleVerdicts verdicts = earlier;
     boolean deferring = waiting != null && point == DecisionPoint.FIRST_ENTRY;
     boolean resuming = waiting != null && point != DecisionPoint.FIRST_ENTRY;
+    boolean decidedHere = false;
     try {
       // a long file is narrowed by path first; the rules left are applied in file order
       int[] candidates = rules.candidatesFor(path);
@@ -168,7 +190,8 @@ public final class RequestDecider {
         if (key == null || rule.isAllowlisted(exchange, key)) {
           continue;
         }
-        if (deadline != Long.MAX_VALUE && System.nanoTime() - deadline > 0) {
+        if (deadline != Long.MAX_VALUE
+            && (decidedHere ? System.nanoTime() : startNanos) - deadline > 0) {
           RequestHold.heldTooLong(rule, exchange);
           continue;
         }
@@ -176,6 +199,7 @@ public final class RequestDecider {
           verdicts = new RuleVerdicts();
         }
         decideRule(rule, exchange, key, rule.costFor(path), verdicts, deadline);
+        decidedHere = true;
       }
     } catch (RuntimeException | Error e) {
       // a new object (not earlier, which the caller holds) holds only what this decision took

@@ -2,7 +2,8 @@ package io.tollgate.engine;
 
 import io.tollgate.limiters.Verdict;
 import io.tollgate.rules.Rule;
-import java.util.ArrayList;
+import java.util.AbstractList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -57,7 +58,19 @@ public final class RuleVerdicts {
     }
   }
 
-  private final List<Entry> entries = new ArrayList<>(2);
+  /**
+   * The entries, in the order the rules decided: the first in a field, the others in an array
+   * made for the second, so that a request with one rule allocates no list and no array for it.
+   */
+  private Entry first;
+  private Entry[] more;
+  private int size;
+  /**
+   * The engine's latest clock reading for this request ({@link System#nanoTime()}): when its
+   * latest decision ended, or its pacing did. Set by the engine, so that the time the request was
+   * held is known without reading the clock again.
+   */
+  long lastNanos;
   private Entry refusedBy;
   private Entry wouldRefuse;
   private boolean released;
@@ -88,7 +101,18 @@ public final class RuleVerdicts {
   void add(Rule rule, String key, long cost, Verdict verdict, boolean charged, String shareClient,
       boolean tookShare) {
     Entry entry = new Entry(rule, key, cost, verdict, charged, shareClient, tookShare);
-    entries.add(entry);
+    if (size == 0) {
+      first = entry;
+    } else if (more == null) {
+      more = new Entry[2];
+      more[0] = entry;
+    } else {
+      if (size - 1 == more.length) {
+        more = Arrays.copyOf(more, more.length * 2);
+      }
+      more[size - 1] = entry;
+    }
+    size++;
     if (entry.holds || (charged && rule.settlesAtEnd())) {
       workAtEnd = true;
     }
@@ -101,13 +125,35 @@ public final class RuleVerdicts {
     }
   }
 
+  /**
+   * The entries, as a read-only list: a view (made for the call, nothing copied) that follows
+   * entries added later. The allowed request's path reads {@link #entry} instead.
+   */
   public List<Entry> entries() {
-    return entries;
+    return new AbstractList<Entry>() {
+      @Override
+      public Entry get(int index) {
+        return entry(index);
+      }
+
+      @Override
+      public int size() {
+        return size;
+      }
+    };
+  }
+
+  /** The {@code i}-th entry, 0 to {@link #size()} - 1. */
+  public Entry entry(int i) {
+    if (i < 0 || i >= size) {
+      throw new IndexOutOfBoundsException(i + " of " + size);
+    }
+    return i == 0 ? first : more[i - 1];
   }
 
   /** How many rules have decided so far. */
   public int size() {
-    return entries.size();
+    return size;
   }
 
   /**
@@ -135,7 +181,8 @@ public final class RuleVerdicts {
     }
     released = true;
     long now = ran ? System.nanoTime() : 0;
-    for (Entry entry : entries) {
+    for (int i = 0; i < size; i++) {
+      Entry entry = entry(i);
       if (!entry.holds) {
         continue;
       }
@@ -155,7 +202,8 @@ public final class RuleVerdicts {
     if (released) {
       return false;
     }
-    for (Entry entry : entries) {
+    for (int i = 0; i < size; i++) {
+      Entry entry = entry(i);
       if (entry.holds && entry.rule.learnsFromLatency()) {
         return true;
       }
@@ -168,7 +216,8 @@ public final class RuleVerdicts {
     if (released) {
       return false;
     }
-    for (Entry entry : entries) {
+    for (int i = 0; i < size; i++) {
+      Entry entry = entry(i);
       if (entry.holds) {
         return true;
       }
@@ -186,7 +235,8 @@ public final class RuleVerdicts {
       return 0;
     }
     long delay = 0;
-    for (Entry entry : entries) {
+    for (int i = 0; i < size; i++) {
+      Entry entry = entry(i);
       if (!entry.paced && entry.charged && !entry.rule.isShadow()) {
         delay = Math.max(delay, entry.verdict.delayNanos);
       }
@@ -225,7 +275,8 @@ public final class RuleVerdicts {
     if (corrected || refusedBy != null) {
       return false;
     }
-    for (Entry entry : entries) {
+    for (int i = 0; i < size; i++) {
+      Entry entry = entry(i);
       if (entry.charged && entry.rule.settlesAtEnd()) {
         return true;
       }
@@ -280,7 +331,8 @@ public final class RuleVerdicts {
       return;
     }
     corrected = true;
-    for (Entry entry : entries) {
+    for (int i = 0; i < size; i++) {
+      Entry entry = entry(i);
       if (!entry.charged) {
         continue;
       }

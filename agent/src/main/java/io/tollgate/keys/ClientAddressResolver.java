@@ -124,12 +124,40 @@ public final class ClientAddressResolver {
     return a == null ? UNKNOWN_KEY : a.toKey(ipv6Prefix);
   }
 
+  /** How the lines of a request's header are read, when they are needed. */
+  public interface HeaderLines<R> {
+    /** Every line of {@code request}'s header {@code name}, in order of arrival; may be empty. */
+    List<String> of(R request, String name);
+  }
+
+  /**
+   * As {@link #resolve(String, List, List)}, reading the forwarding headers of {@code request}
+   * only when the answer depends on them: none when no proxy is trusted or the peer is not one of
+   * the trusted, and {@code Forwarded} only when {@code X-Forwarded-For} is absent (or not read).
+   * Behind N proxies counted by hops, at most the rightmost N addresses are parsed.
+   */
+  public <R> String resolveFrom(String remoteAddr, R request, HeaderLines<R> headers) {
+    if (proxies.ignoresHeaders() && IpAddress.isCanonicalIpv4(remoteAddr)) {
+      return remoteAddr;
+    }
+    IpAddress a = addressFrom(remoteAddr, request, headers);
+    return a == null ? UNKNOWN_KEY : a.toKey(ipv6Prefix);
+  }
+
   /**
    * The client's full address (before prefix masking), or {@code null} when the answer is a peer
    * that is not an IP literal. Never throws; any argument may be null.
    */
   public IpAddress resolveAddress(String remoteAddr, List<String> xForwardedForLines,
                   List<String> forwardedLines) {
+    return addressFrom(remoteAddr, null,
+        (ignored, name) -> X_FORWARDED_FOR.equals(name) ? xForwardedForLines : forwardedLines);
+  }
+
+  private static final String X_FORWARDED_FOR = "X-Forwarded-For";
+  private static final String FORWARDED = "Forwarded";
+
+  private <R> IpAddress addressFrom(String remoteAddr, R request, HeaderLines<R> headers) {
     IpAddress peer;
     try {
       peer = IpAddress.parseHostPort(remoteAddr);
@@ -142,10 +170,8 @@ public final class ClientAddressResolver {
     if (!proxies.isHopCount() && !proxies.trusts(peer)) {
       return peer;
     }
-    ForwardingHeaders.Chain chain;
-    try {
-      chain = chain(xForwardedForLines, forwardedLines);
-    } catch (RuntimeException e) {
+    ForwardingHeaders.Chain chain = chain(request, headers);
+    if (chain == null) {
       return peer; // defensive: the readers are not expected to throw
     }
     if (proxies.isHopCount()) {
@@ -166,15 +192,37 @@ public final class ClientAddressResolver {
     return last;
   }
 
-  private ForwardingHeaders.Chain chain(List<String> xff, List<String> forwarded) {
+  /**
+   * The chain of the header that applies; null when a reader failed. The header's lines are read
+   * as the request gives them (a failure there is the request's, and is thrown), and only when
+   * needed.
+   */
+  private <R> ForwardingHeaders.Chain chain(R request, HeaderLines<R> headers) {
+    int capacity = proxies.isHopCount() ? proxies.hopCount() : MAX_ENTRIES;
     switch (headerSource) {
       case X_FORWARDED_FOR_ONLY:
-        return ForwardingHeaders.readXForwardedFor(xff);
+        return readXForwardedFor(headers.of(request, X_FORWARDED_FOR), capacity);
       case FORWARDED_ONLY:
-        return ForwardingHeaders.readForwarded(forwarded);
+        return readForwarded(headers.of(request, FORWARDED), capacity);
       default:
-        ForwardingHeaders.Chain c = ForwardingHeaders.readXForwardedFor(xff);
-        return c.present ? c : ForwardingHeaders.readForwarded(forwarded);
+        ForwardingHeaders.Chain c = readXForwardedFor(headers.of(request, X_FORWARDED_FOR), capacity);
+        return c == null || c.present ? c : readForwarded(headers.of(request, FORWARDED), capacity);
+    }
+  }
+
+  private static ForwardingHeaders.Chain readXForwardedFor(List<String> lines, int capacity) {
+    try {
+      return ForwardingHeaders.readXForwardedFor(lines, capacity);
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  private static ForwardingHeaders.Chain readForwarded(List<String> lines, int capacity) {
+    try {
+      return ForwardingHeaders.readForwarded(lines, capacity);
+    } catch (RuntimeException e) {
+      return null;
     }
   }
 

@@ -21,13 +21,22 @@ final class ForwardingHeaders {
 
   /** The result of reading one header: valid addresses, rightmost first. */
   static final class Chain {
-    final IpAddress[] hops = new IpAddress[ClientAddressResolver.MAX_ENTRIES];
+    final IpAddress[] hops;
     /** Number of leading valid addresses in {@link #hops}. */
     int valid;
     /** Whether the header had any entry at all (valid or not), or was too big to read fully. */
     boolean present;
     /** Whether reading stopped at an entry that is not an address (or was cut by the budget). */
     boolean stoppedAtInvalid;
+
+    /**
+     * For at most {@code capacity} addresses: reading stops once it holds them, as it does at
+     * {@value ClientAddressResolver#MAX_ENTRIES}; behind N proxies counted by hops only the
+     * rightmost N can be the answer.
+     */
+    Chain(int capacity) {
+      hops = new IpAddress[Math.max(1, Math.min(capacity, ClientAddressResolver.MAX_ENTRIES))];
+    }
 
     boolean add(IpAddress a) {
       hops[valid++] = a;
@@ -41,7 +50,12 @@ final class ForwardingHeaders {
   }
 
   static Chain readXForwardedFor(List<String> lines) {
-    Chain chain = new Chain();
+    return readXForwardedFor(lines, ClientAddressResolver.MAX_ENTRIES);
+  }
+
+  /** As {@link #readXForwardedFor(List)}, stopping after {@code capacity} valid addresses. */
+  static Chain readXForwardedFor(List<String> lines, int capacity) {
+    Chain chain = new Chain(capacity);
     if (lines == null || lines.isEmpty()) {
       return chain;
     }
@@ -93,7 +107,12 @@ final class ForwardingHeaders {
   }
 
   static Chain readForwarded(List<String> lines) {
-    Chain chain = new Chain();
+    return readForwarded(lines, ClientAddressResolver.MAX_ENTRIES);
+  }
+
+  /** As {@link #readForwarded(List)}, stopping after {@code capacity} valid addresses. */
+  static Chain readForwarded(List<String> lines, int capacity) {
+    Chain chain = new Chain(capacity);
     if (lines == null || lines.isEmpty()) {
       return chain;
     }

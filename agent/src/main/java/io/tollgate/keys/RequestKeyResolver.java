@@ -225,15 +225,8 @@ public final class RequestKeyResolver {
           if (peer == null) {
             return null;
           }
-          boolean readsHeaders = !clients.trustedProxies().ignoresHeaders();
-          return clients.resolve(
-              peer,
-              readsHeaders
-                  ? exchange.headerLines("X-Forwarded-For")
-                  : java.util.Collections.<String>emptyList(),
-              readsHeaders
-                  ? exchange.headerLines("Forwarded")
-                  : java.util.Collections.<String>emptyList());
+          // the forwarding headers are read only if the answer depends on them
+          return clients.resolveFrom(peer, exchange, HttpExchange::headerLines);
         case GLOBAL:
           return "*";
         case HEADER:

@@ -3,6 +3,7 @@ package io.tollgate.rules;
 import io.tollgate.config.CostConfig;
 import io.tollgate.http.HttpExchange;
 import io.tollgate.http.RateLimitHeaders;
+import io.tollgate.http.RateLimitValueCache;
 import io.tollgate.keys.RequestKeyResolver;
 import io.tollgate.limiters.QuotaPolicy;
 import io.tollgate.stores.LimiterStore;
@@ -106,6 +107,8 @@ public final class Rule {
   /** The quota headers' constant parts, made once here rather than on every response. */
   private final String quotaPolicyItem;
   private final String rateLimitPrefix;
+  /** This budget's recent {@code RateLimit} values, by units left and seconds. */
+  private final RateLimitValueCache rateLimitValues;
   private Rule owner;
   /** Set on each budget of a rule with several limits: they are decided together, or null. */
   private io.tollgate.stores.BudgetGroup group;
@@ -123,6 +126,12 @@ public final class Rule {
   private io.tollgate.config.PlansConfig plans;
   private Map<String, Rule[]> planBudgets;
   private List<Rule> allBudgets;
+  /**
+   * This budget's counters, looked up by its name on its first decision and kept, so that no
+   * request looks them up again; a race only looks them up twice (the same object, whose fields
+   * are final). Null until then, or when the registry is full.
+   */
+  private io.tollgate.diagnostics.metrics.RuleMetrics metrics;
 
   private Rule(
       Shared shared,
@@ -140,6 +149,7 @@ public final class Rule {
     this.quotaPolicyItem =
         policy == null ? null : RateLimitHeaders.policyItem(name, policy);
     this.rateLimitPrefix = RateLimitHeaders.rateLimitPrefix(name);
+    this.rateLimitValues = new RateLimitValueCache(rateLimitPrefix);
   }
 
   /** A budget of a rule: one limit with its own store. */
@@ -196,6 +206,19 @@ public final class Rule {
    */
   public String name() {
     return name;
+  }
+
+  /**
+   * This budget's counters, by its {@link #name()}: the same as a reloaded rule of that name
+   * counts on. Null when the registry holds no more rules.
+   */
+  public io.tollgate.diagnostics.metrics.RuleMetrics metrics() {
+    io.tollgate.diagnostics.metrics.RuleMetrics m = metrics;
+    if (m == null) {
+      m = io.tollgate.diagnostics.metrics.TollgateMetrics.of(name);
+      metrics = m;
+    }
+    return m;
   }
 
   /** The rule of the rules file this budget belongs to (itself for a rule of one limit). */
@@ -453,6 +476,14 @@ public final class Rule {
   /** The start of this budget's {@code RateLimit} value: {@code "name";r=}. */
   public String rateLimitPrefix() {
     return rateLimitPrefix;
+  }
+
+  /**
+   * This budget's {@code RateLimit} value for {@code remaining} units left and {@code t} seconds:
+   * {@code "name";r=remaining;t=t}, the same string again for the same pair while it is recent.
+   */
+  public String rateLimitValue(long remaining, long t) {
+    return rateLimitValues.value(remaining, t);
   }
 
   /** Decides and counts, but never refuses: how operators try a new limit on live traffic. */

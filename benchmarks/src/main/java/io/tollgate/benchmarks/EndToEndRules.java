@@ -35,11 +35,15 @@ final class EndToEndRules {
     if (rules.equals("rule")) {
       return "benchmarks/e2e-rules.yaml";
     }
+    if (rules.equals("rule-proxy")) {
+      return "benchmarks/e2e-rules-proxy.yaml";
+    }
     if (rules.equals("nomatch")) {
       return "benchmarks/e2e-rules-nomatch.yaml";
     }
     if (!rules.startsWith("rules-")) {
-      throw new IllegalArgumentException("rules: rule, nomatch or rules-N, got " + rules);
+      throw new IllegalArgumentException(
+          "rules: rule, rule-proxy, nomatch or rules-N, got " + rules);
     }
     int count = Integer.parseInt(rules.substring("rules-".length()));
     StringBuilder yaml = new StringBuilder("rules:\n");

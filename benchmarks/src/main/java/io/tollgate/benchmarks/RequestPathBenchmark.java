@@ -44,6 +44,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *       not match ({@code benchmarks/e2e-rules-nomatch.yaml});
  *   <li>{@code tollgate} with {@code rules=rule}: one rule that matches and allows
  *       ({@code benchmarks/e2e-rules.yaml}): key, decision, metrics and the two quota headers;
+ *   <li>{@code tollgate} with {@code rules=rule-proxy}: the same rule behind one trusted proxy
+ *       ({@code benchmarks/e2e-rules-proxy.yaml}), the request carrying {@code X-Forwarded-For}:
+ *       the client's address read from the header;
  *   <li>{@code tollgate} with {@code rules=rules-100} and {@code rules-10000}: that rule last
  *       in a file of 100 or 10,000 rules, the others one per tenant path ({@code /tenants/tI/**}):
  *       what a long rules file adds to a request that only one of its rules matches;
@@ -65,7 +68,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Thread)
 public class RequestPathBenchmark {
 
-  @Param({"rule", "nomatch", "rules-100", "rules-10000"})
+  @Param({"rule", "rule-proxy", "nomatch", "rules-100", "rules-10000"})
   public String rules;
 
   private Request connectorRequest;
@@ -89,6 +92,10 @@ public class RequestPathBenchmark {
     coyoteRequest.method().setString("GET");
     coyoteRequest.remoteAddr().setString("10.0.0.7");
     coyoteRequest.getMimeHeaders().addValue("Host").setString("127.0.0.1:8080");
+    if (rules.equals("rule-proxy")) {
+      // behind one load balancer: the peer is the balancer, the client the address it writes
+      coyoteRequest.getMimeHeaders().addValue("X-Forwarded-For").setString("203.0.113.7");
+    }
     connectorRequest.setCoyoteRequest(coyoteRequest);
     // mapped to a web application with no listeners, as Tomcat's mapper leaves a request
     connectorRequest.getMappingData().context = new StandardContext();

@@ -36,7 +36,16 @@ public final class TollgateMetrics {
   public static void record(
       String rule, boolean allowed, boolean shadow, String key, boolean fallback,
       long decisionNanos) {
-    RuleMetrics metrics = forRule(rule);
+    record(forRule(rule), allowed, shadow, key, fallback, decisionNanos);
+  }
+
+  /**
+   * As {@link #record(String, boolean, boolean, String, boolean, long)}, on counters the caller
+   * keeps ({@link #of}), so that a request looks up no map by the rule's name; null counts nothing.
+   */
+  public static void record(
+      RuleMetrics metrics, boolean allowed, boolean shadow, String key, boolean fallback,
+      long decisionNanos) {
     if (metrics == null) {
       return;
     }
@@ -64,6 +73,15 @@ public final class TollgateMetrics {
     if (metrics != null) {
       metrics.earlyRetry(key, shown, toldSeconds, afterNanos);
     }
+  }
+
+  /**
+   * The counters of {@code rule}, created (and its MBean registered) on first use; null once
+   * {@value #MAX_RULES} rules have counters. For a caller that keeps them: the same object for
+   * the same name as long as the agent runs.
+   */
+  public static RuleMetrics of(String rule) {
+    return forRule(rule);
   }
 
   /** The counters of {@code rule}, created (and its MBean registered) on first use. */

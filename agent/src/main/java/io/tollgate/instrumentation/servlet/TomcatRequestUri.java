@@ -42,6 +42,8 @@ final class TomcatRequestUri {
    */
   private final MethodHandle facadeRequest;
   private final TomcatCalls calls;
+  /** The URIs of recent requests, so that most requests make no new string for theirs. */
+  private final RecentUris recent = new RecentUris();
 
   private TomcatRequestUri(Class<?> requestClass) throws ReflectiveOperationException {
     ClassLoader loader = requestClass.getClassLoader();
@@ -103,9 +105,7 @@ final class TomcatRequestUri {
       if (calls.getCharset(bytes) != StandardCharsets.ISO_8859_1) {
         return null;
       }
-      return new String(
-          calls.getBuffer(bytes), calls.getStart(bytes), calls.getLength(bytes),
-          StandardCharsets.ISO_8859_1);
+      return recent.of(calls.getBuffer(bytes), calls.getStart(bytes), calls.getLength(bytes));
     } catch (Throwable e) {
       return null;
     }

@@ -20,19 +20,22 @@ class TollgateMetricsTest {
   @Test
   void countersAndLatency() {
     RuleMetrics rule = TollgateMetrics.forRule("unit-counters");
+    // each decision is one verdict and its time, as TollgateMetrics.record counts it
     rule.allowed();
+    rule.decisionTook(100);
     rule.allowed();
+    rule.decisionTook(300);
     rule.refused("10.0.0.1");
+    rule.decisionTook(200);
     rule.wouldRefuse("10.0.0.2");
     rule.backendError();
-    rule.decisionTook(100);
-    rule.decisionTook(300);
+    rule.decisionTook(200);
     assertEquals(2, rule.getAllowed());
     assertEquals(1, rule.getRefused());
     assertEquals(1, rule.getWouldRefuse());
     assertEquals(1, rule.getBackendErrors());
-    assertEquals(2, rule.getDecisions());
-    assertEquals(400, rule.getDecisionNanosTotal());
+    assertEquals(4, rule.getDecisions());
+    assertEquals(800, rule.getDecisionNanosTotal());
     assertEquals(300, rule.getDecisionNanosMax());
     assertEquals(200, rule.getDecisionNanosMean());
     assertTrue(TollgateMetrics.forRule("unit-counters") == rule, "one per rule name");
@@ -66,14 +69,15 @@ class TollgateMetricsTest {
   void prometheusText() {
     RuleMetrics rule = TollgateMetrics.forRule("unit-prom");
     rule.allowed();
+    rule.decisionTook(500_000);
     rule.refused("1.2.3.4");
-    rule.decisionTook(1_500_000);
+    rule.decisionTook(1_000_000);
     String text = PrometheusExporter.render(TollgateMetrics.all());
     assertTrue(text.contains("# TYPE tollgate_rule_allowed_total counter\n"), text);
     assertTrue(text.contains("tollgate_rule_allowed_total{rule=\"unit-prom\"} 1\n"), text);
     assertTrue(text.contains("tollgate_rule_refused_total{rule=\"unit-prom\"} 1\n"), text);
     assertTrue(text.contains("tollgate_rule_would_refuse_total{rule=\"unit-prom\"} 0\n"), text);
-    assertTrue(text.contains("tollgate_rule_decision_seconds_count{rule=\"unit-prom\"} 1\n"), text);
+    assertTrue(text.contains("tollgate_rule_decision_seconds_count{rule=\"unit-prom\"} 2\n"), text);
     assertTrue(text.contains("tollgate_rule_decision_seconds_sum{rule=\"unit-prom\"} 0.001500000\n"),
         text);
     assertTrue(text.contains(
