@@ -7,6 +7,9 @@ import io.tollgate.instrumentation.grizzly.GrizzlyModule;
 import io.tollgate.instrumentation.jaxrs.cxf.CxfModule;
 import io.tollgate.instrumentation.jaxrs.jersey.JerseyModule;
 import io.tollgate.instrumentation.jaxrs.resteasy.ResteasyModule;
+import io.tollgate.instrumentation.outbound.apache4.Apache4Module;
+import io.tollgate.instrumentation.outbound.apache5.Apache5Module;
+import io.tollgate.instrumentation.outbound.okhttp.OkHttpModule;
 import io.tollgate.instrumentation.servlet.BodyReadModule;
 import io.tollgate.instrumentation.servlet.ServletModule;
 import io.tollgate.instrumentation.spring.SpringMvcModule;
@@ -45,6 +48,9 @@ public final class FrameworkModules {
         new CxfModule(),
         new TomcatModule(),
         new JettyModule(),
-        new BodyReadModule()));
+        new BodyReadModule(),
+        new Apache4Module(),
+        new Apache5Module(),
+        new OkHttpModule()));
   }
 }
