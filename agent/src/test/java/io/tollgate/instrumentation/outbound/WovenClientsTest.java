@@ -30,6 +30,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.http.HttpEntity;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
+import org.springframework.http.client.OkHttp3ClientHttpRequestFactory;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.client.RestTemplate;
 
 /**
  * The clients' woven sends, run for real against a partner on loopback: each call of the app is
@@ -118,6 +125,36 @@ class WovenClientsTest {
     assertEquals(1, RULES.decided.size(), "decided once");
     assertEquals(List.of(learnt), RULES.answers);
     assertEquals(requests, partner.accepted() + partner.refused());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"RestTemplate on apache5", "RestClient on apache5",
+      "RestTemplate on okhttp"})
+  void springsClientsAreDecidedOnceThroughTheirs(String client) {
+    String url = partner.url("/orders");
+    switch (client) {
+      case "RestTemplate on apache5":
+        new RestTemplate(new HttpComponentsClientHttpRequestFactory(apache5))
+            .exchange(url, HttpMethod.GET, tenantAcme(), String.class);
+        break;
+      case "RestClient on apache5":
+        RestClient.builder().requestFactory(new HttpComponentsClientHttpRequestFactory(apache5))
+            .build().get().uri(url).header("X-Tenant", "acme").retrieve().toEntity(String.class);
+        break;
+      default:
+        @SuppressWarnings("deprecation")
+        OkHttp3ClientHttpRequestFactory okFactory = new OkHttp3ClientHttpRequestFactory(okHttp);
+        new RestTemplate(okFactory).exchange(url, HttpMethod.GET, tenantAcme(), String.class);
+    }
+    assertEquals(List.of("GET 127.0.0.1:" + partner.port() + "/orders X-Tenant=acme"),
+        RULES.decided);
+    assertEquals(List.of("200 Retry-After=null"), RULES.answers);
+  }
+
+  private static HttpEntity<Void> tenantAcme() {
+    HttpHeaders headers = new HttpHeaders();
+    headers.set("X-Tenant", "acme");
+    return new HttpEntity<>(headers);
   }
 
   /** A GET of {@code path} on the partner with the header {@code X-Tenant: acme}: its status. */
