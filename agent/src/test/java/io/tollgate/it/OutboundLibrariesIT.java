@@ -8,56 +8,69 @@ import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The app of {@code test-apps/outbound-libraries} bursts calls at a partner on loopback with each
- * HTTP client library, with and without the agent and no outbound rule: the app works unchanged
- * (every call reaches the partner, the same statuses, no exception), and the agent has woven the
- * client's send where it has a module (a woven send the JVM rejected would fail every call).
+ * The apps of {@code test-apps/outbound-libraries} (and {@code outbound-okhttp5}, the same with
+ * OkHttp 5) burst calls at a partner on loopback with each HTTP client library, with and without
+ * the agent and no outbound rule: the app works unchanged (every call reaches the partner, the
+ * same statuses, no exception), and the agent has woven the client's send where it has a module (a
+ * woven send the JVM rejected would fail every call).
  */
 class OutboundLibrariesIT {
 
   private static final int CALLS = 20;
 
   private static PartnerStub partner;
-  private static ForkedApp plain;
-  private static ForkedApp withAgent;
+  /** The apps started, by name and "+agent", kept for the rows that follow. */
+  private static final Map<String, ForkedApp> APPS = new LinkedHashMap<>();
 
   @BeforeAll
-  static void startThePartnerAndTheApps() throws Exception {
+  static void startThePartner() throws Exception {
     partner = PartnerStub.start(10_000, Duration.ofSeconds(1));
-    plain = ForkedApp.app("outbound-libraries").start();
-    withAgent = ForkedApp.app("outbound-libraries").withAgent(null).start();
   }
 
   @AfterAll
   static void stop() throws Exception {
-    if (withAgent != null) {
-      withAgent.close();
-    }
-    if (plain != null) {
-      plain.close();
+    for (ForkedApp app : APPS.values()) {
+      app.close();
     }
     partner.close();
   }
 
-  @ParameterizedTest(name = "{0}")
+  private static ForkedApp app(String name, boolean withAgent) throws Exception {
+    String key = name + (withAgent ? "+agent" : "");
+    ForkedApp app = APPS.get(key);
+    if (app == null) {
+      app = withAgent
+          ? ForkedApp.app(name).withAgent(null).start()
+          : ForkedApp.app(name).start();
+      APPS.put(key, app);
+    }
+    return app;
+  }
+
+  @ParameterizedTest(name = "{0}: {1}")
   @CsvSource(delimiter = '|', value = {
-    // client      | its send, woven by the agent
-    "apache4       | org.apache.http.impl.client.InternalHttpClient",
-    "apache5       | org.apache.hc.client5.http.impl.classic.InternalHttpClient",
-    "apache5-async | none yet (issue 31)",
-    "okhttp        | okhttp3.internal.connection.RealCall",
-    "okhttp-async  | okhttp3.internal.connection.RealCall",
+    // app              | client        | its send, woven by the agent
+    "outbound-libraries | apache4       | org.apache.http.impl.client.InternalHttpClient",
+    "outbound-libraries | apache5       | org.apache.hc.client5.http.impl.classic.InternalHttpClient",
+    "outbound-libraries | apache5-async | none yet (issue 31)",
+    "outbound-libraries | okhttp        | okhttp3.internal.connection.RealCall",
+    "outbound-libraries | okhttp-async  | okhttp3.internal.connection.RealCall",
+    "outbound-okhttp5   | okhttp        | okhttp3.internal.connection.RealCall",
+    "outbound-okhttp5   | okhttp-async  | okhttp3.internal.connection.RealCall",
   })
-  void everyCallReachesThePartnerWithOrWithoutTheAgent(String client, String send)
+  void everyCallReachesThePartnerWithOrWithoutTheAgent(String appName, String client, String send)
       throws Exception {
     String expected = "\"statuses\":{\"200\":" + CALLS + "},\"exceptions\":{}";
-    for (ForkedApp app : new ForkedApp[] {plain, withAgent}) {
+    ForkedApp withAgent = app(appName, true);
+    for (ForkedApp app : new ForkedApp[] {app(appName, false), withAgent}) {
       partner.reset();
       String outcome = burst(app, client, "/orders?client=" + client);
       assertTrue(outcome.contains(expected), app.name() + ": " + outcome);

@@ -6,6 +6,8 @@ import java.util.function.Supplier;
 
 /**
  * The clients a burst can use, by name, each made once (as an app keeps its client) on first use.
+ * Made by class name: the same sources build {@code outbound-okhttp5}, which has OkHttp 5 and no
+ * Apache client (two OkHttp majors cannot share a class path).
  */
 final class Clients {
 
@@ -18,11 +20,30 @@ final class Clients {
   private final Map<String, Client> made = new LinkedHashMap<>();
 
   Clients() {
-    makers.put("apache4", Apache4Client::new);
-    makers.put("apache5", Apache5Client::new);
-    makers.put("apache5-async", Apache5AsyncClient::new);
-    makers.put("okhttp", () -> new OkHttpClients(false));
-    makers.put("okhttp-async", () -> new OkHttpClients(true));
+    add("apache4", "Apache4Client");
+    add("apache5", "Apache5Client");
+    add("apache5-async", "Apache5AsyncClient");
+    add("okhttp", "OkHttpClients", false);
+    add("okhttp-async", "OkHttpClients", true);
+  }
+
+  /** The client {@code simpleName} of this package, made with {@code enqueued} if given. */
+  private void add(String name, String simpleName, Boolean... enqueued) {
+    Class<?> type;
+    try {
+      type = Class.forName(Clients.class.getPackageName() + "." + simpleName);
+    } catch (ClassNotFoundException notInThisApp) {
+      return;
+    }
+    makers.put(name, () -> {
+      try {
+        return enqueued.length == 0
+            ? (Client) type.getDeclaredConstructor().newInstance()
+            : (Client) type.getDeclaredConstructor(boolean.class).newInstance(enqueued[0]);
+      } catch (ReflectiveOperationException e) {
+        throw new IllegalStateException("cannot make the client " + name, e);
+      }
+    });
   }
 
   synchronized Client named(String name) {

@@ -21,6 +21,6 @@ public final class Main {
     server.setExecutor(Executors.newFixedThreadPool(4));
     server.createContext("/burst", new BurstHandler(new Clients()));
     server.start();
-    System.out.println("outbound-libraries listening on port " + server.getAddress().getPort());
+    System.out.println("outbound app listening on port " + server.getAddress().getPort());
   }
 }
