@@ -7,11 +7,14 @@ import io.tollgate.testing.partner.PartnerStub;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -81,6 +84,37 @@ class OutboundLibrariesIT {
     }
     assertTrue(withAgent.agentLog().stream().anyMatch(line -> line.contains("instrumented " + send)),
         "the agent wove " + send + ": " + withAgent.agentLog());
+  }
+
+  /**
+   * Attached to the app while it runs, its clients' classes loaded and in use: the agent weaves
+   * their sends as it retransforms them, and every call still reaches the partner.
+   */
+  @Test
+  void attachedToTheRunningAppItWeavesTheLoadedSends(@TempDir Path dir) throws Exception {
+    Map<String, String> sends = Map.of(
+        "apache4", "org.apache.http.impl.client.InternalHttpClient",
+        "apache5", "org.apache.hc.client5.http.impl.classic.InternalHttpClient",
+        "okhttp", "okhttp3.internal.connection.RealCall");
+    String expected = "\"statuses\":{\"200\":" + CALLS + "},\"exceptions\":{}";
+    try (ForkedApp app = ForkedApp.app("outbound-libraries").start()) {
+      for (String client : sends.keySet()) {
+        assertTrue(burst(app, client, "/before").contains(expected));
+      }
+      CliIT.Result attached = CliIT.run("attach", Long.toString(app.pid()),
+          "config=" + RulesFiles.helloPerIp(dir, 3));
+      assertEquals(0, attached.exitCode, attached.out + attached.err);
+      for (String send : sends.values()) {
+        ItSupport.awaitCount(app, "instrumented " + send + " (already loaded)", 1,
+            ItSupport.RELOAD_TIMEOUT);
+      }
+      for (String client : sends.keySet()) {
+        partner.reset();
+        String outcome = burst(app, client, "/after");
+        assertTrue(outcome.contains(expected), client + ": " + outcome);
+        assertEquals(CALLS, partner.accepted(), client + ": the partner's count");
+      }
+    }
   }
 
   /** {@code CALLS} calls at 40 a second with {@code client}: the app's JSON account of them. */
