@@ -16,9 +16,9 @@ public final class OutboundRefusals {
    * client throws when the partner cannot be reached, so the app's own handling of a failed call
    * applies; its message names the rule and when to retry.
    */
-  public static IOException exceptionFor(OutboundDecision decision) {
-    // TODO(issue 31): the core's bootstrap subclass of IOException, once h-outbound-core is merged
-    return new IOException("Tollgate: the outbound rule '" + decision.ruleName()
-        + "' has no room for this call; retry after " + decision.retryAfterSeconds() + " s");
+  public static IOException exceptionFor(OutboundDecision decision, ClientCall call) {
+    // issue 31: the core's bootstrap OutboundCallRefused, once h-outbound-core is merged
+    return new IOException("Tollgate outbound rule '" + decision.ruleName() + "' did not send "
+        + call.describe() + "; retry after " + decision.retryAfterSeconds() + " s");
   }
 }

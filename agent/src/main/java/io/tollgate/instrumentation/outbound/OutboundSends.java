@@ -46,7 +46,7 @@ public final class OutboundSends implements EntryPointHandler {
     }
     OutboundDecision decision = limiter.beforeSend(call);
     if (!decision.send()) {
-      return Refusal.returning(OutboundRefusals.exceptionFor(decision));
+      return Refusal.returning(OutboundRefusals.exceptionFor(decision, call));
     }
     return new Sent(limiter, call);
   }
