@@ -10,7 +10,6 @@ import java.util.Locale;
 public final class ClientCall implements OutboundCall {
 
   private final String method;
-  private final String scheme;
   private final String host;
   private final int port;
   private final String path;
@@ -26,7 +25,6 @@ public final class ClientCall implements OutboundCall {
   public ClientCall(OutboundClient client, Object calls, Object request, String method,
       String scheme, String host, int port, String path) {
     this.method = method == null ? "GET" : method.toUpperCase(Locale.ROOT);
-    this.scheme = scheme == null ? "http" : scheme.toLowerCase(Locale.ROOT);
     this.host = normalHost(host);
     this.port = port >= 0 ? port : defaultPort(scheme);
     this.path = pathOnly(path);
@@ -101,12 +99,6 @@ public final class ClientCall implements OutboundCall {
     }
     String only = path.substring(0, end);
     return only.isEmpty() ? "/" : only;
-  }
-
-  /** The call as a refusal's message shows it: {@code GET http://api.example:443/orders}. */
-  public String describe() {
-    return method + " " + scheme + "://" + (host.indexOf(':') >= 0 ? "[" + host + "]" : host)
-        + ":" + port + path;
   }
 
   @Override

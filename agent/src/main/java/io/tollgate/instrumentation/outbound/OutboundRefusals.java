@@ -1,11 +1,12 @@
 package io.tollgate.instrumentation.outbound;
 
+import io.tollgate.outbound.OutboundCall;
 import io.tollgate.outbound.OutboundDecision;
 import java.io.IOException;
 
 /**
- * What a call the outbound rules fail looks like to the app: the one place it is made, for every
- * client module.
+ * How a call the outbound rules failed reaches the application: the one place its exception is
+ * made, for every client module.
  */
 public final class OutboundRefusals {
 
@@ -16,9 +17,10 @@ public final class OutboundRefusals {
    * client throws when the partner cannot be reached, so the app's own handling of a failed call
    * applies; its message names the rule and when to retry.
    */
-  public static IOException exceptionFor(OutboundDecision decision, ClientCall call) {
-    // issue 31: the core's bootstrap OutboundCallRefused, once h-outbound-core is merged
+  public static IOException exception(OutboundDecision decision, OutboundCall call) {
+    // issue 31: h-outbound-core's bootstrap OutboundCallRefused (this class, same signature)
     return new IOException("Tollgate outbound rule '" + decision.ruleName() + "' did not send "
-        + call.describe() + "; retry after " + decision.retryAfterSeconds() + " s");
+        + call.method() + " " + call.host() + ":" + call.port() + call.path() + "; retry after "
+        + decision.retryAfterSeconds() + " s");
   }
 }

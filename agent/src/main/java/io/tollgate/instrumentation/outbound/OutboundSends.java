@@ -9,7 +9,7 @@ import java.util.function.Supplier;
 /**
  * What every client's woven send does, whatever the client: nothing when no outbound rule is in
  * force; otherwise reads the call, asks the outbound rules once (which may pace it, on the thread
- * that sends it), fails it with {@link OutboundRefusals#exceptionFor} when they say so, and hands
+ * that sends it), fails it with {@link OutboundRefusals#exception} when they say so, and hands
  * them the partner's response.
  */
 public final class OutboundSends implements EntryPointHandler {
@@ -46,7 +46,7 @@ public final class OutboundSends implements EntryPointHandler {
     }
     OutboundDecision decision = limiter.beforeSend(call);
     if (!decision.send()) {
-      return Refusal.returning(OutboundRefusals.exceptionFor(decision, call));
+      return Refusal.returning(OutboundRefusals.exception(decision, call));
     }
     return new Sent(limiter, call);
   }

@@ -43,14 +43,4 @@ class RequestTargetsTest {
     assertEquals(expected, call.toString());
   }
 
-  @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', value = {
-    "GET https://api.example:443/orders | GET  | https | API.example | -1   | /orders?id=1",
-    "PUT http://[::1]:8080/a            | put  | HTTP  | [::1]       | 8080 | /a",
-  })
-  void aRefusalShowsTheCallWithItsScheme(String expected, String method, String scheme,
-      String host, int port, String path) {
-    assertEquals(expected,
-        new ClientCall(null, null, null, method, scheme, host, port, path).describe());
-  }
 }
