@@ -92,7 +92,8 @@ class PackageDependenciesTest {
   private static final List<String> FRAMEWORK_PACKAGES =
       List.of("io.tollgate.instrumentation", "javax.servlet.", "jakarta.servlet.", "javax.ws.rs.",
           "jakarta.ws.rs.", "org.springframework.", "org.glassfish.", "org.jboss.resteasy.",
-          "org.apache.cxf.", "org.apache.catalina.");
+          "org.apache.cxf.", "org.apache.catalina.", "org.apache.http.", "org.apache.hc.",
+          "okhttp3.");
 
   private static final List<String> FRAMEWORK_FREE =
       List.of("engine", "rules", "http", "stores", "keys", "limiters", "config", "diagnostics",

@@ -9,6 +9,9 @@ import io.tollgate.instrumentation.jaxrs.jersey.JerseyModule;
 import io.tollgate.instrumentation.jaxrs.resteasy.ResteasyModule;
 import io.tollgate.instrumentation.outbound.jdkhttp.JdkHttpClientModule;
 import io.tollgate.instrumentation.outbound.urlconnection.UrlConnectionModule;
+import io.tollgate.instrumentation.outbound.apache4.Apache4Module;
+import io.tollgate.instrumentation.outbound.apache5.Apache5Module;
+import io.tollgate.instrumentation.outbound.okhttp.OkHttpModule;
 import io.tollgate.instrumentation.servlet.BodyReadModule;
 import io.tollgate.instrumentation.servlet.ServletModule;
 import io.tollgate.instrumentation.spring.SpringMvcModule;
@@ -49,6 +52,9 @@ public final class FrameworkModules {
         new JettyModule(),
         new BodyReadModule(),
         new JdkHttpClientModule(),
-        new UrlConnectionModule()));
+        new UrlConnectionModule(),
+        new Apache4Module(),
+        new Apache5Module(),
+        new OkHttpModule()));
   }
 }

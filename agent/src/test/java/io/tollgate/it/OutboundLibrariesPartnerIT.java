@@ -1,0 +1,191 @@
+package io.tollgate.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tollgate.testing.partner.PartnerStub;
+import java.net.URLEncoder;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The client libraries of {@code test-apps/outbound-libraries} and {@code outbound-okhttp5}
+ * against a partner that enforces a hard limit (10 a second, {@link PartnerStub}), as {@code
+ * OutboundClientIT} (h-outbound-core) runs the JDK's clients: bursts of 50 calls a second.
+ * Without the agent the partner refuses many with 429; with an outbound gcra rule of 8 a second (the leaky bucket; 8 for
+ * a busy machine's jitter, as there) every call waits its turn, and the partner sees at most its
+ * limit in any second and refuses none. {@code on-limit: fail} fails a call with the client's
+ * {@code IOException} naming the rule, and a partner's {@code Retry-After} holds the next calls.
+ *
+ * <p>Passed (12 of 12) on this branch merged with h-outbound-core, which brings the outbound rules
+ * and their {@code OutboundCallRefused}; disabled until that is on main.
+ */
+class OutboundLibrariesPartnerIT {
+
+  private static final int PARTNER_LIMIT = 10;
+  private static final String REFUSED = "io.tollgate.bootstrap.OutboundCallRefused";
+  private static final Pattern COUNT = Pattern.compile("\"([^\"]+)\":(\\d+)");
+
+  @TempDir static Path dir;
+  private static Path rules;
+  /** The apps started, by name and "+agent", kept for the rows that follow. */
+  private static final Map<String, ForkedApp> APPS = new LinkedHashMap<>();
+
+  @BeforeAll
+  static void writeTheRules() throws Exception {
+    rules = RulesFiles.write(dir, "outbound.yaml",
+        "rules: []",
+        "outbound:",
+        "  - name: paced",
+        "    match:",
+        "      hosts: 127.0.0.1",
+        "      path: /paced/**",
+        "    algorithm: gcra",
+        "    limit: 8",
+        "    period: 1s",
+        "    burst: 1",
+        "    max-delay: 10s",
+        "    max-wait: 12s",
+        "  - name: fails",
+        "    match:",
+        "      hosts: 127.0.0.1",
+        "      path: /fails/**",
+        "    limit: 2",
+        "    period: 1h",
+        "    on-limit: fail",
+        "  - name: honours",
+        "    match:",
+        "      hosts: 127.0.0.1",
+        "      path: /honours/**",
+        "    limit: 1000",
+        "    period: 1s",
+        "    max-wait: 5s");
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    for (ForkedApp app : APPS.values()) {
+      app.close();
+    }
+  }
+
+  /** What the app's burst ended with: the counts of statuses and exception classes. */
+  static final class Burst {
+    final String json;
+
+    Burst(String json) {
+      this.json = json;
+    }
+
+    int count(String statusOrException) {
+      Matcher m = COUNT.matcher(json);
+      while (m.find()) {
+        if (m.group(1).equals(statusOrException)) {
+          return Integer.parseInt(m.group(2));
+        }
+      }
+      return 0;
+    }
+
+    @Override
+    public String toString() {
+      return json;
+    }
+  }
+
+  static Burst burst(ForkedApp app, String client, String url, int calls, int perSecond)
+      throws Exception {
+    HttpResponse<String> answer = app.get("/burst?client=" + client + "&calls=" + calls
+        + "&per-second=" + perSecond + "&url=" + URLEncoder.encode(url, StandardCharsets.UTF_8));
+    assertEquals(200, answer.statusCode(), answer.body());
+    return new Burst(answer.body());
+  }
+
+  private static ForkedApp app(String name, boolean withAgent) throws Exception {
+    String key = name + (withAgent ? "+agent" : "");
+    ForkedApp app = APPS.get(key);
+    if (app == null) {
+      app = withAgent
+          ? ForkedApp.app(name).withAgent("config=" + rules).start()
+          : ForkedApp.app(name).start();
+      APPS.put(key, app);
+      if (withAgent) {
+        app.awaitOutput("outbound rules: paced, fails, honours", Duration.ofSeconds(60));
+      }
+    }
+    return app;
+  }
+
+  @ParameterizedTest(name = "{0}: {1}")
+  @CsvSource(delimiter = '|', value = {
+    "outbound-libraries | apache4",
+    "outbound-libraries | apache5",
+    "outbound-libraries | okhttp",
+    "outbound-libraries | okhttp-async",
+    "outbound-okhttp5   | okhttp",
+    "outbound-okhttp5   | okhttp-async",
+  })
+  void withoutTheAgentThePartnerRefusesTheBurstWithItSeesAtMostItsLimit(String appName,
+      String client) throws Exception {
+    try (PartnerStub partner = PartnerStub.start(PARTNER_LIMIT, Duration.ofSeconds(1))) {
+      Burst plain =
+          burst(app(appName, false), client, partner.url("/paced/o"), 50, 50);
+      assertTrue(partner.refused() > 0, client + " without the agent: " + plain);
+
+      // The rule decides when a call leaves the agent; a client's first calls (its classes
+      // loading, its first connections) may then take a few hundred ms longer than the next,
+      // reaching the partner together. Warmed up on a path no rule matches, as an app would be.
+      ForkedApp withAgent = app(appName, true);
+      burst(withAgent, client, partner.url("/warm-up"), 5, 10);
+      partner.reset();
+      Burst paced =
+          burst(withAgent, client, partner.url("/paced/o"), 50, 50);
+      assertEquals(50, paced.count("200"), client + ": every call answered 200: " + paced);
+      assertEquals(0, partner.refused(), client + ": the partner refused none: " + paced);
+      assertTrue(partner.mostAcceptedInAnyWindow() <= PARTNER_LIMIT, client + ": the partner saw "
+          + partner.mostAcceptedInAnyWindow() + " in one second: " + partner.acceptedAtMillis());
+    }
+  }
+
+  @ParameterizedTest(name = "{0}: {1}")
+  @CsvSource(delimiter = '|', value = {
+    // app              | client       | the app gets the partner's 429 (HttpClient 5 retries it)
+    "outbound-libraries | apache4      | 1",
+    "outbound-libraries | apache5      | 0",
+    "outbound-libraries | okhttp       | 1",
+    "outbound-libraries | okhttp-async | 1",
+    "outbound-okhttp5   | okhttp       | 1",
+    "outbound-okhttp5   | okhttp-async | 1",
+  })
+  void onLimitFailThrowsTheClientsIoExceptionAndAPartnersRetryAfterHoldsTheCalls(String appName,
+      String client, int partners429s) throws Exception {
+    ForkedApp app = app(appName, true);
+    try (PartnerStub partner = PartnerStub.start(1000, Duration.ofSeconds(1))) {
+      // 2 an hour for all the app's calls: whatever the rows before took, 2 of 4 at least fail
+      Burst failed =
+          burst(app, client, partner.url("/fails/orders"), 4, 50);
+      assertEquals(4, failed.count("200") + failed.count(REFUSED), client + ": " + failed);
+      assertTrue(failed.count(REFUSED) >= 2, client + ": " + failed);
+      assertEquals(failed.count("200"), partner.accepted(), client + ": failed calls never left");
+
+      partner.reset();
+      partner.refuseNext(1, 2);
+      Burst held =
+          burst(app, client, partner.url("/honours/" + client), 5, 5);
+      assertEquals(partners429s, held.count("429"), client + ": the partner's 429s: " + held);
+      assertEquals(5 - partners429s, held.count("200"), client + ": " + held);
+      assertEquals(1, partner.refused(), client + ": no call went out while held: " + held);
+    }
+  }
+}
