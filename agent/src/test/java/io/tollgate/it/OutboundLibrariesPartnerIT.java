@@ -27,9 +27,6 @@ import org.junit.jupiter.params.provider.CsvSource;
  * a busy machine's jitter, as there) every call waits its turn, and the partner sees at most its
  * limit in any second and refuses none. {@code on-limit: fail} fails a call with the client's
  * {@code IOException} naming the rule, and a partner's {@code Retry-After} holds the next calls.
- *
- * <p>Passed (12 of 12) on this branch merged with h-outbound-core, which brings the outbound rules
- * and their {@code OutboundCallRefused}; disabled until that is on main.
  */
 class OutboundLibrariesPartnerIT {
 
