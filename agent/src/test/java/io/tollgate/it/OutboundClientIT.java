@@ -19,9 +19,12 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The app's own calls to a partner that enforces a hard limit (10 a second, {@link PartnerStub}),
@@ -117,12 +120,18 @@ class OutboundClientIT {
         + partner.mostAcceptedInAnyWindow() + " in one second: " + partner.acceptedAtMillis());
   }
 
-  @Test
-  void withoutTheAgentThePartnerRefusesTheBurstsWithTheAgentItSeesAtMostItsLimit()
+  /** The JDK's clients are the JDK's own classes: woven on the build's JDK and on JDK 25. */
+  static Stream<Jdk> jdks() {
+    return Stream.of(Jdk.current(), Jdk.jdk25());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("jdks")
+  void withoutTheAgentThePartnerRefusesTheBurstsWithTheAgentItSeesAtMostItsLimit(Jdk jdk)
       throws Exception {
     Path rules = rules();
     try (PartnerStub partner = PartnerStub.start(PARTNER_LIMIT, Duration.ofSeconds(1))) {
-      try (ForkedApp app = ForkedApp.app(APP).start()) {
+      try (ForkedApp app = ForkedApp.app(APP).on(jdk).start()) {
         for (String client : CLIENTS) {
           partner.reset();
           Burst burst = burst(app, client, partner.url("/paced/orders"), 50, 50);
@@ -130,7 +139,7 @@ class OutboundClientIT {
               client + " without the agent: the partner's 429s reach the app: " + burst);
         }
       }
-      try (ForkedApp app = ForkedApp.app(APP).withAgent("config=" + rules).start()) {
+      try (ForkedApp app = ForkedApp.app(APP).on(jdk).withAgent("config=" + rules).start()) {
         app.awaitOutput("outbound rules: paced, fails, honours", Duration.ofSeconds(60));
         awaitReady(app);
         for (String client : CLIENTS) {
