@@ -6,9 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tollgate.testing.partner.PartnerStub;
 import io.tollgate.testing.redis.RedisServer;
 import io.tollgate.testing.redis.RedisServerExtension;
-import java.net.URLEncoder;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,7 +39,6 @@ class OutboundClientIT {
   private static final String APP = "outbound-client";
   private static final String[] CLIENTS = {"jdk-sync", "jdk-async", "urlconnection"};
   private static final int PARTNER_LIMIT = 10;
-  private static final Pattern COUNT = Pattern.compile("\"([^\"]+)\":(\\d+)");
 
   @TempDir Path dir;
 
@@ -80,36 +76,9 @@ class OutboundClientIT {
     return RulesFiles.write(dir, "outbound.yaml", lines.toArray(new String[0]));
   }
 
-  /** What the app's burst ended with: the counts of statuses and exception classes. */
-  static final class Burst {
-    final String json;
-
-    Burst(String json) {
-      this.json = json;
-    }
-
-    int count(String statusOrException) {
-      Matcher m = COUNT.matcher(json);
-      while (m.find()) {
-        if (m.group(1).equals(statusOrException)) {
-          return Integer.parseInt(m.group(2));
-        }
-      }
-      return 0;
-    }
-
-    @Override
-    public String toString() {
-      return json;
-    }
-  }
-
   static Burst burst(ForkedApp app, String client, String url, int calls, int perSecond)
       throws Exception {
-    HttpResponse<String> answer = app.get("/burst?client=" + client + "&calls=" + calls
-        + "&per-second=" + perSecond + "&url=" + URLEncoder.encode(url, StandardCharsets.UTF_8));
-    assertEquals(200, answer.statusCode(), answer.body());
-    return new Burst(answer.body());
+    return Burst.of(app, client, url, calls, perSecond);
   }
 
   private static void assertPartnerKeptUnderItsLimit(PartnerStub partner, Burst burst, int calls,
@@ -270,7 +239,7 @@ class OutboundClientIT {
   }
 
   private static long longestMillis(Burst burst) {
-    Matcher m = Pattern.compile("\"longestMillis\":(\\d+)").matcher(burst.json);
+    Matcher m = Pattern.compile("\"longestMillis\":(\\d+)").matcher(burst.json());
     return m.find() ? Long.parseLong(m.group(1)) : -1;
   }
 }

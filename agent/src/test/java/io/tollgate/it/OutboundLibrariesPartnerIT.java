@@ -4,15 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tollgate.testing.partner.PartnerStub;
-import java.net.URLEncoder;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,7 +27,6 @@ class OutboundLibrariesPartnerIT {
 
   private static final int PARTNER_LIMIT = 10;
   private static final String REFUSED = "io.tollgate.bootstrap.OutboundCallRefused";
-  private static final Pattern COUNT = Pattern.compile("\"([^\"]+)\":(\\d+)");
 
   @TempDir static Path dir;
   private static Path rules;
@@ -77,36 +71,9 @@ class OutboundLibrariesPartnerIT {
     }
   }
 
-  /** What the app's burst ended with: the counts of statuses and exception classes. */
-  static final class Burst {
-    final String json;
-
-    Burst(String json) {
-      this.json = json;
-    }
-
-    int count(String statusOrException) {
-      Matcher m = COUNT.matcher(json);
-      while (m.find()) {
-        if (m.group(1).equals(statusOrException)) {
-          return Integer.parseInt(m.group(2));
-        }
-      }
-      return 0;
-    }
-
-    @Override
-    public String toString() {
-      return json;
-    }
-  }
-
   static Burst burst(ForkedApp app, String client, String url, int calls, int perSecond)
       throws Exception {
-    HttpResponse<String> answer = app.get("/burst?client=" + client + "&calls=" + calls
-        + "&per-second=" + perSecond + "&url=" + URLEncoder.encode(url, StandardCharsets.UTF_8));
-    assertEquals(200, answer.statusCode(), answer.body());
-    return new Burst(answer.body());
+    return Burst.of(app, client, url, calls, perSecond);
   }
 
   private static ForkedApp app(String name, boolean withAgent) throws Exception {
