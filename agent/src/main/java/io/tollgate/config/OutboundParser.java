@@ -20,7 +20,6 @@ import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
-import org.yaml.snakeyaml.nodes.SequenceNode;
 
 /**
  * The {@code outbound:} list: limits on the app's own calls to its partners. Each rule's limits are
@@ -59,26 +58,9 @@ final class OutboundParser {
 
   /** The rules of {@code outbound:} ({@code tuple}, or null) in file order. */
   List<OutboundRuleConfig> parse(NodeTuple tuple, Backend fileBackend) {
-    List<OutboundRuleConfig> rules = new ArrayList<>();
-    if (tuple == null || isNull(tuple.getValueNode())) {
-      return rules;
-    }
-    Node node = tuple.getValueNode();
-    if (!(node instanceof SequenceNode)) {
-      y.problem(node, "outbound must be a list of outbound rules, each starting with"
-          + " '- name: ...', got " + describe(node));
-      return rules;
-    }
-    Map<String, Node> names = new HashMap<>();
-    int index = 0;
-    for (Node item : ((SequenceNode) node).getValue()) {
-      index++;
-      OutboundRuleConfig rule = rule(item, index, names, fileBackend);
-      if (rule != null) {
-        rules.add(rule);
-      }
-    }
-    return rules;
+    return y.namedItems(tuple,
+        "outbound must be a list of outbound rules, each starting with '- name: ...'",
+        (item, index, names) -> rule(item, index, names, fileBackend));
   }
 
   private OutboundRuleConfig rule(

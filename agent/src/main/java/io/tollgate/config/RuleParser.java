@@ -16,7 +16,6 @@ import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
-import org.yaml.snakeyaml.nodes.SequenceNode;
 
 /**
  * The {@code rules:} list: each rule's name, settings and cross-checks, with its {@code match},
@@ -88,27 +87,8 @@ final class RuleParser {
 
   /** The rules of {@code rules:} ({@code tuple}, or null), with the file's {@code allow:} added to each. */
   List<RuleConfig> parse(NodeTuple tuple, AllowConfig topAllow) {
-    List<RuleConfig> rules = new ArrayList<>();
-    if (tuple == null || isNull(tuple.getValueNode())) {
-      return rules;
-    }
-    Node node = tuple.getValueNode();
-    if (!(node instanceof SequenceNode)) {
-      y.problem(
-          node,
-          "rules must be a list of rules, each starting with '- name: ...', got " + describe(node));
-      return rules;
-    }
-    Map<String, Node> names = new HashMap<>();
-    int index = 0;
-    for (Node item : ((SequenceNode) node).getValue()) {
-      index++;
-      RuleConfig rule = rule(item, index, names, topAllow);
-      if (rule != null) {
-        rules.add(rule);
-      }
-    }
-    return rules;
+    return y.namedItems(tuple, "rules must be a list of rules, each starting with '- name: ...'",
+        (item, index, names) -> rule(item, index, names, topAllow));
   }
 
   /** Rule #{@code index} of the file; null (with its problems reported) when it is wrong. */

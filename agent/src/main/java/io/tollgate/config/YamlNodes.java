@@ -4,6 +4,7 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -55,6 +56,40 @@ final class YamlNodes {
   }
 
   // --- mappings ---------------------------------------------------------------------------
+
+  /** Reads one item of a list of named entries, given its position (from 1) and the names so far. */
+  interface ItemReader<T> {
+    /** The item, or null when it is wrong (its problems reported). */
+    T read(Node item, int index, Map<String, Node> names);
+  }
+
+  /**
+   * The items of a list of named entries ({@code rules:}, {@code outbound:}): {@code tuple}'s
+   * value (none when {@code tuple} or its value is null), each read by {@code reader}, the wrong
+   * ones left out, in file order. A value that is not a list is reported as {@code what} + ", got
+   * ...".
+   */
+  <T> List<T> namedItems(NodeTuple tuple, String what, ItemReader<T> reader) {
+    List<T> items = new ArrayList<>();
+    if (tuple == null || isNull(tuple.getValueNode())) {
+      return items;
+    }
+    Node node = tuple.getValueNode();
+    if (!(node instanceof SequenceNode)) {
+      problem(node, what + ", got " + describe(node));
+      return items;
+    }
+    Map<String, Node> names = new HashMap<>();
+    int index = 0;
+    for (Node item : ((SequenceNode) node).getValue()) {
+      index++;
+      T read = reader.read(item, index, names);
+      if (read != null) {
+        items.add(read);
+      }
+    }
+    return items;
+  }
 
   /** Finds a key without reporting anything: the first explicit occurrence, else a merged one. */
   NodeTuple findKey(MappingNode map, String key) {
