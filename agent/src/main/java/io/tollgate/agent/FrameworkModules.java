@@ -10,6 +10,7 @@ import io.tollgate.instrumentation.jaxrs.resteasy.ResteasyModule;
 import io.tollgate.instrumentation.outbound.jdkhttp.JdkHttpClientModule;
 import io.tollgate.instrumentation.outbound.urlconnection.UrlConnectionModule;
 import io.tollgate.instrumentation.outbound.apache4.Apache4Module;
+import io.tollgate.instrumentation.outbound.apache5.Apache5AsyncModule;
 import io.tollgate.instrumentation.outbound.apache5.Apache5Module;
 import io.tollgate.instrumentation.outbound.okhttp.OkHttpModule;
 import io.tollgate.instrumentation.servlet.BodyReadModule;
@@ -55,6 +56,7 @@ public final class FrameworkModules {
         new UrlConnectionModule(),
         new Apache4Module(),
         new Apache5Module(),
-        new OkHttpModule()));
+        new OkHttpModule(),
+        new Apache5AsyncModule()));
   }
 }

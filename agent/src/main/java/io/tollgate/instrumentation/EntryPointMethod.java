@@ -17,8 +17,12 @@ import net.bytebuddy.jar.asm.Opcodes;
 public final class EntryPointMethod {
 
   private static final int NOT_WOVEN =
-      Opcodes.ACC_STATIC | Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE | Opcodes.ACC_BRIDGE
-          | Opcodes.ACC_SYNTHETIC;
+      Opcodes.ACC_STATIC | Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE | Opcodes.ACC_BRIDGE;
+  /**
+   * Compiler-made methods are woven only when named with their class: a lambda's body can be the
+   * one place a library hands over what is needed (Apache HttpClient 5 async's request channel).
+   */
+  private static final int NOT_WOVEN_IN_SUBTYPES = NOT_WOVEN | Opcodes.ACC_SYNTHETIC;
 
   /** The framework, as the "detected ..." log line names it. */
   final String framework;
@@ -75,7 +79,7 @@ public final class EntryPointMethod {
 
   /** Whether this is the method {@code methodName methodDescriptor} of class {@code owner}. */
   boolean matches(String owner, int methodAccess, String methodName, String methodDescriptor) {
-    if ((methodAccess & NOT_WOVEN) != 0
+    if ((methodAccess & (inSubtypes ? NOT_WOVEN_IN_SUBTYPES : NOT_WOVEN)) != 0
         || !name.equals(methodName)
         || !descriptor.equals(methodDescriptor)) {
       return false;

@@ -54,7 +54,9 @@ public abstract class OutboundSendWeaver extends EntryPointWeaver {
 
   @Override
   protected final void beforeReturn(int opcode) {
-    // the partner's response is on the stack: handed to the bridge, and returned as it is
-    callReturned();
+    if (opcode == Opcodes.ARETURN) {
+      // the partner's response is on the stack: handed to the bridge, and returned as it is
+      callReturned();
+    }
   }
 }

@@ -8,6 +8,8 @@ import io.tollgate.instrumentation.EntryPointWeaving;
 import io.tollgate.instrumentation.FrameworkModule;
 import io.tollgate.instrumentation.outbound.apache4.Apache4Module;
 import io.tollgate.instrumentation.outbound.apache4.Apache4Requests;
+import io.tollgate.instrumentation.outbound.apache5.Apache5AsyncExchanges;
+import io.tollgate.instrumentation.outbound.apache5.Apache5AsyncModule;
 import io.tollgate.instrumentation.outbound.apache5.Apache5Module;
 import io.tollgate.instrumentation.outbound.apache5.Apache5Requests;
 import io.tollgate.instrumentation.outbound.okhttp.OkHttpCallsReader;
@@ -30,6 +32,8 @@ final class WovenClients {
   private static final List<String> SENDS = List.of(
       "org.apache.http.impl.client.InternalHttpClient",
       "org.apache.hc.client5.http.impl.classic.InternalHttpClient",
+      "org.apache.hc.client5.http.impl.async.InternalAbstractHttpAsyncClient",
+      "org.apache.hc.client5.http.impl.async.InternalAbstractHttpAsyncClient$2",
       "okhttp3.internal.connection.RealCall");
 
   private static final List<Throwable> FAILURES = new CopyOnWriteArrayList<>();
@@ -49,6 +53,8 @@ final class WovenClients {
         new OutboundSends(() -> limiter, new Apache4Requests());
     handlers[FrameworkModules.numberOf(Apache5Module.class)] =
         new OutboundSends(() -> limiter, new Apache5Requests());
+    handlers[FrameworkModules.numberOf(Apache5AsyncModule.class)] =
+        new Apache5AsyncExchanges(() -> limiter, new Apache5Requests());
     handlers[FrameworkModules.numberOf(OkHttpModule.class)] =
         new OutboundSends(() -> limiter, new OkHttpCallsReader());
     TollgateBridge.install(new RequestGate() {

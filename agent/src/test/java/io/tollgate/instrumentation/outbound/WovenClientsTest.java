@@ -51,6 +51,7 @@ class WovenClientsTest {
   private static PartnerStub partner;
   private static CloseableHttpClient apache4;
   private static org.apache.hc.client5.http.impl.classic.CloseableHttpClient apache5;
+  private static org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient apache5Async;
   private static OkHttpClient okHttp;
 
   @BeforeAll
@@ -59,6 +60,8 @@ class WovenClientsTest {
     partner = PartnerStub.start(1000, Duration.ofSeconds(1));
     apache4 = HttpClients.createDefault();
     apache5 = org.apache.hc.client5.http.impl.classic.HttpClients.createDefault();
+    apache5Async = org.apache.hc.client5.http.impl.async.HttpAsyncClients.createDefault();
+    apache5Async.start();
     okHttp = new OkHttpClient();
   }
 
@@ -68,6 +71,7 @@ class WovenClientsTest {
     partner.close();
     apache4.close();
     apache5.close();
+    apache5Async.close();
     okHttp.dispatcher().executorService().shutdown();
   }
 
@@ -78,7 +82,7 @@ class WovenClientsTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"apache4", "apache5", "okhttp", "okhttp-async"})
+  @ValueSource(strings = {"apache4", "apache5", "apache5-async", "okhttp", "okhttp-async"})
   void eachCallIsDecidedOnceAndItsAnswerLearnt(String client) throws Exception {
     assertEquals(200, call(client, "/orders?id=1"));
     assertEquals(List.of("GET 127.0.0.1:" + partner.port() + "/orders X-Tenant=acme"),
@@ -88,7 +92,7 @@ class WovenClientsTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"apache4", "apache5", "okhttp", "okhttp-async"})
+  @ValueSource(strings = {"apache4", "apache5", "apache5-async", "okhttp", "okhttp-async"})
   void aFailedCallFailsAsTheClientFailsAndNeverReachesThePartner(String client) {
     RULES.decision = OutboundDecision.fail("partner-limit", 3);
     Exception failure = assertThrows(Exception.class, () -> call(client, "/orders"));
@@ -101,7 +105,7 @@ class WovenClientsTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"apache4", "apache5", "okhttp", "okhttp-async"})
+  @ValueSource(strings = {"apache4", "apache5", "apache5-async", "okhttp", "okhttp-async"})
   void withoutOutboundRulesNothingIsRead(String client) throws Exception {
     RULES.active = false;
     assertEquals(200, call(client, "/orders"));
@@ -115,6 +119,7 @@ class WovenClientsTest {
     "apache4      | 429          | 429 Retry-After=1     | 1",
     // HttpClient 5 retries a 429 once, after its Retry-After, below the send: one call
     "apache5      | 200          | 200 Retry-After=null  | 2",
+    "apache5-async | 200         | 200 Retry-After=null  | 2",
     "okhttp       | 429          | 429 Retry-After=1     | 1",
     "okhttp-async | 429          | 429 Retry-After=1     | 1",
   })
@@ -178,6 +183,13 @@ class WovenClientsTest {
           return response.getCode();
         });
       }
+      case "apache5-async": {
+        // the future the app waits on; a failed call fails it (ExecutionException)
+        org.apache.hc.client5.http.async.methods.SimpleHttpRequest get =
+            org.apache.hc.client5.http.async.methods.SimpleRequestBuilder.get(url)
+                .setHeader("X-Tenant", "acme").build();
+        return apache5Async.execute(get, null).get(1, TimeUnit.MINUTES).getCode();
+      }
       case "okhttp":
         try (Response response = okHttp.newCall(okRequest(url)).execute()) {
           response.body().string();
@@ -187,7 +199,7 @@ class WovenClientsTest {
         return enqueued(url);
       default:
         throw new IllegalArgumentException(client + " is not one of "
-            + Arrays.asList("apache4", "apache5", "okhttp", "okhttp-async"));
+            + Arrays.asList("apache4", "apache5", "apache5-async", "okhttp", "okhttp-async"));
     }
   }
 

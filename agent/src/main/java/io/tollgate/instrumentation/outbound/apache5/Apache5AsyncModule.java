@@ -1,0 +1,58 @@
+package io.tollgate.instrumentation.outbound.apache5;
+
+import io.tollgate.engine.TollgateGate;
+import io.tollgate.instrumentation.EntryPointHandler;
+import io.tollgate.instrumentation.EntryPointMethod;
+import io.tollgate.instrumentation.FrameworkModule;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Apache HttpClient 5 async ({@code CloseableHttpAsyncClient.execute}), in the client the builders
+ * make ({@code InternalAbstractHttpAsyncClient}). Its {@code doExecute} hands the request producer
+ * a channel (a lambda) which the producer calls with the request at once, on the calling thread,
+ * before {@code execute} returns the future: the call is decided there, as the JDK's {@code
+ * sendAsync} is, never on an I/O reactor thread. The client's own callback at the top of its
+ * chain ({@code doExecute}'s anonymous {@code AsyncExecCallback}) is given the partner's final
+ * response once per call (its retries and redirects are below it): the answer is learnt there.
+ */
+public final class Apache5AsyncModule implements FrameworkModule {
+
+  static final String CLIENT = "org.apache.hc.client5.http.impl.async.InternalAbstractHttpAsyncClient";
+
+  /** The request channel of {@code doExecute}, as javac names it (5.x). */
+  private static final String REQUEST_CHANNEL = "lambda$doExecute$0";
+  private static final String REQUEST_CHANNEL_DESCRIPTOR =
+      "(Lorg/apache/hc/client5/http/protocol/HttpClientContext;"
+          + "Lorg/apache/hc/core5/http/HttpHost;Lorg/apache/hc/core5/http/nio/HandlerFactory;"
+          + "Lorg/apache/hc/core5/concurrent/ComplexFuture;"
+          + "Lorg/apache/hc/core5/http/nio/AsyncRequestProducer;"
+          + "Lorg/apache/hc/core5/http/nio/AsyncResponseConsumer;"
+          + "Lorg/apache/hc/core5/http/HttpRequest;Lorg/apache/hc/core5/http/EntityDetails;"
+          + "Lorg/apache/hc/core5/http/protocol/HttpContext;)V";
+
+  /** {@code doExecute}'s callback, the second anonymous class of the client (5.x). */
+  static final String EXCHANGE_CALLBACK = CLIENT + "$2";
+  private static final String HANDLE_RESPONSE =
+      "(Lorg/apache/hc/core5/http/HttpResponse;Lorg/apache/hc/core5/http/EntityDetails;)"
+          + "Lorg/apache/hc/core5/http/nio/AsyncDataConsumer;";
+
+  @Override
+  public List<EntryPointMethod> entryPoints() {
+    return Arrays.asList(
+        EntryPointMethod.inClass("Apache HttpClient 5 async", CLIENT, REQUEST_CHANNEL,
+            REQUEST_CHANNEL_DESCRIPTOR, Apache5AsyncSendWeaver.class),
+        EntryPointMethod.inClass("Apache HttpClient 5 async", EXCHANGE_CALLBACK,
+            "handleResponse", HANDLE_RESPONSE, Apache5AsyncAnswerWeaver.class));
+  }
+
+  @Override
+  public EntryPointHandler handler(TollgateGate engine) {
+    return new Apache5AsyncExchanges(engine::outbound, new Apache5Requests());
+  }
+
+  @Override
+  public String requestName() {
+    return "an Apache HttpClient 5 async call";
+  }
+}
