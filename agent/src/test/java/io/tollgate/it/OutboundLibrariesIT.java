@@ -63,7 +63,8 @@ class OutboundLibrariesIT {
     // app              | client        | its send, woven by the agent
     "outbound-libraries | apache4       | org.apache.http.impl.client.InternalHttpClient",
     "outbound-libraries | apache5       | org.apache.hc.client5.http.impl.classic.InternalHttpClient",
-    "outbound-libraries | apache5-async | none yet (issue 31)",
+    "outbound-libraries | apache5-async | org.apache.hc.client5.http.impl.async."
+        + "InternalAbstractHttpAsyncClient",
     "outbound-libraries | okhttp        | okhttp3.internal.connection.RealCall",
     "outbound-libraries | okhttp-async  | okhttp3.internal.connection.RealCall",
     "outbound-okhttp5   | okhttp        | okhttp3.internal.connection.RealCall",

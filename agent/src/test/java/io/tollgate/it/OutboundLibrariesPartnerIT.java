@@ -95,6 +95,7 @@ class OutboundLibrariesPartnerIT {
   @CsvSource(delimiter = '|', value = {
     "outbound-libraries | apache4",
     "outbound-libraries | apache5",
+    "outbound-libraries | apache5-async",
     "outbound-libraries | okhttp",
     "outbound-libraries | okhttp-async",
     "outbound-okhttp5   | okhttp",
@@ -127,6 +128,7 @@ class OutboundLibrariesPartnerIT {
     // app              | client       | the app gets the partner's 429 (HttpClient 5 retries it)
     "outbound-libraries | apache4      | 1",
     "outbound-libraries | apache5      | 0",
+    "outbound-libraries | apache5-async | 0",
     "outbound-libraries | okhttp       | 1",
     "outbound-libraries | okhttp-async | 1",
     "outbound-okhttp5   | okhttp       | 1",

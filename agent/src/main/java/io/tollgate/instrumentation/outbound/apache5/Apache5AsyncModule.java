@@ -18,9 +18,10 @@ import java.util.List;
  */
 public final class Apache5AsyncModule implements FrameworkModule {
 
-  static final String CLIENT = "org.apache.hc.client5.http.impl.async.InternalAbstractHttpAsyncClient";
+  static final String CLIENT =
+      "org.apache.hc.client5.http.impl.async.InternalAbstractHttpAsyncClient";
 
-  /** The request channel of {@code doExecute}, as javac names it (5.x). */
+  /** The request channel of {@code doExecute}, as javac names it (5.5; 5.1's is a class). */
   private static final String REQUEST_CHANNEL = "lambda$doExecute$0";
   private static final String REQUEST_CHANNEL_DESCRIPTOR =
       "(Lorg/apache/hc/client5/http/protocol/HttpClientContext;"
@@ -31,7 +32,7 @@ public final class Apache5AsyncModule implements FrameworkModule {
           + "Lorg/apache/hc/core5/http/HttpRequest;Lorg/apache/hc/core5/http/EntityDetails;"
           + "Lorg/apache/hc/core5/http/protocol/HttpContext;)V";
 
-  /** {@code doExecute}'s callback, the second anonymous class of the client (5.x). */
+  /** {@code doExecute}'s callback, the second anonymous class of the client (5.5). */
   static final String EXCHANGE_CALLBACK = CLIENT + "$2";
   private static final String HANDLE_RESPONSE =
       "(Lorg/apache/hc/core5/http/HttpResponse;Lorg/apache/hc/core5/http/EntityDetails;)"
