@@ -13,12 +13,19 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import okhttp3.Call;
 import okhttp3.Callback;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
+import org.apache.hc.client5.http.async.methods.SimpleHttpRequest;
+import org.apache.hc.client5.http.async.methods.SimpleHttpResponse;
+import org.apache.hc.client5.http.async.methods.SimpleRequestBuilder;
+import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
+import org.apache.hc.client5.http.impl.async.HttpAsyncClients;
+import org.apache.hc.core5.concurrent.FutureCallback;
 import org.apache.http.client.methods.CloseableHttpResponse;
 import org.apache.http.client.methods.HttpGet;
 import org.apache.http.impl.client.CloseableHttpClient;
@@ -27,6 +34,7 @@ import org.apache.http.util.EntityUtils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -51,7 +59,7 @@ class WovenClientsTest {
   private static PartnerStub partner;
   private static CloseableHttpClient apache4;
   private static org.apache.hc.client5.http.impl.classic.CloseableHttpClient apache5;
-  private static org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient apache5Async;
+  private static CloseableHttpAsyncClient apache5Async;
   private static OkHttpClient okHttp;
 
   @BeforeAll
@@ -60,7 +68,7 @@ class WovenClientsTest {
     partner = PartnerStub.start(1000, Duration.ofSeconds(1));
     apache4 = HttpClients.createDefault();
     apache5 = org.apache.hc.client5.http.impl.classic.HttpClients.createDefault();
-    apache5Async = org.apache.hc.client5.http.impl.async.HttpAsyncClients.createDefault();
+    apache5Async = HttpAsyncClients.createDefault();
     apache5Async.start();
     okHttp = new OkHttpClient();
   }
@@ -132,6 +140,35 @@ class WovenClientsTest {
     assertEquals(requests, partner.accepted() + partner.refused());
   }
 
+  @Test
+  void aFailedAsyncApache5CallFailsTheAppsCallbackAsWellAsItsFuture() throws Exception {
+    RULES.decision = OutboundDecision.fail("partner-limit", 3);
+    CompletableFuture<Exception> told = new CompletableFuture<>();
+    FutureCallback<SimpleHttpResponse> callback = new FutureCallback<>() {
+      @Override
+      public void completed(SimpleHttpResponse response) {
+        told.complete(null);
+      }
+
+      @Override
+      public void failed(Exception failure) {
+        told.complete(failure);
+      }
+
+      @Override
+      public void cancelled() {
+        told.complete(null);
+      }
+    };
+    Future<SimpleHttpResponse> future =
+        apache5Async.execute(SimpleRequestBuilder.get(partner.url("/orders")).build(), callback);
+    assertTrue(future.isDone(), "failed before execute returned: nothing was sent");
+    Exception failure = told.get(1, TimeUnit.MINUTES);
+    assertInstanceOf(IOException.class, failure);
+    assertTrue(failure.getMessage().contains("'partner-limit'"), failure.getMessage());
+    assertEquals(0, partner.accepted() + partner.refused());
+  }
+
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"RestTemplate on apache5", "RestClient on apache5",
       "RestTemplate on okhttp"})
@@ -185,9 +222,7 @@ class WovenClientsTest {
       }
       case "apache5-async": {
         // the future the app waits on; a failed call fails it (ExecutionException)
-        org.apache.hc.client5.http.async.methods.SimpleHttpRequest get =
-            org.apache.hc.client5.http.async.methods.SimpleRequestBuilder.get(url)
-                .setHeader("X-Tenant", "acme").build();
+        SimpleHttpRequest get = SimpleRequestBuilder.get(url).setHeader("X-Tenant", "acme").build();
         return apache5Async.execute(get, null).get(1, TimeUnit.MINUTES).getCode();
       }
       case "okhttp":
