@@ -25,7 +25,7 @@ final class OutboundRule {
   final String[] budgetFingerprints;
   final LimiterStore[] budgets;
   final PartnerHolds holds;
-  private final OutboundDestination destination;
+  private final OutboundMatch match;
   private final OutboundKey key;
   private final boolean shadow;
   private final OutboundRuleMetrics metrics;
@@ -37,7 +37,7 @@ final class OutboundRule {
     this.budgets = budgets;
     this.budgetFingerprints = budgetFingerprints;
     this.holds = holds;
-    this.destination = new OutboundDestination(config);
+    this.match = new OutboundMatch(config);
     this.key = OutboundKey.of(config.key());
     this.metrics = OutboundMetrics.forRule(config.name());
   }
@@ -51,7 +51,7 @@ final class OutboundRule {
   }
 
   boolean matches(OutboundCall call) {
-    return destination.matches(call);
+    return match.matches(call);
   }
 
   String keyOf(OutboundCall call) {

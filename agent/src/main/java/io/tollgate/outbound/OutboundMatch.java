@@ -11,14 +11,14 @@ import java.util.Set;
  * Which calls an outbound rule applies to: the destination's host (a glob), port, path (a glob) and
  * method, each "any" when the rule leaves it out.
  */
-final class OutboundDestination {
+final class OutboundMatch {
 
   private final ValueGlob[] hosts;
   private final int port;
   private final PathGlob[] paths;
   private final Set<String> methods;
 
-  OutboundDestination(OutboundRuleConfig rule) {
+  OutboundMatch(OutboundRuleConfig rule) {
     List<String> h = rule.hosts();
     this.hosts = new ValueGlob[h.size()];
     for (int i = 0; i < hosts.length; i++) {
