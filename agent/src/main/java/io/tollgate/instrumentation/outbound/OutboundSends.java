@@ -1,8 +1,6 @@
 package io.tollgate.instrumentation.outbound;
 
-import io.tollgate.bootstrap.Refusal;
 import io.tollgate.instrumentation.EntryPointHandler;
-import io.tollgate.outbound.OutboundDecision;
 import io.tollgate.outbound.OutboundLimiter;
 import java.util.function.Supplier;
 
@@ -23,42 +21,16 @@ public final class OutboundSends implements EntryPointHandler {
     this.client = client;
   }
 
-  /** A call that was sent, and the rules that decided it: the scope for its response. */
-  private static final class Sent {
-    final OutboundLimiter limits;
-    final ClientCall call;
-
-    Sent(OutboundLimiter limits, ClientCall call) {
-      this.limits = limits;
-      this.call = call;
-    }
-  }
-
   @Override
   public Object enter(Object first, Object second) {
-    OutboundLimiter limiter = limits.get();
-    if (!limiter.active()) {
-      return null;
-    }
-    ClientCall call = client.callOf(first, second);
-    if (call == null) {
-      return null;
-    }
-    OutboundDecision decision = limiter.beforeSend(call);
-    if (!decision.send()) {
-      return Refusal.returning(OutboundRefusals.exception(decision, call));
-    }
-    return new Sent(limiter, call);
+    return SentCall.decide(limits.get(), client, first, second);
   }
 
   @Override
   public Object returned(Object scope, Object response) {
-    if (response == null || !(scope instanceof Sent)) {
-      return response;
+    if (response != null && scope instanceof SentCall) {
+      ((SentCall) scope).learn(response);
     }
-    Sent sent = (Sent) scope;
-    sent.limits.afterResponse(sent.call, client.status(sent.call, response),
-        name -> client.responseHeader(sent.call, response, name));
     return response;
   }
 }

@@ -1,11 +1,8 @@
 package io.tollgate.instrumentation.outbound.apache5;
 
-import io.tollgate.bootstrap.Refusal;
 import io.tollgate.instrumentation.EntryPointHandler;
-import io.tollgate.instrumentation.outbound.ClientCall;
 import io.tollgate.instrumentation.outbound.OutboundClient;
-import io.tollgate.instrumentation.outbound.OutboundRefusals;
-import io.tollgate.outbound.OutboundDecision;
+import io.tollgate.instrumentation.outbound.SentCall;
 import io.tollgate.outbound.OutboundLimiter;
 import java.util.Collections;
 import java.util.Map;
@@ -22,51 +19,34 @@ public final class Apache5AsyncExchanges implements EntryPointHandler {
 
   private final Supplier<OutboundLimiter> limits;
   private final OutboundClient client;
-  private final Map<Object, Sent> awaitingAnswer = Collections.synchronizedMap(new WeakHashMap<>());
+  private final Map<Object, SentCall> awaitingAnswer = Collections.synchronizedMap(new WeakHashMap<>());
 
   public Apache5AsyncExchanges(Supplier<OutboundLimiter> limits, OutboundClient client) {
     this.limits = limits;
     this.client = client;
   }
 
-  /** A call that was sent, and the rules that decided it. */
-  private static final class Sent {
-    final OutboundLimiter limits;
-    final ClientCall call;
-
-    Sent(OutboundLimiter limits, ClientCall call) {
-      this.limits = limits;
-      this.call = call;
-    }
-  }
-
   /** The request channel starts: {@code future} is the call's, {@code request} its request. */
   @Override
   public Object enter(Object future, Object request) {
-    OutboundLimiter limiter = limits.get();
-    if (!limiter.active() || future == null) {
+    if (future == null) {
       return null;
     }
     // the request carries its scheme and authority (the client resolved the target from them)
-    ClientCall call = client.callOf(null, request);
-    if (call == null) {
+    Object decided = SentCall.decide(limits.get(), client, null, request);
+    if (decided instanceof SentCall) {
+      awaitingAnswer.put(future, (SentCall) decided);
       return null;
     }
-    OutboundDecision decision = limiter.beforeSend(call);
-    if (!decision.send()) {
-      return Refusal.returning(OutboundRefusals.exception(decision, call));
-    }
-    awaitingAnswer.put(future, new Sent(limiter, call));
-    return null;
+    return decided;
   }
 
   /** The client's callback is given {@code response} to the call of {@code future}. */
   @Override
   public Object returned(Object future, Object response) {
-    Sent sent = future == null || response == null ? null : awaitingAnswer.remove(future);
+    SentCall sent = future == null || response == null ? null : awaitingAnswer.remove(future);
     if (sent != null) {
-      sent.limits.afterResponse(sent.call, client.status(sent.call, response),
-          name -> client.responseHeader(sent.call, response, name));
+      sent.learn(response);
     }
     return response;
   }
