@@ -20,6 +20,10 @@ import java.util.Map;
  * each of several {@code limits}; with {@code plans}, the limits of the plan a request header
  * names. Every budget is a {@code Rule} too, sharing the rule's matching, key and settings, so that
  * verdicts, headers and logs treat them alike; {@link #owner()} is the rule of the file.
+ *
+ * <p>A value: {@link RuleSetFactory} makes a rule and its budgets at once, each handed at
+ * construction what it keeps from the rule it replaces on a reload (stores, group, penalty box,
+ * client shares), and nothing of it changes afterwards. A reload makes new rules.
  */
 public final class Rule {
 
@@ -98,6 +102,51 @@ public final class Rule {
     }
   }
 
+  /**
+   * What the factory decided for one budget before the rule is made: its name and id, its store
+   * (kept from the rule it replaces, or new), and what a reload compares to keep or carry its
+   * counts. A value: the rule is built from these once, and never changed after.
+   */
+  static final class Budget {
+    final String name;
+    final String id;
+    final LimiterStore store;
+    final QuotaPolicy policy;
+    final String fingerprint;
+    /** What a reload must keep for the counts to carry over to new parameters, or null. */
+    final String carryFingerprint;
+    /** The group the budget is decided in together with the rule's others, or null. */
+    final io.tollgate.stores.BudgetGroup group;
+    final int groupIndex;
+
+    Budget(
+        String name,
+        String id,
+        LimiterStore store,
+        QuotaPolicy policy,
+        String fingerprint,
+        String carryFingerprint,
+        io.tollgate.stores.BudgetGroup group,
+        int groupIndex) {
+      this.name = name;
+      this.id = id;
+      this.store = store;
+      this.policy = policy;
+      this.fingerprint = fingerprint;
+      this.carryFingerprint = carryFingerprint;
+      this.group = group;
+      this.groupIndex = groupIndex;
+    }
+
+    /**
+     * The rule of the file above budgets of its own: it answers for the first one (store, policy),
+     * under the rule's name, in no group, carrying nothing.
+     */
+    static Budget standingFor(String ruleName, Budget first) {
+      return new Budget(ruleName, "", first.store, first.policy, first.fingerprint, null, null, 0);
+    }
+  }
+
   private final Shared shared;
   private final String name;
   private final String budgetId;
@@ -109,95 +158,126 @@ public final class Rule {
   private final String rateLimitPrefix;
   /** This budget's recent {@code RateLimit} values, by units left and seconds. */
   private final RateLimitValueCache rateLimitValues;
-  private Rule owner;
-  /** Set on each budget of a rule with several limits: they are decided together, or null. */
-  private io.tollgate.stores.BudgetGroup group;
+  private final Rule owner;
+  /** The group this budget is decided in with the rule's others (its limits, or its plan's), or null. */
+  private final io.tollgate.stores.BudgetGroup group;
   /** This budget's place in {@link #group}. */
-  private int groupIndex;
+  private final int groupIndex;
   /**
    * What a reload must keep for this budget's counts to be carried over when its parameters change
    * (the rule, its key, algorithm and backend), or null for budgets built without it.
    */
-  private String carryFingerprint;
-  /** Set on the owner: its budgets when it has no plans. */
-  private Rule[] budgets;
-  /** Set on the owner: the request header that picks the plan, or null. */
-  private String planHeader;
-  private io.tollgate.config.PlansConfig plans;
-  private Map<String, Rule[]> planBudgets;
-  private List<Rule> allBudgets;
+  private final String carryFingerprint;
+  /** On the rule of the file: its budgets (of its default plan with plans); null on a budget. */
+  private final Rule[] budgets;
+  /** On the rule of the file: the request header that picks the plan, or null. */
+  private final String planHeader;
+  private final io.tollgate.config.PlansConfig plans;
+  private final Map<String, Rule[]> planBudgets;
+  private final List<Rule> allBudgets;
   /**
    * This budget's counters, looked up by its name on its first decision and kept, so that no
    * request looks them up again; a race only looks them up twice (the same object, whose fields
-   * are final). Null until then, or when the registry is full.
+   * are final). Null until then, or when the registry is full. A cache of the registry, not part
+   * of the rule's value.
    */
   private io.tollgate.diagnostics.metrics.RuleMetrics metrics;
 
-  private Rule(
-      Shared shared,
-      String name,
-      String budgetId,
-      LimiterStore store,
-      QuotaPolicy policy,
-      String fingerprint) {
+  /** A budget of {@code owner}, one of the rule's limits. */
+  private Rule(Shared shared, Budget budget, Rule owner) {
     this.shared = shared;
-    this.name = name;
-    this.budgetId = budgetId;
-    this.store = store;
-    this.policy = policy;
-    this.fingerprint = fingerprint;
-    this.quotaPolicyItem =
-        policy == null ? null : RateLimitHeaders.policyItem(name, policy);
+    this.name = budget.name;
+    this.budgetId = budget.id;
+    this.store = budget.store;
+    this.policy = budget.policy;
+    this.fingerprint = budget.fingerprint;
+    this.carryFingerprint = budget.carryFingerprint;
+    this.group = budget.group;
+    this.groupIndex = budget.groupIndex;
+    this.quotaPolicyItem = policy == null ? null : RateLimitHeaders.policyItem(name, policy);
     this.rateLimitPrefix = RateLimitHeaders.rateLimitPrefix(name);
     this.rateLimitValues = new RateLimitValueCache(rateLimitPrefix);
+    this.owner = owner;
+    this.budgets = null;
+    this.planHeader = null;
+    this.plans = null;
+    this.planBudgets = null;
+    this.allBudgets = null;
   }
 
-  /** A budget of a rule: one limit with its own store. */
-  static Rule budget(
+  /**
+   * The rule of the file, with its budgets made here, each knowing this rule as its owner: {@code
+   * limits} (or only itself, when {@code ownIsItsBudget}), or with {@code plans} those of {@code
+   * byPlan}.
+   */
+  private Rule(
       Shared shared,
-      String name,
-      String budgetId,
-      LimiterStore store,
-      QuotaPolicy policy,
-      String fingerprint) {
-    return new Rule(shared, name, budgetId, store, policy, fingerprint);
+      Budget own,
+      boolean ownIsItsBudget,
+      Budget[] limits,
+      io.tollgate.config.PlansConfig plans,
+      Map<String, Budget[]> byPlan) {
+    this.shared = shared;
+    this.name = own.name;
+    this.budgetId = own.id;
+    this.store = own.store;
+    this.policy = own.policy;
+    this.fingerprint = own.fingerprint;
+    this.carryFingerprint = own.carryFingerprint;
+    this.group = own.group;
+    this.groupIndex = own.groupIndex;
+    this.quotaPolicyItem = policy == null ? null : RateLimitHeaders.policyItem(name, policy);
+    this.rateLimitPrefix = RateLimitHeaders.rateLimitPrefix(name);
+    this.rateLimitValues = new RateLimitValueCache(rateLimitPrefix);
+    this.owner = this;
+    this.plans = plans;
+    if (plans == null) {
+      this.budgets = ownIsItsBudget ? new Rule[] {this} : budgetsOf(shared, limits);
+      this.planHeader = null;
+      this.planBudgets = null;
+      this.allBudgets = Collections.unmodifiableList(java.util.Arrays.asList(budgets));
+    } else {
+      Map<String, Rule[]> chosen = new java.util.LinkedHashMap<>();
+      List<Rule> all = new ArrayList<>();
+      for (Map.Entry<String, Budget[]> plan : byPlan.entrySet()) {
+        Rule[] rs = budgetsOf(shared, plan.getValue());
+        chosen.put(plan.getKey(), rs);
+        all.addAll(java.util.Arrays.asList(rs));
+      }
+      this.planHeader = plans.header();
+      this.planBudgets = Collections.unmodifiableMap(chosen);
+      this.budgets = chosen.get(plans.defaultPlan());
+      this.allBudgets = Collections.unmodifiableList(all);
+    }
+  }
+
+  /** The budgets of this rule of the file (its owner), made as it is made. */
+  private Rule[] budgetsOf(Shared shared, Budget[] of) {
+    Rule[] out = new Rule[of.length];
+    for (int i = 0; i < of.length; i++) {
+      out[i] = new Rule(shared, of[i], this);
+    }
+    return out;
   }
 
   /** A rule that counts against {@code budgets} (a rule of one limit is its own only budget). */
-  static Rule of(Shared shared, Rule[] budgets) {
-    Rule first = budgets[0];
-    Rule owner =
-        budgets.length == 1 && first.name.equals(shared.name)
-            ? first
-            : new Rule(shared, shared.name, "", first.store, first.policy, first.fingerprint);
-    owner.budgets = budgets;
-    owner.allBudgets = Collections.unmodifiableList(java.util.Arrays.asList(budgets));
-    for (Rule b : budgets) {
-      b.owner = owner;
-    }
-    owner.owner = owner;
-    return owner;
+  static Rule of(Shared shared, Budget[] budgets) {
+    Budget first = budgets[0];
+    boolean ownIsItsBudget = budgets.length == 1 && first.name.equals(shared.name);
+    return new Rule(
+        shared,
+        ownIsItsBudget ? first : Budget.standingFor(shared.name, first),
+        ownIsItsBudget,
+        budgets,
+        null,
+        null);
   }
 
-  /** A rule whose budgets are chosen by plan. */
+  /** A rule whose budgets are chosen by plan: {@code byPlan}, in the order of its plans. */
   static Rule withPlans(
-      Shared shared, io.tollgate.config.PlansConfig plans, Map<String, Rule[]> planBudgets) {
-    Rule first = planBudgets.get(plans.defaultPlan())[0];
-    Rule owner = new Rule(shared, shared.name, "", first.store, first.policy, first.fingerprint);
-    owner.plans = plans;
-    owner.planHeader = plans.header();
-    owner.planBudgets = planBudgets;
-    owner.budgets = planBudgets.get(plans.defaultPlan());
-    List<Rule> all = new ArrayList<>();
-    for (Rule[] rs : planBudgets.values()) {
-      for (Rule b : rs) {
-        b.owner = owner;
-        all.add(b);
-      }
-    }
-    owner.allBudgets = Collections.unmodifiableList(all);
-    owner.owner = owner;
-    return owner;
+      Shared shared, io.tollgate.config.PlansConfig plans, Map<String, Budget[]> byPlan) {
+    Budget first = byPlan.get(plans.defaultPlan())[0];
+    return new Rule(shared, Budget.standingFor(shared.name, first), false, null, plans, byPlan);
   }
 
   /**
@@ -354,7 +434,6 @@ public final class Rule {
     return allBudgets;
   }
 
-  /** The rule's penalty box, or null. */
   /**
    * On the rule of the file: the plan whose budgets {@code budget} is among, or null for a rule
    * without plans (or a budget not its own).
@@ -373,6 +452,7 @@ public final class Rule {
     return null;
   }
 
+  /** The rule's penalty box, or null. */
   public PenaltyTracker penalty() {
     return shared.penalty;
   }
@@ -419,22 +499,8 @@ public final class Rule {
     return group;
   }
 
-  /** Makes {@code budgets} (in their group's order) the budgets of {@code group}. */
-  static void grouped(Rule[] budgets, io.tollgate.stores.BudgetGroup group) {
-    for (int i = 0; i < budgets.length; i++) {
-      budgets[i].group = group;
-      budgets[i].groupIndex = i;
-    }
-  }
-
   int groupIndex() {
     return groupIndex;
-  }
-
-  /** Sets what {@link #carryFingerprint()} is; once, as the budget is built. */
-  Rule carrying(String fingerprint) {
-    this.carryFingerprint = fingerprint;
-    return this;
   }
 
   String carryFingerprint() {

@@ -174,7 +174,7 @@ public final class RuleSetFactory {
                 shared,
                 budgets(config, ruleConfig, shared, "", ruleConfig.limits(), keyFingerprint, kept)));
       } else {
-        Map<String, Rule[]> byPlan = new LinkedHashMap<>();
+        Map<String, Rule.Budget[]> byPlan = new LinkedHashMap<>();
         for (Map.Entry<String, List<LimitConfig>> e : plans.limits().entrySet()) {
           byPlan.put(
               e.getKey(),
@@ -225,7 +225,7 @@ public final class RuleSetFactory {
    * The budgets of one set of limits (the rule's, or a plan's): one store each, kept from the
    * previous rules when its counting did not change.
    */
-  private Rule[] budgets(
+  private Rule.Budget[] budgets(
       RulesConfig config,
       RuleConfig ruleConfig,
       Rule.Shared shared,
@@ -234,7 +234,7 @@ public final class RuleSetFactory {
       String keyFingerprint,
       Rule kept) {
     int n = limits.size();
-    Rule[] out = new Rule[n];
+    Rule.Budget[] out = new Rule.Budget[n];
     String[] ids = new String[n];
     String[] names = new String[n];
     String[] periods = new String[n];
@@ -303,12 +303,9 @@ public final class RuleSetFactory {
         }
       }
       out[i] =
-          Rule.budget(
-                  shared, names[i], ids[i], store, algorithms.get(i).policy(), fingerprints[i])
-              .carrying(carryFingerprints[i]);
-    }
-    if (group != null) {
-      Rule.grouped(out, group);
+          new Rule.Budget(
+              names[i], ids[i], store, algorithms.get(i).policy(), fingerprints[i],
+              carryFingerprints[i], group, group == null ? 0 : i);
     }
     return out;
   }
