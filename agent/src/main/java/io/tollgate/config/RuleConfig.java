@@ -3,21 +3,28 @@ package io.tollgate.config;
 import io.tollgate.limiters.AlgorithmKind;
 import io.tollgate.limiters.CalendarQuota;
 import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
-/** One validated entry of {@code rules}. Immutable. */
-public final class RuleConfig {
+/**
+ * One validated entry of {@code rules}: its name, where it is written, and its settings in parts,
+ * each a small value ({@link RuleMatch}, {@link Keying}, {@link Counting}, {@link
+ * AdaptiveSettings}, {@link PerClientSettings}, {@link Charging}, {@link Enforcement}, {@link
+ * Responding}, {@link AllowConfig}, {@link PenaltyConfig}). Immutable.
+ *
+ * <p>The accessors below read the parts, so that a reader need not know which part holds a
+ * setting; the defaults that depend on several parts ({@link #quotaHeadersOrDefault}, {@link
+ * #keyNormalizeOrDefault}) are here.
+ */
+public final class RuleConfig extends ConfigValue {
   /** {@code max-keys} when not given. */
-  public static final long DEFAULT_MAX_KEYS = 100_000L;
+  public static final long DEFAULT_MAX_KEYS = Keying.DEFAULT_MAX_KEYS;
 
   /** Nominal days of each {@link CalendarQuota.Unit}, in declaration order. */
   private static final long[] CALENDAR_NOMINAL_DAYS = {1, 7, 30, 365};
@@ -29,117 +36,106 @@ public final class RuleConfig {
       "mail", "account", "uid", "principal"}; // compared lower case with '-', '_' and '.' removed
 
   private final String name;
+  /** Where the rule is written: not part of its value (see {@link #fields()}). */
   private final int line;
   private final Map<String, Integer> keyLines;
-  private final List<String> paths;
-  private final List<PathGlob> pathGlobs;
-  private final Set<String> methods;
-  private final String route;
-  private final List<String> hosts;
-  private final Map<String, String> headers;
-  private final RequestConditions skip;
-  private final List<String> key;
-  private final Boolean keyNormalize;
-  private final AlgorithmKind algorithm;
-  private final long limit;
-  private final long periodNanos;
-  private final long burst;
-  private final CostConfig cost;
-  private final OnFailure onFailure;
-  private final Mode mode;
-  private final Boolean quotaHeaders;
-  private final boolean partitionKey;
-  private final long maxKeys;
-  private final List<LimitConfig> limits;
-  private final long maxDelayNanos;
-  private final CalendarQuota.Unit calendar;
-  private final ZoneId timeZone;
-  private final String costHeader;
-  private final CountWhen countWhen;
-  private final List<String> keyFallback;
-  private final PlansConfig plans;
+  private final RuleMatch match;
+  private final Keying keying;
+  private final Counting counting;
+  private final AdaptiveSettings adaptive;
+  private final PerClientSettings perClient;
+  private final Charging charging;
+  private final Enforcement enforcement;
+  private final Responding responding;
   private final AllowConfig allow;
   private final PenaltyConfig penalty;
-  private final ResponseConfig response;
-  private final int adaptiveMin;
-  private final int adaptiveInitial;
-  private final int adaptiveMax;
-  private final long maxWaitNanos;
-  private final int perClientPercent;
-  private final List<String> perClientKey;
 
   private RuleConfig(Builder b) {
-    if (b.plans != null) {
-      LimitConfig first = b.plans.limits().get(b.plans.defaultPlan()).get(0);
-      b.limit = first.limit();
-      b.periodNanos = first.periodNanos();
-      b.burst = first.burst();
-    } else if (b.limits != null && !b.limits.isEmpty()) {
-      b.limit = b.limits.get(0).limit();
-      b.periodNanos = b.limits.get(0).periodNanos();
-      b.burst = b.limits.get(0).burst();
-    }
     this.name = Objects.requireNonNull(b.name, "name");
     this.line = b.line;
     this.keyLines = Collections.unmodifiableMap(new HashMap<>(b.keyLines));
-    this.paths = Collections.unmodifiableList(new ArrayList<>(b.paths));
-    List<PathGlob> globs = new ArrayList<>(b.paths.size());
-    for (String p : b.paths) {
-      globs.add(PathGlob.compile(p));
-    }
-    this.pathGlobs = Collections.unmodifiableList(globs);
-    Set<String> m = new LinkedHashSet<>();
-    for (String method : b.methods) {
-      m.add(method.toUpperCase(Locale.ROOT));
-    }
-    this.methods = Collections.unmodifiableSet(m);
-    this.route = b.route;
-    this.hosts = Collections.unmodifiableList(new ArrayList<>(b.hosts));
-    this.headers = Collections.unmodifiableMap(new java.util.LinkedHashMap<>(b.headers));
-    this.skip = b.skip;
-    this.key =
-        Collections.unmodifiableList(
-            new ArrayList<>(b.key.isEmpty() ? Collections.singletonList("ip") : b.key));
-    this.keyNormalize = b.keyNormalize;
-    this.algorithm = b.algorithm == null ? AlgorithmKind.TOKEN_BUCKET : b.algorithm;
-    if (b.limit <= 0) {
-      throw new IllegalArgumentException("limit must be positive: " + b.limit);
-    }
-    if (b.periodNanos <= 0) {
-      throw new IllegalArgumentException("period must be positive: " + b.periodNanos);
-    }
-    this.limit = b.limit;
-    this.periodNanos = b.periodNanos;
-    this.burst = b.burst > 0 ? b.burst : b.limit;
-    this.cost = b.cost == null ? CostConfig.ONE : b.cost;
-    this.onFailure = b.onFailure == null ? OnFailure.ALLOW : b.onFailure;
-    this.mode = b.mode;
-    this.quotaHeaders = b.quotaHeaders;
-    this.partitionKey = b.partitionKey;
-    this.maxKeys = b.maxKeys > 0 ? b.maxKeys : DEFAULT_MAX_KEYS;
-    this.limits =
-        Collections.unmodifiableList(
-            b.plans == null && b.limits != null && !b.limits.isEmpty()
-                ? new ArrayList<>(b.limits)
-                : Collections.singletonList(new LimitConfig(limit, periodNanos, burst)));
-    this.maxDelayNanos = b.maxDelayNanos;
-    this.calendar = b.calendar;
-    this.timeZone = b.calendar == null ? null : b.timeZone == null ? ZoneOffset.UTC : b.timeZone;
-    this.costHeader = b.costHeader;
-    this.countWhen = b.countWhen;
-    this.keyFallback = b.keyFallback == null ? null : Collections.unmodifiableList(new ArrayList<>(b.keyFallback));
-    this.plans = b.plans;
+    this.match = new RuleMatch(b.paths, b.methods, b.route, b.hosts, b.headers, b.skip);
+    this.keying = new Keying(b.key, b.keyNormalize, b.keyFallback, b.maxKeys);
+    this.counting =
+        new Counting(
+            b.algorithm, limitsOf(b), b.plans, b.maxDelayNanos, b.calendar, b.timeZone);
+    this.adaptive =
+        new AdaptiveSettings(b.adaptiveMin, b.adaptiveInitial, b.adaptiveMax, b.maxWaitNanos);
+    this.perClient = new PerClientSettings(b.perClientPercent, b.perClientKey);
+    this.charging = new Charging(b.cost, b.costHeader, b.countWhen);
+    this.enforcement = new Enforcement(b.mode, b.onFailure);
+    this.responding = new Responding(b.quotaHeaders, b.partitionKey, b.response);
     this.allow = b.allow == null ? AllowConfig.NONE : b.allow;
     this.penalty = b.penalty;
-    this.response = b.response == null ? ResponseConfig.NONE : b.response;
-    this.adaptiveMin = b.adaptiveMin;
-    this.adaptiveInitial = b.adaptiveInitial;
-    this.adaptiveMax = b.adaptiveMax;
-    this.maxWaitNanos = b.maxWaitNanos;
-    this.perClientPercent = b.perClientPercent;
-    this.perClientKey = b.perClientKey == null
-        ? Collections.singletonList("ip")
-        : Collections.unmodifiableList(new ArrayList<>(b.perClientKey));
+  }
+
+  /**
+   * The rule's limits: those listed, or the one limit/period/burst; with plans, the default plan's
+   * first.
+   *
+   * @throws IllegalArgumentException when limit or period is not positive
+   */
+  private static List<LimitConfig> limitsOf(Builder b) {
+    if (b.plans != null) {
+      return Collections.singletonList(b.plans.limits().get(b.plans.defaultPlan()).get(0));
+    }
+    if (b.limits != null && !b.limits.isEmpty()) {
+      return b.limits;
+    }
+    return Collections.singletonList(new LimitConfig(b.limit, b.periodNanos, b.burst));
+  }
+
+  /**
+   * What the rule's value is: its name and every part; not where it is written (its lines). Two
+   * rules are equal when they would limit the same way, and a reload keeps the state of rules
+   * that did not change.
+   */
+  @Override
+  Object[] fields() {
+    return new Object[] {
+      name, match, keying, counting, adaptive, perClient, charging, enforcement, responding, allow,
+      penalty
+    };
+  }
+
+  /** {@code match:} and {@code skip:}: which requests the rule counts. */
+  public RuleMatch match() {
+    return match;
+  }
+
+  /** {@code key}, {@code key-normalize}, {@code key-fallback}, {@code max-keys}. */
+  public Keying keying() {
+    return keying;
+  }
+
+  /** {@code algorithm} and the limits, with max-delay and calendar. */
+  public Counting counting() {
+    return counting;
+  }
+
+  /** The settings of adaptive-concurrency (zeros for the other algorithms). */
+  public AdaptiveSettings adaptive() {
+    return adaptive;
+  }
+
+  /** {@code per-client} and {@code per-client-key}. */
+  public PerClientSettings perClient() {
+    return perClient;
+  }
+
+  /** {@code cost}, {@code cost-header}, {@code count-when}. */
+  public Charging charging() {
+    return charging;
+  }
+
+  /** {@code mode} and {@code on-failure}. */
+  public Enforcement enforcement() {
+    return enforcement;
+  }
+
+  /** {@code quota-headers}, {@code partition-key} and the rule's {@code response}. */
+  public Responding responding() {
+    return responding;
   }
 
   /**
@@ -148,32 +144,32 @@ public final class RuleConfig {
    * else off) is filled in by the parser.
    */
   public int perClientPercent() {
-    return perClientPercent;
+    return perClient.percent();
   }
 
   /** {@code per-client-key}: what tells one client from another for {@link #perClientPercent}. */
   public List<String> perClientKey() {
-    return perClientKey;
+    return perClient.key();
   }
 
   /** {@code min} of adaptive-concurrency (its default filled in); 0 for other algorithms. */
   public int adaptiveMin() {
-    return adaptiveMin;
+    return adaptive.min();
   }
 
   /** {@code initial} of adaptive-concurrency (its default filled in); 0 for other algorithms. */
   public int adaptiveInitial() {
-    return adaptiveInitial;
+    return adaptive.initial();
   }
 
   /** {@code max} of adaptive-concurrency (its default filled in); 0 for other algorithms. */
   public int adaptiveMax() {
-    return adaptiveMax;
+    return adaptive.max();
   }
 
   /** {@code max-wait} of adaptive-concurrency; 0 = refuse at once. */
   public long maxWaitNanos() {
-    return maxWaitNanos;
+    return adaptive.maxWaitNanos();
   }
 
   /**
@@ -181,27 +177,27 @@ public final class RuleConfig {
    * {@link #plans()}, the default plan's limits are in the plans instead, and this is its first.
    */
   public List<LimitConfig> limits() {
-    return limits;
+    return counting.limits();
   }
 
   /** {@code max-delay} of the gcra algorithm; 0 = refuse rather than delay. */
   public long maxDelayNanos() {
-    return maxDelayNanos;
+    return counting.maxDelayNanos();
   }
 
   /** {@code calendar}: the calendar unit of a calendar quota, or null. */
   public CalendarQuota.Unit calendar() {
-    return calendar;
+    return counting.calendar();
   }
 
   /** {@code time-zone} of a calendar quota (UTC when not given); null without a calendar. */
   public ZoneId timeZone() {
-    return timeZone;
+    return counting.timeZone();
   }
 
   /** {@code cost-header}: the response header that corrects the cost, or null. */
   public String costHeader() {
-    return costHeader;
+    return charging.costHeader();
   }
 
   /**
@@ -209,7 +205,7 @@ public final class RuleConfig {
    * its charge given back. Null: every request counts.
    */
   public CountWhen countWhen() {
-    return countWhen;
+    return charging.countWhen();
   }
 
   /**
@@ -217,12 +213,12 @@ public final class RuleConfig {
    * header), or null: such requests are then not counted by this rule.
    */
   public List<String> keyFallback() {
-    return keyFallback;
+    return keying.fallback();
   }
 
   /** {@code plans}, or null. */
   public PlansConfig plans() {
-    return plans;
+    return counting.plans();
   }
 
   /** {@code allow} (with the top-level allowlist merged in); never null. */
@@ -235,7 +231,7 @@ public final class RuleConfig {
    * lay it over the file's with {@link ResponseConfig#over}.
    */
   public ResponseConfig response() {
-    return response;
+    return responding.refusal();
   }
 
   /** {@code penalty}, or null. */
@@ -269,35 +265,22 @@ public final class RuleConfig {
 
   /** {@code match.path}: globs as written; empty = every path. */
   public List<String> paths() {
-    return paths;
-  }
-
-  /** {@link #paths()} compiled, in the same order. */
-  public List<PathGlob> pathGlobs() {
-    return pathGlobs;
+    return match.paths();
   }
 
   /** Whether any of the path globs matches (true when there are none). */
   public boolean matchesPath(String normalizedPath) {
-    if (pathGlobs.isEmpty()) {
-      return true;
-    }
-    for (int i = 0; i < pathGlobs.size(); i++) {
-      if (pathGlobs.get(i).matches(normalizedPath)) {
-        return true;
-      }
-    }
-    return false;
+    return match.matchesPath(normalizedPath);
   }
 
   /** {@code match.methods}, upper-case; empty = any method. */
   public Set<String> methods() {
-    return methods;
+    return match.methods();
   }
 
   /** {@code match.hosts}: host globs, lower-case, without a port; empty = any host. */
   public List<String> hosts() {
-    return hosts;
+    return match.hosts();
   }
 
   /**
@@ -305,17 +288,17 @@ public final class RuleConfig {
    * {@link RequestConditions#ABSENT} or a value glob; empty = no condition.
    */
   public Map<String, String> headers() {
-    return headers;
+    return match.headers();
   }
 
   /** {@code skip:}: requests the rule never counts, or null. */
   public RequestConditions skip() {
-    return skip;
+    return match.skip();
   }
 
   /** {@code match.route}: a route template such as {@code /api/orders/{id}}, or null. */
   public String route() {
-    return route;
+    return match.route();
   }
 
   /**
@@ -324,12 +307,12 @@ public final class RuleConfig {
    * case; names are as written.
    */
   public List<String> key() {
-    return key;
+    return keying.key();
   }
 
   /** {@code key-normalize}; null = not set. */
   public Boolean keyNormalize() {
-    return keyNormalize;
+    return keying.normalize();
   }
 
   /**
@@ -339,12 +322,12 @@ public final class RuleConfig {
    * {@code login}...); off otherwise.
    */
   public boolean keyNormalizeOrDefault() {
-    if (keyNormalize != null) {
-      return keyNormalize;
+    if (keyNormalize() != null) {
+      return keyNormalize();
     }
     boolean textKey = false;
     boolean userNameKey = false;
-    for (String part : key) {
+    for (String part : key()) {
       if (isTextKeyPart(part)) {
         textKey = true;
         String name = part.substring(part.indexOf(':') + 1).toLowerCase(Locale.ROOT)
@@ -357,7 +340,7 @@ public final class RuleConfig {
       }
     }
     boolean countsFailedLogins =
-        countWhen != null && (countWhen.counts(401) || countWhen.counts(403));
+        countWhen() != null && (countWhen().counts(401) || countWhen().counts(403));
     return textKey && (userNameKey || countsFailedLogins);
   }
 
@@ -373,52 +356,52 @@ public final class RuleConfig {
 
   /** {@code algorithm}; default token-bucket. */
   public AlgorithmKind algorithm() {
-    return algorithm;
+    return counting.algorithm();
   }
 
   /** {@code limit}: requests (or cost units) per period; positive. */
   public long limit() {
-    return limit;
+    return counting.first().limit();
   }
 
   /** {@code period} in nanoseconds; positive. */
   public long periodNanos() {
-    return periodNanos;
+    return counting.first().periodNanos();
   }
 
   /** {@code burst}: token bucket capacity; default = limit. */
   public long burst() {
-    return burst;
+    return counting.first().burst();
   }
 
   /** {@code cost}: default 1 for every request. */
   public CostConfig cost() {
-    return cost;
+    return charging.cost();
   }
 
   /** {@code on-failure}; default allow. */
   public OnFailure onFailure() {
-    return onFailure;
+    return enforcement.onFailure();
   }
 
   /** {@code mode}; null = follow the global mode. */
   public Mode mode() {
-    return mode;
+    return enforcement.mode();
   }
 
   /** This rule's mode, or the global one when the rule does not set it. */
   public Mode effectiveMode(Mode global) {
-    return mode != null ? mode : global;
+    return mode() != null ? mode() : global;
   }
 
   /** {@code quota-headers}; null = not set. */
   public Boolean quotaHeaders() {
-    return quotaHeaders;
+    return responding.quotaHeaders();
   }
 
   /** {@code partition-key}: the RateLimit fields carry the draft's {@code pk} (default false). */
   public boolean partitionKey() {
-    return partitionKey;
+    return responding.partitionKey();
   }
 
   /**
@@ -427,19 +410,19 @@ public final class RuleConfig {
    * j_security_check), where it is false.
    */
   public boolean quotaHeadersOrDefault() {
-    if (algorithm == AlgorithmKind.ADAPTIVE_CONCURRENCY) {
+    if (algorithm() == AlgorithmKind.ADAPTIVE_CONCURRENCY) {
       return false; // its limit moves every window: no quota to tell
     }
-    if (quotaHeaders != null) {
-      return quotaHeaders;
+    if (quotaHeaders() != null) {
+      return quotaHeaders();
     }
     return !isLoginStyle();
   }
 
   private boolean isLoginStyle() {
-    List<String> all = new ArrayList<>(paths);
-    if (route != null) {
-      all.add(route);
+    List<String> all = new ArrayList<>(paths());
+    if (route() != null) {
+      all.add(route());
     }
     for (String p : all) {
       String lower = p.toLowerCase(Locale.ROOT).replace("-", "").replace("_", "");
@@ -454,147 +437,87 @@ public final class RuleConfig {
 
   /** {@code max-keys}: how many keys this rule tracks locally; default 100000. */
   public long maxKeys() {
-    return maxKeys;
-  }
-
-  /**
-   * Two rules are equal when they would limit the same way: every setting is compared, where they were
-   * written (lines) is not. Lets a reload keep the state of rules that did not change.
-   */
-  @Override
-  public boolean equals(Object o) {
-    if (this == o) {
-      return true;
-    }
-    if (!(o instanceof RuleConfig)) {
-      return false;
-    }
-    RuleConfig r = (RuleConfig) o;
-    return limit == r.limit
-        && periodNanos == r.periodNanos
-        && burst == r.burst
-        && maxKeys == r.maxKeys
-        && name.equals(r.name)
-        && paths.equals(r.paths)
-        && methods.equals(r.methods)
-        && Objects.equals(route, r.route)
-        && hosts.equals(r.hosts)
-        && headers.equals(r.headers)
-        && Objects.equals(skip, r.skip)
-        && key.equals(r.key)
-        && Objects.equals(keyNormalize, r.keyNormalize)
-        && algorithm == r.algorithm
-        && cost.equals(r.cost)
-        && onFailure == r.onFailure
-        && mode == r.mode
-        && Objects.equals(quotaHeaders, r.quotaHeaders)
-        && partitionKey == r.partitionKey
-        && limits.equals(r.limits)
-        && maxDelayNanos == r.maxDelayNanos
-        && calendar == r.calendar
-        && Objects.equals(timeZone, r.timeZone)
-        && Objects.equals(costHeader, r.costHeader)
-        && Objects.equals(countWhen, r.countWhen)
-        && Objects.equals(keyFallback, r.keyFallback)
-        && Objects.equals(plans, r.plans)
-        && allow.equals(r.allow)
-        && Objects.equals(penalty, r.penalty)
-        && response.equals(r.response)
-        && adaptiveMin == r.adaptiveMin
-        && adaptiveInitial == r.adaptiveInitial
-        && adaptiveMax == r.adaptiveMax
-        && maxWaitNanos == r.maxWaitNanos
-        && perClientPercent == r.perClientPercent
-        && perClientKey.equals(r.perClientKey);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(name, paths, methods, route, hosts, headers, skip, key, keyNormalize, algorithm, limit,
-        periodNanos, burst, cost, onFailure, mode, quotaHeaders, partitionKey, maxKeys, limits, maxDelayNanos, calendar,
-        timeZone,
-        costHeader, countWhen, plans, allow, penalty, response, adaptiveMin, adaptiveInitial,
-        adaptiveMax, maxWaitNanos, perClientPercent, perClientKey);
+    return keying.maxKeys();
   }
 
   @Override
   public String toString() {
     StringBuilder sb = new StringBuilder("RuleConfig{name=").append(name);
-    if (!paths.isEmpty()) {
-      sb.append(", paths=").append(paths);
+    if (!paths().isEmpty()) {
+      sb.append(", paths=").append(paths());
     }
-    if (!methods.isEmpty()) {
-      sb.append(", methods=").append(methods);
+    if (!methods().isEmpty()) {
+      sb.append(", methods=").append(methods());
     }
-    if (route != null) {
-      sb.append(", route=").append(route);
+    if (route() != null) {
+      sb.append(", route=").append(route());
     }
-    if (!hosts.isEmpty()) {
-      sb.append(", hosts=").append(hosts);
+    if (!hosts().isEmpty()) {
+      sb.append(", hosts=").append(hosts());
     }
-    if (!headers.isEmpty()) {
-      sb.append(", headers=").append(headers);
+    if (!headers().isEmpty()) {
+      sb.append(", headers=").append(headers());
     }
-    if (skip != null) {
-      sb.append(", skip=").append(skip);
+    if (skip() != null) {
+      sb.append(", skip=").append(skip());
     }
-    sb.append(", key=").append(key);
-    if (keyNormalize != null) {
-      sb.append(", key-normalize=").append(keyNormalize);
+    sb.append(", key=").append(key());
+    if (keyNormalize() != null) {
+      sb.append(", key-normalize=").append(keyNormalize());
     }
-    sb.append(", algorithm=").append(algorithm.yamlName());
-    sb.append(", limit=").append(limit);
-    sb.append(", period=").append(Durations.format(periodNanos));
-    sb.append(", burst=").append(burst);
-    sb.append(", cost=").append(cost);
-    sb.append(", on-failure=").append(onFailure.yamlName());
-    if (mode != null) {
-      sb.append(", mode=").append(mode.yamlName());
+    sb.append(", algorithm=").append(algorithm().yamlName());
+    sb.append(", limit=").append(limit());
+    sb.append(", period=").append(Durations.format(periodNanos()));
+    sb.append(", burst=").append(burst());
+    sb.append(", cost=").append(cost());
+    sb.append(", on-failure=").append(onFailure().yamlName());
+    if (mode() != null) {
+      sb.append(", mode=").append(mode().yamlName());
     }
-    if (quotaHeaders != null) {
-      sb.append(", quota-headers=").append(quotaHeaders);
+    if (quotaHeaders() != null) {
+      sb.append(", quota-headers=").append(quotaHeaders());
     }
-    if (partitionKey) {
+    if (partitionKey()) {
       sb.append(", partition-key=true");
     }
-    sb.append(", max-keys=").append(maxKeys);
-    if (limits.size() > 1) {
-      sb.append(", limits=").append(limits);
+    sb.append(", max-keys=").append(maxKeys());
+    if (limits().size() > 1) {
+      sb.append(", limits=").append(limits());
     }
-    if (maxDelayNanos > 0) {
-      sb.append(", max-delay=").append(Durations.format(maxDelayNanos));
+    if (maxDelayNanos() > 0) {
+      sb.append(", max-delay=").append(Durations.format(maxDelayNanos()));
     }
-    if (calendar != null) {
-      sb.append(", calendar=").append(calendar.name().toLowerCase(Locale.ROOT));
-      sb.append(", time-zone=").append(timeZone);
+    if (calendar() != null) {
+      sb.append(", calendar=").append(calendar().name().toLowerCase(Locale.ROOT));
+      sb.append(", time-zone=").append(timeZone());
     }
-    if (costHeader != null) {
-      sb.append(", cost-header=").append(costHeader);
+    if (costHeader() != null) {
+      sb.append(", cost-header=").append(costHeader());
     }
-    if (countWhen != null) {
-      sb.append(", count-when=").append(countWhen);
+    if (countWhen() != null) {
+      sb.append(", count-when=").append(countWhen());
     }
-    if (plans != null) {
-      sb.append(", plans=").append(plans);
+    if (plans() != null) {
+      sb.append(", plans=").append(plans());
     }
-    if (!allow.isEmpty()) {
-      sb.append(", allow=").append(allow);
+    if (!allow().isEmpty()) {
+      sb.append(", allow=").append(allow());
     }
-    if (penalty != null) {
-      sb.append(", penalty=").append(penalty);
+    if (penalty() != null) {
+      sb.append(", penalty=").append(penalty());
     }
-    if (response != ResponseConfig.NONE) {
-      sb.append(", response=").append(response);
+    if (response() != ResponseConfig.NONE) {
+      sb.append(", response=").append(response());
     }
-    if (algorithm == AlgorithmKind.ADAPTIVE_CONCURRENCY) {
-      sb.append(", min=").append(adaptiveMin).append(", initial=").append(adaptiveInitial)
-          .append(", max=").append(adaptiveMax);
-      if (maxWaitNanos > 0) {
-        sb.append(", max-wait=").append(Durations.format(maxWaitNanos));
+    if (algorithm() == AlgorithmKind.ADAPTIVE_CONCURRENCY) {
+      sb.append(", min=").append(adaptiveMin()).append(", initial=").append(adaptiveInitial())
+          .append(", max=").append(adaptiveMax());
+      if (maxWaitNanos() > 0) {
+        sb.append(", max-wait=").append(Durations.format(maxWaitNanos()));
       }
     }
-    if (perClientPercent > 0) {
-      sb.append(", per-client=").append(perClientPercent).append("% of ").append(perClientKey);
+    if (perClientPercent() > 0) {
+      sb.append(", per-client=").append(perClientPercent()).append("% of ").append(perClientKey());
     }
     return sb.append('}').toString();
   }
