@@ -24,6 +24,14 @@
  * <p>YAML merge keys ({@code <<: *anchor}) work inside rules and sections, so rules can share settings.
  * Inside flow lists ({@code [ ... ]}) a glob with {@code ?} must be quoted: that is YAML, not us.
  *
+ * <p>A rule ({@link io.tollgate.config.RuleConfig}) is its name and its parts, small immutable
+ * values whose equality is derived from the one list of their fields ({@code ConfigValue}):
+ * {@link io.tollgate.config.RuleMatch}, {@link io.tollgate.config.Keying}, {@link
+ * io.tollgate.config.Counting}, {@link io.tollgate.config.AdaptiveSettings}, {@link
+ * io.tollgate.config.PerClientSettings}, {@link io.tollgate.config.Charging}, {@link
+ * io.tollgate.config.Enforcement}, {@link io.tollgate.config.Responding}, {@link
+ * io.tollgate.config.AllowConfig} and {@link io.tollgate.config.PenaltyConfig}.
+ *
  * <p>{@link io.tollgate.config.PathGlob} and {@link io.tollgate.config.CostConfig#costFor(String)} are
  * meant for the request path: no regex, no allocation.
  *
