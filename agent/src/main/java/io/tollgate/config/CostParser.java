@@ -1,5 +1,6 @@
 package io.tollgate.config;
 
+import io.tollgate.limiters.LimitSpec;
 import static io.tollgate.config.YamlNodes.describe;
 import static io.tollgate.config.YamlNodes.isNull;
 import static io.tollgate.config.YamlNodes.isToken;
@@ -94,11 +95,11 @@ final class CostParser {
 
   /** A request that costs more than the bucket (or window) holds could never pass: refused here. */
   void checkFits(
-      CostConfig cost, NodeTuple costTuple, AlgorithmKind algorithm, List<LimitConfig> allLimits,
+      CostConfig cost, NodeTuple costTuple, AlgorithmKind algorithm, List<LimitSpec> allLimits,
       String ctx) {
     if (algorithm != AlgorithmKind.CONCURRENCY && costTuple != null) {
       boolean bucket = algorithm == AlgorithmKind.TOKEN_BUCKET || algorithm == AlgorithmKind.GCRA;
-      for (LimitConfig l : allLimits) {
+      for (LimitSpec l : allLimits) {
         boolean burstGiven = l.burst() != l.limit();
         long capacity = bucket && burstGiven ? l.burst() : l.limit();
         String capacityName = bucket && burstGiven ? "burst" : "limit";

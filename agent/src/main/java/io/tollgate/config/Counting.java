@@ -1,5 +1,6 @@
 package io.tollgate.config;
 
+import io.tollgate.limiters.LimitSpec;
 import io.tollgate.limiters.AlgorithmKind;
 import io.tollgate.limiters.CalendarQuota;
 import java.time.ZoneId;
@@ -15,7 +16,7 @@ import java.util.List;
 public final class Counting extends ConfigValue {
 
   private final AlgorithmKind algorithm;
-  private final List<LimitConfig> limits;
+  private final List<LimitSpec> limits;
   private final PlansConfig plans;
   private final long maxDelayNanos;
   private final CalendarQuota.Unit calendar;
@@ -28,7 +29,7 @@ public final class Counting extends ConfigValue {
    */
   Counting(
       AlgorithmKind algorithm,
-      List<LimitConfig> limits,
+      List<LimitSpec> limits,
       PlansConfig plans,
       long maxDelayNanos,
       CalendarQuota.Unit calendar,
@@ -58,12 +59,12 @@ public final class Counting extends ConfigValue {
    * The rule's limits: {@code limits}, or the one {@code limit}/{@code period}/{@code burst}. With
    * {@link #plans()}, the default plan's limits are in the plans instead, and this is its first.
    */
-  public List<LimitConfig> limits() {
+  public List<LimitSpec> limits() {
     return limits;
   }
 
   /** The first of {@link #limits()}: the rule's limit when it has one. */
-  public LimitConfig first() {
+  public LimitSpec first() {
     return limits.get(0);
   }
 

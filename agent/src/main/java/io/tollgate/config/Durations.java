@@ -1,5 +1,7 @@
 package io.tollgate.config;
 
+import io.tollgate.limiters.LimitSpec;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -78,5 +80,20 @@ public final class Durations {
       }
     }
     return nanos + "ns";
+  }
+
+  /** A limit as the rules file writes it: {@code 10/1m}, then {@code burst 20} when not the limit. */
+  public static String format(LimitSpec limit) {
+    return limit.limit() + "/" + format(limit.periodNanos())
+        + (limit.burst() != limit.limit() ? " burst " + limit.burst() : "");
+  }
+
+  /** Limits as the rules file writes them, in a list: {@code [10/1s, 1000/1h burst 50]}. */
+  public static String format(List<LimitSpec> limits) {
+    StringBuilder sb = new StringBuilder("[");
+    for (LimitSpec limit : limits) {
+      sb.append(sb.length() > 1 ? ", " : "").append(format(limit));
+    }
+    return sb.append(']').toString();
   }
 }

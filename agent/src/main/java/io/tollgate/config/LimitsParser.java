@@ -1,5 +1,6 @@
 package io.tollgate.config;
 
+import io.tollgate.limiters.LimitSpec;
 import static io.tollgate.config.YamlNodes.describe;
 import static io.tollgate.config.YamlNodes.line;
 import static io.tollgate.config.YamlNodes.suggest;
@@ -47,13 +48,13 @@ final class LimitsParser {
     final Long period;
     final Long burst;
     /** The rule's limits (one for {@code limit:}), or null with plans or when wrong. */
-    final List<LimitConfig> limits;
+    final List<LimitSpec> limits;
     final PlansConfig plans;
     /** Whether the rule gave {@code limits:}, a list. */
     final boolean listed;
 
     Limits(AlgorithmKind algorithm, CalendarQuota.Unit calendar, java.time.ZoneId zone, Long limit,
-        Long period, Long burst, List<LimitConfig> limits, PlansConfig plans, boolean listed) {
+        Long period, Long burst, List<LimitSpec> limits, PlansConfig plans, boolean listed) {
       this.algorithm = algorithm;
       this.calendar = calendar;
       this.zone = zone;
@@ -66,13 +67,13 @@ final class LimitsParser {
     }
 
     /** Every limit of the rule, of every plan. */
-    List<LimitConfig> all() {
-      List<LimitConfig> all = new ArrayList<>();
+    List<LimitSpec> all() {
+      List<LimitSpec> all = new ArrayList<>();
       if (limits != null) {
         all.addAll(limits);
       }
       if (plans != null) {
-        for (List<LimitConfig> l : plans.limits().values()) {
+        for (List<LimitSpec> l : plans.limits().values()) {
           all.addAll(l);
         }
       }
@@ -127,7 +128,7 @@ final class LimitsParser {
     Long limit = null;
     Long period = null;
     Long burst = null;
-    List<LimitConfig> limits = null;
+    List<LimitSpec> limits = null;
     PlansConfig plans = null;
     if (plansTuple != null || limitsTuple != null) {
       NodeTuple other = limitTuple != null ? limitTuple : periodTuple != null ? periodTuple : burstTuple;
@@ -179,7 +180,8 @@ final class LimitsParser {
         }
       }
       if (limit != null && period != null) {
-        limits = Collections.singletonList(new LimitConfig(limit, period, burst == null ? 0 : burst));
+        limits = Collections.singletonList(
+            burst == null ? LimitSpec.of(limit, period) : new LimitSpec(limit, period, burst));
       }
     }
     if (limits != null || plans != null) {
@@ -191,7 +193,7 @@ final class LimitsParser {
   }
 
   /** A limit ({@code {limit: 10, period: 1s}}) or a list of them. */
-  List<LimitConfig> list(Node node, String what, String ctx) {
+  List<LimitSpec> list(Node node, String what, String ctx) {
     List<Node> items;
     if (node instanceof SequenceNode) {
       items = ((SequenceNode) node).getValue();
@@ -205,7 +207,7 @@ final class LimitsParser {
       y.problem(node, ctx + what + " must be a list of limits such as [{limit: 10, period: 1s}, {limit: 1000, period: 1h}], got " + describe(node));
       return null;
     }
-    List<LimitConfig> out = new ArrayList<>();
+    List<LimitSpec> out = new ArrayList<>();
     Map<Long, Node> periods = new HashMap<>();
     boolean ok = true;
     for (Node itemNode : items) {
@@ -248,7 +250,7 @@ final class LimitsParser {
         ok = false;
         continue;
       }
-      out.add(new LimitConfig(l, p, b == null ? 0 : b));
+      out.add(b == null ? LimitSpec.of(l, p) : new LimitSpec(l, p, b));
     }
     return ok ? out : null;
   }

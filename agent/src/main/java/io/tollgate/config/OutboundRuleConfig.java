@@ -1,5 +1,6 @@
 package io.tollgate.config;
 
+import io.tollgate.limiters.LimitSpec;
 import io.tollgate.limiters.AlgorithmKind;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -33,7 +34,7 @@ public final class OutboundRuleConfig {
   private final Set<String> methods;
   private final String key;
   private final AlgorithmKind algorithm;
-  private final List<LimitConfig> limits;
+  private final List<LimitSpec> limits;
   private final long maxDelayNanos;
   private final long maxWaitNanos;
   private final OnLimit onLimit;
@@ -46,7 +47,7 @@ public final class OutboundRuleConfig {
 
   OutboundRuleConfig(String name, int line, Map<String, Integer> keyLines, List<String> hosts,
       int port, List<String> paths, Set<String> methods, String key, AlgorithmKind algorithm,
-      List<LimitConfig> limits, long maxDelayNanos, long maxWaitNanos, OnLimit onLimit,
+      List<LimitSpec> limits, long maxDelayNanos, long maxWaitNanos, OnLimit onLimit,
       boolean honourPartner, long maxHonouredWaitNanos, Backend backend, Mode mode,
       OnFailure onFailure, long maxKeys) {
     this.name = name;
@@ -115,7 +116,7 @@ public final class OutboundRuleConfig {
   }
 
   /** One limit, or several ({@code limits:}), each its own budget. */
-  public List<LimitConfig> limits() {
+  public List<LimitSpec> limits() {
     return limits;
   }
 
@@ -206,7 +207,7 @@ public final class OutboundRuleConfig {
       sb.append(" ").append(String.join("/", methods));
     }
     sb.append(", key ").append(key).append(", ").append(algorithm.yamlName());
-    for (LimitConfig l : limits) {
+    for (LimitSpec l : limits) {
       sb.append(" ").append(l.limit()).append("/").append(Durations.format(l.periodNanos()));
       if (l.burst() > 0) {
         sb.append(" burst ").append(l.burst());

@@ -1,5 +1,6 @@
 package io.tollgate.config;
 
+import io.tollgate.limiters.LimitSpec;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,12 +16,12 @@ import java.util.Objects;
 public final class PlansConfig {
   private final String header;
   private final String defaultPlan;
-  private final Map<String, List<LimitConfig>> limits;
+  private final Map<String, List<LimitSpec>> limits;
 
   /**
    * @param limits plan name to its limits, in file order; must contain {@code defaultPlan}
    */
-  public PlansConfig(String header, String defaultPlan, Map<String, List<LimitConfig>> limits) {
+  public PlansConfig(String header, String defaultPlan, Map<String, List<LimitSpec>> limits) {
     if (!limits.containsKey(defaultPlan)) {
       throw new IllegalArgumentException("the default plan '" + defaultPlan + "' has no limits");
     }
@@ -39,7 +40,7 @@ public final class PlansConfig {
   }
 
   /** Plan name to its limits, in file order. */
-  public Map<String, List<LimitConfig>> limits() {
+  public Map<String, List<LimitSpec>> limits() {
     return limits;
   }
 
@@ -74,6 +75,11 @@ public final class PlansConfig {
 
   @Override
   public String toString() {
-    return "{header=" + header + ", default=" + defaultPlan + ", limits=" + limits + "}";
+    StringBuilder byPlan = new StringBuilder("{");
+    for (Map.Entry<String, List<LimitSpec>> plan : limits.entrySet()) {
+      byPlan.append(byPlan.length() > 1 ? ", " : "").append(plan.getKey()).append('=')
+          .append(Durations.format(plan.getValue()));
+    }
+    return "{header=" + header + ", default=" + defaultPlan + ", limits=" + byPlan + "}}";
   }
 }

@@ -1,5 +1,6 @@
 package io.tollgate.config;
 
+import io.tollgate.limiters.LimitSpec;
 import static io.tollgate.config.YamlNodes.describe;
 import static io.tollgate.config.YamlNodes.isToken;
 import static io.tollgate.config.YamlNodes.suggest;
@@ -49,7 +50,7 @@ final class PlansParser {
       }
       ok &= header != null;
     }
-    Map<String, List<LimitConfig>> byPlan = new LinkedHashMap<>();
+    Map<String, List<LimitSpec>> byPlan = new LinkedHashMap<>();
     NodeTuple lt = pf.get("limits");
     if (lt == null) {
       y.problem(node, ctx + "plans needs 'limits:', the limits of each plan, such as { free: {limit: 10, period: 1m} }");
@@ -75,7 +76,7 @@ final class PlansParser {
           ok = false;
           continue;
         }
-        List<LimitConfig> l = limits.list(t.getValueNode(), "plan '" + plan + "'", ctx);
+        List<LimitSpec> l = limits.list(t.getValueNode(), "plan '" + plan + "'", ctx);
         if (l == null) {
           ok = false;
         } else {

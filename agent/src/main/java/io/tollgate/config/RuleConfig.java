@@ -1,5 +1,6 @@
 package io.tollgate.config;
 
+import io.tollgate.limiters.LimitSpec;
 import io.tollgate.limiters.AlgorithmKind;
 import io.tollgate.limiters.CalendarQuota;
 import java.time.ZoneId;
@@ -75,14 +76,14 @@ public final class RuleConfig extends ConfigValue {
    *
    * @throws IllegalArgumentException when limit or period is not positive
    */
-  private static List<LimitConfig> limitsOf(Builder b) {
+  private static List<LimitSpec> limitsOf(Builder b) {
     if (b.plans != null) {
       return Collections.singletonList(b.plans.limits().get(b.plans.defaultPlan()).get(0));
     }
     if (b.limits != null && !b.limits.isEmpty()) {
       return b.limits;
     }
-    return Collections.singletonList(new LimitConfig(b.limit, b.periodNanos, b.burst));
+    return Collections.singletonList(new LimitSpec(b.limit, b.periodNanos, b.burst > 0 ? b.burst : b.limit));
   }
 
   /**
@@ -176,7 +177,7 @@ public final class RuleConfig extends ConfigValue {
    * The rule's limits: {@code limits}, or the one {@code limit}/{@code period}/{@code burst}. With
    * {@link #plans()}, the default plan's limits are in the plans instead, and this is its first.
    */
-  public List<LimitConfig> limits() {
+  public List<LimitSpec> limits() {
     return counting.limits();
   }
 
@@ -482,7 +483,7 @@ public final class RuleConfig extends ConfigValue {
     }
     sb.append(", max-keys=").append(maxKeys());
     if (limits().size() > 1) {
-      sb.append(", limits=").append(limits());
+      sb.append(", limits=").append(Durations.format(limits()));
     }
     if (maxDelayNanos() > 0) {
       sb.append(", max-delay=").append(Durations.format(maxDelayNanos()));
@@ -545,7 +546,7 @@ public final class RuleConfig extends ConfigValue {
     private Boolean quotaHeaders;
     private boolean partitionKey;
     private long maxKeys;
-    private List<LimitConfig> limits;
+    private List<LimitSpec> limits;
     private long maxDelayNanos;
     private CalendarQuota.Unit calendar;
     private ZoneId timeZone;
@@ -676,7 +677,7 @@ public final class RuleConfig extends ConfigValue {
     }
 
     /** Several limits at once; the first also stands as limit/period/burst. */
-    public Builder limits(List<LimitConfig> limits) {
+    public Builder limits(List<LimitSpec> limits) {
       this.limits = limits;
       return this;
     }

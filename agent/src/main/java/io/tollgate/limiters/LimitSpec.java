@@ -1,13 +1,13 @@
 package io.tollgate.limiters;
 
 /**
- * The numbers one algorithm runs with: {@code limit} units per {@code period}, with a bucket of
- * {@code burst} units (the token bucket's capacity).
- *
- * <p>Not the rules file's limit ({@code config.LimitConfig}, which this is made from by {@code
- * rules.RuleSetFactory}, and which knows the file's defaults, units and equality): every number
- * here is given and positive, as the algorithms and the Redis scripts need, and a store may make
- * another one (the limit divided among instances for {@code on-failure: local}).
+ * One limit: {@code limit} units per {@code period}, with a bucket of {@code burst} units (the
+ * token bucket's capacity). What the rules file gives ({@code config} parses it, filling in a
+ * {@code burst} left out as the limit) and what the algorithms and the Redis scripts run with:
+ * every number is given and positive. Equal by value, since a rule's limits are part of what a
+ * reload compares; a store may make another one (the limit divided among instances for {@code
+ * on-failure: local}). The rules file's units are printed by {@code config.Durations}, which this
+ * package cannot use.
  */
 public final class LimitSpec {
 
@@ -44,6 +44,20 @@ public final class LimitSpec {
 
   public long burst() {
     return burst;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof LimitSpec)) {
+      return false;
+    }
+    LimitSpec l = (LimitSpec) o;
+    return limit == l.limit && periodNanos == l.periodNanos && burst == l.burst;
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Objects.hash(limit, periodNanos, burst);
   }
 
   @Override

@@ -4,7 +4,6 @@ import io.tollgate.config.Backend;
 import io.tollgate.config.ConfigException;
 import io.tollgate.config.ConfigProblem;
 import io.tollgate.config.Durations;
-import io.tollgate.config.LimitConfig;
 import io.tollgate.config.Mode;
 import io.tollgate.config.OutboundRuleConfig;
 import io.tollgate.config.RuleConfig;
@@ -39,7 +38,7 @@ public final class OutboundRules {
   public static void check(RulesConfig config) throws ConfigException {
     List<ConfigProblem> problems = new ArrayList<>();
     for (OutboundRuleConfig rule : config.outbound()) {
-      for (LimitConfig limit : rule.limits()) {
+      for (LimitSpec limit : rule.limits()) {
         try {
           RateLimitAlgorithm<?> algorithm = algorithmOf(rule, limit);
           if (rule.effectiveBackend(config.backend()) == Backend.REDIS) {
@@ -75,7 +74,7 @@ public final class OutboundRules {
       LimiterStore[] stores = new LimiterStore[n];
       String[] fingerprints = new String[n];
       for (int i = 0; i < n; i++) {
-        LimitConfig limit = rule.limits().get(i);
+        LimitSpec limit = rule.limits().get(i);
         RuleConfig asRule = asRule(rule, limit);
         String period = n == 1 ? "" : Durations.format(limit.periodNanos());
         String budgetName = STORE_PREFIX + rule.name() + (n == 1 ? "" : "/" + period);
@@ -125,7 +124,7 @@ public final class OutboundRules {
   }
 
   /** The rule as the stores know rules: its store's name, on-failure and max-keys. */
-  private static RuleConfig asRule(OutboundRuleConfig rule, LimitConfig limit) {
+  private static RuleConfig asRule(OutboundRuleConfig rule, LimitSpec limit) {
     return RuleConfig.builder(STORE_PREFIX + rule.name())
         .algorithm(rule.algorithm())
         .limit(limit.limit())
@@ -137,10 +136,10 @@ public final class OutboundRules {
         .build();
   }
 
-  private static RateLimitAlgorithm<?> algorithmOf(OutboundRuleConfig rule, LimitConfig limit) {
+  private static RateLimitAlgorithm<?> algorithmOf(OutboundRuleConfig rule, LimitSpec limit) {
     return Algorithms.create(
         rule.algorithm(),
-        new LimitSpec(limit.limit(), limit.periodNanos(), limit.burst()),
+        limit,
         Algorithms.Options.DEFAULTS.withMaxDelayNanos(rule.maxDelayNanos()));
   }
 }

@@ -2,7 +2,7 @@ package io.tollgate.replay;
 
 import io.tollgate.config.CountWhen;
 import io.tollgate.config.Durations;
-import io.tollgate.config.LimitConfig;
+import io.tollgate.limiters.LimitSpec;
 import io.tollgate.config.Mode;
 import io.tollgate.config.RuleConfig;
 import io.tollgate.limiters.AlgorithmKind;
@@ -194,14 +194,14 @@ final class ReplayedRule {
     List<Rule> engine = rule.allBudgets();
     List<Budget> out = new ArrayList<>(engine.size());
     if (config.plans() == null) {
-      List<LimitConfig> limits = config.limits();
+      List<LimitSpec> limits = config.limits();
       for (int i = 0; i < limits.size() && i < engine.size(); i++) {
         out.add(budget(engine.get(i), null, limits.get(i), config));
       }
     } else {
       int i = 0;
-      for (Map.Entry<String, List<LimitConfig>> plan : config.plans().limits().entrySet()) {
-        for (LimitConfig limit : plan.getValue()) {
+      for (Map.Entry<String, List<LimitSpec>> plan : config.plans().limits().entrySet()) {
+        for (LimitSpec limit : plan.getValue()) {
           if (i < engine.size()) {
             out.add(budget(engine.get(i++), plan.getKey(), limit, config));
           }
@@ -211,7 +211,7 @@ final class ReplayedRule {
     return out;
   }
 
-  private static Budget budget(Rule engine, String plan, LimitConfig limit, RuleConfig config) {
+  private static Budget budget(Rule engine, String plan, LimitSpec limit, RuleConfig config) {
     long period = limit.periodNanos();
     String per =
         config.calendar() != null

@@ -5,7 +5,6 @@ import io.tollgate.config.ConfigException;
 import io.tollgate.config.ConfigProblem;
 import io.tollgate.config.Durations;
 import io.tollgate.config.ForgeableConditions;
-import io.tollgate.config.LimitConfig;
 import io.tollgate.config.Mode;
 import io.tollgate.config.PenaltyConfig;
 import io.tollgate.config.PlansConfig;
@@ -175,7 +174,7 @@ public final class RuleSetFactory {
                 budgets(config, ruleConfig, shared, "", ruleConfig.limits(), keyFingerprint, kept)));
       } else {
         Map<String, Rule.Budget[]> byPlan = new LinkedHashMap<>();
-        for (Map.Entry<String, List<LimitConfig>> e : plans.limits().entrySet()) {
+        for (Map.Entry<String, List<LimitSpec>> e : plans.limits().entrySet()) {
           byPlan.put(
               e.getKey(),
               budgets(config, ruleConfig, shared, e.getKey(), e.getValue(), keyFingerprint, kept));
@@ -230,7 +229,7 @@ public final class RuleSetFactory {
       RuleConfig ruleConfig,
       Rule.Shared shared,
       String plan,
-      List<LimitConfig> limits,
+      List<LimitSpec> limits,
       String keyFingerprint,
       Rule kept) {
     int n = limits.size();
@@ -241,7 +240,7 @@ public final class RuleSetFactory {
     String[] fingerprints = new String[n];
     List<RateLimitAlgorithm<?>> algorithms = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      LimitConfig limit = limits.get(i);
+      LimitSpec limit = limits.get(i);
       periods[i] = n == 1 ? "" : Durations.format(limit.periodNanos());
       String suffix = n == 1 ? "" : "/" + periods[i];
       ids[i] = plan + suffix;
@@ -390,12 +389,12 @@ public final class RuleSetFactory {
     return String.format(java.util.Locale.ROOT, "%.1f", nanos / 1e6);
   }
 
-  private static RateLimitAlgorithm<?> algorithmOf(RuleConfig rule, LimitConfig limit) {
+  private static RateLimitAlgorithm<?> algorithmOf(RuleConfig rule, LimitSpec limit) {
     return algorithmOf(rule, limit, false, AdaptiveConcurrency.Listener.NONE);
   }
 
   private static RateLimitAlgorithm<?> algorithmOf(
-      RuleConfig rule, LimitConfig limit, boolean shadow, AdaptiveConcurrency.Listener listener) {
+      RuleConfig rule, LimitSpec limit, boolean shadow, AdaptiveConcurrency.Listener listener) {
     if (rule.algorithm() == AlgorithmKind.ADAPTIVE_CONCURRENCY) {
       return new AdaptiveConcurrency(rule.adaptiveMin(), rule.adaptiveInitial(),
           rule.adaptiveMax(), rule.maxWaitNanos(), shadow, listener);
@@ -403,10 +402,9 @@ public final class RuleSetFactory {
     if (rule.calendar() != null) {
       return Algorithms.calendar(limit.limit(), rule.calendar(), rule.timeZone());
     }
-    LimitSpec spec = new LimitSpec(limit.limit(), limit.periodNanos(), limit.burst());
     return Algorithms.create(
         rule.algorithm(),
-        spec,
+        limit,
         Algorithms.Options.DEFAULTS.withMaxDelayNanos(rule.maxDelayNanos()));
   }
 
@@ -446,12 +444,12 @@ public final class RuleSetFactory {
   }
 
   /** Every limit of the rule, of every plan. */
-  private static List<LimitConfig> allLimits(RuleConfig rule) {
+  private static List<LimitSpec> allLimits(RuleConfig rule) {
     if (rule.plans() == null) {
       return rule.limits();
     }
-    List<LimitConfig> all = new ArrayList<>();
-    for (List<LimitConfig> l : rule.plans().limits().values()) {
+    List<LimitSpec> all = new ArrayList<>();
+    for (List<LimitSpec> l : rule.plans().limits().values()) {
       all.addAll(l);
     }
     return all;
@@ -481,7 +479,7 @@ public final class RuleSetFactory {
     checkSupported(config, problems);
     for (RuleConfig ruleConfig : config.rules()) {
       try {
-        for (LimitConfig limit : allLimits(ruleConfig)) {
+        for (LimitSpec limit : allLimits(ruleConfig)) {
           algorithmOf(ruleConfig, limit);
         }
       } catch (IllegalArgumentException e) {
@@ -518,7 +516,7 @@ public final class RuleSetFactory {
         continue;
       }
       // The scripts' own bounds (Lua numbers are exact to 2^53): the store refuses such a rule.
-      for (LimitConfig limit : allLimits(rule)) {
+      for (LimitSpec limit : allLimits(rule)) {
         RateLimitAlgorithm<?> algorithm;
         try {
           algorithm = algorithmOf(rule, limit);

@@ -55,4 +55,15 @@ class DurationsTest {
     assertEquals(text, Durations.format(nanos));
     assertEquals(nanos, Durations.parseNanos(text), "format is the inverse of parse");
   }
+
+  /** A limit prints as the rules file writes it, its burst only when it is not the limit. */
+  @ParameterizedTest(name = "{0}/{1} ns burst {2} prints as {3}")
+  @CsvSource({
+    "10, 60000000000,   10, 10/1m",
+    "10, 60000000000,   20, 10/1m burst 20",
+    "5,  500000000,     1,  5/500ms burst 1",
+  })
+  void formatsALimitInTheFilesUnits(long limit, long periodNanos, long burst, String text) {
+    assertEquals(text, Durations.format(new io.tollgate.limiters.LimitSpec(limit, periodNanos, burst)));
+  }
 }

@@ -1,5 +1,6 @@
 package io.tollgate.config;
 
+import io.tollgate.limiters.LimitSpec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -66,7 +67,7 @@ class OutboundRulesParserTest {
     assertEquals(new LinkedHashSet<>(Arrays.asList("GET", "POST")), rule.methods());
     assertEquals("header:x-tenant", rule.key());
     assertEquals(AlgorithmKind.GCRA, rule.algorithm());
-    assertEquals(Collections.singletonList(new LimitConfig(10, SECOND, 0)), rule.limits());
+    assertEquals(Collections.singletonList(LimitSpec.of(10, SECOND)), rule.limits());
     assertEquals(5 * SECOND, rule.maxDelayNanos());
     assertEquals(6 * SECOND, rule.maxWaitNanos());
     assertEquals(OnLimit.WAIT, rule.onLimit());

@@ -1,5 +1,6 @@
 package io.tollgate.config;
 
+import io.tollgate.limiters.LimitSpec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -68,10 +69,10 @@ class RuleConfigEqualityTest {
               () -> new Keying(list("header:X-Api-Key"), null, null, 0)),
           new Row(
               Counting.class,
-              () -> new Counting(null, list(new LimitConfig(5, S, 0)), null, 0, null, null),
-              () -> new Counting(AlgorithmKind.GCRA, list(new LimitConfig(6, S, 0)),
+              () -> new Counting(null, list(LimitSpec.of(5, S)), null, 0, null, null),
+              () -> new Counting(AlgorithmKind.GCRA, list(LimitSpec.of(6, S)),
                   new PlansConfig("x-plan", "free", Collections.singletonMap(
-                      "free", list(new LimitConfig(6, S, 0)))),
+                      "free", list(LimitSpec.of(6, S)))),
                   S / 10, CalendarQuota.Unit.DAY, ZoneId.of("Europe/Paris"))),
           new Row(
               AdaptiveSettings.class,
@@ -102,9 +103,9 @@ class RuleConfigEqualityTest {
               () -> new PenaltyConfig(3, 60 * S, 600 * S),
               () -> new PenaltyConfig(4, 61 * S, 601 * S)),
           new Row(
-              LimitConfig.class,
-              () -> new LimitConfig(5, S, 0),
-              () -> new LimitConfig(6, 2 * S, 9)),
+              LimitSpec.class,
+              () -> LimitSpec.of(5, S),
+              () -> new LimitSpec(6, 2 * S, 9)),
           new Row(
               RuleConfig.class,
               () -> RuleConfig.builder("a").limit(5).periodNanos(S).build(),

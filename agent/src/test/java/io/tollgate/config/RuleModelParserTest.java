@@ -1,5 +1,6 @@
 package io.tollgate.config;
 
+import io.tollgate.limiters.LimitSpec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -50,7 +51,7 @@ class RuleModelParserTest {
   void severalLimitsAreKeptInOrderAndTheFirstStandsAsLimitAndPeriod() throws Exception {
     RuleConfig r = parseOne(rule("limits: [{limit: 10, period: 1s}, {limit: 1000, period: 1h, burst: 50}]"));
     assertEquals(
-        Arrays.asList(new LimitConfig(10, S, 0), new LimitConfig(1000, 3600 * S, 50)), r.limits());
+        Arrays.asList(LimitSpec.of(10, S), new LimitSpec(1000, 3600 * S, 50)), r.limits());
     assertEquals(10, r.limit());
     assertEquals(S, r.periodNanos());
   }
@@ -58,7 +59,7 @@ class RuleModelParserTest {
   @Test
   void aSingleLimitIsOneEntryOfLimits() throws Exception {
     RuleConfig r = parseOne(rule("limit: 5", "period: 1m", "burst: 7"));
-    assertEquals(Arrays.asList(new LimitConfig(5, 60 * S, 7)), r.limits());
+    assertEquals(Arrays.asList(new LimitSpec(5, 60 * S, 7)), r.limits());
   }
 
   @Test
