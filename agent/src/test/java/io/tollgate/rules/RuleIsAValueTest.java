@@ -1,0 +1,35 @@
+package io.tollgate.rules;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A rule and its budgets are values: the factory makes them once, handing each at construction
+ * what it keeps from the rule it replaces, and nothing of them changes afterwards. Every field is
+ * final; the one exception is a cache, listed here with why.
+ */
+class RuleIsAValueTest {
+
+  /** Not part of the rule: its counters, looked up in the registry on first use and kept. */
+  static final List<String> CACHES = Collections.singletonList("Rule.metrics");
+
+  @ParameterizedTest(name = "every field of {0} is final")
+  @ValueSource(classes = {Rule.class, Rule.Budget.class, Rule.Shared.class})
+  void everyFieldIsFinal(Class<?> type) {
+    List<String> notFinal = new ArrayList<>();
+    for (Field f : type.getDeclaredFields()) {
+      String name = type.getSimpleName() + "." + f.getName();
+      if (!Modifier.isFinal(f.getModifiers()) && !f.isSynthetic() && !CACHES.contains(name)) {
+        notFinal.add(name);
+      }
+    }
+    assertEquals(Collections.emptyList(), notFinal);
+  }
+}
