@@ -1,8 +1,8 @@
 package io.tollgate.config;
 
-import io.tollgate.limiters.LimitSpec;
 import io.tollgate.limiters.AlgorithmKind;
 import io.tollgate.limiters.CalendarQuota;
+import io.tollgate.limiters.LimitSpec;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,7 +1,7 @@
 package io.tollgate.config;
 
-import io.tollgate.limiters.LimitSpec;
 import io.tollgate.limiters.AlgorithmKind;
+import io.tollgate.limiters.LimitSpec;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
