@@ -10,6 +10,7 @@ import io.tollgate.engine.RulesHolder;
 import io.tollgate.limiters.Clock;
 import io.tollgate.rules.RuleSetFactory;
 import io.tollgate.stores.redis.RedisKeys;
+import io.tollgate.testing.redis.PrivateRedis;
 import io.tollgate.testing.redis.RedisServer;
 import io.tollgate.testing.redis.RedisServerExtension;
 import java.nio.charset.StandardCharsets;
@@ -149,6 +150,20 @@ class PartnerHoldsOnRedisTest {
     OutboundDecision decision = instance(1).beforeSend(call("a"));
     assertFalse(decision.send(), decision.toString());
     assertTrue(decision.retryAfterSeconds() > 30, decision.toString());
+  }
+
+  @Test
+  void withRedisDownTheInstanceThatLearntTheWaitHoldsItAndTheOthersApplyTheirOnFailure(
+      @PrivateRedis RedisServer redis) throws Exception {
+    start(redis, "limit: 1000", "period: 1s", "on-limit: fail", "on-failure: allow");
+    assertTrue(instance(1).beforeSend(call("a")).send(), "redis answers");
+    redis.kill();
+    instance(0).afterResponse(call("a"), 429, headers("Retry-After", "30"));
+    OutboundDecision learnt = instance(0).beforeSend(call("a"));
+    assertFalse(learnt.send(), "the instance that learnt it holds its calls: " + learnt);
+    assertTrue(learnt.retryAfterSeconds() >= 29, learnt.toString());
+    assertTrue(instance(1).beforeSend(call("a")).send(),
+        "the other cannot know of it: its rule's on-failure (allow) decides");
   }
 
   private static Function<String, String> headers(String name, String value) {
