@@ -532,7 +532,8 @@ public final class RedisBackend implements AutoCloseable {
       if (closed || c == null || conn == null || !conn.isOpen()
           || breaker.state() != CircuitBreaker.State.CLOSED) {
         done.accept(null, new BackendUnavailableException(
-            "redis is not connected: " + describe(lastFailure), lastFailure, 0,
+            "redis is not connected" + (lastFailure == null ? "" : ": " + describe(lastFailure)),
+            lastFailure, 0,
             RedisFailure.UNREACHABLE));
         return;
       }
