@@ -1,6 +1,7 @@
 package io.tollgate.outbound;
 
 import io.tollgate.config.Durations;
+import io.tollgate.config.LimitConfig;
 import io.tollgate.config.OnLimit;
 import io.tollgate.config.OutboundRuleConfig;
 import io.tollgate.logging.RateLimitedLog;
@@ -172,7 +173,7 @@ final class OutboundRule {
   /** The rule as {@code status} shows it, with the partner's waits in force at {@code now}. */
   OutboundRuleState state(long now) {
     StringBuilder limit = new StringBuilder();
-    for (io.tollgate.config.LimitConfig l : config.limits()) {
+    for (LimitConfig l : config.limits()) {
       limit.append(limit.length() == 0 ? "" : ", ").append(l.limit()).append('/')
           .append(Durations.format(l.periodNanos()));
     }
