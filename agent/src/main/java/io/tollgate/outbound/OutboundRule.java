@@ -1,6 +1,7 @@
 package io.tollgate.outbound;
 
 import io.tollgate.config.Durations;
+import io.tollgate.config.LimitConfig;
 import io.tollgate.config.OnLimit;
 import io.tollgate.config.OutboundRuleConfig;
 import io.tollgate.logging.RateLimitedLog;
@@ -106,6 +107,9 @@ final class OutboundRule {
         metrics.sent(waited ? System.nanoTime() - start : 0);
         return OutboundDecision.SEND;
       }
+      if (holds.heldUntil(key, System.nanoTime()) != 0) {
+        continue; // the refusal was a partner's wait, found on Redis: held as such, above
+      }
       if (shadow) {
         return wouldLimit(call, "it had no room for " + millis(retryAfter) + " ms");
       }
@@ -162,8 +166,19 @@ final class OutboundRule {
     }
     long wait = PartnerWait.nanos(status, header, System.currentTimeMillis());
     if (wait > 0) {
-      holds.hold(key, wait, System.nanoTime(), call.host() + ":" + call.port(), status);
+      holds.hold(key, wait, System.nanoTime(), call.host() + ":" + call.port(), status, !shadow);
     }
+  }
+
+  /** The rule as {@code status} shows it, with the partner's waits in force at {@code now}. */
+  OutboundRuleState state(long now) {
+    StringBuilder limit = new StringBuilder();
+    for (LimitConfig l : config.limits()) {
+      limit.append(limit.length() == 0 ? "" : ", ").append(l.limit()).append('/')
+          .append(Durations.format(l.periodNanos()));
+    }
+    return new OutboundRuleState(name(), config.algorithm().yamlName(), limit.toString(), shadow,
+        config.onLimit().yamlName(), metrics, holds.inForce(now));
   }
 
   private OutboundDecision fail(OutboundCall call, String key, boolean waited,
