@@ -1,12 +1,12 @@
 package io.tollgate.outbound;
 
 import io.tollgate.config.Durations;
-import io.tollgate.config.LimitConfig;
 import io.tollgate.config.OnLimit;
 import io.tollgate.config.OutboundRuleConfig;
 import io.tollgate.logging.RateLimitedLog;
 import io.tollgate.diagnostics.metrics.OutboundMetrics;
 import io.tollgate.diagnostics.metrics.OutboundRuleMetrics;
+import io.tollgate.limiters.LimitSpec;
 import io.tollgate.limiters.Verdict;
 import io.tollgate.stores.LimiterStore;
 import java.util.concurrent.TimeUnit;
@@ -173,7 +173,7 @@ final class OutboundRule {
   /** The rule as {@code status} shows it, with the partner's waits in force at {@code now}. */
   OutboundRuleState state(long now) {
     StringBuilder limit = new StringBuilder();
-    for (LimitConfig l : config.limits()) {
+    for (LimitSpec l : config.limits()) {
       limit.append(limit.length() == 0 ? "" : ", ").append(l.limit()).append('/')
           .append(Durations.format(l.periodNanos()));
     }
