@@ -1,15 +1,18 @@
-package io.tollgate.testapps.servlet_jakarta;
+// The one source of the endpoints of servlet-javax, servlet-jakarta and servlet-jetty9.
+// The build (test-apps/pom.xml, antrun execution "shared-sources") copies it into each app whose
+// property shared-sources names it, in the app's own package and namespace (javax or jakarta).
+package io.tollgate.testapps.shared;
 
 import java.io.IOException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import jakarta.servlet.AsyncContext;
-import jakarta.servlet.DispatcherType;
-import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletResponse;
-import jakarta.servlet.http.HttpServlet;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
+import javax.servlet.AsyncContext;
+import javax.servlet.DispatcherType;
+import javax.servlet.ServletException;
+import javax.servlet.ServletResponse;
+import javax.servlet.http.HttpServlet;
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
 
 /** The endpoints. Every body is text/plain and ends in a newline. */
 final class Servlets {
@@ -198,7 +201,7 @@ final class Servlets {
                 resp.sendError(HttpServletResponse.SC_NOT_FOUND);
                 return;
             }
-            Object status = req.getAttribute("jakarta.servlet.error.status_code");
+            Object status = req.getAttribute("javax.servlet.error.status_code");
             text(resp, "error " + (status == null ? 500 : status));
         }
     }
