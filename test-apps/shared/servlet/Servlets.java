@@ -1,4 +1,5 @@
-// The one source of the endpoints of servlet-javax, servlet-jakarta and servlet-jetty9.
+// The one source of the endpoints of servlet-javax, servlet-jakarta, servlet-jetty9, war-javax and
+// war-jakarta.
 // The build (test-apps/pom.xml, antrun execution "shared-sources") copies it into each app whose
 // property shared-sources names it, in the app's own package and namespace (javax or jakarta).
 package io.tollgate.testapps.shared;
@@ -14,8 +15,13 @@ import javax.servlet.http.HttpServlet;
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
 
-/** The endpoints. Every body is text/plain and ends in a newline. */
-final class Servlets {
+/**
+ * The endpoints. Every body is text/plain and ends in a newline. Public, as the servlets that a
+ * web.xml names must be: the WARs map them in WEB-INF/web.xml, the other apps in their Main. In a
+ * WAR, /api/orders/{id} is the JAX-RS resource OrdersResource, and Orders stands in for it only
+ * where the container has no JAX-RS implementation (see JaxRsFallback).
+ */
+public final class Servlets {
     static final String ERROR_PAGE = "/error";
 
     private static final ExecutorService ASYNC = Executors.newCachedThreadPool(r -> {
@@ -51,7 +57,7 @@ final class Servlets {
     }
 
     /** GET /hello, POST /hello. */
-    static final class Hello extends HttpServlet {
+    public static final class Hello extends HttpServlet {
         private static final long serialVersionUID = 1L;
 
         @Override
@@ -66,7 +72,7 @@ final class Servlets {
     }
 
     /** POST /login: 401 "wrong password" when the password parameter is "wrong"; else 200, whatever else is sent. */
-    static final class Login extends HttpServlet {
+    public static final class Login extends HttpServlet {
         private static final long serialVersionUID = 1L;
 
         @Override
@@ -80,8 +86,8 @@ final class Servlets {
         }
     }
 
-    /** GET /api/orders/{id}. */
-    static final class Orders extends HttpServlet {
+    /** GET /api/orders/{id} (in a WAR, on a container without JAX-RS: standalone Tomcat, Jetty). */
+    public static final class Orders extends HttpServlet {
         private static final long serialVersionUID = 1L;
 
         @Override
@@ -97,7 +103,7 @@ final class Servlets {
     }
 
     /** GET /api/search. */
-    static final class Search extends HttpServlet {
+    public static final class Search extends HttpServlet {
         private static final long serialVersionUID = 1L;
 
         @Override
@@ -107,7 +113,7 @@ final class Servlets {
     }
 
     /** GET /api/export[?cost=N]: with cost, answers X-Tollgate-Cost: N. */
-    static final class Export extends HttpServlet {
+    public static final class Export extends HttpServlet {
         private static final long serialVersionUID = 1L;
 
         @Override
@@ -121,7 +127,7 @@ final class Servlets {
     }
 
     /** GET /health. */
-    static final class Health extends HttpServlet {
+    public static final class Health extends HttpServlet {
         private static final long serialVersionUID = 1L;
 
         @Override
@@ -131,7 +137,7 @@ final class Servlets {
     }
 
     /** GET /whoami: the user principal the application sees (see TestUserFilter). */
-    static final class WhoAmI extends HttpServlet {
+    public static final class WhoAmI extends HttpServlet {
         private static final long serialVersionUID = 1L;
 
         @Override
@@ -142,7 +148,7 @@ final class Servlets {
     }
 
     /** GET /async/hello: startAsync, completed from another thread. */
-    static final class AsyncHello extends HttpServlet {
+    public static final class AsyncHello extends HttpServlet {
         private static final long serialVersionUID = 1L;
 
         @Override
@@ -161,7 +167,7 @@ final class Servlets {
     }
 
     /** GET /forward/hello: forwards to /hello. */
-    static final class ForwardHello extends HttpServlet {
+    public static final class ForwardHello extends HttpServlet {
         private static final long serialVersionUID = 1L;
 
         @Override
@@ -171,7 +177,7 @@ final class Servlets {
     }
 
     /** GET /include/hello: its own response, with /hello's output included. */
-    static final class IncludeHello extends HttpServlet {
+    public static final class IncludeHello extends HttpServlet {
         private static final long serialVersionUID = 1L;
 
         @Override
@@ -182,7 +188,7 @@ final class Servlets {
     }
 
     /** GET /error/boom: throws; the container answers 500. */
-    static final class Boom extends HttpServlet {
+    public static final class Boom extends HttpServlet {
         private static final long serialVersionUID = 1L;
 
         @Override
@@ -192,7 +198,7 @@ final class Servlets {
     }
 
     /** The error page the container dispatches to (ERROR dispatch) after an uncaught exception. */
-    static final class ErrorPageServlet extends HttpServlet {
+    public static final class ErrorPageServlet extends HttpServlet {
         private static final long serialVersionUID = 1L;
 
         @Override
