@@ -1,4 +1,7 @@
-package io.tollgate.testapps.spring_boot3;
+// The one source of the /echo controller of spring-boot2, spring-boot3 and spring-boot4. The build
+// (test-apps/pom.xml, antrun execution "shared-sources") copies it into each app whose property
+// shared-sources names it, in the app's own package and namespace (javax for Boot 2, jakarta after).
+package io.tollgate.testapps.shared;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -6,9 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.Map;
 import java.util.TreeMap;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
-import jakarta.servlet.http.Part;
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
+import javax.servlet.http.Part;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -60,7 +63,7 @@ public class Echo {
             for (Map.Entry<String, String[]> p : new TreeMap<>(req.getParameterMap()).entrySet()) {
                 line(out, "param " + p.getKey(), String.join(" | ", p.getValue()));
             }
-        } catch (IOException | RuntimeException | jakarta.servlet.ServletException e) {
+        } catch (IOException | RuntimeException | javax.servlet.ServletException e) {
             line(out, "failed", e.getClass().getName() + ": " + e.getMessage());
         }
         line(out, "charset", req.getCharacterEncoding());

@@ -1,4 +1,8 @@
-package io.tollgate.testapps.spring_boot2;
+// The one source of the /echo servlet of servlet-javax, servlet-jakarta, servlet-jetty9, war-javax
+// and war-jakarta. The build (test-apps/pom.xml, antrun execution "shared-sources") copies it into
+// each app whose property shared-sources names it, in the app's own package and namespace (javax or
+// jakarta). Public, as a servlet that a web.xml names must be.
+package io.tollgate.testapps.shared;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -6,11 +10,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.Map;
 import java.util.TreeMap;
+import javax.servlet.http.HttpServlet;
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
 import javax.servlet.http.Part;
-import org.springframework.web.bind.annotation.RequestMapping;
-import org.springframework.web.bind.annotation.RestController;
 
 /**
  * /echo, any method: answers what the application received, so that a test can compare it with
@@ -18,15 +21,13 @@ import org.springframework.web.bind.annotation.RestController;
  * {@code parameters} (default: {@code getParameterMap}), {@code body} ({@code getInputStream}
  * first, then the parameters), {@code reader} ({@code getReader}), {@code parts}
  * ({@code getParts}); {@code X-Echo-Charset}, when sent, is set with {@code setCharacterEncoding}
- * first, as an application's encoding filter does (Spring Boot's {@code CharacterEncodingFilter} has
- * set UTF-8 before). A Spring MVC handler taking the {@code HttpServletRequest}, behind Spring's
- * multipart resolver, which parses a multipart body into parts before the handler runs.
+ * first, as an application's encoding filter does.
  */
-@RestController
-public class Echo {
+public final class Echo extends HttpServlet {
+    private static final long serialVersionUID = 1L;
 
-    @RequestMapping("/echo")
-    public void echo(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+    @Override
+    protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         StringBuilder out = new StringBuilder();
         String charset = req.getHeader("X-Echo-Charset");
         if (charset != null) {

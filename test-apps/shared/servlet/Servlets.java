@@ -1,20 +1,25 @@
-package io.tollgate.testapps.war_jakarta;
+// The one source of the endpoints of servlet-javax, servlet-jakarta, servlet-jetty9, war-javax and
+// war-jakarta.
+// The build (test-apps/pom.xml, antrun execution "shared-sources") copies it into each app whose
+// property shared-sources names it, in the app's own package and namespace (javax or jakarta).
+package io.tollgate.testapps.shared;
 
 import java.io.IOException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import jakarta.servlet.AsyncContext;
-import jakarta.servlet.DispatcherType;
-import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletResponse;
-import jakarta.servlet.http.HttpServlet;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
+import javax.servlet.AsyncContext;
+import javax.servlet.DispatcherType;
+import javax.servlet.ServletException;
+import javax.servlet.ServletResponse;
+import javax.servlet.http.HttpServlet;
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
 
 /**
- * The endpoints, mapped in WEB-INF/web.xml. Every body is text/plain and ends in a newline.
- * /api/orders/{id} is the JAX-RS resource {@link OrdersResource}; {@link Orders} stands in for it only
- * where the container has no JAX-RS implementation (see {@link JaxRsFallback}).
+ * The endpoints. Every body is text/plain and ends in a newline. Public, as the servlets that a
+ * web.xml names must be: the WARs map them in WEB-INF/web.xml, the other apps in their Main. In a
+ * WAR, /api/orders/{id} is the JAX-RS resource OrdersResource, and Orders stands in for it only
+ * where the container has no JAX-RS implementation (see JaxRsFallback).
  */
 public final class Servlets {
     static final String ERROR_PAGE = "/error";
@@ -81,7 +86,7 @@ public final class Servlets {
         }
     }
 
-    /** GET /api/orders/{id} on a container without JAX-RS (standalone Tomcat, Jetty). */
+    /** GET /api/orders/{id} (in a WAR, on a container without JAX-RS: standalone Tomcat, Jetty). */
     public static final class Orders extends HttpServlet {
         private static final long serialVersionUID = 1L;
 
@@ -202,7 +207,7 @@ public final class Servlets {
                 resp.sendError(HttpServletResponse.SC_NOT_FOUND);
                 return;
             }
-            Object status = req.getAttribute("jakarta.servlet.error.status_code");
+            Object status = req.getAttribute("javax.servlet.error.status_code");
             text(resp, "error " + (status == null ? 500 : status));
         }
     }

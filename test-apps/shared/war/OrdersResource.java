@@ -1,4 +1,7 @@
-package io.tollgate.testapps.war_javax;
+// The one source of OrdersResource of war-javax and war-jakarta.
+// The build (test-apps/pom.xml, antrun execution "shared-sources") copies it into each app whose
+// property shared-sources names it, in the app's own package and namespace (javax or jakarta).
+package io.tollgate.testapps.shared;
 
 import javax.ws.rs.GET;
 import javax.ws.rs.Path;

@@ -1,14 +1,17 @@
-package io.tollgate.testapps.jaxrs_cxf;
+// The one source of the /echo resource of jaxrs-javax, jaxrs-jakarta, jaxrs-resteasy and jaxrs-cxf.
+// The build (test-apps/pom.xml, antrun execution "shared-sources") copies it into each app whose
+// property shared-sources names it, in the app's own package and namespace (javax or jakarta).
+package io.tollgate.testapps.shared;
 
-import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.POST;
-import jakarta.ws.rs.Path;
-import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.core.Context;
-import jakarta.ws.rs.core.HttpHeaders;
-import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.MultivaluedMap;
-import jakarta.ws.rs.core.UriInfo;
+import javax.ws.rs.Consumes;
+import javax.ws.rs.POST;
+import javax.ws.rs.Path;
+import javax.ws.rs.Produces;
+import javax.ws.rs.core.Context;
+import javax.ws.rs.core.HttpHeaders;
+import javax.ws.rs.core.MediaType;
+import javax.ws.rs.core.MultivaluedMap;
+import javax.ws.rs.core.UriInfo;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;

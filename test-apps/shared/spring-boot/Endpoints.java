@@ -1,4 +1,7 @@
-package io.tollgate.testapps.spring_boot2;
+// The one source of the endpoints of spring-boot2 and spring-boot4 (spring-boot3 has one route more).
+// The build (test-apps/pom.xml, antrun execution "shared-sources") copies it into each app whose
+// property shared-sources names it, in the app's own package and namespace (javax or jakarta).
+package io.tollgate.testapps.shared;
 
 import javax.servlet.ServletException;
 import javax.servlet.http.HttpServletRequest;

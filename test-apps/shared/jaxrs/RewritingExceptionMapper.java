@@ -1,4 +1,7 @@
-package io.tollgate.testapps.jaxrs_resteasy;
+// The one source of RewritingExceptionMapper of jaxrs-resteasy and jaxrs-cxf.
+// The build (test-apps/pom.xml, antrun execution "shared-sources") copies it into each app whose
+// property shared-sources names it, in the app's own package and namespace (javax or jakarta).
+package io.tollgate.testapps.shared;
 
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;

@@ -1,8 +1,11 @@
-package io.tollgate.testapps.war_jakarta;
+// The one source of JaxRsFallback of war-javax and war-jakarta.
+// The build (test-apps/pom.xml, antrun execution "shared-sources") copies it into each app whose
+// property shared-sources names it, in the app's own package and namespace (javax or jakarta).
+package io.tollgate.testapps.shared;
 
-import jakarta.servlet.ServletContext;
-import jakarta.servlet.ServletContextEvent;
-import jakarta.servlet.ServletContextListener;
+import javax.servlet.ServletContext;
+import javax.servlet.ServletContextEvent;
+import javax.servlet.ServletContextListener;
 
 /**
  * Serves /api/orders/{id} with a plain servlet where the container has no JAX-RS implementation
@@ -11,7 +14,7 @@ import jakarta.servlet.ServletContextListener;
  * nothing, since a servlet on /api/orders/* would hide the resource.
  */
 public final class JaxRsFallback implements ServletContextListener {
-    static final String JAX_RS_APPLICATION = "jakarta.ws.rs.core.Application";
+    static final String JAX_RS_APPLICATION = "javax.ws.rs.core.Application";
 
     @Override
     public void contextInitialized(ServletContextEvent event) {

@@ -1,4 +1,7 @@
-package io.tollgate.testapps.jaxrs_javax;
+// The one source of the endpoints of jaxrs-javax, jaxrs-jakarta, jaxrs-resteasy and jaxrs-cxf.
+// The build (test-apps/pom.xml, antrun execution "shared-sources") copies it into each app whose
+// property shared-sources names it, in the app's own package and namespace (javax or jakarta).
+package io.tollgate.testapps.shared;
 
 import javax.ws.rs.GET;
 import javax.ws.rs.POST;
@@ -92,7 +95,10 @@ public class Endpoints {
         ASYNC.execute(() -> response.resume(Response.ok("hello async\n", TEXT).build()));
     }
 
-    /** Throws; unmapped, so it reaches the servlet container, whose error page answers 500. */
+    /**
+     * Throws; unmapped, so it reaches the servlet container, whose error page answers 500 (on
+     * jaxrs-jakarta, with no servlet container, Jersey answers 500).
+     */
     @GET
     @Path("error/boom")
     public String boom() {

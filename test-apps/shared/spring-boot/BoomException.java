@@ -1,4 +1,7 @@
-package io.tollgate.testapps.spring_boot2;
+// The one source of BoomException of spring-boot2, spring-boot3 and spring-boot4.
+// The build (test-apps/pom.xml, antrun execution "shared-sources") copies it into each app whose
+// property shared-sources names it, in the app's own package and namespace (javax or jakarta).
+package io.tollgate.testapps.shared;
 
 /** The exception GET /error/boom throws on purpose. */
 final class BoomException extends RuntimeException {
