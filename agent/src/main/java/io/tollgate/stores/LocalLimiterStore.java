@@ -243,6 +243,12 @@ public final class LocalLimiterStore<S> implements LimiterStore {
     decide(key, cost, verdict, Long.MAX_VALUE);
   }
 
+  /** Only while waiting for a permit ({@code max-wait}): every other decision is a local update. */
+  @Override
+  public boolean mayHold() {
+    return queue != null;
+  }
+
   /**
    * With {@code max-wait} ({@link RateLimitAlgorithm#queueing}), a request over the limit waits for
    * a permit under the key's monitor ({@link Object#wait} gives it up), at most {@code max-wait}
