@@ -27,13 +27,13 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * The client libraries of {@code test-apps/outbound-libraries} and {@code outbound-okhttp5}
  * against a partner that enforces a hard limit (10 a second, {@link PartnerStub}), as {@code
- * OutboundClientIT} (h-outbound-core) runs the JDK's clients: bursts of 50 calls a second.
- * Without the agent the partner refuses many with 429; with an outbound gcra rule of 8 a second (the leaky bucket; 8 for
- * a busy machine's jitter, as there) every call waits its turn, and the partner sees at most its
- * limit in any second and refuses none. {@code on-limit: fail} fails a call with the client's
- * {@code IOException} naming the rule, and a partner's {@code Retry-After} holds the next calls.
- * The same pacing holds with the agent attached to the running app ({@code attach}), and for three
- * instances on one Redis, one client module each.
+ * OutboundClientIT} (h-outbound-core) runs the JDK's clients: bursts of 50 calls a second. Without
+ * the agent the partner refuses many with 429; with an outbound gcra rule of 6 a second (the leaky
+ * bucket; 6 for a busy machine's jitter, as there) every call waits its turn, and the partner sees
+ * at most its limit in any second and refuses none. {@code on-limit: fail} fails a call with the
+ * client's {@code IOException} naming the rule, and a partner's {@code Retry-After} holds the next
+ * calls. The same pacing holds with the agent attached to the running app ({@code attach}), and
+ * for three instances on one Redis, one client module each.
  */
 class OutboundLibrariesPartnerIT {
 
@@ -55,11 +55,11 @@ class OutboundLibrariesPartnerIT {
         "      hosts: 127.0.0.1",
         "      path: /paced/**",
         "    algorithm: gcra",
-        "    limit: 8",
+        "    limit: 6",
         "    period: 1s",
         "    burst: 1",
-        "    max-delay: 10s",
-        "    max-wait: 12s",
+        "    max-delay: 15s",
+        "    max-wait: 16s",
         "  - name: fails",
         "    match:",
         "      hosts: 127.0.0.1",
@@ -218,11 +218,11 @@ class OutboundLibrariesPartnerIT {
         "      hosts: 127.0.0.1",
         "      path: /paced/**",
         "    algorithm: gcra",
-        "    limit: 8",
+        "    limit: 6",
         "    period: 1s",
         "    burst: 1",
-        "    max-delay: 10s",
-        "    max-wait: 12s",
+        "    max-delay: 15s",
+        "    max-wait: 16s",
         "    on-failure: local");
     // app, client: one per client module
     String[][] instances = {
