@@ -142,7 +142,8 @@ public final class RedisSettings {
    * What, of this section, decides where a rule's counts live and how its store is built: the
    * connection and the stores' options, not the timings (a change of {@code timeout}, {@code
    * max-wait} or {@code max-waiting-threads} keeps every count). Internal: never logged, so the
-   * URI's password appears only as a hash.
+   * URI's password appears only as a hash. The outbound rules' stores compare it; the rules'
+   * compare the same fields, classified one by one in {@link CountedState}.
    */
   public String storeFingerprint() {
     return "redis@" + Integer.toHexString(String.valueOf(uri).hashCode()) + "/"

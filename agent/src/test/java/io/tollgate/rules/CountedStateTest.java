@@ -368,9 +368,7 @@ class CountedStateTest {
 
     @Override
     public String toString() {
-      return setting + ": " + change + " -> " + expectedBudgets()
-          + (expectedPenaltyBoxes() ? ", penalty boxes emptied" : "")
-          + (expectedClientShares() ? ", per-client shares afresh" : "");
+      return setting + ": " + change + (budgets == null ? "" : " -> " + budgets);
     }
   }
 
