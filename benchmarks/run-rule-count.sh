@@ -10,11 +10,15 @@
 # RequestPathBenchmark's (BENCHMARKS.md, "A long rules file").
 # Output: $RES/rule-count-load.txt. Needs: mvn -B -q -o install -DskipTests first.
 # Usage: benchmarks/run-rule-count.sh [RUNS] [COUNTS...]
+#   AGENT=path/to/tollgate-agent.jar BENCHMARKS_JAR=path/to/benchmarks.jar: another build's (e.g. the
+#   previous commit's, copied aside) for a before/after on the same machine; RES for the output.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-5}; shift || true
 COUNTS=("$@"); [ ${#COUNTS[@]} -gt 0 ] || COUNTS=(1 100 10000)
 RES=${RES:-benchmarks/results/rule-count}
+AGENT=${AGENT:-agent/target/tollgate-agent.jar}
+BENCHMARKS_JAR=${BENCHMARKS_JAR:-benchmarks/target/benchmarks.jar}
 mkdir -p "$RES"
 OUT=$RES/rule-count-load.txt
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
@@ -25,16 +29,16 @@ for n in "${COUNTS[@]}"; do
     "$work/rules-$n.yaml" >"$work/changed-$n.yaml"
 done
 {
-  echo "# $(date -u +%FT%TZ) $(java -version 2>&1 | head -1) nproc=$(nproc) load=$(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "# $(date -u +%FT%TZ) $(java -version 2>&1 | head -1) nproc=$(nproc) load=$(cut -d' ' -f1-3 /proc/loadavg) agent=$AGENT"
   echo "# rules run validate_wall_ms validate_cpu_ms | RulesLoadTime line"
 } | tee "$OUT"
 for i in $(seq 1 "$RUNS"); do
   for n in "${COUNTS[@]}"; do
-    /usr/bin/time -o "$work/time" -f '%e %U %S' java -jar agent/target/tollgate-agent.jar \
+    /usr/bin/time -o "$work/time" -f '%e %U %S' java -jar "$AGENT" \
       validate "$work/rules-$n.yaml" >/dev/null 2>&1
     read -r wall user sys <"$work/time"
     v=$(awk -v w="$wall" -v u="$user" -v s="$sys" 'BEGIN { printf "%d %d", w * 1000, (u + s) * 1000 }')
-    l=$(java -cp benchmarks/target/benchmarks.jar io.tollgate.benchmarks.RulesLoadTime \
+    l=$(java -cp "$BENCHMARKS_JAR" io.tollgate.benchmarks.RulesLoadTime \
       "$work/rules-$n.yaml" "$work/changed-$n.yaml" 2>/dev/null | tail -1)
     echo "$n $i $v | $l" | tee -a "$OUT"
   done

@@ -1,7 +1,7 @@
 // The one source of every servlet test app's TestUserFilter. The build (test-apps/pom.xml, antrun
-// execution "test-user-filter") copies it into each app that declares maven-antrun-plugin, in the
-// app's own package (test-user-filter.package) and servlet namespace (servlet.namespace: javax or
-// jakarta), so that each app holds and registers its filter as its users would.
+// execution "shared-sources") copies it into each app whose property shared-sources names it, in the
+// app's own package and namespace (javax or jakarta), so that each app holds and registers its filter
+// as its users would.
 package io.tollgate.testapps.shared;
 
 import java.io.IOException;

@@ -205,7 +205,8 @@ public final class AgentMain {
    * by its rule's on-failure policy for coming early. Bounded by {@code startupWait} (10 s).
    */
   private static void awaitRedis() {
-    if (!RedisBackend.anyStarting()) {
+    // Local rules start no backend: RedisBackend (and the Lettuce classes it links) stays unloaded
+    if (!rules.countsOnRedis() || !RedisBackend.anyStarting()) {
       return;
     }
     for (String address : RedisBackend.awaitStartingBackends()) {

@@ -6,12 +6,17 @@ import io.tollgate.diagnostics.Version;
 import io.tollgate.diagnostics.metrics.RuleMetrics;
 import io.tollgate.diagnostics.metrics.TollgateMetrics;
 import io.tollgate.diagnostics.status.BackendStatus;
+import io.tollgate.diagnostics.status.OutboundCounters;
+import io.tollgate.diagnostics.status.OutboundStatus;
 import io.tollgate.diagnostics.status.RuleCounters;
 import io.tollgate.diagnostics.status.RuleStatus;
 import io.tollgate.diagnostics.status.StatusSnapshot;
 import io.tollgate.engine.RulesHolder;
 import io.tollgate.limiters.AlgorithmKind;
 import io.tollgate.limiters.QuotaPolicy;
+import io.tollgate.outbound.OutboundGate;
+import io.tollgate.outbound.OutboundRuleState;
+import io.tollgate.outbound.PartnerHold;
 import io.tollgate.rules.Rule;
 import io.tollgate.stores.redis.InstanceRegistry;
 import io.tollgate.stores.redis.RedisBackend;
@@ -47,6 +52,7 @@ final class StatusReport {
   static StatusSnapshot snapshot(RulesHolder holder, long agentStartedAtMillis) {
     List<String> problems = new ArrayList<>();
     List<RuleStatus> rules = new ArrayList<>();
+    List<OutboundStatus> outbound = new ArrayList<>();
     BackendStatus backend = BackendStatus.local();
     String file = null;
     if (holder != null) {
@@ -64,13 +70,28 @@ final class StatusReport {
               budget.isShadow(), RuleCounters.read(metrics), RuleCounters.readKeys(metrics)));
         }
       }
+      if (holder.outbound() instanceof OutboundGate) {
+        for (OutboundRuleState rule : ((OutboundGate) holder.outbound()).states()) {
+          outbound.add(outboundStatus(rule));
+        }
+      }
       RedisBackend redis = holder.factory().redisBackend();
       if (redis != null) {
         backend = redisStatus(redis, holder.factory().instanceRegistry(), problems);
       }
     }
     return new StatusSnapshot(Version.current(), ProcessHandle.current().pid(), System.nanoTime(),
-        System.currentTimeMillis(), agentStartedAtMillis, file, problems, rules, backend);
+        System.currentTimeMillis(), agentStartedAtMillis, file, problems, rules, outbound, backend);
+  }
+
+  /** An outbound rule with its counters and the partner's waits holding its keys. */
+  static OutboundStatus outboundStatus(OutboundRuleState rule) {
+    List<OutboundStatus.Hold> holds = new ArrayList<>();
+    for (PartnerHold hold : rule.holds) {
+      holds.add(new OutboundStatus.Hold(hold.key, hold.untilMillis, hold.answer, hold.learntHere));
+    }
+    return new OutboundStatus(rule.name, rule.algorithm, rule.limit, rule.shadow, rule.onLimit,
+        OutboundCounters.read(rule.metrics), holds);
   }
 
   private static BackendStatus redisStatus(

@@ -104,6 +104,11 @@ public final class Cli {
       err.println("tollgate validate: name at least one rules file");
       return USAGE;
     }
+    long totalBytes = 0;
+    for (String file : files) {
+      totalBytes += new File(file).length(); // 0 for what does not exist: refused below
+    }
+    QuickCompiles.forFilesOf(totalBytes);
     int result = OK;
     for (String file : files) {
       try {

@@ -228,6 +228,13 @@ final class YamlNodes {
       return null;
     }
     String v = ((ScalarNode) node).getValue().trim();
+    if (isShortDigits(v)) {
+      // the common case (limit: 100), without a matcher and a BigInteger per number
+      long n = Long.parseLong(v);
+      if (n >= min && n <= max) {
+        return n;
+      }
+    }
     if (!INTEGER.matcher(v).matches()) {
       problem(node, ctx + what + " must be " + expected + ", got " + describe(node));
       return null;
@@ -242,6 +249,21 @@ final class YamlNodes {
       return null;
     }
     return n.longValue();
+  }
+
+  /** 1 to 18 ASCII digits: a long, whatever they are. */
+  private static boolean isShortDigits(String v) {
+    int n = v.length();
+    if (n == 0 || n > 18) {
+      return false;
+    }
+    for (int i = 0; i < n; i++) {
+      char c = v.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return true;
   }
 
   Boolean bool(Node node, String what, String ctx) {

@@ -58,7 +58,12 @@ public final class EarlyRetryLog {
    */
   public void earlyRetry(String rule, KeyLine line, String key, UnaryOperator<String> shown,
       long toldSeconds, long afterNanos) {
-    long now = nanoClock.getAsLong();
+    earlyRetry(rule, line, key, shown, toldSeconds, afterNanos, nanoClock.getAsLong());
+  }
+
+  /** As above, at {@code now}: the caller's reading of this log's clock. */
+  public void earlyRetry(String rule, KeyLine line, String key, UnaryOperator<String> shown,
+      long toldSeconds, long afterNanos, long now) {
     line.sinceLine.incrementAndGet();
     long last = line.lineNanos.get();
     boolean due = !line.written || now - last >= MINUTE_NANOS;

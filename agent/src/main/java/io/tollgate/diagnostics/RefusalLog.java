@@ -77,11 +77,20 @@ public final class RefusalLog {
    * Call {@link #write} when it does.
    */
   public boolean admit(String rule) {
+    return admit(rule, Long.MIN_VALUE);
+  }
+
+  /**
+   * As {@link #admit(String)}, at {@code nowNanos}: the caller's reading of this log's clock
+   * ({@link System#nanoTime()} for {@link #shared}), so that a refusal reads it once for all its
+   * bookkeeping; {@code Long.MIN_VALUE} to read it here.
+   */
+  public boolean admit(String rule, long nowNanos) {
     int limit = linesPerMinute;
     if (limit <= 0) {
       return false;
     }
-    long now = nanoClock.getAsLong();
+    long now = nowNanos == Long.MIN_VALUE ? nanoClock.getAsLong() : nowNanos;
     Minute minute = minutes.get(rule);
     if (minute == null) {
       if (minutes.size() >= MAX_RULES) {

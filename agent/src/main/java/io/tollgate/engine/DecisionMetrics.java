@@ -13,13 +13,21 @@ final class DecisionMetrics {
    * the counters each budget keeps (no lookup by name per request).
    */
   static void record(RuleVerdicts verdicts, int from, long decisionNanos) {
+    record(verdicts, from, decisionNanos, 1);
+  }
+
+  /**
+   * As above, for a decision whose time stands for {@code weight} decisions ({@link
+   * DecisionTiming}); 0 when it was not timed: then only counted.
+   */
+  static void record(RuleVerdicts verdicts, int from, long decisionNanos, long weight) {
     if (verdicts == null) {
       return;
     }
     for (int i = from, n = verdicts.size(); i < n; i++) {
       RuleVerdicts.Entry entry = verdicts.entry(i);
       TollgateMetrics.record(entry.rule.metrics(), entry.verdict.allowed, entry.rule.isShadow(),
-          entry.key, entry.verdict.fallback, decisionNanos);
+          entry.key, entry.verdict.fallback, decisionNanos, weight);
     }
   }
 }

@@ -3,7 +3,7 @@ package io.tollgate.engine;
 import io.tollgate.diagnostics.EarlyRetryLog;
 import io.tollgate.diagnostics.metrics.TollgateMetrics;
 import io.tollgate.logging.RateLimitedLog;
-import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * Retry storms: on each refusal, whether the refused keys came back before the {@code
@@ -32,8 +32,13 @@ final class EarlyRetries {
    * refusal is written already: a failure here is logged, and changes nothing for the request.
    */
   static void refused(RuleVerdicts verdicts, long toldSeconds) {
+    refused(verdicts, toldSeconds, System.nanoTime());
+  }
+
+  /** As above, at {@code nowNanos}, the caller's {@link System#nanoTime()}, which this reads too. */
+  static void refused(RuleVerdicts verdicts, long toldSeconds, long nowNanos) {
     try {
-      SHARED.check(verdicts, toldSeconds);
+      SHARED.check(verdicts, toldSeconds, nowNanos);
     } catch (RuntimeException e) {
       FAILURES.error("early-retries", () -> "counting early retries failed (the refusal stands): " + e);
     }
@@ -47,9 +52,15 @@ final class EarlyRetries {
    * Shadow rules told the client nothing.
    */
   void check(RuleVerdicts verdicts, long toldSeconds) {
-    List<RuleVerdicts.Entry> entries = verdicts.entries();
+    check(verdicts, toldSeconds, Long.MIN_VALUE);
+  }
+
+  /** As above, at {@code nowNanos} on the detector's clock; {@code Long.MIN_VALUE}: read it. */
+  void check(RuleVerdicts verdicts, long toldSeconds, long nowNanos) {
+    // by index: a refusal, the flood's common case, makes no list view
+    RuleVerdicts entries = verdicts;
     for (int i = 0, n = entries.size(); i < n; i++) {
-      RuleVerdicts.Entry entry = entries.get(i);
+      RuleVerdicts.Entry entry = entries.entry(i);
       if (entry.verdict.allowed || entry.rule.isShadow() || refusedEarlierInRule(entries, i)) {
         continue;
       }
@@ -57,16 +68,21 @@ final class EarlyRetries {
       // client has
       boolean perClient = RuleVerdicts.clientOverShare(entry) != null;
       String key = perClient ? entry.shareClient : entry.key;
-      EarlyRetryDetector.EarlyRetry early =
-          detector.refused(entry.rule.owner().name(), key, toldSeconds);
+      EarlyRetryDetector.EarlyRetry early = nowNanos == Long.MIN_VALUE
+          ? detector.refused(entry.rule.owner().name(), key, toldSeconds)
+          : detector.refused(entry.rule.owner().name(), key, toldSeconds, nowNanos);
       if (early != null) {
         String budget = longestRefusalInRule(entries, i).rule.name();
         TollgateMetrics.earlyRetry(budget, key,
             perClient ? EarlyRetries::shownPerClient : KeyDisplay::unquoted,
             early.toldSeconds, early.afterNanos);
-        log.earlyRetry(budget, early.line, key,
-            perClient ? EarlyRetries::quotedPerClient : KeyDisplay::of,
-            early.toldSeconds, early.afterNanos);
+        UnaryOperator<String> quoted = perClient ? EarlyRetries::quotedPerClient : KeyDisplay::of;
+        if (nowNanos == Long.MIN_VALUE) {
+          log.earlyRetry(budget, early.line, key, quoted, early.toldSeconds, early.afterNanos);
+        } else {
+          log.earlyRetry(
+              budget, early.line, key, quoted, early.toldSeconds, early.afterNanos, nowNanos);
+        }
       }
     }
   }
@@ -89,10 +105,10 @@ final class EarlyRetries {
   }
 
   /** Whether an earlier limit of the same rule refused the same key in this request. */
-  private static boolean refusedEarlierInRule(List<RuleVerdicts.Entry> entries, int index) {
-    RuleVerdicts.Entry entry = entries.get(index);
+  private static boolean refusedEarlierInRule(RuleVerdicts entries, int index) {
+    RuleVerdicts.Entry entry = entries.entry(index);
     for (int j = 0; j < index; j++) {
-      if (sameRuleRefused(entries.get(j), entry)) {
+      if (sameRuleRefused(entries.entry(j), entry)) {
         return true;
       }
     }
@@ -100,11 +116,10 @@ final class EarlyRetries {
   }
 
   /** The limit of the rule of {@code entries[first]} that refused with the longest wait. */
-  private static RuleVerdicts.Entry longestRefusalInRule(
-      List<RuleVerdicts.Entry> entries, int first) {
-    RuleVerdicts.Entry longest = entries.get(first);
+  private static RuleVerdicts.Entry longestRefusalInRule(RuleVerdicts entries, int first) {
+    RuleVerdicts.Entry longest = entries.entry(first);
     for (int j = first + 1, n = entries.size(); j < n; j++) {
-      RuleVerdicts.Entry other = entries.get(j);
+      RuleVerdicts.Entry other = entries.entry(j);
       if (sameRuleRefused(other, longest)
           && other.verdict.retryAfterNanos > longest.verdict.retryAfterNanos) {
         longest = other;

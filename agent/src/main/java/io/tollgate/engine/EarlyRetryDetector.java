@@ -93,7 +93,11 @@ final class EarlyRetryDetector {
    * told to wait (or its wait was over, or it was forgotten); and remembers the new wait.
    */
   EarlyRetry refused(String rule, String key, long toldSeconds) {
-    long now = nanoClock.getAsLong();
+    return refused(rule, key, toldSeconds, nanoClock.getAsLong());
+  }
+
+  /** As above, at {@code now}: a reading of this detector's clock the caller made already. */
+  EarlyRetry refused(String rule, String key, long toldSeconds, long now) {
     int hash = spread(rule.hashCode() * 31 + key.hashCode());
     int first = hash & mask;
     int second = ((hash >>> 13) ^ first) & mask;

@@ -41,8 +41,19 @@ public final class QuotaHeaders {
    * RuleVerdicts, HeadersMode)}, without a sink made for each response.
    */
   public static void setOn(HttpExchange exchange, RuleVerdicts verdicts, HeadersMode mode) {
-    write(null, exchange, verdicts, mode);
+    write(null, exchange, null, verdicts, mode);
   }
+
+  /**
+   * Puts the headers for these verdicts into {@code out}, names and values alternating, for a
+   * refusal: returns how many entries (twice the headers); {@code out} holds {@link #MAX_ENTRIES}.
+   */
+  static int putInto(String[] out, RuleVerdicts verdicts, HeadersMode mode) {
+    return write(null, null, out, verdicts, mode);
+  }
+
+  /** The most entries {@link #putInto} writes: five headers, each a name and a value. */
+  static final int MAX_ENTRIES = 10;
 
   /**
    * Adds the headers for these verdicts to {@code out}. Per request this makes only the strings
@@ -50,14 +61,17 @@ public final class QuotaHeaders {
    * rules show theirs; each rule's own policy item is made once, with the rule.
    */
   public static void addTo(Sink out, RuleVerdicts verdicts, HeadersMode mode) {
-    write(out, null, verdicts, mode);
+    write(out, null, null, verdicts, mode);
   }
 
-  /** To {@code sink}, or when it is null to {@code exchange}'s response. */
-  private static void write(
-      Sink sink, HttpExchange exchange, RuleVerdicts verdicts, HeadersMode mode) {
+  /**
+   * To {@code sink}, or when it is null to {@code exchange}'s response, or when that is null too
+   * into {@code array}; returns how many entries were put into {@code array}.
+   */
+  private static int write(Sink sink, HttpExchange exchange, String[] array,
+      RuleVerdicts verdicts, HeadersMode mode) {
     if (mode == HeadersMode.NONE) {
-      return;
+      return 0;
     }
     String policies = null;
     StringBuilder morePolicies = null;
@@ -91,8 +105,9 @@ public final class QuotaHeaders {
       tightest = refusedBy;
     }
     if (tightest == null) {
-      return;
+      return 0;
     }
+    int n = 0;
     Verdict verdict = tightest.verdict;
     long remaining = verdict.remaining;
     long resetSeconds = RateLimitHeaders.ceilSeconds(verdict.resetNanos);
@@ -105,28 +120,37 @@ public final class QuotaHeaders {
       } else {
         t = RefusalResponse.retryAfterSeconds(verdict.retryAfterNanos);
       }
-      header(sink, exchange, "RateLimit-Policy",
+      n = header(sink, exchange, array, n, "RateLimit-Policy",
           morePolicies == null ? policies : morePolicies.toString());
       // the budget's recent values are kept: a response of the same units and seconds makes none
       String item = tightest.rule.rateLimitValue(remaining, t);
       if (tightest.rule.showsPartitionKey()) {
         item += RateLimitHeaders.partitionKeyParameter(tightest.rule.name(), tightest.key);
       }
-      header(sink, exchange, "RateLimit", item);
+      n = header(sink, exchange, array, n, "RateLimit", item);
     }
     if (mode == HeadersMode.LEGACY || mode == HeadersMode.BOTH) {
-      header(sink, exchange, "X-RateLimit-Limit", Long.toString(tightest.rule.policy().quota()));
-      header(sink, exchange, "X-RateLimit-Remaining", Long.toString(remaining));
-      header(sink, exchange, "X-RateLimit-Reset", Long.toString(resetSeconds));
+      n = header(sink, exchange, array, n, "X-RateLimit-Limit",
+          Long.toString(tightest.rule.policy().quota()));
+      n = header(sink, exchange, array, n, "X-RateLimit-Remaining", Long.toString(remaining));
+      n = header(sink, exchange, array, n, "X-RateLimit-Reset", Long.toString(resetSeconds));
     }
+    return n;
   }
 
-  private static void header(Sink sink, HttpExchange exchange, String name, String value) {
+  private static int header(Sink sink, HttpExchange exchange, String[] array, int at,
+      String name, String value) {
     if (sink != null) {
       sink.header(name, value);
-    } else {
-      exchange.setResponseHeader(name, value);
+      return at;
     }
+    if (exchange != null) {
+      exchange.setResponseHeader(name, value);
+      return at;
+    }
+    array[at] = name;
+    array[at + 1] = value;
+    return at + 2;
   }
 
   private static boolean isTighter(Verdict candidate, Verdict current) {

@@ -246,7 +246,7 @@ public final class RequestDecider {
     Rule[] budgets = rule.budgetsFor(exchange);
     PenaltyTracker penalty = rule.penalty();
     if (penalty != null) {
-      Verdict boxed = new Verdict();
+      Verdict boxed = verdicts.nextVerdict();
       if (penalty.check(key, boxed)) {
         verdicts.add(budgets[0], key, cost, boxed, false);
         return;
@@ -262,7 +262,7 @@ public final class RequestDecider {
         verdicts.add(budgets[0], key, cost, verdict, false, client); // refused: holds nothing
         return;
       }
-      Verdict verdict = new Verdict();
+      Verdict verdict = verdicts.nextVerdict();
       try {
         budgets[0].store().decide(key, cost, verdict, deadline);
       } catch (RuntimeException | Error e) {

@@ -5,9 +5,17 @@ import io.tollgate.rules.Rule;
 import java.util.List;
 
 /**
- * A request from its outermost entry point (a servlet container's) to its end: the verdicts of
- * every decision point it passed, so that later points report all of them and the end gives back
- * what they hold. Framework modules hand it back to {@link TollgateGate#requestEnded}.
+ * A request from its outermost entry point (a servlet container's) to its end: its one context,
+ * holding the exchange, the verdicts of every decision point it passed (so that later points
+ * report all of them and the end gives back what they hold), the rules that wait for a later
+ * point, and how long the agent has held it. Framework modules hand it back to {@link
+ * TollgateGate#requestEnded}.
+ *
+ * <p>Reused by the thread's next request when this one ends with nothing left to do at its end
+ * (the common case): then nothing but the thread refers to it, and the next request fills it
+ * again instead of allocating a context, verdicts, an entry and a verdict. A request whose end
+ * comes later (an asynchronous request holding a permit, a charge settled by the status) keeps
+ * its context, and the thread makes a new one.
  */
 public final class RequestScope {
 
@@ -20,8 +28,16 @@ public final class RequestScope {
   /** What {@link TollgateGate#outermostEntry} answers for a refused request. */
   public static final RequestScope REFUSED = new RequestScope(null, null);
 
-  final HttpExchange exchange;
-  RuleVerdicts verdicts;
+  HttpExchange exchange;
+  /** Never null (but for {@link #REFUSED}); empty until a rule decides. */
+  final RuleVerdicts verdicts;
+  /** Whether a request is using this context: from its outermost entry point until it returns. */
+  boolean active;
+  /**
+   * The thread's decisions since it last timed one ({@link DecisionTiming}), -1 before its first:
+   * kept across the thread's requests, as the context is.
+   */
+  int untimedDecisions = -1;
   /**
    * Rules keyed by the user, which the request did not have at its first entry point: decided at
    * the first later entry point that has one, at the latest at the framework's handler. Null when
@@ -40,6 +56,28 @@ public final class RequestScope {
   RequestScope(HttpExchange exchange, RuleVerdicts verdicts) {
     this.exchange = exchange;
     this.verdicts = verdicts;
+  }
+
+  /**
+   * Filled again for the thread's next request, on {@code exchange}: emptied first, since the
+   * previous request may have been refused or failed before its end released it.
+   */
+  void reuseFor(HttpExchange exchange) {
+    release();
+    this.exchange = exchange;
+  }
+
+  /**
+   * The request is over and nothing refers to this context but the thread: forgets it, so that
+   * the next request starts empty and the previous one's objects can be collected.
+   */
+  void release() {
+    exchange = null;
+    verdicts.reset();
+    waitingForPrincipal = null;
+    waitingForBody = null;
+    heldNanos = 0;
+    bodyReadBegun = false;
   }
 
   /** The exchange of the outermost entry point (its client address, its response). */

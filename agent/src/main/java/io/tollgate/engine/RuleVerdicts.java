@@ -17,35 +17,44 @@ public final class RuleVerdicts {
    * budget ({@link Rule#owner()} is the rule of the file).
    */
   public static final class Entry {
-    public final Rule rule;
-    public final String key;
-    public final long cost;
-    public final Verdict verdict;
+    public Rule rule;
+    public String key;
+    public long cost;
+    public Verdict verdict;
     /** Whether {@link #cost} stays charged: allowed, and not given back because a sibling refused. */
-    final boolean charged;
+    boolean charged;
     /** Whether the request has been held for this entry's delay already. */
     boolean paced;
     /**
      * Whether the request holds permits of this entry's rule until it ends: allowed by a
      * concurrency rule, or counted in flight by an adaptive one in shadow mode, refused or not.
      */
-    final boolean holds;
+    boolean holds;
     /** When the request was admitted ({@link System#nanoTime()}), for a rule that learns from latency. */
-    final long admittedNanos;
+    long admittedNanos;
 
     /**
      * The client whose {@code per-client} share of {@link #rule}'s permits this request took, given
      * back with the permit; or, when refused, whose share was full; null when none.
      */
-    final String shareClient;
+    String shareClient;
     /**
      * Whether the request took {@link #shareClient}'s share and gives it back when it ends: not a
      * shadow rule's would-refuse for the share, which runs without taking it.
      */
-    final boolean tookShare;
+    boolean tookShare;
 
     Entry(Rule rule, String key, long cost, Verdict verdict, boolean charged, String shareClient,
         boolean tookShare) {
+      set(rule, key, cost, verdict, charged, shareClient, tookShare);
+    }
+
+    /**
+     * Fills this entry; not final fields, so that a request context reused by its thread's next
+     * request ({@link RequestScope}) fills its first entry again rather than making one.
+     */
+    Entry set(Rule rule, String key, long cost, Verdict verdict, boolean charged,
+        String shareClient, boolean tookShare) {
       this.shareClient = shareClient;
       this.tookShare = tookShare && shareClient != null;
       this.rule = rule;
@@ -53,8 +62,10 @@ public final class RuleVerdicts {
       this.cost = cost;
       this.verdict = verdict;
       this.charged = charged;
+      this.paced = false;
       this.holds = rule.releasesAtEnd() && (verdict.allowed || rule.holdsWhenRefused());
       this.admittedNanos = holds && rule.learnsFromLatency() ? System.nanoTime() : 0;
+      return this;
     }
   }
 
@@ -66,11 +77,19 @@ public final class RuleVerdicts {
   private Entry[] more;
   private int size;
   /**
-   * The engine's latest clock reading for this request ({@link System#nanoTime()}): when its
-   * latest decision ended, or its pacing did. Set by the engine, so that the time the request was
-   * held is known without reading the clock again.
+   * How long the latest decision point held the request: its decision, when the engine timed it
+   * ({@link DecisionTiming}; 0 for a local decision it did not), and its pacing. Set by the
+   * engine, which adds it to the time the request has been held.
    */
-  long lastNanos;
+  long heldByLastPoint;
+  /**
+   * The first entry and its verdict, kept by a request context that its thread reuses, so that
+   * its next request fills them again ({@link #reset}); null until first needed.
+   */
+  private Entry spareEntry;
+  private Verdict spareVerdict;
+  /** The quota headers of a refusal, names and values alternating; made when first needed. */
+  private String[] refusalHeaders;
   private Entry refusedBy;
   private Entry wouldRefuse;
   private boolean released;
@@ -100,7 +119,14 @@ public final class RuleVerdicts {
    */
   void add(Rule rule, String key, long cost, Verdict verdict, boolean charged, String shareClient,
       boolean tookShare) {
-    Entry entry = new Entry(rule, key, cost, verdict, charged, shareClient, tookShare);
+    Entry entry;
+    if (size == 0) {
+      entry = spareEntry == null
+          ? (spareEntry = new Entry(rule, key, cost, verdict, charged, shareClient, tookShare))
+          : spareEntry.set(rule, key, cost, verdict, charged, shareClient, tookShare);
+    } else {
+      entry = new Entry(rule, key, cost, verdict, charged, shareClient, tookShare);
+    }
     if (size == 0) {
       first = entry;
     } else if (more == null) {
@@ -123,6 +149,50 @@ public final class RuleVerdicts {
         refusedBy = entry;
       }
     }
+  }
+
+  /**
+   * A verdict for the next rule to write into: for the first, the one kept for reuse (cleared),
+   * else a new one. A verdict asked for and not added (a penalty box's check that found the key
+   * free) is simply asked for again.
+   */
+  Verdict nextVerdict() {
+    if (size != 0) {
+      return new Verdict();
+    }
+    if (spareVerdict == null) {
+      spareVerdict = new Verdict();
+    } else {
+      spareVerdict.clear();
+    }
+    return spareVerdict;
+  }
+
+  /**
+   * Empties these verdicts for the next request of the context that owns them ({@link
+   * RequestScope}): called on its thread once nothing else refers to them (the request ended with
+   * no work left for its end, or never began).
+   */
+  void reset() {
+    if (more != null) {
+      java.util.Arrays.fill(more, null);
+    }
+    first = null;
+    size = 0;
+    heldByLastPoint = 0;
+    refusedBy = null;
+    wouldRefuse = null;
+    released = false;
+    corrected = false;
+    workAtEnd = false;
+  }
+
+  /** An array for a refusal's quota headers ({@link QuotaHeaders#putInto}), kept for reuse. */
+  String[] refusalHeaders() {
+    if (refusalHeaders == null) {
+      refusalHeaders = new String[QuotaHeaders.MAX_ENTRIES];
+    }
+    return refusalHeaders;
   }
 
   /**

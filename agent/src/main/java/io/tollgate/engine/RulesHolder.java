@@ -354,6 +354,14 @@ public final class RulesHolder {
    */
   static final int NAMES_SHOWN = 20;
 
+  /**
+   * Whether the rules last built count on Redis. Asked before anything of the Redis client is
+   * touched, so that an agent whose rules count locally never loads its classes.
+   */
+  public boolean countsOnRedis() {
+    return factory.redisBackend() != null;
+  }
+
   /** The rules in force, as the log names them: {@code 2 rules: login, api (shadow)}. */
   public String describeInForce() {
     return describe(current);

@@ -5,6 +5,8 @@ import io.tollgate.diagnostics.ProxySetupAdvisor;
 import io.tollgate.diagnostics.RefusalLog;
 import io.tollgate.diagnostics.RouteRulesAdvisor;
 import io.tollgate.http.HttpExchange;
+import io.tollgate.http.RefusalBody;
+import io.tollgate.http.RefusalMessage;
 import io.tollgate.http.RefusalResponse;
 import io.tollgate.logging.AgentLog;
 import io.tollgate.logging.RateLimitedLog;
@@ -41,7 +43,11 @@ public final class TollgateGate {
    */
   static final String INJECT_FAILURE_PROPERTY = "tollgate.test.inject-failure";
 
-  /** The request this thread is serving, from its outermost entry point until it returns. */
+  /**
+   * The request context of this thread: the request it is serving from its outermost entry point
+   * until it returns ({@link RequestScope#active}), and in between requests the context the next
+   * one reuses.
+   */
   private static final ThreadLocal<RequestScope> CURRENT = new ThreadLocal<>();
   /** The request a server without the servlet API (Grizzly) is handling on this thread. */
   private static final ThreadLocal<ServerRequest> SERVER_REQUEST = new ThreadLocal<>();
@@ -59,6 +65,8 @@ public final class TollgateGate {
    * run in this JVM: then rules keyed by the user can wait for it, after the security filters.
    */
   private volatile boolean handlerPointSeen;
+  /** The rules in force when last asked whether their stores may hold a request, and the answer. */
+  private volatile StoresOfRules storesOfRules = new StoresOfRules(null, true);
 
   public TollgateGate(RulesHolder rules) {
     this.rules = rules;
@@ -86,7 +94,11 @@ public final class TollgateGate {
 
   /** The request this thread is serving from its outermost entry point, or null. */
   public RequestScope currentRequest() {
-    return CURRENT.get();
+    return active(CURRENT.get());
+  }
+
+  private static RequestScope active(RequestScope scope) {
+    return scope != null && scope.active ? scope : null;
   }
 
   /**
@@ -104,36 +116,57 @@ public final class TollgateGate {
           exchange.remoteAddress(),
           exchange.header("X-Forwarded-For") != null || exchange.header("Forwarded") != null);
     }
+    RequestScope idle = CURRENT.get();
+    RequestScope scope = contextFor(exchange, idle);
     List<Rule> waiting = ruleSet.hasPrincipalRules() ? new ArrayList<>(1) : null;
     List<Rule> waitingForBody = ruleSet.hasBodyRules() ? new ArrayList<>(1) : null;
-    // The clock is read here and when the decision ends (RuleVerdicts.lastNanos), not
-    // again for each step: every reading costs some 30 ns on a virtual machine.
-    long start = System.nanoTime();
     long held = TollgateBridge.startupWaitNanos();
-    RuleVerdicts verdicts = decide(exchange, null, ruleSet, DecisionPoint.FIRST_ENTRY, null,
-        waiting, waitingForBody, start, held);
+    RuleVerdicts verdicts = scope.verdicts; // empty: this decision adds the request's first
     boolean handedOver = false;
     try {
-      if (verdicts != null
-          && refuseOrPass(exchange, verdicts, ruleSet, held + (verdicts.lastNanos - start))) {
+      decide(exchange, null, ruleSet, DecisionPoint.FIRST_ENTRY, verdicts, waiting,
+          waitingForBody, held, scope);
+      if (verdicts.size() > 0
+          && refuseOrPass(exchange, verdicts, ruleSet, held + verdicts.heldByLastPoint)) {
         handedOver = true; // given back by the refusal
         return RequestScope.REFUSED;
       }
-      RequestScope scope = new RequestScope(exchange, verdicts);
       // no verdicts: no store was asked, and matching alone holds a request for nothing to count
-      scope.heldNanos = held + (verdicts == null ? 0 : verdicts.lastNanos - start);
+      scope.heldNanos = held + (verdicts.size() == 0 ? 0 : verdicts.heldByLastPoint);
       if (waiting != null && !waiting.isEmpty()) {
         scope.waitingForPrincipal = waiting;
       }
       keepBodyWaiting(scope, waitingForBody);
-      CURRENT.set(scope);
+      scope.active = true;
+      if (scope != idle && idle != null) {
+        CURRENT.set(scope); // a request inside another's: now this thread's current one
+      }
       handedOver = true; // given back at the request's end
       return scope;
     } finally {
-      if (!handedOver && verdicts != null) {
-        verdicts.releaseHeld();
+      if (!handedOver) {
+        verdicts.releaseHeld(); // what this decision took before it failed
       }
     }
+  }
+
+  /**
+   * The request context this thread's outermost entry point fills: the one the thread's previous
+   * request left ({@code idle}: its verdicts, first entry and first verdict reused, so that a
+   * request allocates none of them), or a new one when that is in use by a request this one runs
+   * inside, or the thread has none (its first request, or its previous one's end comes later).
+   */
+  private static RequestScope contextFor(HttpExchange exchange, RequestScope idle) {
+    if (idle == null) {
+      RequestScope scope = new RequestScope(exchange, new RuleVerdicts());
+      CURRENT.set(scope); // kept by the thread from now on, for its next requests too
+      return scope;
+    }
+    if (idle.active) {
+      return new RequestScope(exchange, new RuleVerdicts());
+    }
+    idle.reuseFor(exchange);
+    return idle;
   }
 
   /**
@@ -180,7 +213,7 @@ public final class TollgateGate {
    */
   public boolean decidesAtHandler(
       boolean mayBeOnlyEntry, MethodAsRun methodAsRun, Object request) {
-    RequestScope scope = CURRENT.get();
+    RequestScope scope = active(CURRENT.get());
     boolean only = mayBeOnlyEntry && scope == null;
     if (!only) {
       noteHandlerPoint();
@@ -221,7 +254,7 @@ public final class TollgateGate {
    */
   public boolean handlerEntry(HttpExchange exchange, boolean mayBeOnlyEntry) {
     RuleSet ruleSet = rules.current();
-    RequestScope scope = CURRENT.get();
+    RequestScope scope = active(CURRENT.get());
     DecisionPoint point =
         mayBeOnlyEntry && scope == null ? DecisionPoint.ONLY_ENTRY : DecisionPoint.ROUTE;
     List<Rule> waiting = scope == null ? null : scope.waitingForPrincipal;
@@ -237,11 +270,10 @@ public final class TollgateGate {
     if (scope != null) {
       scope.waitingForPrincipal = null; // decided here, once
     }
-    long start = System.nanoTime();
     long held = scope == null ? TollgateBridge.startupWaitNanos() : scope.heldNanos;
     List<Rule> waitingForBody = scope == null ? null : bodyWaitingOf(scope, ruleSet);
     RuleVerdicts verdicts = decide(
-        exchange, sentMethod, ruleSet, point, earlier, waiting, waitingForBody, start, held);
+        exchange, sentMethod, ruleSet, point, earlier, waiting, waitingForBody, held, scope);
     if (scope != null) {
       keepBodyWaiting(scope, waitingForBody);
     }
@@ -251,8 +283,7 @@ public final class TollgateGate {
     boolean handedOver = false;
     try {
       if (scope != null) {
-        scope.verdicts = verdicts;
-        handedOver = true; // given back at the request's end
+        handedOver = true; // the scope's own: given back at the request's end
       } else if (verdicts.holdsAnything()) {
         ServerRequest server = SERVER_REQUEST.get();
         if (server != null) {
@@ -262,7 +293,7 @@ public final class TollgateGate {
         // else no end will be reported (a server Tollgate does not know): given back now
       }
       boolean refused =
-          refuseOrPass(exchange, verdicts, ruleSet, held + (verdicts.lastNanos - start));
+          refuseOrPass(exchange, verdicts, ruleSet, held + verdicts.heldByLastPoint);
       if (!refused && scope == null && verdicts.hasChargesToSettle()) {
         // no servlet request in front whose end settles them: the exchange's own end does
         exchange.whenComplete(() -> ended(verdicts, exchange, false));
@@ -270,7 +301,7 @@ public final class TollgateGate {
       return refused;
     } finally {
       if (scope != null) {
-        scope.heldNanos += verdicts.lastNanos - start;
+        scope.heldNanos += verdicts.heldByLastPoint;
       }
       if (!handedOver) {
         verdicts.releaseHeld();
@@ -305,25 +336,21 @@ public final class TollgateGate {
    */
   private boolean decideWaiting(RequestScope scope, HttpExchange exchange, RuleSet ruleSet,
       DecisionPoint point, List<Rule> waiting, List<Rule> waitingForBody) {
-    RuleVerdicts earlier = scope.verdicts;
-    int before = earlier == null ? 0 : earlier.size();
-    long start = System.nanoTime();
-    RuleVerdicts verdicts = decide(exchange, null, ruleSet, point, earlier, waiting,
-        waitingForBody, start, scope.heldNanos);
-    // handed to the scope at once: its end gives back whatever happens next
-    scope.verdicts = verdicts;
+    RuleVerdicts verdicts = scope.verdicts; // the scope's own: its end gives back what is taken
+    int before = verdicts.size();
+    decide(exchange, null, ruleSet, point, verdicts, waiting, waitingForBody, scope.heldNanos,
+        scope);
     keepBodyWaiting(scope, waitingForBody);
     if (waiting == scope.waitingForPrincipal && waiting.isEmpty()) {
       scope.waitingForPrincipal = null;
     }
-    boolean decided = verdicts != null && verdicts.size() != before;
+    boolean decided = verdicts.size() != before;
     try {
       return decided
-          && refuseOrPass(
-              exchange, verdicts, ruleSet, scope.heldNanos + (verdicts.lastNanos - start));
+          && refuseOrPass(exchange, verdicts, ruleSet, scope.heldNanos + verdicts.heldByLastPoint);
     } finally {
       if (decided) {
-        scope.heldNanos += verdicts.lastNanos - start;
+        scope.heldNanos += verdicts.heldByLastPoint;
       }
     }
   }
@@ -349,17 +376,20 @@ public final class TollgateGate {
   private boolean refuseOrPass(
       HttpExchange exchange, RuleVerdicts verdicts, RuleSet ruleSet, long heldNanos) {
     if (verdicts.refused()) {
-      List<String[]> headers = headersFor(verdicts, ruleSet);
+      logShadow(verdicts);
+      RefusalMessage refusal = refusalOf(exchange, verdicts, ruleSet);
       verdicts.releaseHeld();
-      writeRefusal(exchange, verdicts, headers);
+      exchange.writeRefusal(refusal);
+      refused(exchange, verdicts, refusal);
       return true;
     }
     setHeaders(exchange, verdicts, ruleSet);
     logAllowed(exchange, verdicts);
     long delay = RequestHold.pacing(verdicts.takeDelayNanos(), heldNanos);
     if (delay > 0) {
+      long start = System.nanoTime();
       RequestPacing.hold(delay);
-      verdicts.lastNanos = System.nanoTime(); // the pacing held the request too
+      verdicts.heldByLastPoint += System.nanoTime() - start; // the pacing held the request too
     }
     return false;
   }
@@ -380,16 +410,29 @@ public final class TollgateGate {
    * out. Rules that learn from latency count a failure as congestion.
    */
   public void requestEnded(RequestScope scope, Throwable thrown) {
-    // set, not remove: the thread's entry stays, so the next request does not make a new one
-    CURRENT.set(null);
+    scope.active = false;
+    boolean reusable = false;
     try {
       routeRulesAdvisor.requestEnded(handlerPointSeen, rules.current(), namesOfRouteRules);
     } finally {
-      RuleVerdicts verdicts = scope.verdicts;
-      if (verdicts != null && verdicts.hasWorkAtEnd()) {
-        HttpExchange exchange = scope.exchange;
-        boolean uncaught = thrown != null;
-        exchange.whenComplete(() -> ended(verdicts, exchange, uncaught));
+      try {
+        RuleVerdicts verdicts = scope.verdicts;
+        if (verdicts.hasWorkAtEnd()) {
+          // the end may come later, on another thread: the context is the request's until then
+          HttpExchange exchange = scope.exchange;
+          boolean uncaught = thrown != null;
+          exchange.whenComplete(() -> ended(verdicts, exchange, uncaught));
+        } else {
+          reusable = true; // nothing refers to the context now but this thread
+        }
+      } finally {
+        if (CURRENT.get() == scope) {
+          if (reusable) {
+            scope.release(); // kept for the thread's next request
+          } else {
+            CURRENT.set(null); // set, not remove: the thread's entry stays for the next request
+          }
+        }
       }
     }
   }
@@ -473,12 +516,19 @@ public final class TollgateGate {
   }
 
   /**
-   * Decides at one entry point, starting at {@code start} for a request held {@code heldNanos}
-   * before, and counts this decision's verdicts in the rule metrics (the clock read once more, at
-   * the end, kept as the verdicts' {@link RuleVerdicts#lastNanos}); at a handler, the request
-   * method may be overridden from {@code sentMethod} (the method the outermost entry point saw, or
-   * null). Rules reached whose key is a body field not read yet are added to {@code
-   * waitingForBody} when it is not null.
+   * Decides at one entry point, for a request held {@code heldNanos} before, adding to {@code
+   * earlier} (or to new verdicts, returned, when it is null), and counts this decision's verdicts
+   * in the rule metrics; at a handler, the request method may be overridden from {@code
+   * sentMethod} (the method the outermost entry point saw, or null). Rules reached whose key is a
+   * body field not read yet are added to {@code waitingForBody} when it is not null.
+   *
+   * <p>The clock is read before and after only when the decision is timed ({@link
+   * DecisionTiming}): when a store may hold the request (a shared store, a queue), when the
+   * request has been held already, and for one decision in {@value DecisionTiming#STRIDE} of the
+   * request's thread, which stands for the others in the metrics. A local decision otherwise
+   * holds the request for nothing worth a clock reading (~30 ns each on a virtual machine), and
+   * its store reads the clock once itself. The time held is kept as the verdicts' {@link
+   * RuleVerdicts#heldByLastPoint}.
    */
   private RuleVerdicts decide(
       HttpExchange exchange,
@@ -488,17 +538,41 @@ public final class TollgateGate {
       RuleVerdicts earlier,
       List<Rule> waiting,
       List<Rule> waitingForBody,
-      long start,
-      long heldNanos) {
+      long heldNanos,
+      RequestScope scope) {
     int before = earlier == null ? 0 : earlier.size();
+    long weight = DecisionTiming.weight(scope, heldNanos, storesMayHold(ruleSet));
+    long start = weight == 0 ? 0 : System.nanoTime();
+    long deadline = weight == 0 ? Long.MAX_VALUE : RequestHold.deadline(start, heldNanos);
     RuleVerdicts verdicts = decider.decide(exchange, sentMethod, ruleSet, point, earlier, waiting,
-        waitingForBody, handlerPointSeen, RequestHold.deadline(start, heldNanos), start);
+        waitingForBody, handlerPointSeen, deadline, start);
     if (verdicts != null && verdicts.size() > before) {
-      long end = System.nanoTime();
-      verdicts.lastNanos = end;
-      DecisionMetrics.record(verdicts, before, end - start);
+      long took = weight == 0 ? 0 : System.nanoTime() - start;
+      verdicts.heldByLastPoint = took;
+      DecisionMetrics.record(verdicts, before, took, weight);
     }
     return verdicts;
+  }
+
+  /** Whether a store of the rules in force may hold a request: asked once per set of rules. */
+  private boolean storesMayHold(RuleSet ruleSet) {
+    StoresOfRules known = storesOfRules;
+    if (known.ruleSet != ruleSet) {
+      known = new StoresOfRules(ruleSet, DecisionTiming.anyStoreMayHold(ruleSet));
+      storesOfRules = known; // racing threads compute the same answer
+    }
+    return known.mayHold;
+  }
+
+  /** Whether any store of one set of rules may hold a request ({@link #storesMayHold}). */
+  private static final class StoresOfRules {
+    final RuleSet ruleSet;
+    final boolean mayHold;
+
+    StoresOfRules(RuleSet ruleSet, boolean mayHold) {
+      this.ruleSet = ruleSet;
+      this.mayHold = mayHold;
+    }
   }
 
   private void failIfInjected() {
@@ -506,14 +580,6 @@ public final class TollgateGate {
       throw new IllegalStateException(
           "failure injected for testing (-D" + INJECT_FAILURE_PROPERTY + "=true)");
     }
-  }
-
-  /** The quota headers as a list, for a refusal (which adds its own) or a deferred response. */
-  private List<String[]> headersFor(RuleVerdicts verdicts, RuleSet ruleSet) {
-    logShadow(verdicts);
-    List<String[]> headers = new ArrayList<>(6);
-    QuotaHeaders.addTo(headers, verdicts, ruleSet.headers());
-    return headers;
   }
 
   /** The quota headers of an allowed request, set on its response directly. */
@@ -532,15 +598,33 @@ public final class TollgateGate {
     }
   }
 
-  private static void writeRefusal(
-      HttpExchange exchange, RuleVerdicts verdicts, List<String[]> headers) {
+  /**
+   * The answer to a refused request, as one value that the module writes with its own API: the
+   * refusing rule's status and body (negotiated from {@code Accept} unless the rule has its own),
+   * the quota headers and the refusal's. The rule keeps the values it answered lately, so that a
+   * flood's refusals (the same second, the same quota headers) allocate nothing here.
+   */
+  private static RefusalMessage refusalOf(
+      HttpExchange exchange, RuleVerdicts verdicts, RuleSet ruleSet) {
+    RuleVerdicts.Entry refusedBy = verdicts.refusedBy();
+    String[] quota = verdicts.refusalHeaders();
+    int quotaLength = QuotaHeaders.putInto(quota, verdicts, ruleSet.headers());
+    RefusalBody body = refusedBy.rule.refusalBody();
+    boolean html =
+        !body.hasTemplate() && RefusalResponse.prefersHtml(exchange.headerLines("Accept"));
+    return body.message(refusedBy.verdict.backendUnavailable, refusedBy.rule.name(),
+        RefusalResponse.retryAfterSeconds(refusedBy.verdict.retryAfterNanos),
+        refusedBy.rule.policy(), html, quota, quotaLength);
+  }
+
+  /** A refusal was written: logged (a few lines a minute per rule), and early retries counted. */
+  private static void refused(
+      HttpExchange exchange, RuleVerdicts verdicts, RefusalMessage refusal) {
     RuleVerdicts.Entry refusedBy = verdicts.refusedBy();
     long retryAfter = RefusalResponse.retryAfterSeconds(refusedBy.verdict.retryAfterNanos);
-    RefusalResponse.addHeaders(headers, refusedBy.rule.name(), retryAfter);
-    refusedBy.rule.refusalBody().write(exchange, headers, refusedBy.verdict.backendUnavailable,
-        refusedBy.rule.name(), retryAfter, refusedBy.rule.policy());
-    logRefusal(exchange, refusedBy, retryAfter);
-    EarlyRetries.refused(verdicts, retryAfter);
+    long now = System.nanoTime(); // one reading for the refusal log and the early retries
+    logRefusal(exchange, refusedBy, retryAfter, refusal.status(), now);
+    EarlyRetries.refused(verdicts, retryAfter, now);
   }
 
   /** With {@code debug=true}: every allowed decision, with each rule's key and what is left. */
@@ -558,28 +642,28 @@ public final class TollgateGate {
     AgentLog.debug(line.toString());
   }
 
-  private static void logRefusal(
-      HttpExchange exchange, RuleVerdicts.Entry refusedBy, long retryAfter) {
-    // a per-client refusal names the client, or the log would show only the shared key ('*')
-    String overShare = RuleVerdicts.clientOverShare(refusedBy);
-    String key = KeyDisplay.of(refusedBy.key) + (overShare == null ? ""
-        : " (client " + KeyDisplay.of(overShare) + " holds its per-client share)");
+  private static void logRefusal(HttpExchange exchange, RuleVerdicts.Entry refusedBy,
+      long retryAfter, int status, long nowNanos) {
     if (AgentLog.isDebug()) {
       AgentLog.debug("refused " + exchange.method() + " " + exchange.rawPath() + " by rule '"
           + refusedBy.rule.name() + "' (" + refusedBy.rule.algorithmName() + ") key "
-          + key + "; retry after " + retryAfter + "s");
+          + shownKey(refusedBy) + "; retry after " + retryAfter + "s");
       return;
     }
-    // Without debug: the refusal log, a few lines a minute per rule and a summary of the rest.
+    // Without debug: the refusal log, a few lines a minute per rule and a summary of the rest;
+    // the key is shown (a string made) only for the lines written.
     RefusalLog refusals = RefusalLog.shared();
-    if (refusals.admit(refusedBy.rule.name())) {
+    if (refusals.admit(refusedBy.rule.name(), nowNanos)) {
       refusals.write(refusedBy.rule.name(), exchange.method(), exchange.rawPath(),
-          key, retryAfter, statusOf(refusedBy));
+          shownKey(refusedBy), retryAfter, status);
     }
   }
 
-  /** 429 (or the rule's own) over the limit; 503 when the shared store is down and the rule says deny. */
-  private static int statusOf(RuleVerdicts.Entry refusedBy) {
-    return refusedBy.rule.refusalBody().status(refusedBy.verdict.backendUnavailable);
+  /** The refused key as the log shows it; a per-client refusal names the client too. */
+  private static String shownKey(RuleVerdicts.Entry refusedBy) {
+    // a per-client refusal names the client, or the log would show only the shared key ('*')
+    String overShare = RuleVerdicts.clientOverShare(refusedBy);
+    return KeyDisplay.of(refusedBy.key) + (overShare == null ? ""
+        : " (client " + KeyDisplay.of(overShare) + " holds its per-client share)");
   }
 }

@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * One request and its response as the decision engine sees them, whatever the framework: a servlet
  * request, a Jersey {@code ContainerRequest}... Everything the rules may read, and the two things
- * the engine may do to the response.
+ * the engine may do to the response: add a header, or answer with a refusal.
  */
 public interface HttpExchange {
 
@@ -105,8 +105,12 @@ public interface HttpExchange {
   /** Adds a header to the response that the application is about to write. */
   void setResponseHeader(String name, String value);
 
-  /** Replaces whatever the response holds with this one and completes it. */
-  void writeResponse(int status, List<String[]> headers, String contentType, byte[] body);
+  /**
+   * Answers the request with {@code refusal} in place of whatever its response holds, and
+   * completes it: the module writes it with its framework's own API (or makes it the framework's
+   * response). The engine builds the value; nothing in it calls back here.
+   */
+  void writeRefusal(RefusalMessage refusal);
 
   /** A response header the application set, or null (read after the application ran). */
   String responseHeader(String name);

@@ -10,7 +10,7 @@ import java.util.Locale;
 /**
  * The refusal an operator configured with {@code response:}: the status of a refusal over the
  * limit, and a body template with its content type. Without a template the body is negotiated
- * ({@link RefusalResponse#negotiatedBody}).
+ * ({@link #message}).
  *
  * <p>The template was checked when the rules were loaded; here it is only filled in, each value
  * escaped for the content type: HTML and XML bodies get {@code &<>"'} as entities, JSON bodies
@@ -28,6 +28,8 @@ public final class RefusalBody {
   private final Escaping escaping;
   /** The bodies already written, so that a flood of refusals does not build them again. */
   private final RefusalBodyCache bodies = new RefusalBodyCache();
+  /** The whole refusals already answered, for the same reason. */
+  private final RefusalMessages messages = new RefusalMessages();
 
   /**
    * @param status the status over the limit, or null for 429
@@ -63,29 +65,50 @@ public final class RefusalBody {
   }
 
   /**
-   * Writes the refusal to {@code exchange} with {@code headers} (the same whatever the body): the
-   * configured body, else the HTML page for a browser and problem+json for everyone else. Each
-   * body is built once per rule, {@code Retry-After}, kind and status and then sent as it is
-   * ({@link RefusalBodyCache}): the same bytes as building it again, without the work.
+   * The whole refusal, for the module to write with its own API: {@code quota} (its first {@code
+   * quotaLength} entries, names and values alternating) and the refusal's own headers ({@link
+   * RefusalResponse#RETRY_AFTER_HEADER}, {@code Cache-Control}, {@link RefusalResponse#RULE_HEADER}),
+   * and the configured body, else the HTML page when {@code html} (a browser's {@code Accept},
+   * {@link RefusalResponse#prefersHtml}) and problem+json for everyone else. The same key gives
+   * the same value, kept ({@link RefusalMessages}) so that a flood's refusals allocate nothing;
+   * each body is built once per rule, {@code Retry-After}, kind and status ({@link
+   * RefusalBodyCache}): the same bytes as building it again, without the work.
    */
-  public void write(
-      HttpExchange exchange,
-      List<String[]> headers,
+  public RefusalMessage message(
       boolean backendUnavailable,
       String ruleName,
       long retryAfterSeconds,
-      QuotaPolicy policy) {
-    int s = status(backendUnavailable);
-    if (parts != null) {
-      exchange.writeResponse(s, headers, contentType,
-          templateBody(backendUnavailable, ruleName, retryAfterSeconds, policy));
-    } else if (RefusalResponse.prefersHtml(exchange.headerLines("Accept"))) {
-      exchange.writeResponse(s, headers, RefusalResponse.HTML_CONTENT_TYPE,
-          htmlBody(s, backendUnavailable, ruleName, retryAfterSeconds));
-    } else {
-      exchange.writeResponse(s, headers, RefusalResponse.CONTENT_TYPE,
-          problemBody(s, backendUnavailable, ruleName, retryAfterSeconds));
+      QuotaPolicy policy,
+      boolean html,
+      String[] quota,
+      int quotaLength) {
+    int kind = parts != null
+        ? RefusalBodyCache.TEMPLATE
+        : html ? RefusalBodyCache.HTML : RefusalBodyCache.PROBLEM_JSON;
+    QuotaPolicy bodyPolicy = parts != null ? policy : null;
+    RefusalMessage kept = messages.find(
+        kind, backendUnavailable, ruleName, retryAfterSeconds, bodyPolicy, quota, quotaLength);
+    if (kept != null) {
+      return kept;
     }
+    int s = status(backendUnavailable);
+    byte[] body;
+    String type;
+    if (kind == RefusalBodyCache.TEMPLATE) {
+      type = contentType;
+      body = templateBody(backendUnavailable, ruleName, retryAfterSeconds, policy);
+    } else if (kind == RefusalBodyCache.HTML) {
+      type = RefusalResponse.HTML_CONTENT_TYPE;
+      body = htmlBody(s, backendUnavailable, ruleName, retryAfterSeconds);
+    } else {
+      type = RefusalResponse.CONTENT_TYPE;
+      body = problemBody(s, backendUnavailable, ruleName, retryAfterSeconds);
+    }
+    String[] headers = new String[quotaLength + 6];
+    System.arraycopy(quota, 0, headers, 0, quotaLength);
+    RefusalResponse.putHeaders(headers, quotaLength, ruleName, retryAfterSeconds);
+    return messages.keep(kind, backendUnavailable, ruleName, retryAfterSeconds, bodyPolicy,
+        new RefusalMessage(s, headers, type, body));
   }
 
   private byte[] templateBody(

@@ -42,11 +42,26 @@ public final class RefusalResponse {
   private static final AtomicReferenceArray<String[]> RETRY_AFTER =
       new AtomicReferenceArray<>(3_601);
 
+  public static final String RETRY_AFTER_HEADER = "Retry-After";
+
   /** Adds the refusal's own headers (quota headers are added separately). */
   public static void addHeaders(List<String[]> out, String ruleName, long retryAfterSeconds) {
     out.add(retryAfterHeader(retryAfterSeconds));
     out.add(NO_STORE);
     out.add(new String[] {RULE_HEADER, ruleName});
+  }
+
+  /**
+   * Puts the refusal's own three headers, names and values alternating, into {@code out} from
+   * {@code at} on: {@code Retry-After}, {@code Cache-Control: no-store}, {@code Tollgate-Rule}.
+   */
+  static void putHeaders(String[] out, int at, String ruleName, long retryAfterSeconds) {
+    out[at] = RETRY_AFTER_HEADER;
+    out[at + 1] = retryAfterHeader(retryAfterSeconds)[1];
+    out[at + 2] = NO_STORE[0];
+    out[at + 3] = NO_STORE[1];
+    out[at + 4] = RULE_HEADER;
+    out[at + 5] = ruleName;
   }
 
   private static String[] retryAfterHeader(long seconds) {

@@ -50,6 +50,19 @@ public final class Verdict {
    */
   public boolean fallback;
 
+  /** As a new instance: for a caller that reuses one for its next decision. */
+  public Verdict clear() {
+    allowed = false;
+    remaining = 0;
+    retryAfterNanos = 0;
+    resetNanos = 0;
+    nextUnitNanos = 0;
+    delayNanos = 0;
+    backendUnavailable = false;
+    fallback = false;
+    return this;
+  }
+
   public Verdict allow(long remaining, long resetNanos) {
     this.allowed = true;
     this.remaining = Math.max(0, remaining);

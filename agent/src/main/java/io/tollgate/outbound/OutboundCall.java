@@ -22,4 +22,13 @@ public interface OutboundCall {
 
   /** A request header the app set, or null. */
   String header(String name);
+
+  /**
+   * Whether the call may be held on the thread that sends it. False on a thread that must never
+   * be parked (an event loop, which serves every connection of its own): a call there that is over
+   * its limit fails fast, as with {@code on-limit: fail}, instead of waiting its turn.
+   */
+  default boolean mayWait() {
+    return true;
+  }
 }

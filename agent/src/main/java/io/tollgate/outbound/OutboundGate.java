@@ -39,6 +39,16 @@ public final class OutboundGate implements OutboundLimiter {
     return names;
   }
 
+  /** Each rule in force, in file order, as {@code status} shows it. */
+  public List<OutboundRuleState> states() {
+    long now = System.nanoTime();
+    List<OutboundRuleState> states = new ArrayList<>();
+    for (OutboundRule rule : rules) {
+      states.add(rule.state(now));
+    }
+    return states;
+  }
+
   OutboundRule find(String name) {
     for (OutboundRule rule : rules) {
       if (rule.name().equals(name)) {

@@ -6,6 +6,7 @@ import io.tollgate.config.OutboundRuleConfig;
 import io.tollgate.logging.RateLimitedLog;
 import io.tollgate.diagnostics.metrics.OutboundMetrics;
 import io.tollgate.diagnostics.metrics.OutboundRuleMetrics;
+import io.tollgate.limiters.LimitSpec;
 import io.tollgate.limiters.Verdict;
 import io.tollgate.stores.LimiterStore;
 import java.util.concurrent.TimeUnit;
@@ -61,10 +62,11 @@ final class OutboundRule {
   /**
    * Decides {@code call} of {@code key}: waits (on this thread, until no later than the rule's
    * {@code max-wait} from {@code start}) for the partner's wait to end and for the call's turn,
-   * then sends it, or fails it when it could not be sent in time.
+   * then sends it, or fails it when it could not be sent in time. A call that may not wait
+   * ({@link OutboundCall#mayWait}) is sent only when it has room at once.
    */
   OutboundDecision decide(OutboundCall call, String key, long start) {
-    boolean mayWait = config.onLimit() == OnLimit.WAIT && !shadow;
+    boolean mayWait = config.onLimit() == OnLimit.WAIT && !shadow && call.mayWait();
     long deadline = start + config.maxWaitNanos();
     Verdict verdict = new Verdict();
     boolean waited = false;
@@ -76,7 +78,9 @@ final class OutboundRule {
           return wouldLimit(call, "the partner asked to wait " + seconds(held - now) + " s");
         }
         if (!mayWait || held - deadline > 0) {
-          return fail(call, key, waited, held - now, start, "the partner asked to wait");
+          return fail(call, key, waited, held - now, start, "the partner asked to wait"
+              + (config.onLimit() != OnLimit.WAIT || call.mayWait() ? ""
+                  : " and its thread must not wait (" + Thread.currentThread().getName() + ")"));
         }
         waited = true;
         if (!Pause.until(held)) {
@@ -90,6 +94,11 @@ final class OutboundRule {
         if (delay > 0) {
           if (shadow) {
             return wouldLimit(call, "it would have waited " + millis(delay) + " ms for its turn");
+          }
+          if (!call.mayWait()) {
+            refund(key);
+            return fail(call, key, waited, delay, start, "its turn is in " + millis(delay)
+                + " ms and its thread must not wait (" + Thread.currentThread().getName() + ")");
           }
           long turn = System.nanoTime() + delay;
           if (turn - deadline > 0) {
@@ -106,6 +115,9 @@ final class OutboundRule {
         metrics.sent(waited ? System.nanoTime() - start : 0);
         return OutboundDecision.SEND;
       }
+      if (holds.heldUntil(key, System.nanoTime()) != 0) {
+        continue; // the refusal was a partner's wait, found on Redis: held as such, above
+      }
       if (shadow) {
         return wouldLimit(call, "it had no room for " + millis(retryAfter) + " ms");
       }
@@ -113,7 +125,7 @@ final class OutboundRule {
       if (!mayWait || retryAt - deadline > 0) {
         return fail(call, key, waited, retryAfter, start, mayWait
             ? "no room within max-wait " + Durations.format(config.maxWaitNanos())
-            : "no room now (on-limit: fail)");
+            : noRoomNow(call));
       }
       waited = true;
       if (!Pause.until(retryAt)) {
@@ -162,8 +174,19 @@ final class OutboundRule {
     }
     long wait = PartnerWait.nanos(status, header, System.currentTimeMillis());
     if (wait > 0) {
-      holds.hold(key, wait, System.nanoTime(), call.host() + ":" + call.port(), status);
+      holds.hold(key, wait, System.nanoTime(), call.host() + ":" + call.port(), status, !shadow);
     }
+  }
+
+  /** The rule as {@code status} shows it, with the partner's waits in force at {@code now}. */
+  OutboundRuleState state(long now) {
+    StringBuilder limit = new StringBuilder();
+    for (LimitSpec l : config.limits()) {
+      limit.append(limit.length() == 0 ? "" : ", ").append(l.limit()).append('/')
+          .append(Durations.format(l.periodNanos()));
+    }
+    return new OutboundRuleState(name(), config.algorithm().yamlName(), limit.toString(), shadow,
+        config.onLimit().yamlName(), metrics, holds.inForce(now));
   }
 
   private OutboundDecision fail(OutboundCall call, String key, boolean waited,
@@ -175,6 +198,13 @@ final class OutboundRule {
         + (key.isEmpty() ? "" : " (key '" + key + "')") + ": " + why + "; retry after "
         + retryAfter + " s (further failures of this rule within 10 s are counted, not logged)");
     return OutboundDecision.fail(name(), retryAfter);
+  }
+
+  /** Why a call without room now is not waited for. */
+  private String noRoomNow(OutboundCall call) {
+    return config.onLimit() != OnLimit.WAIT || call.mayWait()
+        ? "no room now (on-limit: fail)"
+        : "no room now and its thread must not wait (" + Thread.currentThread().getName() + ")";
   }
 
   private OutboundDecision wouldLimit(OutboundCall call, String why) {

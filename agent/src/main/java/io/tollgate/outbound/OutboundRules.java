@@ -15,6 +15,7 @@ import io.tollgate.limiters.RateLimitAlgorithm;
 import io.tollgate.rules.RuleSetFactory;
 import io.tollgate.stores.LimiterStore;
 import io.tollgate.stores.redis.RedisAlgorithmStore;
+import io.tollgate.stores.redis.RedisPartnerHolds;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,7 +23,8 @@ import java.util.List;
  * Builds the {@link OutboundGate} of a rules file's {@code outbound:} list, on the stores the
  * inbound rules use ({@link RuleSetFactory#outboundStore}): each budget's store (and so its counts)
  * is kept across a reload that does not change how it counts, as inbound rules' are, and so are
- * the partner's waits a rule has learnt while its name, key and cap stay.
+ * the partner's waits a rule has learnt while its name, key and cap stay. On Redis the partner's
+ * waits are shared by every instance ({@link RedisPartnerHolds}).
  */
 public final class OutboundRules {
 
@@ -94,6 +96,13 @@ public final class OutboundRules {
                   && kept.config.maxHonouredWaitNanos() == rule.maxHonouredWaitNanos()
               ? kept.holds
               : new PartnerHolds(rule.name(), rule.maxHonouredWaitNanos(), rule.maxKeys());
+      // On Redis the partner's waits are shared, and read where the first budget is decided.
+      RedisPartnerHolds shared =
+          factory.outboundPartnerHolds(config, STORE_PREFIX + rule.name(), local);
+      if (shared != null) {
+        shared.readBy(stores[0]);
+      }
+      holds.shareOn(shared);
       boolean shadow = rule.effectiveMode(config.mode()) == Mode.SHADOW;
       rules.add(new OutboundRule(rule, shadow, stores, fingerprints, holds));
     }

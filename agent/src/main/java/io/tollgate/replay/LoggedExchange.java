@@ -84,7 +84,7 @@ final class LoggedExchange implements HttpExchange {
   }
 
   @Override
-  public void writeResponse(int status, List<String[]> headers, String contentType, byte[] body) {
+  public void writeRefusal(io.tollgate.http.RefusalMessage refusal) {
     // the response was sent long ago
   }
 

@@ -27,6 +27,7 @@ import io.tollgate.limiters.RateLimitAlgorithm;
 import io.tollgate.logging.AgentLog;
 import io.tollgate.logging.RateLimitedLog;
 import io.tollgate.stores.LimiterStore;
+import io.tollgate.stores.redis.RedisPartnerHolds;
 import io.tollgate.stores.redis.RedisAlgorithmStore;
 import io.tollgate.stores.redis.RedisBackend;
 import io.tollgate.stores.redis.RedisPenaltyBox;
@@ -377,6 +378,15 @@ public final class RuleSetFactory {
     return local
         ? new LocalLimiterStore<>(algorithm, clock, asRule.maxKeys())
         : stores.storeFor(config, asRule, budgetName, "", period, algorithm);
+  }
+
+  /**
+   * Where an outbound rule whose stores are named {@code storeName} shares the waits its partner
+   * asks: on the Redis of the rules last built, unless {@code local}; null when it shares none.
+   */
+  public RedisPartnerHolds outboundPartnerHolds(
+      RulesConfig config, String storeName, boolean local) {
+    return local ? null : stores.partnerHoldsFor(config, storeName);
   }
 
   /** What, besides an outbound rule's own settings, defines where its counts live. */

@@ -18,6 +18,7 @@ import io.tollgate.stores.redis.InstanceRegistry;
 import io.tollgate.stores.redis.RedisBackend;
 import io.tollgate.stores.redis.RedisAlgorithmStore;
 import io.tollgate.stores.redis.RedisConnectionSettings;
+import io.tollgate.stores.redis.RedisPartnerHolds;
 import io.tollgate.stores.redis.RedisPenaltyBox;
 import io.tollgate.stores.redis.RefusalCacheStore;
 import io.tollgate.stores.redis.TokenLeaseStore;
@@ -304,6 +305,15 @@ public final class StoreProvider {
     boolean localWhenUnavailable = rule.onFailure() == OnFailure.LOCAL;
     return new PenaltyTracker(
         box, clock, rule.maxKeys(), fingerprint, shared, localWhenUnavailable);
+  }
+
+  /**
+   * Where an outbound rule's partner holds are shared ({@code ruleName}: its stores' name): on
+   * Redis when the rules file says {@code backend: redis}, else nowhere (null): each instance
+   * holds what it learnt.
+   */
+  RedisPartnerHolds partnerHoldsFor(RulesConfig config, String ruleName) {
+    return config.backend() == Backend.REDIS ? new RedisPartnerHolds(backend, ruleName) : null;
   }
 
   /** What, besides the rule itself, defines where its counts live. */

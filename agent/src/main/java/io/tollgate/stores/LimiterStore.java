@@ -24,6 +24,16 @@ public interface LimiterStore {
     decide(key, cost, verdict);
   }
 
+  /**
+   * Whether a decision here may hold the request for longer than a local update takes: a round
+   * trip to a shared server, or a wait for a permit ({@code max-wait}). The engine times such
+   * decisions every time (the time a request is held is bounded), and the others only now and
+   * then, for the metrics. True unless the store knows better.
+   */
+  default boolean mayHold() {
+    return true;
+  }
+
   /** Gives back what a finished request held (the concurrency algorithms only). */
   default void release(String key, long cost) {}
 

@@ -86,5 +86,11 @@ public final class LocalBudgetGroup implements BudgetGroup {
     public long estimatedKeys() {
       return store.estimatedKeys();
     }
+
+    /** A local update of the group's state: nothing waits here. */
+    @Override
+    public boolean mayHold() {
+      return false;
+    }
   }
 }

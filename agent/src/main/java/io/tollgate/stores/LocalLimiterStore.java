@@ -55,7 +55,14 @@ public final class LocalLimiterStore<S> implements LimiterStore {
   /** How a request over the limit waits for a permit; null: refused at once. */
   private final PermitQueue<S> queue;
   private final Clock clock;
-  private final Cache<String, S> states;
+  private final long maxKeys;
+  /**
+   * The keys' states: null until the rule first stores a key ({@link #states()}). A file of
+   * thousands of rules (one per tenant) builds, validates and reloads without a cache per rule,
+   * each ~3 KB and the costliest part of building a rule, and a rule that never decides (most
+   * tenants are quiet) never holds one; Caffeine's classes load at the first decision.
+   */
+  private volatile Cache<String, S> states;
   /** Makes a key's state: fresh, or (after a reload) carried over from the store taken over. */
   private Function<String, S> newState;
   private final long originNanos;
@@ -108,12 +115,7 @@ public final class LocalLimiterStore<S> implements LimiterStore {
     this.algorithm = algorithm;
     this.queue = algorithm.queueing();
     this.clock = clock;
-    this.states =
-        Caffeine.newBuilder()
-            .maximumWeight(maxKeys)
-            .weigher((String key, S state) -> algorithm.holdsResources(state) ? 0 : 1)
-            .executor(Runnable::run)
-            .build();
+    this.maxKeys = maxKeys;
     this.newState = ignored -> algorithm.newState();
     this.originNanos = clock.nowNanos();
     long idle = Math.max(0, algorithm.idleNanosUntilFresh());
@@ -185,7 +187,8 @@ public final class LocalLimiterStore<S> implements LimiterStore {
 
   /** Gives the key's state (or, if none, its predecessors') to a successor, made one by {@code carry}. */
   private <R> R handOver(String key, long nowNanos, Carry<R> carry) {
-    S state = states.asMap().remove(key);
+    Cache<String, S> made = states;
+    S state = made == null ? null : made.asMap().remove(key);
     if (state == null) {
       return carriedFromPredecessor(key, nowNanos, carry);
     }
@@ -196,6 +199,33 @@ public final class LocalLimiterStore<S> implements LimiterStore {
       state.notifyAll(); // requests waiting for a permit here decide again (max-wait)
       return carry.carry(algorithm, state, nowNanos);
     }
+  }
+
+  /** The keys' states, made at the first call: a plain volatile read once they exist. */
+  private Cache<String, S> states() {
+    Cache<String, S> made = states;
+    return made != null ? made : makeStates();
+  }
+
+  private synchronized Cache<String, S> makeStates() {
+    Cache<String, S> made = states;
+    if (made == null) {
+      RateLimitAlgorithm<S> weighed = algorithm;
+      made =
+          Caffeine.newBuilder()
+              .maximumWeight(maxKeys)
+              .weigher((String key, S state) -> weighed.holdsResources(state) ? 0 : 1)
+              .executor(Runnable::run)
+              .build();
+      states = made;
+    }
+    return made;
+  }
+
+  /** The key's state if the store has one, without making the cache. */
+  private S stateIfPresent(String key) {
+    Cache<String, S> made = states;
+    return made == null ? null : made.getIfPresent(key);
   }
 
   private static long ceilTicks(long nanos) {
@@ -213,6 +243,12 @@ public final class LocalLimiterStore<S> implements LimiterStore {
     decide(key, cost, verdict, Long.MAX_VALUE);
   }
 
+  /** Only while waiting for a permit ({@code max-wait}): every other decision is a local update. */
+  @Override
+  public boolean mayHold() {
+    return queue != null;
+  }
+
   /**
    * With {@code max-wait} ({@link RateLimitAlgorithm#queueing}), a request over the limit waits for
    * a permit under the key's monitor ({@link Object#wait} gives it up), at most {@code max-wait}
@@ -220,7 +256,7 @@ public final class LocalLimiterStore<S> implements LimiterStore {
    */
   @Override
   public void decide(String key, long cost, Verdict verdict, long holdDeadlineNanos) {
-    while (!decideOn(states.get(key, newState), key, cost, verdict, holdDeadlineNanos)) {
+    while (!decideOn(states().get(key, newState), key, cost, verdict, holdDeadlineNanos)) {
       // a sweep dropped the state between the lookup and the monitor: look the key up again
     }
   }
@@ -299,7 +335,7 @@ public final class LocalLimiterStore<S> implements LimiterStore {
   /** A latency below 0: no sample, only the permit back ({@link #release}). */
   @Override
   public void complete(String key, long cost, long latencyNanos, boolean failed) {
-    S state = states.getIfPresent(key);
+    S state = stateIfPresent(key);
     LocalLimiterStore<?> next = successor;
     if (state == null && next != null) {
       next.complete(key, cost, latencyNanos, failed); // decided here before a reload, handed over since
@@ -341,11 +377,11 @@ public final class LocalLimiterStore<S> implements LimiterStore {
     while (true) {
       // A refund on a forgotten key has nothing to give back; a charge on one starts it afresh.
       LocalLimiterStore<?> next = successor;
-      if (next != null && states.getIfPresent(key) == null) {
+      if (next != null && stateIfPresent(key) == null) {
         next.adjust(key, delta); // decided here before a reload, handed over since
         return;
       }
-      S state = delta > 0 ? states.get(key, newState) : states.getIfPresent(key);
+      S state = delta > 0 ? states().get(key, newState) : stateIfPresent(key);
       if (state == null) {
         return;
       }
@@ -374,7 +410,7 @@ public final class LocalLimiterStore<S> implements LimiterStore {
    */
   void update(String key, boolean create, StateUpdate<S> update) {
     while (true) {
-      S state = create ? states.get(key, newState) : states.getIfPresent(key);
+      S state = create ? states().get(key, newState) : stateIfPresent(key);
       if (state == null) {
         return;
       }
@@ -413,7 +449,7 @@ public final class LocalLimiterStore<S> implements LimiterStore {
 
   /** Has Caffeine weigh the key again, now that it holds (or no longer holds) resources. */
   private void reweigh(String key, S state) {
-    states.asMap().replace(key, state, state);
+    states().asMap().replace(key, state, state);
   }
 
   /** One volatile read per decision; a share of the sweep when one is due. */
@@ -431,12 +467,17 @@ public final class LocalLimiterStore<S> implements LimiterStore {
    * at once if another thread is sweeping.
    */
   private void sweep(int now, int budget, boolean fromStart) {
+    Cache<String, S> made = states;
+    if (made == null) {
+      sweepDueTick = now + idleTicks; // no key yet: nothing to sweep
+      return;
+    }
     if (!sweeping.compareAndSet(false, true)) {
       return;
     }
     try {
       if (sweepCursor == null || fromStart) {
-        sweepCursor = states.asMap().entrySet().iterator();
+        sweepCursor = made.asMap().entrySet().iterator();
       }
       for (int n = 0; n < budget && sweepCursor.hasNext(); n++) {
         Map.Entry<String, S> entry = sweepCursor.next();
@@ -463,7 +504,7 @@ public final class LocalLimiterStore<S> implements LimiterStore {
       }
       // Under the monitor: a decision that looked this state up before it left the cache sees
       // the mark and looks the key up again, so no decision is lost on a dropped state.
-      if (states.asMap().remove(key, state)) {
+      if (states().asMap().remove(key, state)) {
         mark.markForgotten();
       }
     }
@@ -471,7 +512,8 @@ public final class LocalLimiterStore<S> implements LimiterStore {
 
   @Override
   public long estimatedKeys() {
-    return states.estimatedSize();
+    Cache<String, S> made = states;
+    return made == null ? 0 : made.estimatedSize();
   }
 
   /** The algorithm this store decides with. */
@@ -481,12 +523,12 @@ public final class LocalLimiterStore<S> implements LimiterStore {
 
   /** The key's state now, or null when it has none; read without its monitor (a moment's mix). */
   public S peek(String key) {
-    return states.getIfPresent(key);
+    return stateIfPresent(key);
   }
 
   /** Whether this store has state for the key now; for tests. */
   public boolean tracks(String key) {
-    return states.getIfPresent(key) != null;
+    return stateIfPresent(key) != null;
   }
 
   /**
@@ -495,6 +537,9 @@ public final class LocalLimiterStore<S> implements LimiterStore {
    */
   public void cleanUp() {
     sweep(tickOf(clock.nowNanos()), Integer.MAX_VALUE, true);
-    states.cleanUp();
+    Cache<String, S> made = states;
+    if (made != null) {
+      made.cleanUp();
+    }
   }
 }

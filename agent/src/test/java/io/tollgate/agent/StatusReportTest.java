@@ -8,11 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tollgate.diagnostics.metrics.TollgateMetrics;
 import io.tollgate.diagnostics.status.BackendStatus;
+import io.tollgate.diagnostics.status.OutboundStatus;
 import io.tollgate.diagnostics.status.RuleStatus;
 import io.tollgate.diagnostics.status.StatusSnapshot;
 import io.tollgate.engine.RulesHolder;
 import io.tollgate.limiters.Clock;
 import io.tollgate.limiters.Verdict;
+import io.tollgate.outbound.OutboundCall;
+import io.tollgate.outbound.OutboundLimiter;
 import io.tollgate.rules.RuleSetFactory;
 import io.tollgate.stores.LimiterStore;
 import io.tollgate.testing.redis.PrivateRedis;
@@ -124,6 +127,96 @@ class StatusReportTest {
     assertEquals(BackendStatus.LOCAL, snapshot.backend.kind);
     assertEquals(1_000L, snapshot.agentStartedAtMillis);
     assertEquals(ProcessHandle.current().pid(), snapshot.pid);
+  }
+
+  @Test
+  void eachOutboundRuleIsARowWithItsCountersAndThePartnersWaitsInForce() throws Exception {
+    Path file = write("rules.yaml",
+        "rules: []",
+        "outbound:",
+        "  - name: sr-out-paced",
+        "    match: { hosts: api.partner.example }",
+        "    algorithm: gcra",
+        "    limit: 8",
+        "    period: 1s",
+        "    max-delay: 10s",
+        "  - name: sr-out-fails",
+        "    match: { hosts: billing.example }",
+        "    key: header:X-Tenant",
+        "    limits:",
+        "      - { limit: 1, period: 1s }",
+        "      - { limit: 100, period: 1h }",
+        "    on-limit: fail",
+        "  - name: sr-out-trial",
+        "    match: { hosts: trial.example }",
+        "    mode: shadow",
+        "    limit: 5",
+        "    period: 1m");
+    RulesHolder holder = new RulesHolder(new RuleSetFactory(Clock.system()));
+    assertTrue(holder.useFile(file.toString()));
+    OutboundLimiter gate = holder.outbound();
+    OutboundCall billing = call("billing.example", "acme");
+    assertTrue(gate.beforeSend(billing).send());
+    assertFalse(gate.beforeSend(billing).send()); // 1 a second, on-limit: fail
+    gate.afterResponse(billing, 429, name -> name.equals("Retry-After") ? "30" : null);
+
+    StatusSnapshot snapshot = StatusReport.snapshot(holder, 0);
+    Object[][] expected = {
+        // name, algorithm, limit, mode, sent, failed fast, partner 429s, holds
+        {"sr-out-paced", "gcra", "8/1s", "enforce, on-limit wait", 0L, 0L, 0L, 0},
+        {"sr-out-fails", "token-bucket", "1/1s, 100/1h", "enforce, on-limit fail", 1L, 1L, 1L, 1},
+        {"sr-out-trial", "token-bucket", "5/1m", "shadow, on-limit wait", 0L, 0L, 0L, 0},
+    };
+    assertEquals(expected.length, snapshot.outbound.size(), snapshot.toJson());
+    for (int i = 0; i < expected.length; i++) {
+      Object[] row = expected[i];
+      OutboundStatus rule = snapshot.outbound.get(i);
+      assertEquals(row[0], rule.name);
+      assertEquals(row[1], rule.algorithm, rule.name);
+      assertEquals(row[2], rule.limit, rule.name);
+      assertEquals(row[3], rule.mode(), rule.name);
+      assertEquals(row[4], rule.counter("sent"), rule.name);
+      assertEquals(row[5], rule.counter("failedFast"), rule.name);
+      assertEquals(row[6], rule.counter("partner429s"), rule.name);
+      assertEquals(row[7], rule.holds.size(), rule.name);
+    }
+    OutboundStatus.Hold hold = snapshot.outboundRule("sr-out-fails").holds.get(0);
+    assertEquals("acme", hold.key);
+    assertEquals("billing.example:443 answered 429 with Retry-After, asking to wait 30s",
+        hold.answer);
+    assertTrue(hold.learntHere);
+    long left = hold.untilMillis - snapshot.takenAtMillis;
+    assertTrue(left > 0 && left <= 30_000, "until " + left + " ms from now");
+  }
+
+  /** A call to {@code host} for {@code tenant}, as a client module describes it. */
+  private static OutboundCall call(String host, String tenant) {
+    return new OutboundCall() {
+      @Override
+      public String method() {
+        return "GET";
+      }
+
+      @Override
+      public String host() {
+        return host;
+      }
+
+      @Override
+      public int port() {
+        return 443;
+      }
+
+      @Override
+      public String path() {
+        return "/v1/orders";
+      }
+
+      @Override
+      public String header(String name) {
+        return name.equalsIgnoreCase("X-Tenant") ? tenant : null;
+      }
+    };
   }
 
   @Test

@@ -314,8 +314,8 @@ class CountWhenEngineTest {
     }
 
     @Override
-    public void writeResponse(int status, List<String[]> headers, String contentType, byte[] body) {
-      fake.writeResponse(status, headers, contentType, body);
+    public void writeRefusal(io.tollgate.http.RefusalMessage refusal) {
+      fake.writeRefusal(refusal);
     }
 
     @Override

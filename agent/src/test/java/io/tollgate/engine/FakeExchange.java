@@ -100,8 +100,13 @@ final class FakeExchange implements HttpExchange {
     responseHeaders.put(name, value);
   }
 
+  /** The refusal the engine answered with, or null. */
+  io.tollgate.http.RefusalMessage refusal;
+
   @Override
-  public void writeResponse(int status, List<String[]> headers, String contentType, byte[] body) {}
+  public void writeRefusal(io.tollgate.http.RefusalMessage refusal) {
+    this.refusal = refusal;
+  }
 
   @Override
   public String responseHeader(String name) {

@@ -89,6 +89,57 @@ class RefusalBodyCacheTest {
         Arguments.of("the operator's template in an outage", template, null, true, 9L));
   }
 
+  /**
+   * The whole refusal is one value: the quota headers first, then the refusal's own three, and
+   * the same key (quota headers included) gives the same value again, allocating nothing.
+   */
+  @Test
+  void aRefusalIsOneValueKeptForItsKey() {
+    RefusalBody refusal = new RefusalBody(null, null, null);
+    String[] quota = {"RateLimit-Policy", "\"api\";q=100;w=60", "RateLimit", "\"api\";r=0;t=7"};
+    RefusalMessage first = refusal.message(false, "api", 7, POLICY, false, quota, 4);
+    assertEquals(429, first.status());
+    assertEquals(RefusalResponse.CONTENT_TYPE, first.contentType());
+    assertEquals(Arrays.asList("RateLimit-Policy", "\"api\";q=100;w=60", "RateLimit",
+        "\"api\";r=0;t=7", "Retry-After", "7", "Cache-Control", "no-store", "Tollgate-Rule", "api"),
+        Arrays.asList(first.namesAndValues()));
+    String[] sameHeadersAgain = {"RateLimit-Policy", "\"api\";q=100;w=60", "RateLimit",
+        new String("\"api\";r=0;t=7")};
+    assertSame(first, refusal.message(false, "api", 7, POLICY, false, sameHeadersAgain, 4));
+  }
+
+  static Stream<Arguments> otherRefusals() {
+    String[] quota = {"RateLimit-Policy", "\"api\";q=100;w=60", "RateLimit", "\"api\";r=0;t=7"};
+    String[] otherQuota = {"RateLimit-Policy", "\"api\";q=100;w=60", "RateLimit", "\"api\";r=0;t=8"};
+    return Stream.of(
+        Arguments.of("other quota headers", false, 7L, false, otherQuota, 4),
+        Arguments.of("no quota headers", false, 7L, false, quota, 0),
+        Arguments.of("another second", false, 8L, false, quota, 4),
+        Arguments.of("an outage", true, 7L, false, quota, 4),
+        Arguments.of("a browser", false, 7L, true, quota, 4));
+  }
+
+  /** Any part of the key that differs gives its own value, with its own headers and body. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("otherRefusals")
+  void anotherKeyGivesItsOwnValue(
+      String what, boolean outage, long retryAfter, boolean html, String[] quota, int length) {
+    RefusalBody refusal = new RefusalBody(null, null, null);
+    String[] usual = {"RateLimit-Policy", "\"api\";q=100;w=60", "RateLimit", "\"api\";r=0;t=7"};
+    RefusalMessage kept = refusal.message(false, "api", 7, POLICY, false, usual, 4);
+    RefusalMessage other = refusal.message(outage, "api", retryAfter, POLICY, html, quota, length);
+    assertTrue(kept != other, what);
+    assertEquals(length / 2 + 3, other.headerCount());
+    for (int i = 0; i < length / 2; i++) {
+      assertEquals(quota[2 * i + 1], other.headerValue(i));
+    }
+    assertEquals(Long.toString(retryAfter), other.header("Retry-After"));
+    assertEquals(outage ? 503 : 429, other.status());
+    assertArrayEquals(html
+        ? RefusalResponse.htmlPage(other.status(), outage, "api", retryAfter)
+        : RefusalResponse.body(other.status(), outage, "api", retryAfter), other.body());
+  }
+
   /** The second refusal (from the cache) sends exactly what the first, built afresh, sent. */
   @ParameterizedTest(name = "{0}")
   @MethodSource("refusals")
@@ -116,9 +167,10 @@ class RefusalBodyCacheTest {
   private static Recorded write(
       RefusalBody refusal, String accept, boolean outage, long retryAfter) {
     Recorded recorded = new Recorded(accept);
-    List<String[]> headers = new ArrayList<>();
-    RefusalResponse.addHeaders(headers, "api", retryAfter);
-    refusal.write(recorded, headers, outage, "api", retryAfter, POLICY);
+    boolean html = !refusal.hasTemplate()
+        && RefusalResponse.prefersHtml(recorded.headerLines("Accept"));
+    String[] quota = {"RateLimit-Policy", "\"api\";q=100;w=60", "RateLimit", "\"api\";r=0;t=" + retryAfter};
+    recorded.writeRefusal(refusal.message(outage, "api", retryAfter, POLICY, html, quota, 4));
     return recorded;
   }
 
@@ -128,6 +180,7 @@ class RefusalBodyCacheTest {
     int status;
     String contentType;
     byte[] body;
+    RefusalMessage message;
 
     Recorded(String accept) {
       this.accept = accept;
@@ -141,10 +194,11 @@ class RefusalBodyCacheTest {
     }
 
     @Override
-    public void writeResponse(int status, List<String[]> headers, String contentType, byte[] body) {
-      this.status = status;
-      this.contentType = contentType;
-      this.body = body;
+    public void writeRefusal(RefusalMessage refusal) {
+      this.status = refusal.status();
+      this.contentType = refusal.contentType();
+      this.body = refusal.body();
+      this.message = refusal;
     }
 
     @Override

@@ -1,8 +1,10 @@
 package io.tollgate.it;
 
+import static io.tollgate.testing.Conditions.awaitTrue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tollgate.stores.redis.RedisKeys;
 import io.tollgate.testing.partner.PartnerStub;
 import io.tollgate.testing.redis.RedisServer;
 import io.tollgate.testing.redis.RedisServerExtension;
@@ -177,7 +179,8 @@ class OutboundClientIT {
   }
 
   @Test
-  void threeInstancesOnOneRedisTogetherStayUnderThePartnersLimit(RedisServer redis)
+  void threeInstancesOnOneRedisTogetherStayUnderThePartnersLimitAndShareItsWaits(
+      RedisServer redis)
       throws Exception {
     Path rules = rules("backend: redis", "redis:", "  uri: " + redis.uri(), "  timeout: 2s");
     ExecutorService threads = Executors.newFixedThreadPool(3);
@@ -198,6 +201,29 @@ class OutboundClientIT {
         // Warms the client and the Redis client up: on a busy machine their first calls are slow.
         burst(app, CLIENTS[i], partner.url("/paced/warm-up"), 3, 10);
       }
+      // One instance's partner 429 holds the other two: the wait is shared on Redis. 30 s is
+      // past the rule's max-wait (5 s), so the held calls fail at once, and never leave.
+      partner.reset();
+      partner.refuseNext(1, 30);
+      Burst first = burst(apps.get(0), CLIENTS[0], partner.url("/honours/orders"), 1, 5);
+      assertEquals(1, first.count("429"), "the first instance gets the partner's 429: " + first);
+      String holdKey = RedisKeys.partnerHoldKey("outbound.honours", "");
+      awaitTrue(() -> Long.valueOf(1).equals(redis.call("EXISTS", holdKey)),
+          "the wait is shared on redis");
+      for (int i = 1; i < apps.size(); i++) {
+        Burst held = burst(apps.get(i), CLIENTS[i], partner.url("/honours/orders"), 2, 5);
+        assertEquals(2, held.count("io.tollgate.bootstrap.OutboundCallRefused"),
+            "instance " + i + " holds the calls the partner asked the first to hold: " + held);
+      }
+      assertEquals(0, partner.accepted(), "no call went out while held");
+      assertEquals(1, partner.refused(), "the partner refused the first call only");
+      apps.get(0).awaitOutput("outbound rule 'honours': 127.0.0.1:" + partner.port()
+          + " answered 429 with Retry-After, asking to wait 30s", Duration.ofSeconds(10));
+      for (int i = 1; i < apps.size(); i++) {
+        assertEquals(0, ItSupport.count(apps.get(i), "answered 429 with Retry-After"),
+            "logged once, by the instance that learnt it");
+      }
+
       partner.reset();
       List<Future<Burst>> bursts = new ArrayList<>();
       for (int i = 0; i < apps.size(); i++) {
@@ -217,7 +243,8 @@ class OutboundClientIT {
       for (ForkedApp app : apps) {
         logs.addAll(app.agentLog());
       }
-      assertEquals(60, answered, "every call of the three answered 200: " + outcomes + "\n"
+      assertEquals(60, answered, "every call of the three answered 200: " + outcomes
+          + "; the partner accepted at (ms) " + partner.acceptedAtMillis() + "\n"
           + String.join("\n", logs));
       assertEquals(0, partner.refused(), "the partner refused none");
       assertTrue(partner.mostAcceptedInAnyWindow() <= PARTNER_LIMIT, "the partner saw "

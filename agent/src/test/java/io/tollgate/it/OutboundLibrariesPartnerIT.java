@@ -4,12 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tollgate.testing.partner.PartnerStub;
+import io.tollgate.testing.redis.RedisServer;
+import io.tollgate.testing.redis.RedisServerExtension;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -22,6 +32,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * a busy machine's jitter, as there) every call waits its turn, and the partner sees at most its
  * limit in any second and refuses none. {@code on-limit: fail} fails a call with the client's
  * {@code IOException} naming the rule, and a partner's {@code Retry-After} holds the next calls.
+ * The same pacing holds with the agent attached to the running app ({@code attach}), and for three
+ * instances on one Redis, one client module each.
  */
 class OutboundLibrariesPartnerIT {
 
@@ -152,6 +164,118 @@ class OutboundLibrariesPartnerIT {
       assertEquals(partners429s, held.count("429"), client + ": the partner's 429s: " + held);
       assertEquals(5 - partners429s, held.count("200"), client + ": " + held);
       assertEquals(1, partner.refused(), client + ": no call went out while held: " + held);
+    }
+  }
+
+  /**
+   * {@code attach} into the running app, whose clients' classes were loaded (and used) before the
+   * agent came: each client is paced as it is with the agent at start.
+   */
+  @Test
+  void attachedToARunningAppTheLoadedLibraryClientsArePacedToo() throws Exception {
+    String[] clients = {"apache4", "apache5", "apache5-async", "okhttp"};
+    try (PartnerStub partner = PartnerStub.start(PARTNER_LIMIT, Duration.ofSeconds(1));
+        ForkedApp app = ForkedApp.app("outbound-libraries").start()) {
+      for (String client : clients) {
+        burst(app, client, partner.url("/warm-up"), 2, 10); // the client's classes load
+      }
+      CliIT.Result attached = CliIT.run("attach", Long.toString(app.pid()), "config=" + rules);
+      assertEquals(0, attached.exitCode, attached.out + attached.err);
+      app.awaitOutput("outbound rules: paced, fails, honours", Duration.ofSeconds(60));
+      for (String client : clients) {
+        // Its woven classes run cold: warmed up on a path no rule matches, as after a start.
+        burst(app, client, partner.url("/warm-up"), 3, 10);
+        partner.reset();
+        Burst paced = burst(app, client, partner.url("/paced/o"), 30, 50);
+        assertEquals(30, paced.count("200"), client + " after attach: every call answered 200: "
+            + paced);
+        assertEquals(0, partner.refused(), client + " after attach: the partner refused none: "
+            + paced);
+        assertTrue(partner.mostAcceptedInAnyWindow() <= PARTNER_LIMIT, client + " after attach:"
+            + " the partner saw " + partner.mostAcceptedInAnyWindow() + " in one second: "
+            + partner.acceptedAtMillis());
+      }
+    }
+  }
+
+  /**
+   * Three instances on one Redis, one client module each (Apache HttpClient 4, 5 and OkHttp 5),
+   * bursting at once: together the partner sees at most its limit in any second, and refuses none.
+   */
+  @Test
+  @ExtendWith(RedisServerExtension.class)
+  void threeInstancesOnOneRedisWithTheLibraryClientsTogetherStayUnderThePartnersLimit(
+      RedisServer redis) throws Exception {
+    Path onRedis = RulesFiles.write(dir, "outbound-redis.yaml",
+        "backend: redis",
+        "redis:",
+        "  uri: " + redis.uri(),
+        "  timeout: 2s",
+        "rules: []",
+        "outbound:",
+        "  - name: paced",
+        "    match:",
+        "      hosts: 127.0.0.1",
+        "      path: /paced/**",
+        "    algorithm: gcra",
+        "    limit: 8",
+        "    period: 1s",
+        "    burst: 1",
+        "    max-delay: 10s",
+        "    max-wait: 12s",
+        "    on-failure: local");
+    // app, client: one per client module
+    String[][] instances = {
+        {"outbound-libraries", "apache4"},
+        {"outbound-libraries", "apache5"},
+        {"outbound-okhttp5", "okhttp"},
+    };
+    ExecutorService threads = Executors.newFixedThreadPool(instances.length);
+    List<ForkedApp> apps = new ArrayList<>();
+    try (PartnerStub partner = PartnerStub.start(PARTNER_LIMIT, Duration.ofSeconds(1))) {
+      List<Future<ForkedApp>> starts = new ArrayList<>();
+      for (String[] instance : instances) {
+        starts.add(threads.submit(
+            () -> ForkedApp.app(instance[0]).withAgent("config=" + onRedis).start()));
+      }
+      for (Future<ForkedApp> start : starts) {
+        apps.add(start.get(180, TimeUnit.SECONDS));
+      }
+      for (int i = 0; i < apps.size(); i++) {
+        ForkedApp app = apps.get(i);
+        app.awaitOutput("[tollgate] ready", Duration.ofSeconds(60));
+        app.awaitOutput("connected to", Duration.ofSeconds(60));
+        // The client and the Redis client warmed up: on a busy machine their first calls are slow.
+        burst(app, instances[i][1], partner.url("/paced/warm-up"), 3, 10);
+      }
+      partner.reset();
+      List<Future<Burst>> bursts = new ArrayList<>();
+      for (int i = 0; i < apps.size(); i++) {
+        ForkedApp app = apps.get(i);
+        String client = instances[i][1];
+        bursts.add(threads.submit(() -> burst(app, client, partner.url("/paced/o"), 20, 20)));
+      }
+      int answered = 0;
+      List<Burst> outcomes = new ArrayList<>();
+      for (Future<Burst> burst : bursts) {
+        Burst b = burst.get(120, TimeUnit.SECONDS);
+        outcomes.add(b);
+        answered += b.count("200");
+      }
+      List<String> logs = new ArrayList<>();
+      for (ForkedApp app : apps) {
+        logs.addAll(app.agentLog());
+      }
+      assertEquals(60, answered, "every call of the three answered 200: " + outcomes + "\n"
+          + String.join("\n", logs));
+      assertEquals(0, partner.refused(), "the partner refused none: " + outcomes);
+      assertTrue(partner.mostAcceptedInAnyWindow() <= PARTNER_LIMIT, "the partner saw "
+          + partner.mostAcceptedInAnyWindow() + " in one second: " + partner.acceptedAtMillis());
+    } finally {
+      for (ForkedApp app : apps) {
+        app.close();
+      }
+      threads.shutdownNow();
     }
   }
 }

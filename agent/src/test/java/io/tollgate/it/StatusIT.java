@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tollgate.diagnostics.status.KeyCount;
+import io.tollgate.diagnostics.status.OutboundStatus;
 import io.tollgate.diagnostics.status.RuleStatus;
 import io.tollgate.diagnostics.status.StatusSnapshot;
+import io.tollgate.testing.partner.PartnerStub;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -118,6 +120,73 @@ class StatusIT {
       CliIT.Result problemJson = CliIT.run("status", pid, "--json");
       assertEquals(1, problemJson.exitCode, problemJson.out + problemJson.err);
       assertTrue(problemJson.out.contains("\"ok\":false"), problemJson.out);
+    }
+  }
+
+  @Test
+  void statusShowsEachOutboundRuleWithItsCountsAndThePartnersWaitsInForce() throws Exception {
+    Path rules = RulesFiles.write(dir, "outbound.yaml",
+        "rules: []",
+        "outbound:",
+        "  - name: out-fails",
+        "    match:",
+        "      hosts: 127.0.0.1",
+        "      path: /fails/**",
+        "    limit: 2",
+        "    period: 1h",
+        "    on-limit: fail",
+        "  - name: out-honours",
+        "    match:",
+        "      hosts: 127.0.0.1",
+        "      path: /honours/**",
+        "    algorithm: gcra",
+        "    limit: 1000",
+        "    period: 1s",
+        "    on-limit: fail");
+    try (PartnerStub partner = PartnerStub.start(1000, Duration.ofSeconds(1));
+        ForkedApp app = ForkedApp.app("outbound-client").withAgent("config=" + rules).start()) {
+      app.awaitOutput("[tollgate] ready", TIMEOUT);
+      Burst failed = Burst.of(app, "jdk-sync", partner.url("/fails/orders"), 4, 50);
+      assertEquals(2, failed.count("200"), failed.toString());
+      partner.refuseNext(1, 30);
+      Burst refused = Burst.of(app, "jdk-sync", partner.url("/honours/orders"), 1, 5);
+      assertEquals(1, refused.count("429"), refused.toString());
+      String pid = Long.toString(app.pid());
+
+      CliIT.Result json = CliIT.run("status", pid, "--json");
+      assertEquals(0, json.exitCode, json.out + json.err);
+      StatusSnapshot status = StatusSnapshot.fromJson(json.out.trim());
+      // rule, algorithm, limit, mode, sent, failed fast, partner 429s, holds in force
+      Object[][] expected = {
+          {"out-fails", "token-bucket", "2/1h", "enforce, on-limit fail", 2L, 2L, 0L, 0},
+          {"out-honours", "gcra", "1000/1s", "enforce, on-limit fail", 1L, 0L, 1L, 1},
+      };
+      assertEquals(expected.length, status.outbound.size(), json.out);
+      for (Object[] row : expected) {
+        OutboundStatus rule = status.outboundRule((String) row[0]);
+        assertEquals(row[1], rule.algorithm, json.out);
+        assertEquals(row[2], rule.limit, json.out);
+        assertEquals(row[3], rule.mode(), json.out);
+        assertEquals(row[4], rule.counter("sent"), json.out);
+        assertEquals(row[5], rule.counter("failedFast"), json.out);
+        assertEquals(row[6], rule.counter("partner429s"), json.out);
+        assertEquals(row[7], rule.holds.size(), json.out);
+      }
+      OutboundStatus.Hold hold = status.outboundRule("out-honours").holds.get(0);
+      assertEquals("127.0.0.1:" + partner.port() + " answered 429 with Retry-After, asking to"
+          + " wait 30s", hold.answer, json.out);
+      assertTrue(hold.learntHere, json.out);
+      assertTrue(json.out.contains("\"perSecond\":{\"sent\":"), json.out);
+
+      CliIT.Result text = CliIT.run("status", pid);
+      assertEquals(0, text.exitCode, text.out + text.err);
+      assertTrue(text.out.contains("OUTBOUND RULE"), text.out);
+      assertTrue(text.out.contains("out-fails      token-bucket  2/1h     enforce, on-limit fail"),
+          text.out);
+      assertTrue(text.out.contains("partner holds in force:" + System.lineSeparator()
+          + "  out-honours: held until "), text.out);
+      assertTrue(text.out.contains("; 127.0.0.1:" + partner.port() + " answered 429 with"
+          + " Retry-After, asking to wait 30s; learnt by this instance"), text.out);
     }
   }
 

@@ -33,6 +33,7 @@ class OutboundGateTest {
     final int port;
     final String path;
     final Map<String, String> headers = new HashMap<>();
+    boolean mayWait = true;
 
     Call(String method, String host, int port, String path) {
       this.method = method;
@@ -69,6 +70,17 @@ class OutboundGateTest {
     @Override
     public String header(String name) {
       return headers.get(name.toLowerCase());
+    }
+
+    /** As if sent on a thread that must not be parked (an event loop). */
+    Call onAnEventLoop() {
+      mayWait = false;
+      return this;
+    }
+
+    @Override
+    public boolean mayWait() {
+      return mayWait;
     }
   }
 
@@ -135,6 +147,30 @@ class OutboundGateTest {
     assertEquals(4, metrics().getSent());
     assertTrue(metrics().getPaced() >= 1, "paced " + metrics().getPaced());
     assertEquals(0, metrics().getFailedFast());
+  }
+
+  @Test
+  void aCallThatMayNotWaitIsSentOnlyWithRoomAtOnce() throws ConfigException {
+    OutboundGate gate = gate(rule("algorithm: gcra", "limit: 1", "period: 20s", "burst: 1",
+        "max-delay: 25s", "max-wait: 25s"), null);
+    assertTrue(gate.beforeSend(get("api.partner.example").onAnEventLoop()).send(), "room at once");
+    OutboundDecision paced = gate.beforeSend(get("api.partner.example").onAnEventLoop());
+    assertFalse(paced.send(), "its turn would come in 20 s: failed, not waited for");
+    assertEquals(name, paced.ruleName());
+    assertEquals(1, metrics().getSent());
+    assertEquals(0, metrics().getPaced());
+    assertEquals(1, metrics().getFailedFast());
+  }
+
+  @Test
+  void aPartnersWaitFailsACallThatMayNotWait() throws ConfigException {
+    OutboundGate gate = gate(rule("limit: 100", "period: 1s", "max-wait: 5s"), null);
+    Call call = get("api.partner.example");
+    gate.afterResponse(call, 429, headers("Retry-After", "1"));
+    OutboundDecision next = gate.beforeSend(get("api.partner.example").onAnEventLoop());
+    assertFalse(next.send());
+    assertEquals(1, next.retryAfterSeconds());
+    assertEquals(0, metrics().getPaced());
   }
 
   @Test

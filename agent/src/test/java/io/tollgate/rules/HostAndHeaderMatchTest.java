@@ -42,7 +42,7 @@ class HostAndHeaderMatchTest {
     @Override public String cookie(String name) { return null; }
     @Override public String route() { return null; }
     @Override public void setResponseHeader(String name, String value) {}
-    @Override public void writeResponse(int status, List<String[]> h, String type, byte[] body) {}
+    @Override public void writeRefusal(io.tollgate.http.RefusalMessage refusal) {}
     @Override public String responseHeader(String name) { return null; }
   }
 

@@ -65,6 +65,39 @@ class LocalLimiterStoreTest {
     return allowed.get();
   }
 
+  /**
+   * A rule's keys are kept from its first decision on: a file of 10,000 per-tenant rules builds no
+   * cache for the tenants that send nothing. Until then every question has the answer of an empty
+   * store, and a reload's new store takes it over as it would an empty one.
+   */
+  @Test
+  void aStoreThatNeverDecidedAnswersAsAnEmptyOne() {
+    TokenBucket bucket = new TokenBucket(new LimitSpec(2, 3600 * S, 2));
+    LocalLimiterStore<?> quiet = new LocalLimiterStore<>(bucket, clock, 100);
+    assertEquals(0, quiet.estimatedKeys());
+    assertEquals(null, quiet.peek("k"));
+    assertEquals(false, quiet.tracks("k"));
+    quiet.release("k", 1);
+    quiet.complete("k", 1, 1_000_000, false);
+    quiet.adjust("k", -1); // a refund on a key it never had: nothing to give back
+    quiet.cleanUp();
+    assertEquals(false, quiet.tracks("k"), "none of these starts a key");
+
+    LocalLimiterStore<?> reloaded = new LocalLimiterStore<>(bucket, clock, 100);
+    reloaded.inheritFrom(quiet);
+    Verdict verdict = new Verdict();
+    reloaded.decide("k", 1, verdict);
+    reloaded.decide("k", 1, verdict);
+    assertTrue(verdict.allowed, "a fresh key's two tokens");
+    reloaded.decide("k", 1, verdict);
+    assertEquals(false, verdict.allowed);
+    assertEquals(1, reloaded.estimatedKeys());
+
+    LocalLimiterStore<?> charged = new LocalLimiterStore<>(bucket, clock, 100);
+    charged.adjust("k", 1); // a charge after the fact (cost-header) starts the key
+    assertTrue(charged.tracks("k"));
+  }
+
   @Test
   void theLastTokenGoesToExactlyOneOfManyConcurrentCallers() throws Exception {
     LocalLimiterStore<?> store =

@@ -18,7 +18,9 @@ final class EndToEndRules {
 
   /**
    * The engine behind the bridge, as the agent installs it, with {@code benchmarks/e2e-rules.yaml} ({@code "rule"}: one rule on GET /hello
-   * that never refuses), {@code benchmarks/e2e-rules-nomatch.yaml} ({@code "nomatch"}), or
+   * that never refuses), {@code benchmarks/e2e-rules-refused.yaml} ({@code "refused"}: that rule at one
+   * request an hour, so that every request after the first is refused), {@code
+   * benchmarks/e2e-rules-nomatch.yaml} ({@code "nomatch"}), or
    * {@code "rules-N"}: N rules, the last of them that rule on GET /hello and the others one per
    * tenant on {@code /tenants/tI/**}, as a file of per-tenant limits has them.
    */
@@ -38,12 +40,15 @@ final class EndToEndRules {
     if (rules.equals("rule-proxy")) {
       return "benchmarks/e2e-rules-proxy.yaml";
     }
+    if (rules.equals("refused")) {
+      return "benchmarks/e2e-rules-refused.yaml";
+    }
     if (rules.equals("nomatch")) {
       return "benchmarks/e2e-rules-nomatch.yaml";
     }
     if (!rules.startsWith("rules-")) {
       throw new IllegalArgumentException(
-          "rules: rule, rule-proxy, nomatch or rules-N, got " + rules);
+          "rules: rule, rule-proxy, refused, nomatch or rules-N, got " + rules);
     }
     int count = Integer.parseInt(rules.substring("rules-".length()));
     StringBuilder yaml = new StringBuilder("rules:\n");

@@ -2,9 +2,9 @@ package io.tollgate.benchmarks;
 
 import io.tollgate.http.HttpExchange;
 import io.tollgate.http.RefusalBody;
+import io.tollgate.http.RefusalMessage;
 import io.tollgate.http.RefusalResponse;
 import io.tollgate.limiters.QuotaPolicy;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -23,8 +23,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What writing a refusal costs once the engine has refused (issue 29 item 6: under a flood the
- * refusal is the common case): the refusal's own headers and its body handed to the exchange, as
- * {@code TollgateGate.writeRefusal} does, for the same rule and {@code Retry-After} again and
+ * refusal is the common case): the refusal's value (its quota headers, its own headers and its
+ * body) made and handed to the exchange, as {@code TollgateGate} does, for the same rule and {@code Retry-After} again and
  * again. The exchange only keeps what it is given, so the figure is Tollgate's part alone.
  *
  * <ul>
@@ -75,12 +75,18 @@ public class RefusalBenchmark {
     }
   }
 
+  /** The quota headers of the refusal, as the engine puts them (the same every time). */
+  private final String[] quota = {
+    "RateLimit-Policy", "\"api-per-ip\";q=100;w=60", "RateLimit", "\"api-per-ip\";r=0;t=8"
+  };
+
   @Benchmark
   public byte[] refuse() {
-    List<String[]> headers = new ArrayList<>(6);
     long retryAfter = RefusalResponse.retryAfterSeconds(7_300_000_000L);
-    RefusalResponse.addHeaders(headers, "api-per-ip", retryAfter);
-    refusal.write(exchange, headers, false, "api-per-ip", retryAfter, policy);
+    boolean html = !refusal.hasTemplate()
+        && RefusalResponse.prefersHtml(exchange.headerLines("Accept"));
+    exchange.writeRefusal(
+        refusal.message(false, "api-per-ip", retryAfter, policy, html, quota, quota.length));
     return exchange.body;
   }
 
@@ -88,7 +94,7 @@ public class RefusalBenchmark {
   private static final class KeptExchange implements HttpExchange {
     private final List<String> accept;
     byte[] body;
-    List<String[]> headers;
+    RefusalMessage refusal;
 
     KeptExchange(String accept) {
       this.accept = Collections.singletonList(accept);
@@ -103,9 +109,9 @@ public class RefusalBenchmark {
     }
 
     @Override
-    public void writeResponse(int status, List<String[]> headers, String contentType, byte[] body) {
-      this.headers = headers;
-      this.body = body;
+    public void writeRefusal(RefusalMessage refusal) {
+      this.refusal = refusal;
+      this.body = refusal.body();
     }
 
     @Override

@@ -47,6 +47,11 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code tollgate} with {@code rules=rule-proxy}: the same rule behind one trusted proxy
  *       ({@code benchmarks/e2e-rules-proxy.yaml}), the request carrying {@code X-Forwarded-For}:
  *       the client's address read from the header;
+ *   <li>{@code tollgate} with {@code rules=refused}: the same rule at one request an hour
+ *       ({@code benchmarks/e2e-rules-refused.yaml}), so that every request after the first is
+ *       refused: key, decision, metrics, the refusal log's and early retries' bookkeeping, and
+ *       the 429 with its headers and problem+json body written to Tomcat's response (which is
+ *       recycled for the next request, as Tomcat recycles it);
  *   <li>{@code tollgate} with {@code rules=rules-100} and {@code rules-10000}: that rule last
  *       in a file of 100 or 10,000 rules, the others one per tenant path ({@code /tenants/tI/**}):
  *       what a long rules file adds to a request that only one of its rules matches;
@@ -68,7 +73,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Thread)
 public class RequestPathBenchmark {
 
-  @Param({"rule", "rule-proxy", "nomatch", "rules-100", "rules-10000"})
+  @Param({"rule", "rule-proxy", "refused", "nomatch", "rules-100", "rules-10000"})
   public String rules;
 
   private Request connectorRequest;
@@ -83,6 +88,8 @@ public class RequestPathBenchmark {
   @Setup
   public void setUp() {
     Connector connector = new Connector("HTTP/1.1");
+    // the benchmark keeps its facades across the recycling of a refused request's response
+    connector.setDiscardFacades(false);
     connectorRequest = connector.createRequest();
     org.apache.coyote.Request coyoteRequest = new org.apache.coyote.Request();
     byte[] uri = "/hello".getBytes(StandardCharsets.ISO_8859_1);
@@ -100,7 +107,25 @@ public class RequestPathBenchmark {
     // mapped to a web application with no listeners, as Tomcat's mapper leaves a request
     connectorRequest.getMappingData().context = new StandardContext();
     connectorResponse = connector.createResponse();
-    connectorResponse.setCoyoteResponse(new org.apache.coyote.Response());
+    org.apache.coyote.Response coyoteResponse = new org.apache.coyote.Response();
+    // a refusal's body goes nowhere, as if the socket had taken it
+    coyoteResponse.setOutputBuffer(new org.apache.coyote.OutputBuffer() {
+      private long written;
+
+      @Override
+      public int doWrite(java.nio.ByteBuffer chunk) {
+        int length = chunk.remaining();
+        chunk.position(chunk.limit());
+        written += length;
+        return length;
+      }
+
+      @Override
+      public long getBytesWritten() {
+        return written;
+      }
+    });
+    connectorResponse.setCoyoteResponse(coyoteResponse);
     connectorRequest.setResponse(connectorResponse);
     connectorResponse.setRequest(connectorRequest);
     request = connectorRequest.getRequest();
@@ -151,6 +176,12 @@ public class RequestPathBenchmark {
 
   private void resetForNextRequest() {
     connectorRequest.removeAttribute(TollgateBridge.DECIDED_ATTRIBUTE);
+    if (connectorResponse.isCommitted()) {
+      // a refusal was written: Tomcat recycles the response before the next request
+      connectorResponse.recycle();
+      connectorResponse.getCoyoteResponse().recycle();
+      return;
+    }
     connectorResponse.getCoyoteResponse().getMimeHeaders().clear();
   }
 

@@ -36,6 +36,13 @@ final class EarlyRetryKeys {
     }
   }
 
+  /**
+   * Held while a key not counted yet is added; tried, never waited for, so that a flood of many
+   * keys retrying early does not queue every refusal of the rule behind one lock.
+   */
+  private final java.util.concurrent.locks.ReentrantLock adding =
+      new java.util.concurrent.locks.ReentrantLock();
+
   private final ConcurrentHashMap<String, Counter> counters =
       new ConcurrentHashMap<>(CAPACITY * 2);
 
@@ -46,7 +53,14 @@ final class EarlyRetryKeys {
   void add(String key, UnaryOperator<String> shown, long toldSeconds, long afterNanos) {
     Counter counter = counters.get(key);
     if (counter == null) {
-      counter = counterFor(key, shown);
+      if (!adding.tryLock()) {
+        return; // another thread is adding a key: this retry is left out, not queued behind it
+      }
+      try {
+        counter = counterFor(key, shown);
+      } finally {
+        adding.unlock();
+      }
     } else {
       counter.count.increment();
     }
@@ -55,7 +69,7 @@ final class EarlyRetryKeys {
   }
 
   /** A key not among the counters: it takes a free one, or the smallest's place and count. */
-  private synchronized Counter counterFor(String key, UnaryOperator<String> shown) {
+  private Counter counterFor(String key, UnaryOperator<String> shown) {
     Counter counter = counters.get(key);
     if (counter != null) {
       counter.count.increment();

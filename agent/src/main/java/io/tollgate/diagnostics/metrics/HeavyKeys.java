@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The heaviest keys of a stream, in bounded memory: the Space-Saving algorithm (Metwally, Agrawal
@@ -16,7 +17,10 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Fed on every refusal, the common case under a flood, so a key already counted costs one map
  * read and one {@link LongAdder} increment, with no lock and nothing allocated; only a key not
- * among the counters takes the lock (to replace the smallest). Keys are stored as shown ({@link
+ * among the counters takes the lock (to replace the smallest), and never waits for it: while
+ * another thread replaces a counter, such a key is left out of this count (a flood of new keys,
+ * each refused, must not queue every refusal of the rule behind one lock; the heavy keys, the
+ * ones worth showing, are among the counters and counted without it). Keys are stored as shown ({@link
  * #display}): short and printable, never more than {@link #MAX_KEY_CHARS}.
  */
 public final class HeavyKeys {
@@ -54,6 +58,8 @@ public final class HeavyKeys {
   }
 
   private final int capacity;
+  /** Held while a key not counted yet is added; tried, never waited for. */
+  private final ReentrantLock replacing = new ReentrantLock();
   /** By the key as given (so a hit needs no {@link #display}); at most {@link #capacity}. */
   private final ConcurrentHashMap<String, Counter> counters;
 
@@ -73,7 +79,10 @@ public final class HeavyKeys {
       counter.count.increment();
       return;
     }
-    synchronized (this) {
+    if (!replacing.tryLock()) {
+      return; // another thread is replacing a counter: this occurrence is left out, not queued
+    }
+    try {
       counter = counters.get(k);
       if (counter != null) {
         counter.count.increment();
@@ -95,6 +104,8 @@ public final class HeavyKeys {
       }
       counters.remove(minKey);
       counters.put(k, new Counter(display(key), min + 1, min));
+    } finally {
+      replacing.unlock();
     }
   }
 

@@ -49,7 +49,15 @@ public final class RuleMetrics implements RuleMetricsMBean {
 
   /** Counted beside exactly one of {@link #allowed}, {@link #refused} and {@link #wouldRefuse}. */
   void decisionTook(long nanos) {
-    decisionNanos.add(nanos);
+    decisionTook(nanos, 1);
+  }
+
+  /**
+   * A decision timed for {@code timedFor} of them (itself and those not timed since, see {@code
+   * TollgateMetrics.record}): the sum grows by that many times its time, the maximum by it alone.
+   */
+  void decisionTook(long nanos, long timedFor) {
+    decisionNanos.add(nanos * timedFor);
     long max = decisionNanosMax.get();
     while (nanos > max && !decisionNanosMax.compareAndSet(max, nanos)) {
       max = decisionNanosMax.get();

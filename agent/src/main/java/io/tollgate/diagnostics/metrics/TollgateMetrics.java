@@ -46,6 +46,18 @@ public final class TollgateMetrics {
   public static void record(
       RuleMetrics metrics, boolean allowed, boolean shadow, String key, boolean fallback,
       long decisionNanos) {
+    record(metrics, allowed, shadow, key, fallback, decisionNanos, 1);
+  }
+
+  /**
+   * As above, where the decision's time stands for {@code timedFor} decisions: the engine times
+   * one local decision in several ({@code DecisionTiming}), and adds it for the others it did not
+   * time, so that the sum estimates them all; 0 when this one was not timed (it is counted, its
+   * time is in another's).
+   */
+  public static void record(
+      RuleMetrics metrics, boolean allowed, boolean shadow, String key, boolean fallback,
+      long decisionNanos, long timedFor) {
     if (metrics == null) {
       return;
     }
@@ -59,7 +71,9 @@ public final class TollgateMetrics {
     if (fallback) {
       metrics.backendError();
     }
-    metrics.decisionTook(decisionNanos);
+    if (timedFor > 0) {
+      metrics.decisionTook(decisionNanos, timedFor);
+    }
   }
 
   /**

@@ -27,6 +27,16 @@ public final class StatusJson {
       }
       Snapshots.objectOf(rules.get(i)).put("perSecond", perSecond);
     }
+    @SuppressWarnings("unchecked")
+    List<Object> outbound = (List<Object>) json.get("outbound");
+    for (int i = 0; i < outbound.size(); i++) {
+      OutboundStatus rule = view.current.outbound.get(i);
+      Map<String, Object> perSecond = new LinkedHashMap<>();
+      for (String counter : rule.counters.keySet()) {
+        perSecond.put(counter, view.rate(rule, counter));
+      }
+      Snapshots.objectOf(outbound.get(i)).put("perSecond", perSecond);
+    }
     if (view.current.backend.isRedis()) {
       Map<String, Object> perSecond = new LinkedHashMap<>();
       for (String counter : view.current.backend.counters.keySet()) {

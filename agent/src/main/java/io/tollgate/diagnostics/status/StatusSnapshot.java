@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * What a running agent says about itself at one moment: its rules with their counters since it
- * started, its backend's health, and the problems it knows of (a rules file not in force, Redis
+ * started, its outbound rules with theirs and the partner's waits in force, its backend's health, and the problems it knows of (a rules file not in force, Redis
  * down). The agent writes it as JSON for the {@code status} command ({@link #toJson}); the command
  * reads two of them ({@link #fromJson}) and shows the difference as rates ({@link StatusView}).
  */
@@ -26,11 +26,20 @@ public final class StatusSnapshot {
   /** Each a sentence; empty when all is well. A non-empty list is exit code 1. */
   public final List<String> problems;
   public final List<RuleStatus> rules;
+  /** The outbound rules: limits on the app's own calls to other services. */
+  public final List<OutboundStatus> outbound;
   public final BackendStatus backend;
 
   public StatusSnapshot(String version, long pid, long takenNanos, long takenAtMillis,
       long agentStartedAtMillis, String rulesFile, List<String> problems, List<RuleStatus> rules,
       BackendStatus backend) {
+    this(version, pid, takenNanos, takenAtMillis, agentStartedAtMillis, rulesFile, problems, rules,
+        Collections.emptyList(), backend);
+  }
+
+  public StatusSnapshot(String version, long pid, long takenNanos, long takenAtMillis,
+      long agentStartedAtMillis, String rulesFile, List<String> problems, List<RuleStatus> rules,
+      List<OutboundStatus> outbound, BackendStatus backend) {
     this.version = version;
     this.pid = pid;
     this.takenNanos = takenNanos;
@@ -39,12 +48,23 @@ public final class StatusSnapshot {
     this.rulesFile = rulesFile;
     this.problems = Collections.unmodifiableList(new ArrayList<>(problems));
     this.rules = Collections.unmodifiableList(new ArrayList<>(rules));
+    this.outbound = Collections.unmodifiableList(new ArrayList<>(outbound));
     this.backend = backend;
   }
 
   /** This rule's status, or null when it is not in force in this snapshot. */
   public RuleStatus rule(String name) {
     for (RuleStatus rule : rules) {
+      if (rule.name.equals(name)) {
+        return rule;
+      }
+    }
+    return null;
+  }
+
+  /** This outbound rule's status, or null when it is not in force in this snapshot. */
+  public OutboundStatus outboundRule(String name) {
+    for (OutboundStatus rule : outbound) {
       if (rule.name.equals(name)) {
         return rule;
       }
@@ -66,6 +86,11 @@ public final class StatusSnapshot {
       ruleList.add(rule.toJson());
     }
     json.put("rules", ruleList);
+    List<Object> outboundList = new ArrayList<>();
+    for (OutboundStatus rule : outbound) {
+      outboundList.add(rule.toJson());
+    }
+    json.put("outbound", outboundList);
     json.put("backend", backend.toJson());
     return json;
   }
@@ -92,10 +117,14 @@ public final class StatusSnapshot {
     for (Object rule : Snapshots.listOf(json.get("rules"))) {
       rules.add(RuleStatus.fromJson(Snapshots.objectOf(rule)));
     }
+    List<OutboundStatus> outbound = new ArrayList<>();
+    for (Object rule : Snapshots.listOf(json.get("outbound"))) {
+      outbound.add(OutboundStatus.fromJson(Snapshots.objectOf(rule)));
+    }
     return new StatusSnapshot(Snapshots.stringOf(json.get("tollgate")),
         Snapshots.longOf(json.get("pid")), Snapshots.longOf(json.get("takenNanos")),
         Snapshots.longOf(json.get("takenAt")), Snapshots.longOf(json.get("agentStartedAt")),
-        Snapshots.stringOf(json.get("rulesFile")), problems, rules,
+        Snapshots.stringOf(json.get("rulesFile")), problems, rules, outbound,
         BackendStatus.fromJson(Snapshots.objectOf(json.get("backend"))));
   }
 }

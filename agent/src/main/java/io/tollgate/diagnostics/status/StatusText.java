@@ -8,8 +8,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * {@code status} for people: a heading, one table row per rule with its rates per second, the top
- * keys, the backend's health and the problems. Columns come from {@link RuleCounters}.
+ * {@code status} for people: a heading, one table row per rule with its rates per second, the
+ * outbound rules' table and the partner's waits in force (when the file has outbound rules), the
+ * top keys, the backend's health and the problems. Columns come from {@link RuleCounters}.
  */
 public final class StatusText {
 
@@ -39,6 +40,10 @@ public final class StatusText {
     out.append(rulesTable(view));
     if (now.rules.isEmpty()) {
       out.append("(no rules in force)").append(nl);
+    }
+    if (!now.outbound.isEmpty()) {
+      out.append(nl).append(outboundTable(view));
+      out.append(partnerHolds(now));
     }
     for (RuleCounters.KeyList list : RuleCounters.KEY_LISTS) {
       List<String> lines = new ArrayList<>();
@@ -86,7 +91,53 @@ public final class StatusText {
       }
       rows.add(row.toArray(new String[0]));
     }
-    int columns = heading.size();
+    return table(rows, 4);
+  }
+
+  /**
+   * The outbound rules (limits on the app's own calls): one row per rule with its rates per second
+   * and totals, columns from {@link OutboundCounters}.
+   */
+  static String outboundTable(StatusView view) {
+    List<String[]> rows = new ArrayList<>();
+    List<String> heading =
+        new ArrayList<>(List.of("OUTBOUND RULE", "ALGORITHM", "LIMIT", "MODE"));
+    for (OutboundCounters.Counter counter : OutboundCounters.COUNTERS) {
+      heading.add(counter.heading + " (TOTAL)");
+    }
+    rows.add(heading.toArray(new String[0]));
+    for (OutboundStatus rule : view.current.outbound) {
+      List<String> row =
+          new ArrayList<>(List.of(rule.name, rule.algorithm, rule.limit, rule.mode()));
+      for (OutboundCounters.Counter counter : OutboundCounters.COUNTERS) {
+        row.add(rate(view.rate(rule, counter.name)) + " (" + rule.counter(counter.name) + ")");
+      }
+      rows.add(row.toArray(new String[0]));
+    }
+    return table(rows, 4);
+  }
+
+  /** The partner's waits in force, one line each: rule, key, until when, and why. */
+  static String partnerHolds(StatusSnapshot now) {
+    String nl = System.lineSeparator();
+    StringBuilder out = new StringBuilder();
+    for (OutboundStatus rule : now.outbound) {
+      for (OutboundStatus.Hold hold : rule.holds) {
+        long left = Math.max(0, hold.untilMillis - now.takenAtMillis);
+        out.append("  ").append(rule.name)
+            .append(hold.key.isEmpty() ? "" : " key '" + hold.key + "'")
+            .append(": held until ").append(TIME.format(Instant.ofEpochMilli(hold.untilMillis)))
+            .append(String.format(Locale.ROOT, " (%.1f s left); ", left / 1000.0))
+            .append(hold.answer).append("; learnt by ").append(hold.learntFrom()).append(nl);
+      }
+    }
+    String heading = out.length() == 0 ? "partner holds in force: none" : "partner holds in force:";
+    return nl + heading + nl + out;
+  }
+
+  /** Rows of cells as columns: the first {@code wordColumns} left, the numbers right. */
+  private static String table(List<String[]> rows, int wordColumns) {
+    int columns = rows.get(0).length;
     int[] widths = new int[columns];
     for (String[] row : rows) {
       for (int c = 0; c < columns; c++) {
@@ -103,7 +154,7 @@ public final class StatusText {
         // Words left, numbers right: the rates line up on their decimal point.
         String cell = row[c];
         String pad = " ".repeat(widths[c] - cell.length());
-        line.append(c < 4 ? cell + pad : pad + cell);
+        line.append(c < wordColumns ? cell + pad : pad + cell);
       }
       out.append(stripTrailing(line.toString())).append(System.lineSeparator());
     }

@@ -36,6 +36,15 @@ public final class StatusView {
     return rate(before.counter(counter), rule.counter(counter));
   }
 
+  /** The outbound rule's counter per second over the interval, as {@link #rate(RuleStatus, String)}. */
+  public Double rate(OutboundStatus rule, String counter) {
+    OutboundStatus before = previous == null ? null : previous.outboundRule(rule.name);
+    if (before == null) {
+      return null;
+    }
+    return rate(before.counter(counter), rule.counter(counter));
+  }
+
   /** The backend's counter per second over the interval, as {@link #rate(RuleStatus, String)}. */
   public Double backendRate(String counter) {
     if (previous == null || !previous.backend.kind.equals(current.backend.kind)) {

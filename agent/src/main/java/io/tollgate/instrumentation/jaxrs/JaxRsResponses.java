@@ -1,7 +1,7 @@
 package io.tollgate.instrumentation.jaxrs;
 
+import io.tollgate.http.RefusalMessage;
 import java.lang.reflect.Method;
-import java.util.List;
 
 /**
  * Builds a refusal as a JAX-RS {@code Response} of one copy of the API ({@code javax.ws.rs} or
@@ -30,14 +30,13 @@ public final class JaxRsResponses {
     this.build = builder.getMethod("build");
   }
 
-  /** The refusal as a {@code Response}; {@code headers} are name and value pairs. */
-  public Object response(int statusCode, List<String[]> headers, String contentType, byte[] body)
-      throws ReflectiveOperationException {
-    Object builder = status.invoke(null, statusCode);
-    builder = entity.invoke(builder, (Object) body);
-    builder = type.invoke(builder, contentType);
-    for (String[] pair : headers) {
-      builder = header.invoke(builder, pair[0], pair[1]);
+  /** The refusal as a {@code Response}. */
+  public Object response(RefusalMessage refusal) throws ReflectiveOperationException {
+    Object builder = status.invoke(null, refusal.status());
+    builder = entity.invoke(builder, (Object) refusal.body());
+    builder = type.invoke(builder, refusal.contentType());
+    for (int i = 0, n = refusal.headerCount(); i < n; i++) {
+      builder = header.invoke(builder, refusal.headerName(i), refusal.headerValue(i));
     }
     return build.invoke(builder);
   }

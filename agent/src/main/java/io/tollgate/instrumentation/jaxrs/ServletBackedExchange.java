@@ -1,6 +1,7 @@
 package io.tollgate.instrumentation.jaxrs;
 
 import io.tollgate.http.HttpExchange;
+import io.tollgate.http.RefusalMessage;
 import java.util.List;
 
 /**
@@ -26,8 +27,7 @@ public abstract class ServletBackedExchange implements HttpExchange {
   protected abstract String matchedRoute() throws ReflectiveOperationException;
 
   /** The refusal as the implementation's response object. */
-  protected abstract Object refusalResponse(
-      int status, List<String[]> headers, String contentType, byte[] body)
+  protected abstract Object refusalResponse(RefusalMessage refusal)
       throws ReflectiveOperationException;
 
   @Override
@@ -44,15 +44,15 @@ public abstract class ServletBackedExchange implements HttpExchange {
   }
 
   @Override
-  public void writeResponse(int status, List<String[]> headers, String contentType, byte[] body) {
+  public void writeRefusal(RefusalMessage message) {
     try {
-      refusal = refusalResponse(status, headers, contentType, body);
+      refusal = refusalResponse(message);
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException("cannot make the refusal's response: " + e, e);
     }
   }
 
-  /** The refusal {@link #writeResponse} made. */
+  /** The refusal {@link #writeRefusal} made. */
   public Object refusal() {
     return refusal;
   }

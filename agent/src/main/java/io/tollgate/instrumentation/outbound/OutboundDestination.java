@@ -7,7 +7,8 @@ import java.util.Locale;
  * Where a call goes, in the form the outbound rules match on, whatever client it came from: the
  * method in upper case, the host in lower case without an IPv6 literal's brackets, the port (the
  * scheme's default when the URI gives none) and the path without query or fragment ({@code /} when
- * empty). Each client's call extends it and reads the request's headers its own way.
+ * empty), and whether the thread sending it may wait its turn. Each client's call extends it and
+ * reads the request's headers its own way.
  */
 public abstract class OutboundDestination implements OutboundCall {
 
@@ -15,6 +16,8 @@ public abstract class OutboundDestination implements OutboundCall {
   private final String host;
   private final int port;
   private final String path;
+  /** Read on the thread that sends the call, where the destination is read. */
+  private final boolean mayWait = !NonBlockingThreads.current();
 
   /**
    * @param scheme {@code http} or {@code https}, for the default port when {@code port} is not
@@ -46,6 +49,12 @@ public abstract class OutboundDestination implements OutboundCall {
   @Override
   public final String path() {
     return path;
+  }
+
+  /** False on a thread that must never be parked ({@link NonBlockingThreads}). */
+  @Override
+  public final boolean mayWait() {
+    return mayWait;
   }
 
   static int defaultPort(String scheme) {

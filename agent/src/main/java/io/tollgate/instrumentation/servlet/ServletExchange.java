@@ -2,6 +2,7 @@ package io.tollgate.instrumentation.servlet;
 
 import io.tollgate.http.HttpExchange;
 import io.tollgate.http.QueryStrings;
+import io.tollgate.http.RefusalMessage;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -275,17 +276,19 @@ public final class ServletExchange implements HttpExchange {
    * to the application's error page and lose our headers and body.
    */
   @Override
-  public void writeResponse(int status, List<String[]> headers, String contentType, byte[] body) {
+  public void writeRefusal(RefusalMessage refusal) {
     if (calls.isCommitted(response)) {
       throw new IllegalStateException("the response was already committed");
     }
+    int status = refusal.status();
     calls.reset(response);
     calls.setStatus(response, status);
     ReasonPhrase.apply(response, status);
-    for (String[] header : headers) {
-      calls.setHeader(response, header[0], header[1]);
+    for (int i = 0, n = refusal.headerCount(); i < n; i++) {
+      calls.setHeader(response, refusal.headerName(i), refusal.headerValue(i));
     }
-    calls.setContentType(response, contentType);
+    byte[] body = refusal.body();
+    calls.setContentType(response, refusal.contentType());
     calls.setContentLength(response, body.length);
     try {
       OutputStream out = calls.getOutputStream(response);

@@ -50,6 +50,8 @@ public abstract class RedisAlgorithmStore implements LimiterStore {
   private String keyRuleName;
   /** What follows the rule's key for this budget ({@link RedisKeys#budgetSuffix}). */
   private String keySuffix = "";
+  /** An outbound rule's partner holds, read in each decision; null for every other rule. */
+  private volatile RedisPartnerHolds partnerHolds;
 
   RedisAlgorithmStore(
       RedisBackend backend, String ruleName, String algorithmName, Clock timeOverride) {
@@ -196,6 +198,32 @@ public abstract class RedisAlgorithmStore implements LimiterStore {
     List<Object> reply =
         backend.eval(script, ruleKey(key), budgetsArgv(argv[0], argv[1], argv[2], this, argv));
     return replyOf(reply, 0, script);
+  }
+
+  /**
+   * Decides one call of {@code key} alone ({@code argv}: the algorithm script's decide ARGV), and
+   * writes the reply into {@code verdict}; for an outbound rule, in the same call, refuses it for
+   * as long as a partner's wait holds the key ({@link RedisPartnerHolds}).
+   */
+  final void decideOnRedis(RedisScript script, String key, String[] argv, Verdict verdict) {
+    RedisPartnerHolds holds = partnerHolds;
+    if (holds == null) {
+      applyDecision(eval(script, key, argv), verdict);
+      return;
+    }
+    List<Object> flat = backend.eval(script, new String[] {ruleKey(key), holds.keyOf(key)},
+        budgetsArgv(argv[0], argv[1], argv[2], this, argv));
+    long held = holds.heldIn(key, flat);
+    if (held > 0) {
+      verdict.refuse(0, held, held); // nothing was charged
+      return;
+    }
+    applyDecision(replyOf(flat, 0, script), verdict);
+  }
+
+  /** This budget's decisions read (and refuse for) the waits {@code holds} keeps on Redis. */
+  void readPartnerHolds(RedisPartnerHolds holds) {
+    this.partnerHolds = holds;
   }
 
   /** The key the driver ({@code budgets.lua}) is called on: the rule's, for one client. */

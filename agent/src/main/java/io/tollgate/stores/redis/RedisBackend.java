@@ -497,16 +497,71 @@ public final class RedisBackend implements AutoCloseable {
    *     BackendUnavailableException#kind()} says why
    */
   public List<Object> eval(RedisScript script, String key, String... args) {
+    return eval(script, new String[] {key}, args);
+  }
+
+  /** As {@link #eval(RedisScript, String, String...)}, on several keys (of one Cluster slot). */
+  public List<Object> eval(RedisScript script, String[] keys, String... args) {
     inEval.incrementAndGet();
     try {
-      return evalCounted(script, key, args);
+      return evalCounted(script, keys, args);
     } finally {
       inEval.decrementAndGet();
     }
   }
 
+  /**
+   * Sends {@code script} without waiting for its reply: {@code done} gets the reply, or the
+   * failure, on a client thread (at once, on this one, when the call cannot be sent: not
+   * connected, the breaker open, too many calls outstanding; once the first connection attempt has
+   * ended, on the backend's own thread, when it comes before). For writes no request waits on,
+   * which must hold no application thread however slow Redis is. Never throws.
+   */
   @SuppressWarnings("unchecked")
-  private List<Object> evalCounted(RedisScript script, String key, String... args) {
+  public void evalInBackground(RedisScript script, String key, String[] args,
+      java.util.function.BiConsumer<List<Object>, Throwable> done) {
+    if (!closed && !firstAttemptHasEnded()) {
+      // Still making its first connection (the app's first calls): sent once that has ended.
+      afterFirstAttempt(() -> evalInBackground(script, key, args, done));
+      return;
+    }
+    String[] keys = {key};
+    try {
+      RedisScriptingAsyncCommands<String, String> c = commands;
+      StatefulConnection<String, String> conn = connection;
+      if (closed || c == null || conn == null || !conn.isOpen()
+          || breaker.state() != CircuitBreaker.State.CLOSED) {
+        done.accept(null, new BackendUnavailableException(
+            "redis is not connected" + (lastFailure == null ? "" : ": " + describe(lastFailure)),
+            lastFailure, 0,
+            RedisFailure.UNREACHABLE));
+        return;
+      }
+      send(() -> c.<Object>evalsha(script.sha1(), ScriptOutputType.MULTI, keys, args))
+          .whenComplete((result, thrown) -> {
+            Throwable failure = thrown instanceof java.util.concurrent.CompletionException
+                && thrown.getCause() != null ? thrown.getCause() : thrown;
+            if (failure instanceof RedisNoScriptException) {
+              // Not cached on this node (restart, failover, SCRIPT FLUSH): EVAL loads it again.
+              try {
+                send(() -> c.<Object>eval(script.body(), ScriptOutputType.MULTI, keys, args))
+                    .whenComplete((again, failed) -> done.accept(
+                        again instanceof List ? (List<Object>) again : singleton(again), failed));
+              } catch (RuntimeException e) {
+                done.accept(null, e);
+              }
+              return;
+            }
+            done.accept(failure != null ? null
+                : result instanceof List ? (List<Object>) result : singleton(result), failure);
+          });
+    } catch (RuntimeException e) {
+      done.accept(null, e);
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private List<Object> evalCounted(RedisScript script, String[] keys, String... args) {
     CircuitBreaker.Permit permit = breaker.tryAcquire();
     if (permit == CircuitBreaker.Permit.REJECTED) {
       throw unavailable(
@@ -515,7 +570,6 @@ public final class RedisBackend implements AutoCloseable {
     long sent = System.nanoTime();
     long softDeadline = sent + timeoutNanos;
     long hardDeadline = sent + maxWaitNanos;
-    String[] keys = {key};
     RuntimeException failure;
     RedisFailure kind;
     while (true) {

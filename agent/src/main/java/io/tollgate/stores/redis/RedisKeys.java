@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
  *   tollgate:v2:{RULE:DIGEST}:ALGORITHM             a rule of one limit
  *   tollgate:v2:{RULE:DIGEST}:ALGORITHM:BUDGET      each budget of a rule of several limits or plans
  *   tollgate:v2:{RULE:DIGEST}:penalty               the rule's penalty box
+ *   tollgate:v2:{RULE:DIGEST}:partner-hold          an outbound rule's wait a partner asked
  *   tollgate:instances:{GROUP}                      the instances of one group (unversioned)
  * </pre>
  *
@@ -97,6 +98,14 @@ public final class RedisKeys {
    */
   public static String penaltyKey(String ruleName, String clientKey) {
     return clientTag(ruleName, clientKey) + ":penalty";
+  }
+
+  /**
+   * The wait a partner asked of one outbound rule's client key ({@code partner-hold.lua}): in the
+   * same Cluster slot as the key's budgets, so that the script deciding them reads it too.
+   */
+  public static String partnerHoldKey(String ruleName, String clientKey) {
+    return clientTag(ruleName, clientKey) + ":partner-hold";
   }
 
   /** The sorted set where the instances of one group announce themselves. */

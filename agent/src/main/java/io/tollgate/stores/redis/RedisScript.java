@@ -20,6 +20,8 @@ public final class RedisScript {
   public static final RedisScript CALENDAR = overBudgets("calendar.lua");
   public static final RedisScript PENALTY_BOX = withCommonHead("penalty-box.lua");
   public static final RedisScript INSTANCES = load("instances.lua");
+  /** An outbound rule's partner hold ({@link RedisPartnerHolds}). */
+  public static final RedisScript PARTNER_HOLD = withCommonHead("partner-hold.lua");
 
   private final String name;
   private final String body;

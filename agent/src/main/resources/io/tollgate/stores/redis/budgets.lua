@@ -10,6 +10,9 @@
 --           .budgetSuffix: empty for a rule of one limit, ':1s' for one of several), the number m
 --           of its parameters, and those m parameters (the algorithm script's ARGV[4..3+m])
 --
+-- KEYS[2]   optional (outbound rules): the hash where partner-hold.lua keeps the wait a partner
+--           asked of this client key (RedisKeys.partnerHoldKey: the same hash tag as KEYS[1])
+--
 -- Budget i's key is KEYS[1] .. suffix: the same hash tag, so the same Cluster slot as KEYS[1].
 --
 -- decide runs the budgets in order; when one refuses, what the others took is given back (adjust
@@ -17,12 +20,29 @@
 -- LocalLimiterStore decides a LimitGroup. An algorithm's special reply (calendar.lua's -2: Redis
 -- time outside the windows sent) ends the call at once; such algorithms have one budget.
 --
+-- A decide with KEYS[2] while the partner's wait there lasts charges nothing and returns {-3,
+-- leftNanos, answer} (never a budget's reply: those start with their length, at least 1), so that
+-- every instance holds the calls a partner asked one of them to hold, in the call that decides them.
+--
 -- Returns, for each budget, the length of its reply and then the reply, one flat list.
 
 local now = ARGV[2]
 if now == '' then
   local t = redis.call('TIME')
   now = join_ns(tonumber(t[1]), tonumber(t[2]) * 1000)
+end
+
+if KEYS[2] and ARGV[1] == 'decide' then
+  local held = redis.call('HMGET', KEYS[2], 'until', 'answer')
+  if held[1] then
+    local now_s, now_ns = split_ns(now)
+    local until_s, until_ns = split_ns(held[1])
+    local ds = until_s - now_s
+    -- partner-hold.lua writes no wait longer than 2^52 ns: past that, the clock stepped back
+    if ds > 4503599 then ds = 4503599 end
+    local left = ds * 1000000000 + (until_ns - now_ns)
+    if left > 0 then return {-3, left, held[2] or ''} end
+  end
 end
 
 local n = tonumber(ARGV[4])

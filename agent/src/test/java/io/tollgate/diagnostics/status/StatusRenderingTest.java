@@ -211,6 +211,98 @@ class StatusRenderingTest {
     assertFalse(StatusJson.render(view).contains(System.lineSeparator()), "one line");
   }
 
+  static OutboundStatus outbound(String name, String limit, boolean shadow, String onLimit,
+      long sent, long paced, long waitedMillis, long failedFast, long partner429s,
+      OutboundStatus.Hold... holds) {
+    Map<String, Long> counters = new LinkedHashMap<>();
+    counters.put("sent", sent);
+    counters.put("paced", paced);
+    counters.put("waitedMillis", waitedMillis);
+    counters.put("failedFast", failedFast);
+    counters.put("partner429s", partner429s);
+    counters.put("wouldLimit", 0L);
+    return new OutboundStatus(name, "gcra", limit, shadow, onLimit, counters, List.of(holds));
+  }
+
+  static StatusSnapshot withOutbound(long atNanos, OutboundStatus... outbound) {
+    return new StatusSnapshot("1.2.3", 4242, atNanos, 1_796_460_000_000L + atNanos / 1_000_000,
+        1_796_460_000_000L, "/etc/rules.yaml", List.of(), List.of(), List.of(outbound),
+        BackendStatus.local());
+  }
+
+  @Test
+  void theOutboundRulesAreATableWithRatesAndTotalsThenThePartnersWaitsInForce() {
+    long takenAt = 1_796_460_000_000L + 2_000;
+    StatusView view = new StatusView(
+        withOutbound(0, outbound("partner", "8/1s", false, "wait", 100, 40, 3000, 0, 0),
+            outbound("billing", "2/1h", false, "fail", 2, 0, 0, 5, 1)),
+        withOutbound(2 * SECOND, outbound("partner", "8/1s", false, "wait", 116, 60, 5000, 0, 0),
+            outbound("billing", "2/1h", false, "fail", 2, 0, 0, 9, 3,
+                new OutboundStatus.Hold("", takenAt + 28_500, "api.billing.example:443 answered"
+                    + " 429 with Retry-After, asking to wait 30s", true),
+                new OutboundStatus.Hold("acme", takenAt + 4_000, "api.billing.example:443"
+                    + " answered 200 with no quota left (RateLimit), asking to wait 5s", false))));
+    String text = StatusText.render(view);
+    String nl = System.lineSeparator();
+    assertTrue(text.contains(String.join(nl,
+        "OUTBOUND RULE  ALGORITHM  LIMIT  MODE                    SENT/S (TOTAL)  PACED/S (TOTAL)"
+            + "  WAITED-MS/S (TOTAL)  FAILED-FAST/S (TOTAL)  PARTNER-429/S (TOTAL)"
+            + "  WOULD-LIMIT/S (TOTAL)",
+        "partner        gcra       8/1s   enforce, on-limit wait       8.0 (116)        10.0 (60)"
+            + "        1000.0 (5000)                0.0 (0)                0.0 (0)"
+            + "                0.0 (0)",
+        "billing        gcra       2/1h   enforce, on-limit fail         0.0 (2)          0.0 (0)"
+            + "              0.0 (0)                2.0 (9)                1.0 (3)"
+            + "                0.0 (0)")), text);
+    assertTrue(text.contains(String.join(nl,
+        "partner holds in force:",
+        "  billing: held until 2026-12-05 08:40:30 UTC (28.5 s left); api.billing.example:443"
+            + " answered 429 with Retry-After, asking to wait 30s; learnt by this instance",
+        "  billing key 'acme': held until 2026-12-05 08:40:06 UTC (4.0 s left);"
+            + " api.billing.example:443 answered 200 with no quota left (RateLimit), asking to wait"
+            + " 5s; learnt by another instance (on redis)")), text);
+  }
+
+  @Test
+  void withoutHoldsTheOutboundTableSaysSoAndWithoutOutboundRulesNothingIsShown() {
+    String text = StatusText.render(new StatusView(null,
+        withOutbound(0, outbound("partner", "8/1s", true, "wait", 1, 0, 0, 0, 0))));
+    assertTrue(text.contains("partner holds in force: none"), text);
+    assertTrue(text.contains("shadow, on-limit wait"), text);
+    String none = StatusText.render(new StatusView(null, withOutbound(0)));
+    assertFalse(none.contains("OUTBOUND RULE"), none);
+    assertFalse(none.contains("partner holds"), none);
+  }
+
+  @Test
+  void theOutboundRulesAndTheirWaitsGoThroughTheJsonWithTheirRates() {
+    OutboundStatus.Hold hold = new OutboundStatus.Hold("t\\1", 1_796_460_030_000L,
+        "api:443 answered 503 with Retry-After, asking to wait 30s", false);
+    StatusView view = new StatusView(
+        withOutbound(0, outbound("partner", "8/1s", false, "wait", 10, 0, 0, 0, 0)),
+        withOutbound(2 * SECOND, outbound("partner", "8/1s", false, "wait", 30, 4, 100, 0, 2,
+            hold)));
+    StatusSnapshot read = StatusSnapshot.fromJson(view.current.toJson());
+    assertEquals(view.current.toJson(), read.toJson());
+    OutboundStatus partner = read.outboundRule("partner");
+    assertEquals(30, partner.counter("sent"));
+    assertEquals("wait", partner.onLimit);
+    assertEquals("t\\1", partner.holds.get(0).key);
+    assertEquals(1_796_460_030_000L, partner.holds.get(0).untilMillis);
+    assertFalse(partner.holds.get(0).learntHere);
+
+    @SuppressWarnings("unchecked")
+    Map<String, Object> json = (Map<String, Object>) Json.read(StatusJson.render(view));
+    Map<String, Object> rule = Snapshots.objectOf(Snapshots.listOf(json.get("outbound")).get(0));
+    assertEquals("partner", rule.get("name"));
+    assertEquals("enforce", rule.get("mode"));
+    assertEquals(10.0, Snapshots.objectOf(rule.get("perSecond")).get("sent"));
+    assertEquals(1.0, Snapshots.objectOf(rule.get("perSecond")).get("partner429s"));
+    Map<String, Object> held = Snapshots.objectOf(Snapshots.listOf(rule.get("partnerHolds")).get(0));
+    assertEquals("api:443 answered 503 with Retry-After, asking to wait 30s", held.get("answer"));
+    assertEquals(1_796_460_030_000L, held.get("until"));
+  }
+
   /** Text that is not a snapshot: the command says the agent answered what it cannot read. */
   static Stream<String> notSnapshots() {
     return Stream.of("", "[]", "{\"pid\":1}", "{\"tollgate\":", "attached");

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tollgate.outbound.OutboundDecision;
 import io.tollgate.testing.partner.PartnerStub;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -23,9 +24,18 @@ import okhttp3.Response;
 import org.apache.hc.client5.http.async.methods.SimpleHttpRequest;
 import org.apache.hc.client5.http.async.methods.SimpleHttpResponse;
 import org.apache.hc.client5.http.async.methods.SimpleRequestBuilder;
+import org.apache.hc.client5.http.async.methods.SimpleRequestProducer;
+import org.apache.hc.client5.http.async.methods.SimpleResponseConsumer;
 import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
 import org.apache.hc.client5.http.impl.async.HttpAsyncClients;
 import org.apache.hc.core5.concurrent.FutureCallback;
+import org.apache.hc.core5.http.EntityDetails;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpException;
+import org.apache.hc.core5.http.HttpResponse;
+import org.apache.hc.core5.http.nio.AsyncResponseConsumer;
+import org.apache.hc.core5.http.nio.CapacityChannel;
+import org.apache.hc.core5.http.protocol.HttpContext;
 import org.apache.http.client.methods.CloseableHttpResponse;
 import org.apache.http.client.methods.HttpGet;
 import org.apache.http.impl.client.CloseableHttpClient;
@@ -163,6 +173,65 @@ class WovenClientsTest {
     Future<SimpleHttpResponse> future =
         apache5Async.execute(SimpleRequestBuilder.get(partner.url("/orders")).build(), callback);
     assertTrue(future.isDone(), "failed before execute returned: nothing was sent");
+    Exception failure = told.get(1, TimeUnit.MINUTES);
+    assertInstanceOf(IOException.class, failure);
+    assertTrue(failure.getMessage().contains("'partner-limit'"), failure.getMessage());
+    assertEquals(0, partner.accepted() + partner.refused());
+  }
+
+  /**
+   * An app that passes the async client no callback and hears of the call from its response
+   * consumer alone (Spring's {@code WebClient} on {@code HttpComponentsClientHttpConnector} does):
+   * the consumer is told of the failure, as of the client's own, or the app would wait forever.
+   */
+  @Test
+  void aFailedAsyncApache5CallFailsTheAppsResponseConsumer() throws Exception {
+    RULES.decision = OutboundDecision.fail("partner-limit", 3);
+    CompletableFuture<Exception> told = new CompletableFuture<>();
+    AsyncResponseConsumer<SimpleHttpResponse> simple = SimpleResponseConsumer.create();
+    AsyncResponseConsumer<SimpleHttpResponse> consumer = new AsyncResponseConsumer<>() {
+      @Override
+      public void consumeResponse(HttpResponse response, EntityDetails entityDetails,
+          HttpContext context, FutureCallback<SimpleHttpResponse> resultCallback)
+          throws HttpException, IOException {
+        simple.consumeResponse(response, entityDetails, context, resultCallback);
+        told.complete(null);
+      }
+
+      @Override
+      public void informationResponse(HttpResponse response, HttpContext context)
+          throws HttpException, IOException {
+        simple.informationResponse(response, context);
+      }
+
+      @Override
+      public void failed(Exception cause) {
+        told.complete(cause);
+        simple.failed(cause);
+      }
+
+      @Override
+      public void updateCapacity(CapacityChannel capacityChannel) throws IOException {
+        simple.updateCapacity(capacityChannel);
+      }
+
+      @Override
+      public void consume(ByteBuffer src) throws IOException {
+        simple.consume(src);
+      }
+
+      @Override
+      public void streamEnd(List<? extends Header> trailers) throws HttpException, IOException {
+        simple.streamEnd(trailers);
+      }
+
+      @Override
+      public void releaseResources() {
+        simple.releaseResources();
+      }
+    };
+    apache5Async.execute(SimpleRequestProducer.create(
+        SimpleRequestBuilder.get(partner.url("/orders")).build()), consumer, null);
     Exception failure = told.get(1, TimeUnit.MINUTES);
     assertInstanceOf(IOException.class, failure);
     assertTrue(failure.getMessage().contains("'partner-limit'"), failure.getMessage());

@@ -2,13 +2,13 @@ package io.tollgate.instrumentation.jaxrs.cxf;
 
 import io.tollgate.bootstrap.Refusal;
 import io.tollgate.engine.RequestScope;
+import io.tollgate.http.RefusalMessage;
 import io.tollgate.engine.TollgateGate;
 import io.tollgate.instrumentation.EntryPointHandler;
 import io.tollgate.instrumentation.jaxrs.ServletBackedExchange;
 import io.tollgate.instrumentation.servlet.ServletExchange;
 import io.tollgate.rules.RouteTemplates;
 import java.net.URI;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -85,10 +85,9 @@ final class CxfInvocations implements EntryPointHandler {
     }
 
     @Override
-    protected Object refusalResponse(
-        int status, List<String[]> headers, String contentType, byte[] body)
+    protected Object refusalResponse(RefusalMessage refusal)
         throws ReflectiveOperationException {
-      return cxf.refusals().response(status, headers, contentType, body);
+      return cxf.refusals().response(refusal);
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.tollgate.instrumentation.jaxrs.jersey;
 
 import io.tollgate.http.HttpExchange;
+import io.tollgate.http.RefusalMessage;
 import io.tollgate.rules.RouteTemplates;
 import java.net.URI;
 import java.security.Principal;
@@ -180,20 +181,16 @@ public final class JerseyExchange implements HttpExchange {
 
   /** Makes the refusal as Jersey's own {@code ContainerResponse}, for the woven invoker to return. */
   @Override
-  public void writeResponse(int status, List<String[]> headers, String contentType, byte[] body) {
-    String[] flat = new String[headers.size() * 2];
-    for (int i = 0; i < headers.size(); i++) {
-      flat[2 * i] = headers.get(i)[0];
-      flat[2 * i + 1] = headers.get(i)[1];
-    }
+  public void writeRefusal(RefusalMessage message) {
     try {
-      refusal = jersey.refusals().containerResponse(request, status, flat, contentType, body);
+      refusal = jersey.refusals().containerResponse(request, message.status(),
+          message.namesAndValues(), message.contentType(), message.body());
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException("cannot make Jersey's response for the refusal: " + e, e);
     }
   }
 
-  /** The refusal that {@link #writeResponse} made. */
+  /** The refusal that {@link #writeRefusal} made. */
   Object refusal() {
     return refusal;
   }

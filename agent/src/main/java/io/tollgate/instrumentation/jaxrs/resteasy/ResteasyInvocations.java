@@ -2,13 +2,13 @@ package io.tollgate.instrumentation.jaxrs.resteasy;
 
 import io.tollgate.bootstrap.Refusal;
 import io.tollgate.engine.RequestScope;
+import io.tollgate.http.RefusalMessage;
 import io.tollgate.engine.TollgateGate;
 import io.tollgate.instrumentation.EntryPointHandler;
 import io.tollgate.instrumentation.jaxrs.ServletBackedExchange;
 import io.tollgate.instrumentation.servlet.ServletExchange;
 import io.tollgate.rules.RouteTemplates;
 import java.net.URI;
-import java.util.List;
 
 /**
  * What RESTEasy's {@code ResourceMethodInvoker.invokeOnTarget} does when woven: the resource
@@ -76,10 +76,9 @@ final class ResteasyInvocations implements EntryPointHandler {
     }
 
     @Override
-    protected Object refusalResponse(
-        int status, List<String[]> headers, String contentType, byte[] body)
+    protected Object refusalResponse(RefusalMessage refusal)
         throws ReflectiveOperationException {
-      return resteasy.refusals().response(status, headers, contentType, body);
+      return resteasy.refusals().response(refusal);
     }
   }
 }

@@ -7,11 +7,12 @@ import net.bytebuddy.jar.asm.Opcodes;
 
 /**
  * Woven into the start of {@code handleResponse(HttpResponse, EntityDetails)} of the async client's
- * exchange callback, on the I/O reactor thread: hands the bridge the call's future (the callback's
- * captured {@code future}) and the partner's response, and goes on. As Java:
+ * exchange callback, on the I/O reactor thread: hands the bridge the call's response consumer
+ * (the callback's captured {@code responseConsumer}) and the partner's response, and goes on. As
+ * Java:
  *
  * <pre>{@code
- * TollgateBridge.returned(MODULE, this.val$future, response);   // learnt; never waits
+ * TollgateBridge.returned(MODULE, this.val$responseConsumer, response);   // learnt; never waits
  * }</pre>
  */
 final class Apache5AsyncAnswerWeaver extends EntryPointWeaver {
@@ -29,7 +30,7 @@ final class Apache5AsyncAnswerWeaver extends EntryPointWeaver {
     loadEntryPoint();
     visitVarInsn(Opcodes.ALOAD, 0);
     visitFieldInsn(Opcodes.GETFIELD, Apache5AsyncModule.EXCHANGE_CALLBACK.replace('.', '/'),
-        "val$future", "Lorg/apache/hc/core5/concurrent/ComplexFuture;");
+        "val$responseConsumer", "Lorg/apache/hc/core5/http/nio/AsyncResponseConsumer;");
     loadArgument(0);
     callBridge("returned", RETURNED);
     insn(Opcodes.POP);

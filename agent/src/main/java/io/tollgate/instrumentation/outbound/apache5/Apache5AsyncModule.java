@@ -12,9 +12,12 @@ import java.util.List;
  * make ({@code InternalAbstractHttpAsyncClient}). Its {@code doExecute} hands the request producer
  * a channel (a lambda) which the producer calls with the request at once, on the calling thread,
  * before {@code execute} returns the future: the call is decided there, as the JDK's {@code
- * sendAsync} is, never on an I/O reactor thread. The client's own callback at the top of its
- * chain ({@code doExecute}'s anonymous {@code AsyncExecCallback}) is given the partner's final
- * response once per call (its retries and redirects are below it): the answer is learnt there.
+ * sendAsync} is (on an I/O reactor thread only when the app calls {@code execute} on one). The
+ * client's own callback at the top of its chain ({@code doExecute}'s anonymous {@code
+ * AsyncExecCallback}) is given the partner's final response once per call (its retries and
+ * redirects are below it): the answer is learnt there, found by the call's response consumer,
+ * which both hold. Spring's {@code WebClient} on {@code HttpComponentsClientHttpConnector} sends
+ * through it.
  */
 public final class Apache5AsyncModule implements FrameworkModule {
 

@@ -6,9 +6,9 @@ import net.bytebuddy.jar.asm.MethodVisitor;
 
 /**
  * Woven into the request channel of the async client's {@code doExecute}: the start passes the
- * call's future (the key its answer is found by) and the request. A refusal is thrown as the
- * channel's {@code IOException}, which {@code doExecute} gives the future (and so the app's
- * callback) as the call's failure.
+ * call's response consumer (the key its answer is found by, and told of a refusal) and the
+ * request. A refusal is thrown as the channel's {@code IOException}, which {@code doExecute} gives
+ * the future (and so the app's callback) as the call's failure.
  */
 final class Apache5AsyncSendWeaver extends OutboundSendWeaver {
 
@@ -19,6 +19,6 @@ final class Apache5AsyncSendWeaver extends OutboundSendWeaver {
 
   @Override
   protected void enter() {
-    callEnter(3, 6);
+    callEnter(5, 6);
   }
 }

@@ -42,4 +42,7 @@ public interface Apache5Calls {
 
   /** {@code org.apache.hc.core5.http.HttpResponse.getCode()}. */
   int getCode(Object response);
+
+  /** {@code org.apache.hc.core5.http.nio.AsyncResponseConsumer.failed(Exception)}. */
+  void consumerFailed(Object consumer, Exception cause);
 }

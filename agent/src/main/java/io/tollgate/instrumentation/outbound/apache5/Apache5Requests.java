@@ -39,6 +39,7 @@ public final class Apache5Requests implements OutboundClient {
     calls.put("getFirstHeader", "org.apache.hc.core5.http.MessageHeaders#getFirstHeader");
     calls.put("getValue", "org.apache.hc.core5.http.NameValuePair#getValue");
     calls.put("getCode", "org.apache.hc.core5.http.HttpResponse#getCode");
+    calls.put("consumerFailed", "org.apache.hc.core5.http.nio.AsyncResponseConsumer#failed");
     return calls;
   }
 
@@ -89,6 +90,18 @@ public final class Apache5Requests implements OutboundClient {
   @Override
   public String responseHeader(ClientCall call, Object response, String name) {
     return header(call.calls(), response, name);
+  }
+
+  /**
+   * Tells the async client's response consumer that the call failed with {@code cause}, as the
+   * client's own failures do: a consumer that reports to the app itself (Spring's {@code
+   * WebClient} passes the client no callback, only a consumer) learns it there.
+   */
+  void consumerFailed(Object request, Object consumer, Exception cause) {
+    Apache5Calls calls = CALLS.get(request.getClass());
+    if (calls != null) {
+      calls.consumerFailed(consumer, cause);
+    }
   }
 
   private static String header(Apache5Calls calls, Object message, String name) {

@@ -1,5 +1,6 @@
 package io.tollgate.testapps.outbound;
 
+import io.tollgate.testapps.burst.PartnerCall;
 import org.apache.http.client.methods.CloseableHttpResponse;
 import org.apache.http.client.methods.HttpGet;
 import org.apache.http.impl.client.CloseableHttpClient;
@@ -7,7 +8,7 @@ import org.apache.http.impl.client.HttpClients;
 import org.apache.http.util.EntityUtils;
 
 /** Apache HttpClient 4.5, classic, built as most apps build it, with room for a burst. */
-final class Apache4Client implements Clients.Client {
+final class Apache4Client implements PartnerCall {
 
   private final CloseableHttpClient client =
       HttpClients.custom().setMaxConnPerRoute(200).setMaxConnTotal(200).build();

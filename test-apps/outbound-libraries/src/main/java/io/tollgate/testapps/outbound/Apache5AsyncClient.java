@@ -1,5 +1,6 @@
 package io.tollgate.testapps.outbound;
 
+import io.tollgate.testapps.burst.PartnerCall;
 import java.util.concurrent.TimeUnit;
 import org.apache.hc.client5.http.async.methods.SimpleHttpResponse;
 import org.apache.hc.client5.http.async.methods.SimpleRequestBuilder;
@@ -8,7 +9,7 @@ import org.apache.hc.client5.http.impl.async.HttpAsyncClients;
 import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManagerBuilder;
 
 /** Apache HttpClient 5, async: the call's future, waited for by the burst's thread. */
-final class Apache5AsyncClient implements Clients.Client {
+final class Apache5AsyncClient implements PartnerCall {
 
   private final CloseableHttpAsyncClient client;
 

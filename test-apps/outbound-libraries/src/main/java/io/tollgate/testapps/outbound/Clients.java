@@ -1,23 +1,18 @@
 package io.tollgate.testapps.outbound;
 
+import io.tollgate.testapps.burst.PartnerCall;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.function.Supplier;
 
 /**
- * The clients a burst can use, by name, each made once (as an app keeps its client) on first use.
- * Made by class name: the same sources build {@code outbound-okhttp5}, which has OkHttp 5 and no
- * Apache client (two OkHttp majors cannot share a class path).
+ * The calls a burst can make, by name, each client made once (as an app keeps its client) on
+ * first use. Made by class name: the same sources build {@code outbound-okhttp5}, which has OkHttp
+ * 5 and no Apache client (two OkHttp majors cannot share a class path): a client whose class is
+ * not in the app is not offered.
  */
 final class Clients {
 
-  /** One way of calling a URL: answers the partner's status, its body read and the call closed. */
-  interface Client {
-    int call(String url) throws Exception;
-  }
-
-  private final Map<String, Supplier<Client>> makers = new LinkedHashMap<>();
-  private final Map<String, Client> made = new LinkedHashMap<>();
+  private final Map<String, PartnerCall> calls = new LinkedHashMap<>();
 
   Clients() {
     add("apache4", "Apache4Client");
@@ -35,23 +30,18 @@ final class Clients {
     } catch (ClassNotFoundException notInThisApp) {
       return;
     }
-    makers.put(name, () -> {
+    calls.put(name, PartnerCall.madeOnFirstUse(() -> {
       try {
         return enqueued.length == 0
-            ? (Client) type.getDeclaredConstructor().newInstance()
-            : (Client) type.getDeclaredConstructor(boolean.class).newInstance(enqueued[0]);
+            ? (PartnerCall) type.getDeclaredConstructor().newInstance()
+            : (PartnerCall) type.getDeclaredConstructor(boolean.class).newInstance(enqueued[0]);
       } catch (ReflectiveOperationException e) {
         throw new IllegalStateException("cannot make the client " + name, e);
       }
-    });
+    }));
   }
 
-  synchronized Client named(String name) {
-    Supplier<Client> maker = makers.get(name);
-    return maker == null ? null : made.computeIfAbsent(name, unused -> maker.get());
-  }
-
-  String names() {
-    return String.join(", ", makers.keySet());
+  Map<String, PartnerCall> all() {
+    return calls;
   }
 }

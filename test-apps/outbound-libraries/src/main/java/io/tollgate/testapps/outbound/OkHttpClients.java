@@ -1,5 +1,6 @@
 package io.tollgate.testapps.outbound;
 
+import io.tollgate.testapps.burst.PartnerCall;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -10,7 +11,7 @@ import okhttp3.Request;
 import okhttp3.Response;
 
 /** OkHttp with its defaults, each call executed on the burst's thread or enqueued. */
-final class OkHttpClients implements Clients.Client {
+final class OkHttpClients implements PartnerCall {
 
   private final OkHttpClient client = new OkHttpClient();
   private final boolean enqueued;

@@ -1,0 +1,59 @@
+package io.tollgate.cli;
+
+import java.io.File;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import javax.management.ObjectName;
+
+/**
+ * Has this JVM compile with C1 only from now on: for {@code validate} of a long rules file, in
+ * its own short-lived JVM, never in the agent's (the application's JIT is not ours to change).
+ *
+ * <p>Reading a file of 10,000 rules runs SnakeYAML's scanner and the parsers hot for a second or
+ * two, long enough for C2 to start on their largest methods (SnakeYAML's {@code
+ * ScannerImpl.fetchMoreTokens}, {@code ParserImpl.parseNode}) but too short for its code to pay
+ * back: with C2 the JVM spent about twice the CPU of a C1-only run (busy 2-core machine, 3.1 s
+ * against 1.5 s), more than half of it compiling. The same as {@code -XX:TieredStopAtLevel=1},
+ * which a jar cannot put on its own command line: a compiler directive excluding C2, added
+ * through the JVM's diagnostic command MBean ({@code jcmd PID Compiler.directives_add}).
+ *
+ * <p>Only for files at least {@link #LONG_FILE_BYTES} long: the platform MBean server this needs
+ * costs ~0.15 s of CPU to start, more than C2 costs a short file. Anything that goes wrong leaves
+ * the JIT as it was: validate is only slower.
+ */
+final class QuickCompiles {
+
+  /** About 2,500 rules of the per-tenant shape (~100 bytes each): where C2 starts to cost more. */
+  static final long LONG_FILE_BYTES = 256 * 1024;
+
+  private static final String NO_C2 = "[{ match: \"*.*\", c2: { Exclude: true } }]";
+
+  private QuickCompiles() {}
+
+  /** For files of {@code totalBytes} in all: C1 only when they are long. */
+  static void forFilesOf(long totalBytes) {
+    if (totalBytes >= LONG_FILE_BYTES) {
+      excludeC2();
+    }
+  }
+
+  private static void excludeC2() {
+    File directives = null;
+    try {
+      directives = File.createTempFile("tollgate-validate-jit", ".json");
+      Files.write(directives.toPath(), NO_C2.getBytes(StandardCharsets.US_ASCII));
+      ManagementFactory.getPlatformMBeanServer().invoke(
+          new ObjectName("com.sun.management:type=DiagnosticCommand"),
+          "compilerDirectivesAdd",
+          new Object[] {new String[] {directives.getPath()}},
+          new String[] {String[].class.getName()});
+    } catch (Exception | LinkageError e) {
+      // another JVM, no jdk.management, a read-only temp directory: C2 stays, validate is slower
+    } finally {
+      if (directives != null) {
+        directives.delete();
+      }
+    }
+  }
+}

@@ -1,0 +1,89 @@
+package io.tollgate.http;
+
+/**
+ * A refusal as the client gets it: the status, every header (the quota headers, then {@code
+ * Retry-After}, {@code Cache-Control} and {@code Tollgate-Rule}), the content type and the body.
+ * The engine builds it ({@link RefusalBody#message}); each framework module writes it with its
+ * own API (a servlet response, a JAX-RS {@code Response}, Jersey's {@code ContainerResponse}), so
+ * that nothing here calls back into a module.
+ *
+ * <p>Immutable and shared: under a flood the refusals of a rule in the same second are the same
+ * value, kept by the rule ({@link RefusalMessages}), so that a refused request allocates nothing
+ * for its answer. The header array and the body are never written to; the modules only read them.
+ */
+public final class RefusalMessage {
+
+  private final int status;
+  /** Names and values alternating. */
+  private final String[] headers;
+  private final String contentType;
+  private final byte[] body;
+
+  RefusalMessage(int status, String[] headers, String contentType, byte[] body) {
+    this.status = status;
+    this.headers = headers;
+    this.contentType = contentType;
+    this.body = body;
+  }
+
+  /** 429, the rule's own status, or 503 when the shared backend could not decide. */
+  public int status() {
+    return status;
+  }
+
+  /** How many headers, each a {@link #headerName} and a {@link #headerValue}. */
+  public int headerCount() {
+    return headers.length / 2;
+  }
+
+  public String headerName(int i) {
+    return headers[2 * i];
+  }
+
+  public String headerValue(int i) {
+    return headers[2 * i + 1];
+  }
+
+  /**
+   * The headers as names and values alternating, for a framework that takes them so: shared with
+   * every refusal of this value, so never to be written to.
+   */
+  public String[] namesAndValues() {
+    return headers;
+  }
+
+  public String contentType() {
+    return contentType;
+  }
+
+  /** The body's bytes, shared with every refusal of this value: never to be written to. */
+  public byte[] body() {
+    return body;
+  }
+
+  /** The value of the first header of {@code name} (case-insensitive), or null; for tests and logs. */
+  public String header(String name) {
+    for (int i = 0; i + 1 < headers.length; i += 2) {
+      if (headers[i].equalsIgnoreCase(name)) {
+        return headers[i + 1];
+      }
+    }
+    return null;
+  }
+
+  /** Whether the first {@code length} entries of {@code quota} are this value's first headers. */
+  boolean startsWith(String[] quota, int length) {
+    // the quota headers come first; the refusal's own three follow them
+    if (headers.length != length + 6) {
+      return false;
+    }
+    for (int i = 0; i < length; i++) {
+      String mine = headers[i];
+      String theirs = quota[i];
+      if (mine != theirs && !mine.equals(theirs)) {
+        return false;
+      }
+    }
+    return true;
+  }
+}
