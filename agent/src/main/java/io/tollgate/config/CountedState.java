@@ -69,16 +69,25 @@ public final class CountedState {
     private final boolean penaltyBoxes;
     private final boolean clientShares;
     private final Function<Of, Object> value;
+    /** A {@code redis:} row's value read from the section alone; null for the other rows. */
+    private final Function<RedisSettings, Object> ofRedis;
 
     private Setting(
         Class<?> part, String field, OnChange budgets, boolean penaltyBoxes, boolean clientShares,
         Function<Of, Object> value) {
+      this(part, field, budgets, penaltyBoxes, clientShares, value, null);
+    }
+
+    private Setting(
+        Class<?> part, String field, OnChange budgets, boolean penaltyBoxes, boolean clientShares,
+        Function<Of, Object> value, Function<RedisSettings, Object> ofRedis) {
       this.part = part;
       this.field = field;
       this.budgets = budgets;
       this.penaltyBoxes = penaltyBoxes;
       this.clientShares = clientShares;
       this.value = value;
+      this.ofRedis = ofRedis;
     }
 
     /** The class that declares the field: a part of a rule, or of the file. */
@@ -267,6 +276,21 @@ public final class CountedState {
   }
 
   /**
+   * What of a {@code redis:} section decides where counts live and how the stores are built: the
+   * values of its rows that start the counts afresh (not its timings). See {@link
+   * RedisSettings#storeFingerprint}, which the outbound rules' stores compare.
+   */
+  static String ofRedis(RedisSettings redis) {
+    List<String> values = new ArrayList<>();
+    for (Setting s : SETTINGS) {
+      if (s.ofRedis != null && s.budgets == OnChange.STARTS_AFRESH) {
+        values.add(s.name() + "=" + s.ofRedis.apply(redis));
+      }
+    }
+    return "redis|" + String.join("|", values);
+  }
+
+  /**
    * The values of the rows that define the state: the budgets' rows that start afresh (and, with
    * {@code parameters}, those that carry over), or the rows that empty the penalty boxes.
    */
@@ -296,7 +320,7 @@ public final class CountedState {
   private static Setting onRedis(
       Class<?> part, String field, Function<RedisSettings, Object> value) {
     return new Setting(part, field, OnChange.STARTS_AFRESH, true, false,
-        of -> of.onRedis() ? value.apply(of.file.redis()) : null);
+        of -> of.onRedis() ? value.apply(of.file.redis()) : null, value);
   }
 
   private static Setting keeps(Class<?> part, String field) {
