@@ -3,8 +3,8 @@ package io.tollgate.config;
 import java.util.Arrays;
 
 /**
- * A part of a rule's configuration compared by value: its equality and hash are derived from
- * {@link #fields()}, the one place that lists what the part holds.
+ * A part of a rule's configuration (or a whole outbound rule) compared by value: its equality and
+ * hash are derived from {@link #fields()}, the one place that lists what the part holds.
  *
  * <p>Whether a reloaded rule is the same as before is these parts compared one by one, so a field
  * left out of {@link #fields()} would let a changed rule pass for unchanged; {@code

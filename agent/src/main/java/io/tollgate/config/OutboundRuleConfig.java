@@ -8,7 +8,6 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -16,7 +15,7 @@ import java.util.Set;
  * to a partner, matched by the call's destination and paced (or failed) before it is sent.
  * Immutable; built by {@link OutboundParser}.
  */
-public final class OutboundRuleConfig {
+public final class OutboundRuleConfig extends ConfigValue {
 
   /** The key of every call of the rule: one budget for the partner. */
   public static final String KEY_GLOBAL = "global";
@@ -173,24 +172,17 @@ public final class OutboundRuleConfig {
     return maxKeys;
   }
 
+  /**
+   * What the rule's value is: every setting, not where it is written (its lines). Equality and
+   * hash are derived from it; {@code RuleConfigEqualityTest} fails, naming the field, when a field
+   * is left out.
+   */
   @Override
-  public boolean equals(Object o) {
-    if (!(o instanceof OutboundRuleConfig)) {
-      return false;
-    }
-    OutboundRuleConfig r = (OutboundRuleConfig) o;
-    return name.equals(r.name) && hosts.equals(r.hosts) && port == r.port && paths.equals(r.paths)
-        && methods.equals(r.methods) && key.equals(r.key) && algorithm == r.algorithm
-        && limits.equals(r.limits) && maxDelayNanos == r.maxDelayNanos
-        && maxWaitNanos == r.maxWaitNanos && onLimit == r.onLimit
-        && honourPartner == r.honourPartner && maxHonouredWaitNanos == r.maxHonouredWaitNanos
-        && backend == r.backend && mode == r.mode && onFailure == r.onFailure
-        && maxKeys == r.maxKeys;
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(name, hosts, port, paths, methods, key, algorithm, limits);
+  Object[] fields() {
+    return new Object[] {
+      name, hosts, port, paths, methods, key, algorithm, limits, maxDelayNanos, maxWaitNanos,
+      onLimit, honourPartner, maxHonouredWaitNanos, backend, mode, onFailure, maxKeys
+    };
   }
 
   @Override

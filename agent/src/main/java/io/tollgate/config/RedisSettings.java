@@ -141,13 +141,11 @@ public final class RedisSettings {
   /**
    * What, of this section, decides where a rule's counts live and how its store is built: the
    * connection and the stores' options, not the timings (a change of {@code timeout}, {@code
-   * max-wait} or {@code max-waiting-threads} keeps every count). Internal: never logged, so the
-   * URI's password appears only as a hash.
+   * max-wait} or {@code max-waiting-threads} keeps every count), as its rows in {@link
+   * CountedState} say. Internal: never logged, and the URI's password appears only as a hash.
    */
   public String storeFingerprint() {
-    return "redis@" + Integer.toHexString(String.valueOf(uri).hashCode()) + "/"
-        + Integer.toHexString(cluster.hashCode()) + " tls=" + tlsCaFile + "/" + verifyPeer
-        + (refusalCache ? " refusal-cache" : "") + " lease-tokens=" + leaseTokens;
+    return CountedState.ofRedis(this);
   }
 
   /** {@code tls.verify-peer}; {@link VerifyPeer#FULL} unless the file says otherwise. */

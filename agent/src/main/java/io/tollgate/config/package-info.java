@@ -30,7 +30,9 @@
  * io.tollgate.config.Counting}, {@link io.tollgate.config.AdaptiveSettings}, {@link
  * io.tollgate.config.PerClientSettings}, {@link io.tollgate.config.Charging}, {@link
  * io.tollgate.config.Enforcement}, {@link io.tollgate.config.Responding}, {@link
- * io.tollgate.config.AllowConfig} and {@link io.tollgate.config.PenaltyConfig}.
+ * io.tollgate.config.AllowConfig} and {@link io.tollgate.config.PenaltyConfig}. What a reload does
+ * to a rule's counts when one of their fields changes (keeps them, carries them over, starts them
+ * afresh) is said once, field by field, in {@link io.tollgate.config.CountedState}.
  *
  * <p>{@link io.tollgate.config.PathGlob} and {@link io.tollgate.config.CostConfig#costFor(String)} are
  * meant for the request path: no regex, no allocation.

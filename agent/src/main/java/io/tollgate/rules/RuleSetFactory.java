@@ -3,6 +3,7 @@ package io.tollgate.rules;
 import io.tollgate.config.Backend;
 import io.tollgate.config.ConfigException;
 import io.tollgate.config.ConfigProblem;
+import io.tollgate.config.CountedState;
 import io.tollgate.config.Durations;
 import io.tollgate.config.ForgeableConditions;
 import io.tollgate.config.Mode;
@@ -83,7 +84,8 @@ public final class RuleSetFactory {
   }
 
   /**
-   * The rules of {@code config}; rules whose fingerprint is in {@code previous} keep its state.
+   * The rules of {@code config}; a rule keeps of its state in {@code previous} what {@link
+   * CountedState} says a reload keeps.
    *
    * @throws ConfigException naming each rule this version cannot apply, with its line
    */
@@ -131,13 +133,9 @@ public final class RuleSetFactory {
     for (RuleConfig ruleConfig : config.rules()) {
       boolean shadow = ruleConfig.effectiveMode(config.mode()) == Mode.SHADOW;
       Rule kept = previous == null ? null : previous.find(ruleConfig.name());
-      String keyFingerprint = keyFingerprint(ruleConfig, config);
       PenaltyTracker penalty = null;
-      PenaltyConfig p = ruleConfig.penalty();
-      if (p != null) {
-        String fp =
-            keyFingerprint + "|penalty|" + p.after() + "|" + p.withinNanos() + "|"
-                + p.boxForNanos() + "|" + stores.backendFingerprint(ruleConfig, config);
+      if (ruleConfig.penalty() != null) {
+        String fp = CountedState.ofPenaltyBoxes(ruleConfig, config);
         penalty =
             kept != null && kept.penalty() != null && kept.penalty().fingerprint().equals(fp)
                 ? kept.penalty()
@@ -172,13 +170,13 @@ public final class RuleSetFactory {
         rules.add(
             Rule.of(
                 shared,
-                budgets(config, ruleConfig, shared, "", ruleConfig.limits(), keyFingerprint, kept)));
+                budgets(config, ruleConfig, shared, "", ruleConfig.limits(), kept)));
       } else {
         Map<String, Rule.Budget[]> byPlan = new LinkedHashMap<>();
         for (Map.Entry<String, List<LimitSpec>> e : plans.limits().entrySet()) {
           byPlan.put(
               e.getKey(),
-              budgets(config, ruleConfig, shared, e.getKey(), e.getValue(), keyFingerprint, kept));
+              budgets(config, ruleConfig, shared, e.getKey(), e.getValue(), kept));
         }
         rules.add(Rule.withPlans(shared, plans, byPlan));
       }
@@ -193,7 +191,8 @@ public final class RuleSetFactory {
   /**
    * The rule's {@code per-client} share, or null when off; the previous rule's when it counts the
    * same way, so that the requests in flight across a reload stay counted (they give back to the
-   * share they took from).
+   * share they took from). The settings that start the shares afresh are those {@link
+   * CountedState} marks so: {@code per-client} and {@code per-client-key}.
    */
   private static ClientShare clientShare(
       RuleConfig ruleConfig, ClientAddressResolver clients, Rule kept) {
@@ -231,7 +230,6 @@ public final class RuleSetFactory {
       Rule.Shared shared,
       String plan,
       List<LimitSpec> limits,
-      String keyFingerprint,
       Rule kept) {
     int n = limits.size();
     Rule.Budget[] out = new Rule.Budget[n];
@@ -247,24 +245,11 @@ public final class RuleSetFactory {
       ids[i] = plan + suffix;
       names[i] = ruleConfig.name() + suffix;
       algorithms.add(algorithmOf(ruleConfig, limit, shared.shadow, limitLog(ruleConfig.name())));
-      fingerprints[i] =
-          String.join(
-              "|",
-              keyFingerprint,
-              ids[i],
-              ruleConfig.algorithm().yamlName(),
-              Long.toString(limit.limit()),
-              Long.toString(limit.periodNanos()),
-              Long.toString(limit.burst()),
-              Long.toString(ruleConfig.maxDelayNanos()),
-              adaptiveFingerprint(ruleConfig, shared.shadow),
-              String.valueOf(ruleConfig.calendar()),
-              String.valueOf(ruleConfig.timeZone()),
-              stores.backendFingerprint(ruleConfig, config));
+      fingerprints[i] = CountedState.ofBudget(ruleConfig, config, ids[i], limit);
     }
     String[] carryFingerprints = new String[n];
     for (int i = 0; i < n; i++) {
-      carryFingerprints[i] = carryFingerprint(ruleConfig, config, ids[i]);
+      carryFingerprints[i] = CountedState.carriedOverBy(ruleConfig, config, ids[i]);
     }
     Rule[] previous = new Rule[n];
     boolean allKept = kept != null;
@@ -311,26 +296,6 @@ public final class RuleSetFactory {
   }
 
   /**
-   * What a budget's counts need to be carried over a reload that changes its parameters (limit,
-   * period, burst, max-delay, calendar): the same rule, budget, key, kind of algorithm and backend.
-   * Where it differs the budget starts afresh (on Redis, a changed algorithm is a new key too).
-   */
-  private String carryFingerprint(RuleConfig rule, RulesConfig config, String budgetId) {
-    return String.join(
-        "|",
-        rule.name(),
-        budgetId,
-        rule.key().toString(),
-        String.valueOf(rule.keyNormalizeOrDefault()),
-        String.valueOf(config.clientIp().trustedProxyHops()),
-        config.clientIp().trustedProxyCidrs().toString(),
-        String.valueOf(config.clientIp().ipv6Prefix()),
-        rule.algorithm().yamlName(),
-        String.valueOf(rule.calendar() != null),
-        stores.backendFingerprint(rule, config));
-  }
-
-  /**
    * A new local store takes over the counts of the budget it replaces ({@link
    * LocalLimiterStore#inheritFrom}). On Redis nothing is needed: the keys stay the same, and the
    * scripts convert a state written under other parameters when they next read it.
@@ -365,14 +330,6 @@ public final class RuleSetFactory {
     if (previous != null) {
       ((LocalBudgetGroup) group).takeOver((LocalBudgetGroup) previous, from);
     }
-  }
-
-  /** An adaptive-concurrency rule's settings, which its algorithm embeds; empty for the others. */
-  private static String adaptiveFingerprint(RuleConfig rule, boolean shadow) {
-    return rule.algorithm() != AlgorithmKind.ADAPTIVE_CONCURRENCY
-        ? ""
-        : rule.adaptiveMin() + "/" + rule.adaptiveInitial() + "/" + rule.adaptiveMax() + "/"
-            + rule.maxWaitNanos() + (shadow ? "/shadow" : "");
   }
 
   /** The log line of an adaptive rule whose limit moved by more than a factor of 2. */
@@ -572,18 +529,5 @@ public final class RuleSetFactory {
             config.source(), line == 0 ? config.lineOf("redis") : line, 1, e.getMessage()));
       }
     }
-  }
-
-  /** What decides which key a request counts against, and how much memory the rule may use. */
-  private static String keyFingerprint(RuleConfig rule, RulesConfig config) {
-    return String.join(
-        "|",
-        rule.name(),
-        Long.toString(rule.maxKeys()),
-        rule.key().toString(),
-        String.valueOf(rule.keyNormalizeOrDefault()),
-        String.valueOf(config.clientIp().trustedProxyHops()),
-        config.clientIp().trustedProxyCidrs().toString(),
-        String.valueOf(config.clientIp().ipv6Prefix()));
   }
 }

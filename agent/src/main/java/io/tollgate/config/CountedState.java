@@ -1,0 +1,337 @@
+package io.tollgate.config;
+
+import io.tollgate.limiters.AlgorithmKind;
+import io.tollgate.limiters.LimitSpec;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * What a reload does to a rule's counts, setting by setting: the one place that says which fields
+ * of a rule's parts (and of the file) are its counted state. The reload compares what this class
+ * derives from the rule before and after ({@link #ofBudget}, {@link #carriedOverBy}, {@link
+ * #ofPenaltyBoxes}), never a hand-written list, so a setting is counted state exactly when its row
+ * below says so; {@code CountedStateTest} fails, naming the field, when a field of a part has no
+ * row, and proves each row through a real reload.
+ *
+ * <p>A rule keeps three kinds of state across a reload: its budgets (what each key used), its
+ * penalty boxes ({@code penalty}) and its per-client shares (the permits each client holds). A row
+ * says what a change of its setting does to the budgets ({@link OnChange}), and whether it also
+ * empties the penalty boxes or starts the per-client shares afresh.
+ */
+public final class CountedState {
+
+  /** What a change of a setting does to what each key had used of the rule's budgets. */
+  public enum OnChange {
+    /** Not counted state: each budget keeps its very store, and so its counts as they are. */
+    KEEPS_COUNTS,
+    /**
+     * A parameter of the counting: a new budget takes over what each key had used, counted against
+     * the new parameters (locally the new store inherits the old one's keys; on Redis the keys stay).
+     */
+    CARRIES_COUNTS_OVER,
+    /** What the counts are of (which key, which algorithm, where they live): they start afresh. */
+    STARTS_AFRESH
+  }
+
+  /**
+   * The rule whose state is compared, in its file; with the limit of one of its budgets when the
+   * budgets are compared.
+   */
+  static final class Of {
+    final RuleConfig rule;
+    final RulesConfig file;
+    /** The budget's own limit, or null for the penalty boxes, which are the rule's. */
+    final LimitSpec limit;
+
+    Of(RuleConfig rule, RulesConfig file, LimitSpec limit) {
+      this.rule = rule;
+      this.file = file;
+      this.limit = limit;
+    }
+
+    boolean onRedis() {
+      return file.backend() == Backend.REDIS;
+    }
+
+    boolean adaptive() {
+      return rule.algorithm() == AlgorithmKind.ADAPTIVE_CONCURRENCY;
+    }
+  }
+
+  /** One row: a field of a part, what changing it does, and what of it is compared. */
+  public static final class Setting {
+    private final Class<?> part;
+    private final String field;
+    private final OnChange budgets;
+    private final boolean penaltyBoxes;
+    private final boolean clientShares;
+    private final Function<Of, Object> value;
+    /** A {@code redis:} row's value read from the section alone; null for the other rows. */
+    private final Function<RedisSettings, Object> ofRedis;
+
+    private Setting(
+        Class<?> part, String field, OnChange budgets, boolean penaltyBoxes, boolean clientShares,
+        Function<Of, Object> value) {
+      this(part, field, budgets, penaltyBoxes, clientShares, value, null);
+    }
+
+    private Setting(
+        Class<?> part, String field, OnChange budgets, boolean penaltyBoxes, boolean clientShares,
+        Function<Of, Object> value, Function<RedisSettings, Object> ofRedis) {
+      this.part = part;
+      this.field = field;
+      this.budgets = budgets;
+      this.penaltyBoxes = penaltyBoxes;
+      this.clientShares = clientShares;
+      this.value = value;
+      this.ofRedis = ofRedis;
+    }
+
+    /** The class that declares the field: a part of a rule, or of the file. */
+    public Class<?> part() {
+      return part;
+    }
+
+    /** The field's name in {@link #part()}. */
+    public String field() {
+      return field;
+    }
+
+    /** What a change of this setting does to the budgets' counts. */
+    public OnChange budgets() {
+      return budgets;
+    }
+
+    /** Whether a change of this setting empties the rule's penalty boxes. */
+    public boolean penaltyBoxes() {
+      return penaltyBoxes;
+    }
+
+    /**
+     * Whether a change of this setting starts the per-client shares afresh (the requests in flight
+     * then give back to the share they took from, not to the new one).
+     */
+    public boolean clientShares() {
+      return clientShares;
+    }
+
+    /** Part.field, as the test and the fingerprints name it. */
+    public String name() {
+      return part.getSimpleName() + "." + field;
+    }
+
+    @Override
+    public String toString() {
+      return name() + ": " + budgets
+          + (penaltyBoxes ? ", empties the penalty boxes" : "")
+          + (clientShares ? ", starts the per-client shares afresh" : "");
+    }
+  }
+
+  private static final Function<Of, Object> NOT_COMPARED = of -> null;
+
+  private static final List<Setting> SETTINGS = Collections.unmodifiableList(Arrays.asList(
+      // Where the rule is written.
+      keeps(RuleConfig.class, "line"),
+      keeps(RuleConfig.class, "keyLines"),
+      // The rule's name: everything a reload keeps is found by it.
+      new Setting(RuleConfig.class, "name", OnChange.STARTS_AFRESH, true, true, of -> of.rule.name()),
+
+      // Which requests count: a request newly matched counts against the same budgets.
+      keeps(RuleMatch.class, "paths"),
+      keeps(RuleMatch.class, "methods"),
+      keeps(RuleMatch.class, "route"),
+      keeps(RuleMatch.class, "hosts"),
+      keeps(RuleMatch.class, "headers"),
+      keeps(RuleMatch.class, "skip"),
+
+      // Which key a request counts against: another key's counts are not this one's.
+      new Setting(Keying.class, "key", OnChange.STARTS_AFRESH, true, false, of -> of.rule.key()),
+      // The normalization in effect: its default follows the key and count-when.
+      new Setting(Keying.class, "normalize", OnChange.STARTS_AFRESH, true, false,
+          of -> of.rule.keyNormalizeOrDefault()),
+      // A request without the key counts under its fallback's values, in the same budgets.
+      keeps(Keying.class, "fallback"),
+      // How many keys a store holds: a new store takes the old one's keys over.
+      new Setting(Keying.class, "maxKeys", OnChange.CARRIES_COUNTS_OVER, true, false,
+          of -> of.rule.maxKeys()),
+
+      // A state of one algorithm does not convert to another's.
+      afresh(Counting.class, "algorithm", of -> of.rule.algorithm().yamlName()),
+      // The budget's own limit (each budget is known by its plan and, among several, its period:
+      // a budget of a new period or plan starts afresh, the others carry over).
+      carries(Counting.class, "limits", of -> of.limit == null ? null
+          : of.limit.limit() + "/" + of.limit.periodNanos() + "/" + of.limit.burst()),
+      // A plan's limits are its budgets' limits, compared above; the plan header only picks one.
+      carries(Counting.class, "plans", NOT_COMPARED),
+      carries(Counting.class, "maxDelayNanos", of -> of.rule.maxDelayNanos()),
+      // A calendar quota's windows and a period's do not convert; one unit's to another's do.
+      afresh(Counting.class, "calendar", of -> of.rule.calendar() != null),
+      carries(Counting.class, "calendar", of -> of.rule.calendar()),
+      carries(Counting.class, "timeZone", of -> of.rule.timeZone()),
+
+      // Embedded in the adaptive algorithm, whose store is then new: only for adaptive-concurrency.
+      carries(AdaptiveSettings.class, "min", of -> of.adaptive() ? of.rule.adaptiveMin() : null),
+      carries(AdaptiveSettings.class, "initial",
+          of -> of.adaptive() ? of.rule.adaptiveInitial() : null),
+      carries(AdaptiveSettings.class, "max", of -> of.adaptive() ? of.rule.adaptiveMax() : null),
+      carries(AdaptiveSettings.class, "maxWaitNanos",
+          of -> of.adaptive() ? of.rule.maxWaitNanos() : null),
+
+      // What one client may hold of the permits: the shares, not the counts.
+      new Setting(PerClientSettings.class, "percent", OnChange.KEEPS_COUNTS, false, true,
+          NOT_COMPARED),
+      new Setting(PerClientSettings.class, "key", OnChange.KEEPS_COUNTS, false, true,
+          NOT_COMPARED),
+
+      // What a request is charged, from its next request on.
+      keeps(Charging.class, "cost"),
+      keeps(Charging.class, "costHeader"),
+      // (through key-normalize's default it may change the key: see Keying.normalize)
+      keeps(Charging.class, "countWhen"),
+
+      // Whether the rule refuses: counted alike; adaptive-concurrency's algorithm embeds it.
+      carries(Enforcement.class, "mode", CountedState::adaptiveShadow),
+      // On Redis, the store that decides when Redis cannot be reached.
+      new Setting(Enforcement.class, "onFailure", OnChange.STARTS_AFRESH, true, false,
+          of -> of.onRedis() ? of.rule.onFailure() : null),
+
+      // What the client is told.
+      keeps(Responding.class, "quotaHeaders"),
+      keeps(Responding.class, "partitionKey"),
+      keeps(Responding.class, "refusal"),
+
+      // Who is never limited: the others' counts stay.
+      keeps(AllowConfig.class, "cidrs"),
+      keeps(AllowConfig.class, "keys"),
+
+      // The penalty boxes, not the budgets.
+      new Setting(PenaltyConfig.class, "after", OnChange.KEEPS_COUNTS, true, false,
+          of -> of.rule.penalty() == null ? null : of.rule.penalty().after()),
+      new Setting(PenaltyConfig.class, "withinNanos", OnChange.KEEPS_COUNTS, true, false,
+          of -> of.rule.penalty() == null ? null : of.rule.penalty().withinNanos()),
+      new Setting(PenaltyConfig.class, "boxForNanos", OnChange.KEEPS_COUNTS, true, false,
+          of -> of.rule.penalty() == null ? null : of.rule.penalty().boxForNanos()),
+
+      // The file: the client address that keys are made of, and where counts live.
+      new Setting(ClientIpSettings.class, "trustedProxyHops", OnChange.STARTS_AFRESH, true, false,
+          of -> of.file.clientIp().trustedProxyHops()),
+      new Setting(ClientIpSettings.class, "trustedProxyCidrs", OnChange.STARTS_AFRESH, true, false,
+          of -> of.file.clientIp().trustedProxyCidrs()),
+      new Setting(ClientIpSettings.class, "ipv6Prefix", OnChange.STARTS_AFRESH, true, false,
+          of -> of.file.clientIp().ipv6Prefix()),
+      new Setting(RulesConfig.class, "backend", OnChange.STARTS_AFRESH, true, false,
+          of -> of.file.backend()),
+      // On Redis: the connection and the stores' options decide where counts live and how they
+      // are kept; the timings are applied to the kept connection and keep every count.
+      onRedis(RedisSettings.class, "uri",
+          r -> Integer.toHexString(String.valueOf(r.uri()).hashCode())), // no password in memory
+      onRedis(RedisSettings.class, "cluster", r -> Integer.toHexString(r.cluster().hashCode())),
+      onRedis(RedisSettings.class, "tlsCaFile", RedisSettings::tlsCaFile),
+      onRedis(RedisSettings.class, "verifyPeer", RedisSettings::verifyPeer),
+      onRedis(RedisSettings.class, "refusalCache", RedisSettings::refusalCache),
+      onRedis(RedisSettings.class, "leaseTokens", RedisSettings::leaseTokens),
+      keeps(RedisSettings.class, "timeoutNanos"),
+      keeps(RedisSettings.class, "maxWaitNanos"),
+      keeps(RedisSettings.class, "maxWaitingThreads"),
+      carries(RulesConfig.class, "mode", CountedState::adaptiveShadow),
+      keeps(RulesConfig.class, "headers"),
+      keeps(RulesConfig.class, "response"),
+      // Where the file is, and its other rules and outbound rules: each rule's state is its own.
+      keeps(RulesConfig.class, "source"),
+      keeps(RulesConfig.class, "keyLines"),
+      keeps(RulesConfig.class, "rules"),
+      keeps(RulesConfig.class, "outbound")));
+
+  private CountedState() {}
+
+  /** Every row, in the order above. */
+  public static List<Setting> settings() {
+    return SETTINGS;
+  }
+
+  /**
+   * Everything that defines one budget's counting: a reload that gives the same keeps the
+   * budget's very store.
+   */
+  public static String ofBudget(RuleConfig rule, RulesConfig file, String budgetId, LimitSpec limit) {
+    return "budget " + budgetId + join(new Of(rule, file, limit), true, false);
+  }
+
+  /**
+   * What a budget's counts need to be carried over a reload that changes its parameters: the
+   * same budget, counting the same keys the same way in the same place. Where it differs, the
+   * budget starts afresh.
+   */
+  public static String carriedOverBy(RuleConfig rule, RulesConfig file, String budgetId) {
+    return "budget " + budgetId + join(new Of(rule, file, null), false, false);
+  }
+
+  /** Everything that defines the rule's penalty boxes: a reload that gives the same keeps them. */
+  public static String ofPenaltyBoxes(RuleConfig rule, RulesConfig file) {
+    return "penalty" + join(new Of(rule, file, null), false, true);
+  }
+
+  /**
+   * What of a {@code redis:} section decides where counts live and how the stores are built: the
+   * values of its rows that start the counts afresh (not its timings). See {@link
+   * RedisSettings#storeFingerprint}, which the outbound rules' stores compare.
+   */
+  static String ofRedis(RedisSettings redis) {
+    List<String> values = new ArrayList<>();
+    for (Setting s : SETTINGS) {
+      if (s.ofRedis != null && s.budgets == OnChange.STARTS_AFRESH) {
+        values.add(s.name() + "=" + s.ofRedis.apply(redis));
+      }
+    }
+    return "redis|" + String.join("|", values);
+  }
+
+  /**
+   * The values of the rows that define the state: the budgets' rows that start afresh (and, with
+   * {@code parameters}, those that carry over), or the rows that empty the penalty boxes.
+   */
+  private static String join(Of of, boolean parameters, boolean penaltyBoxes) {
+    List<String> values = new ArrayList<>();
+    for (Setting s : SETTINGS) {
+      boolean counted =
+          penaltyBoxes
+              ? s.penaltyBoxes
+              : s.budgets == OnChange.STARTS_AFRESH
+                  || (parameters && s.budgets == OnChange.CARRIES_COUNTS_OVER);
+      if (counted && s.value != NOT_COMPARED) {
+        values.add(s.name() + "=" + s.value.apply(of));
+      }
+    }
+    return "|" + String.join("|", values);
+  }
+
+  /**
+   * Whether an adaptive-concurrency rule only watches (its algorithm is made so); null for the
+   * other algorithms, which count alike in shadow mode.
+   */
+  private static Object adaptiveShadow(Of of) {
+    return of.adaptive() ? of.rule.effectiveMode(of.file.mode()) == Mode.SHADOW : null;
+  }
+
+  private static Setting onRedis(
+      Class<?> part, String field, Function<RedisSettings, Object> value) {
+    return new Setting(part, field, OnChange.STARTS_AFRESH, true, false,
+        of -> of.onRedis() ? value.apply(of.file.redis()) : null, value);
+  }
+
+  private static Setting keeps(Class<?> part, String field) {
+    return new Setting(part, field, OnChange.KEEPS_COUNTS, false, false, NOT_COMPARED);
+  }
+
+  private static Setting carries(Class<?> part, String field, Function<Of, Object> value) {
+    return new Setting(part, field, OnChange.CARRIES_COUNTS_OVER, false, false, value);
+  }
+
+  private static Setting afresh(Class<?> part, String field, Function<Of, Object> value) {
+    return new Setting(part, field, OnChange.STARTS_AFRESH, false, false, value);
+  }
+}
