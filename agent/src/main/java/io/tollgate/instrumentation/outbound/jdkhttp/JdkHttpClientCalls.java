@@ -14,8 +14,8 @@ import java.util.concurrent.CompletableFuture;
  * The JDK client's {@code send} and {@code sendAsync}: decides the call before it goes out (pacing
  * on the calling thread), and shows the partner's answer to the rules. A refused {@code send}
  * throws {@link io.tollgate.bootstrap.OutboundCallRefused}, an {@code IOException} as the method
- * declares; a refused {@code sendAsync} returns a future failed with it on another thread, as the
- * client's own failures are delivered ({@link RefusedFuture}). For {@code sendAsync} the decision
+ * declares; a refused {@code sendAsync} returns a future that fails with it as the client's own
+ * failures arrive, when waited for or soon after ({@link RefusedFuture}). For {@code sendAsync} the decision
  * (and its wait) is made before the future is returned: the caller's thread waits, never longer
  * than the rule's {@code max-wait}.
  */
