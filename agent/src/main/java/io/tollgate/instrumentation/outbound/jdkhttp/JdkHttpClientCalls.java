@@ -14,9 +14,10 @@ import java.util.concurrent.CompletableFuture;
  * The JDK client's {@code send} and {@code sendAsync}: decides the call before it goes out (pacing
  * on the calling thread), and shows the partner's answer to the rules. A refused {@code send}
  * throws {@link io.tollgate.bootstrap.OutboundCallRefused}, an {@code IOException} as the method
- * declares; a refused {@code sendAsync} returns a future failed with it, as the client's own
- * failures are delivered. For {@code sendAsync} the decision (and its wait) is made before the
- * future is returned: the caller's thread waits, never longer than the rule's {@code max-wait}.
+ * declares; a refused {@code sendAsync} returns a future that fails with it as the client's own
+ * failures arrive, when waited for or soon after ({@link RefusedFuture}). For {@code sendAsync} the decision
+ * (and its wait) is made before the future is returned: the caller's thread waits, never longer
+ * than the rule's {@code max-wait}.
  */
 final class JdkHttpClientCalls implements EntryPointHandler {
 
@@ -56,7 +57,7 @@ final class JdkHttpClientCalls implements EntryPointHandler {
     if (!decision.send()) {
       Exception refused = OutboundRefusals.exception(decision, call);
       return Refusal.returning(
-          SEND_ASYNC.equals(what) ? CompletableFuture.failedFuture(refused) : refused);
+          SEND_ASYNC.equals(what) ? RefusedFuture.failingWith(refused) : refused);
     }
     return new Sent(limiter, call);
   }
