@@ -270,6 +270,46 @@ public abstract class RedisAlgorithmStore implements LimiterStore {
   }
 
   /**
+   * A decision of {@code cost} by this store's script alone; a late reply's failure says what
+   * Redis will have decided ({@link #withLateDecision}).
+   */
+  final void decideOnRedis(RedisScript script, String key, long cost, Verdict verdict) {
+    checkCost(cost);
+    List<Object> reply;
+    try {
+      reply = eval(script, key, decideArgv(cost));
+    } catch (BackendUnavailableException e) {
+      throw withLateDecision(e, 0, script);
+    }
+    applyDecision(reply, verdict);
+  }
+
+  /**
+   * {@code failure} with Redis's decision of its late call, read as budget {@code index} of the
+   * driver's reply when it comes; {@code failure} itself when no reply is to come.
+   */
+  final BackendUnavailableException withLateDecision(
+      BackendUnavailableException failure, int index, RedisScript script) {
+    java.util.concurrent.CompletionStage<Object> late = failure.lateReply();
+    if (late == null) {
+      return failure;
+    }
+    return failure.withLateDecision(late.thenApply(flat -> {
+      @SuppressWarnings("unchecked")
+      List<Object> list = flat instanceof List ? (List<Object>) flat : singletonList(flat);
+      Verdict decided = new Verdict();
+      applyDecision(replyOf(list, index, script), decided);
+      return decided;
+    }));
+  }
+
+  private static List<Object> singletonList(Object value) {
+    List<Object> list = new ArrayList<>(1);
+    list.add(value);
+    return list;
+  }
+
+  /**
    * Sends a cost correction to the scripts that share the {@code op, now, amount, ...} layout; a
    * zero delta changes nothing, so it costs no round trip.
    */

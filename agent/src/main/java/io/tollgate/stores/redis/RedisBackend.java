@@ -518,6 +518,7 @@ public final class RedisBackend implements AutoCloseable {
     String[] keys = {key};
     RuntimeException failure;
     RedisFailure kind;
+    RedisFuture<Object> late = null;
     while (true) {
       RedisScriptingAsyncCommands<String, String> c =
           connectedCommands(reconnectDeadline(softDeadline, hardDeadline));
@@ -535,12 +536,12 @@ public final class RedisBackend implements AutoCloseable {
       try {
         Object result;
         try {
-          result = await(send(() -> c.evalsha(script.sha1(), ScriptOutputType.MULTI, keys, args)),
-              sent, softDeadline, hardDeadline);
+          late = send(() -> c.evalsha(script.sha1(), ScriptOutputType.MULTI, keys, args));
+          result = await(late, sent, softDeadline, hardDeadline);
         } catch (RedisNoScriptException e) {
           // Not cached on this node (restart, failover, SCRIPT FLUSH): EVAL loads it again.
-          result = await(send(() -> c.eval(script.body(), ScriptOutputType.MULTI, keys, args)),
-              sent, softDeadline, hardDeadline);
+          late = send(() -> c.eval(script.body(), ScriptOutputType.MULTI, keys, args));
+          result = await(late, sent, softDeadline, hardDeadline);
         }
         breaker.onSuccess(permit);
         outage.answered();
@@ -548,7 +549,8 @@ public final class RedisBackend implements AutoCloseable {
       } catch (TimeoutRuntimeException e) {
         failure = e;
         kind = e.kind;
-        break;
+        // Sent and not cancelled: its reply, when it comes, says what Redis decided of it.
+        throw failed(permit, kind, failure).withLateReply(late);
       } catch (QueueFullException e) {
         failure = e;
         kind = RedisFailure.BUSY;
@@ -573,6 +575,12 @@ public final class RedisBackend implements AutoCloseable {
         break;
       }
     }
+    throw failed(permit, kind, failure);
+  }
+
+  /** A call that failed: noted for the breaker and the outage log. */
+  private BackendUnavailableException failed(
+      CircuitBreaker.Permit permit, RedisFailure kind, RuntimeException failure) {
     if (kind != RedisFailure.BUSY) {
       lastFailure = failure;
     }
@@ -583,7 +591,7 @@ public final class RedisBackend implements AutoCloseable {
     } else if (permit == CircuitBreaker.Permit.PROBE) {
       breaker.onFailure(permit);
     }
-    throw unavailable(kind, describe(failure), failure);
+    return unavailable(kind, describe(failure), failure);
   }
 
   /**

@@ -1,0 +1,271 @@
+package io.tollgate.stores.redis;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.tollgate.limiters.Clock;
+import io.tollgate.limiters.Verdict;
+import java.time.Duration;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
+
+/**
+ * What one instance knows of a key from Redis's replies, so that a decision made here because
+ * Redis's reply is late admits only what Redis has not also given away: the bound on the total
+ * admitted by all instances of a rule while replies come late.
+ *
+ * <p>The local share alone cannot give that bound. It counts only this instance's requests, and
+ * the instances do not get Redis's tokens evenly: under a flood on a saturated host (most replies
+ * later than the {@code timeout}, the bulkhead full) an instance that got fewer of Redis's tokens
+ * still has share left when the others have spent the budget, and each late decision it makes
+ * from it is one more on top of the limit (113 admitted of 100 by three instances in a flood with
+ * no fault at all). So, per key, a late decision here is one of:
+ *
+ * <ol>
+ *   <li><b>Spend a credit</b>: a token Redis granted to an earlier call of this instance whose
+ *       request was refused here (below), not yet spent. Redis counted it for this instance and
+ *       nobody else has it: an admission that can never be on top of the limit.
+ *   <li><b>Redis has not answered the key for {@code max-wait}</b> (a fresh key on a Redis that is
+ *       slow from its first call, a {@code kill -STOP}): the local share decides, as before. Nobody
+ *       is getting Redis's answers for the key then, so the shares are all that admits, and
+ *       together they are the limit. Slow is not down: a 10 s late Redis still admits each
+ *       instance's share, and no {@code deny} rule refuses within it.
+ *   <li><b>Redis answers the key, late</b>: Redis is deciding it, for the other instances too, and
+ *       their admissions are not in this instance's share. The share admits only while what Redis
+ *       last said is left covers the calls in flight of every instance: {@code remaining >=
+ *       instances x this instance's calls of the key not yet answered x cost} (the instances
+ *       flooded alike have as many in flight); the last answer a refusal, remaining is 0 and
+ *       nothing is admitted here (Redis's refusal is honoured until it says otherwise). Otherwise
+ *       the request is refused, and its call, which was sent, is <b>held</b>: if Redis grants it a
+ *       token, that token becomes a credit (1), so the budget is not lost, only spent a moment
+ *       later by the next late request.
+ * </ol>
+ *
+ * <p>Why this and not the alternatives issue 28 weighed: reservations taken ahead on Redis (as
+ * {@code lease-tokens} does for the hot path) would need a second write per key in every
+ * algorithm's script and would not help the case that matters most to "slow is not down", a key
+ * whose first call is already late (nothing was reserved for it); and a local admission charged
+ * back to Redis as a debt when its late reply says refused bounds the next period, not the one
+ * that was exceeded. The credits are the reservations, taken by the calls that are late anyway:
+ * no extra round trip, and a request Redis answers in time costs one map lookup more.
+ *
+ * <p>A late reply that refuses a request admitted here is a debt: the next token granted to this
+ * instance pays it back before it becomes a credit. Credits (and debts) last {@link
+ * #CREDIT_NANOS} from their last change (as a lease's tokens do), then are given up. Memory: one small entry per key seen in
+ * the last {@link #KEY_IDLE_NANOS}, at most {@code maxKeys}.
+ */
+final class LateReplyLedger {
+
+  /** How long a credit may be spent: as long as a {@link TokenLeaseStore} lease. */
+  static final long CREDIT_NANOS = TokenLeaseStore.LEASE_NANOS;
+
+  /** A key not decided for this long is forgotten (a fresh entry is conservative enough). */
+  static final long KEY_IDLE_NANOS = TimeUnit.SECONDS.toNanos(30);
+
+  /** Retry-After of a request refused while its call is held: a credit may come by then. */
+  private static final long HELD_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  /** How a late decision was made: what its reply, when it comes, does. */
+  enum LateDecision {
+    /** Admitted by a credit. */
+    CREDIT,
+    /** Decided by the share: Redis had not answered the key for {@code max-wait}. */
+    SHARE,
+    /** Admitted by the share, what Redis last said is left covering every instance's calls. */
+    COVERED,
+    /** Refused: Redis decides the key; a token it grants this call becomes a credit. */
+    HELD
+  }
+
+  /** One key's calls and what Redis last said of it; guarded by its own monitor. */
+  static final class Key {
+    int outstanding;
+    boolean answered;
+    long answeredAt;
+    long remaining;
+    long refusedUntil;
+    long credits;
+    long creditsUntil;
+  }
+
+  private final Clock clock;
+  private final LongSupplier freshNanos;
+  private final IntSupplier instances;
+  private final Cache<String, Key> keys;
+
+  /**
+   * @param freshNanos how long an answer of Redis says it decides the key ({@code max-wait})
+   * @param instances the instances sharing the limit now
+   */
+  LateReplyLedger(Clock clock, LongSupplier freshNanos, IntSupplier instances, long maxKeys) {
+    this.clock = clock;
+    this.freshNanos = freshNanos;
+    this.instances = instances;
+    this.keys =
+        Caffeine.newBuilder()
+            .maximumSize(Math.max(1, maxKeys))
+            .expireAfterAccess(Duration.ofNanos(KEY_IDLE_NANOS))
+            .executor(Runnable::run)
+            .ticker(clock::nowNanos)
+            .build();
+  }
+
+  /** A call of {@code key} is about to be sent: in flight until {@link #answered} or {@link #noReply}. */
+  Key sending(String key) {
+    Key k = keys.get(key, ignored -> new Key());
+    synchronized (k) {
+      k.outstanding++;
+    }
+    return k;
+  }
+
+  /** Redis answered the call in time. */
+  void answered(Key k, Verdict decided) {
+    long now = clock.nowNanos();
+    synchronized (k) {
+      k.outstanding--;
+      note(k, decided, now);
+    }
+  }
+
+  /** No reply will come for the call (not sent, lost with its connection, or not readable). */
+  void noReply(Key k) {
+    synchronized (k) {
+      k.outstanding--;
+    }
+  }
+
+  /**
+   * Decides a request whose call is late into {@code verdict}, as the class comment says: {@code
+   * share} is the local share's verdict, already taken for it; {@code reply} is what Redis will
+   * have decided of the call; {@code notRun} is called if the reply says the call did not run
+   * (its script was not cached: {@code NOSCRIPT}) after the request was admitted here without a
+   * token of Redis's, so that it is charged there (nothing else would count it).
+   *
+   * @return how it was decided
+   */
+  LateDecision decideLate(Key k, long cost, Verdict share, Verdict verdict,
+      CompletionStage<Verdict> reply, Runnable notRun) {
+    long now = clock.nowNanos();
+    LateDecision how;
+    long retryNanos;
+    synchronized (k) {
+      if (k.credits != 0 && now - k.creditsUntil >= 0) {
+        k.credits = 0; // not spent in time: given up (a debt too: the budget has moved on)
+      }
+      if (k.credits >= cost) {
+        k.credits -= cost;
+        how = LateDecision.CREDIT;
+      } else if (!k.answered || now - k.answeredAt >= freshNanos.getAsLong()) {
+        how = LateDecision.SHARE;
+      } else if (share.allowed && covers(k, cost)) {
+        how = LateDecision.COVERED;
+      } else {
+        how = LateDecision.HELD;
+      }
+      retryNanos = Math.max(HELD_RETRY_NANOS, k.refusedUntil - now);
+    }
+    switch (how) {
+      case CREDIT:
+        verdict.allow(Math.max(0, share.remaining), share.resetNanos);
+        break;
+      case HELD:
+        verdict.refuse(0, retryNanos, share.resetNanos);
+        break;
+      default:
+        copy(share, verdict);
+    }
+    LateDecision made = how;
+    boolean admittedUncounted = verdict.allowed && how != LateDecision.CREDIT;
+    reply.whenComplete((decided, error) -> {
+      lateReply(k, cost, made, decided);
+      if (admittedUncounted && RedisFailure.scriptNotCached(error)) {
+        notRun.run();
+      }
+    });
+    return how;
+  }
+
+  /** What Redis last said is left covers the calls in flight of every instance, this one's too. */
+  private boolean covers(Key k, long cost) {
+    long inFlight;
+    try {
+      inFlight = Math.multiplyExact(
+          Math.multiplyExact((long) Math.max(1, instances.getAsInt()), (long) k.outstanding), cost);
+    } catch (ArithmeticException tooMany) {
+      return false;
+    }
+    return k.remaining >= inFlight;
+  }
+
+  /** The late call's reply came (or none will: {@code decided} null). */
+  private void lateReply(Key k, long cost, LateDecision how, Verdict decided) {
+    long now = clock.nowNanos();
+    synchronized (k) {
+      k.outstanding--;
+      if (decided == null) {
+        return;
+      }
+      note(k, decided, now);
+      if (decided.allowed && (how == LateDecision.HELD || how == LateDecision.CREDIT)) {
+        // A token Redis counted for this instance and no request here has: a credit (for a
+        // request admitted by a credit, its own token replaces the credit it spent).
+        credit(k, cost, now);
+      } else if (!decided.allowed
+          && (how == LateDecision.SHARE || how == LateDecision.COVERED)) {
+        credit(k, -cost, now); // admitted here, refused there: paid back from the next credit
+      }
+    }
+  }
+
+  private static void credit(Key k, long delta, long now) {
+    if (k.credits != 0 && now - k.creditsUntil >= 0) {
+      k.credits = 0;
+    }
+    k.credits += delta;
+    k.creditsUntil = now + CREDIT_NANOS;
+  }
+
+  private static void note(Key k, Verdict decided, long now) {
+    k.answered = true;
+    k.answeredAt = now;
+    k.remaining = decided.allowed ? Math.max(0, decided.remaining) : 0;
+    if (!decided.allowed) {
+      k.refusedUntil = now + Math.max(0, decided.retryAfterNanos);
+    }
+  }
+
+  private static void copy(Verdict from, Verdict to) {
+    to.allowed = from.allowed;
+    to.remaining = from.remaining;
+    to.retryAfterNanos = from.retryAfterNanos;
+    to.resetNanos = from.resetNanos;
+    to.nextUnitNanos = from.nextUnitNanos;
+    to.delayNanos = from.delayNanos;
+    to.backendUnavailable = false;
+    to.fallback = false;
+  }
+
+  /** Credits of {@code key} now (negative: a debt); for tests. */
+  long credits(String key) {
+    Key k = keys.getIfPresent(key);
+    if (k == null) {
+      return 0;
+    }
+    synchronized (k) {
+      return k.credits;
+    }
+  }
+
+  /** Calls of {@code key} in flight now; for tests. */
+  int outstanding(String key) {
+    Key k = keys.getIfPresent(key);
+    if (k == null) {
+      return 0;
+    }
+    synchronized (k) {
+      return k.outstanding;
+    }
+  }
+}
