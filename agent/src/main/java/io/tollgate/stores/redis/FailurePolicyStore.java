@@ -161,8 +161,10 @@ public final class FailurePolicyStore implements LimiterStore {
       try {
         decider.decide(key, cost, verdict);
       } catch (RuntimeException e) {
-        if (inFlight != null && !lateDecisionFollows(e)) {
-          lateReplies.noReply(inFlight);
+        if (inFlight != null && !(e instanceof BackendUnavailableException
+            && ((BackendUnavailableException) e).kind().decidedByLocalShare())) {
+          lateReplies.noReply(inFlight); // not decided by the ledger: nothing in flight
+          inFlight = null;
         }
         throw e;
       }
@@ -193,10 +195,17 @@ public final class FailurePolicyStore implements LimiterStore {
       // here (release finds none of this instance's on Redis for it), and the late call's own
       // permit on Redis comes back when its lease ends.
       degradedLocal.increment();
-      if (inFlight != null && lateDecisionFollows(failure)) {
-        // Sent, its reply late: decided within what Redis has not given away (LateReplyLedger).
-        lateReplies.decideLate(inFlight, cost, share, verdict, failure.lateDecision(),
-            () -> owe(key, cost));
+      if (inFlight != null) {
+        // Decided within what Redis has not given away (LateReplyLedger); a call whose reply is
+        // late is followed to it, one lost, not sent or on a retired backend has none to come.
+        LateReplyLedger.LateDecision how = lateReplies.decideLate(inFlight, cost, share, verdict,
+            lateDecisionFollows(failure) ? failure.lateDecision() : null, () -> owe(key, cost));
+        if (verdict.allowed && failure.kind() == RedisFailure.BUSY
+            && how != LateReplyLedger.LateDecision.CREDIT) {
+          // Never sent (the queue of late calls full): charged to Redis before the key's next
+          // decision there, or each instance would hand out its share on top of what Redis allows.
+          owe(key, cost);
+        }
         return DecisionSource.DEGRADED_LOCAL;
       }
       decideByShare(key, cost, verdict, share);

@@ -50,7 +50,9 @@ import java.util.function.LongSupplier;
  * that was exceeded. The credits are the reservations, taken by the calls that are late anyway:
  * no extra round trip, and a request Redis answers in time costs one map lookup more.
  *
- * <p>A late reply that refuses a request admitted here is a debt: the next token granted to this
+ * <p>A call with no reply to come (lost with its connection, never sent because the queue of late
+ * calls is full, or on a backend a reload retired) is decided the same way, with no credit to
+ * come of it. A late reply that refuses a request admitted here is a debt: the next token granted to this
  * instance pays it back before it becomes a credit. Credits (and debts) last {@link
  * #CREDIT_NANOS} from their last change (as a lease's tokens do), then are given up. Memory: one small entry per key seen in
  * the last {@link #KEY_IDLE_NANOS}, at most {@code maxKeys}.
@@ -139,7 +141,7 @@ final class LateReplyLedger {
   /**
    * Decides a request whose call is late into {@code verdict}, as the class comment says: {@code
    * share} is the local share's verdict, already taken for it; {@code reply} is what Redis will
-   * have decided of the call; {@code notRun} is called if the reply says the call did not run
+   * have decided of the call, null when no reply is to come (lost, not sent); {@code notRun} is called if the reply says the call did not run
    * (its script was not cached: {@code NOSCRIPT}) after the request was admitted here without a
    * token of Redis's, so that it is charged there (nothing else would count it).
    *
@@ -178,6 +180,10 @@ final class LateReplyLedger {
     }
     LateDecision made = how;
     boolean admittedUncounted = verdict.allowed && how != LateDecision.CREDIT;
+    if (reply == null) {
+      lateReply(k, cost, made, null);
+      return how;
+    }
     reply.whenComplete((decided, error) -> {
       lateReply(k, cost, made, decided);
       if (admittedUncounted && RedisFailure.scriptNotCached(error)) {
