@@ -134,7 +134,8 @@ public final class FailurePolicyStore implements LimiterStore {
     this.maxLocalKeys = maxLocalKeys;
     this.carriesState = !(primary.algorithm() instanceof Concurrency);
     this.lateReplies =
-        new LateReplyLedger(clock, this::maxWaitNanos, this::instances, maxLocalKeys);
+        new LateReplyLedger(
+            clock, this::maxWaitNanos, this::instances, this::redisAnswering, maxLocalKeys);
   }
 
   @Override
@@ -200,6 +201,10 @@ public final class FailurePolicyStore implements LimiterStore {
         // late is followed to it, one lost, not sent or on a retired backend has none to come.
         LateReplyLedger.LateDecision how = lateReplies.decideLate(inFlight, cost, share, verdict,
             lateDecisionFollows(failure) ? failure.lateDecision() : null, () -> owe(key, cost));
+        if (how == LateReplyLedger.LateDecision.HELD && share != null && share.allowed) {
+          // Refused: the share's unit goes back to it, for a Redis that then stops answering.
+          localStore().adjust(key, -cost);
+        }
         if (verdict.allowed && failure.kind() == RedisFailure.BUSY
             && how != LateReplyLedger.LateDecision.CREDIT) {
           // Never sent (the queue of late calls full): charged to Redis before the key's next
@@ -242,6 +247,12 @@ public final class FailurePolicyStore implements LimiterStore {
     return e instanceof BackendUnavailableException
         && ((BackendUnavailableException) e).lateDecision() != null
         && ((BackendUnavailableException) e).kind().decidedByLocalShare();
+  }
+
+  /** Whether Redis answered any call within {@code max-wait} (no backend, as in tests: no). */
+  private boolean redisAnswering() {
+    RedisBackend backend = primary.backend();
+    return backend != null && backend.answeredWithin(maxWaitNanos());
   }
 
   /** {@code max-wait}: how long an answer of Redis says it is deciding a key. */

@@ -7,6 +7,7 @@ import io.tollgate.limiters.Verdict;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 
@@ -26,11 +27,18 @@ import java.util.function.LongSupplier;
  *   <li><b>Spend a credit</b>: a token Redis granted to an earlier call of this instance whose
  *       request was refused here (below), not yet spent. Redis counted it for this instance and
  *       nobody else has it: an admission that can never be on top of the limit.
- *   <li><b>Redis has not answered the key for {@code max-wait}</b> (a fresh key on a Redis that is
- *       slow from its first call, a {@code kill -STOP}): the local share decides, as before. Nobody
- *       is getting Redis's answers for the key then, so the shares are all that admits, and
- *       together they are the limit. Slow is not down: a 10 s late Redis still admits each
- *       instance's share, and no {@code deny} rule refuses within it.
+ *   <li><b>Redis has answered nothing for {@code max-wait}</b>, nor this key (a Redis slow from
+ *       the key's first call, a {@code kill -STOP}): the local share decides, as before. Nobody
+ *       is getting Redis's answers then, so the shares are all that admits, and together they
+ *       are the limit. Slow is not down: a 10 s late Redis still admits each instance's share,
+ *       and no {@code deny} rule refuses within it.
+ *   <li><b>Redis answers, but not yet this key</b> (its first calls, on a saturated host): the
+ *       other instances may be getting Redis's answers for it beyond their shares, so the share
+ *       admits only as far as what is left of it covers every instance's calls of the key in
+ *       flight ({@code share's remaining >= (instances - 1) x calls in flight x cost}, the share
+ *       having counted this instance's own: a key's first few calls, not its whole share; all of
+ *       it on a single instance), else the request is held as in (4). (Betting the whole share
+ *       here, a flood's first round admitted 107-111 of 100.)
  *   <li><b>Redis answers the key, late</b>: Redis is deciding it, for the other instances too, and
  *       their admissions are not in this instance's share. The share admits only while what Redis
  *       last said is left covers the calls in flight of every instance: {@code remaining >=
@@ -94,14 +102,18 @@ final class LateReplyLedger {
   private final Clock clock;
   private final LongSupplier freshNanos;
   private final IntSupplier instances;
+  private final BooleanSupplier redisAnswering;
   private final Cache<String, Key> keys;
 
   /**
    * @param freshNanos how long an answer of Redis says it decides the key ({@code max-wait})
    * @param instances the instances sharing the limit now
+   * @param redisAnswering whether any call got a reply within {@code max-wait}
    */
-  LateReplyLedger(Clock clock, LongSupplier freshNanos, IntSupplier instances, long maxKeys) {
+  LateReplyLedger(Clock clock, LongSupplier freshNanos, IntSupplier instances,
+      BooleanSupplier redisAnswering, long maxKeys) {
     this.clock = clock;
+    this.redisAnswering = redisAnswering;
     this.freshNanos = freshNanos;
     this.instances = instances;
     this.keys =
@@ -160,8 +172,14 @@ final class LateReplyLedger {
         k.credits -= cost;
         how = LateDecision.CREDIT;
       } else if (!k.answered || now - k.answeredAt >= freshNanos.getAsLong()) {
-        how = LateDecision.SHARE;
-      } else if (share.allowed && covers(k, cost)) {
+        if (!redisAnswering.getAsBoolean()) {
+          how = LateDecision.SHARE;
+        } else if (share.allowed && covers(k, share.remaining, cost, 1)) {
+          how = LateDecision.COVERED;
+        } else {
+          how = LateDecision.HELD;
+        }
+      } else if (share.allowed && covers(k, k.remaining, cost, 0)) {
         how = LateDecision.COVERED;
       } else {
         how = LateDecision.HELD;
@@ -193,16 +211,19 @@ final class LateReplyLedger {
     return how;
   }
 
-  /** What Redis last said is left covers the calls in flight of every instance, this one's too. */
-  private boolean covers(Key k, long cost) {
+  /**
+   * {@code left} covers as many calls in flight as this instance's for every instance but {@code
+   * counted} (those whose calls {@code left} has counted already: this one, for its share).
+   */
+  private boolean covers(Key k, long left, long cost, int counted) {
     long inFlight;
     try {
-      inFlight = Math.multiplyExact(
-          Math.multiplyExact((long) Math.max(1, instances.getAsInt()), (long) k.outstanding), cost);
+      long others = Math.max(0, Math.max(1, instances.getAsInt()) - counted);
+      inFlight = Math.multiplyExact(Math.multiplyExact(others, (long) k.outstanding), cost);
     } catch (ArithmeticException tooMany) {
       return false;
     }
-    return k.remaining >= inFlight;
+    return left >= inFlight;
   }
 
   /** The late call's reply came (or none will: {@code decided} null). */

@@ -873,6 +873,11 @@ public final class RedisBackend implements AutoCloseable {
     return commands != null && !closed;
   }
 
+  /** Whether a reply (of any call) came within the last {@code nanos}. */
+  public boolean answeredWithin(long nanos) {
+    return System.nanoTime() - lastReplyNanos < nanos;
+  }
+
   /** Whether the connection is up now (Lettuce may be reconnecting). */
   public boolean isConnected() {
     StatefulConnection<String, String> conn = connection;

@@ -137,7 +137,7 @@ class LateReplyLedgerTest {
   void whileRedisAnswersTheKeyTheShareAdmitsOnlyWhatIsLeftForEveryInstance(
       long remaining, int inFlight, int instances, LateDecision expected) {
     LateReplyLedger ledger =
-        new LateReplyLedger(Clock.system(), () -> HOUR, () -> instances, 100);
+        new LateReplyLedger(Clock.system(), () -> HOUR, () -> instances, () -> true, 100);
     LateReplyLedger.Key key = ledger.sending("k");
     Verdict answer = new Verdict();
     ledger.answered(key, remaining > 0 ? answer.allow(remaining, HOUR)
@@ -150,6 +150,33 @@ class LateReplyLedgerTest {
     assertEquals(expected,
         ledger.decideLate(key, 1, share, verdict, new CompletableFuture<>(), () -> { }));
     assertEquals(expected == LateDecision.COVERED, verdict.allowed);
+  }
+
+  /**
+   * Redis answers (other calls), not yet this key: the share admits only as far as what is left
+   * of it covers every instance's calls of the key in flight; with no reply at all for max-wait,
+   * the whole share.
+   */
+  @ParameterizedTest(name = "share left {0} after this one, {1} calls in flight, redis answering"
+      + " {2}: {3}")
+  @CsvSource({
+    "32,  1, true,  COVERED",
+    "18,  9, true,  COVERED",
+    "17,  9, true,  HELD",
+    "17,  9, false, SHARE",
+    " 0, 33, false, SHARE",
+  })
+  void aKeyNotAnsweredYetIsBetOnlyAsFarAsTheShareCoversTheCallsInFlight(
+      long shareLeft, int inFlight, boolean answering, LateDecision expected) {
+    LateReplyLedger ledger =
+        new LateReplyLedger(Clock.system(), () -> HOUR, () -> 3, () -> answering, 100);
+    LateReplyLedger.Key key = null;
+    for (int i = 0; i < inFlight; i++) {
+      key = ledger.sending("k");
+    }
+    Verdict share = new Verdict().allow(shareLeft, HOUR);
+    assertEquals(expected,
+        ledger.decideLate(key, 1, share, new Verdict(), new CompletableFuture<>(), () -> { }));
   }
 
   @Test
@@ -278,7 +305,8 @@ class LateReplyLedgerTest {
   })
   void anAdmissionWhoseLateCallDidNotRunIsChargedToRedis(
       boolean shareAllows, String reply, boolean charged) {
-    LateReplyLedger ledger = new LateReplyLedger(Clock.system(), () -> HOUR, () -> 3, 100);
+    LateReplyLedger ledger =
+        new LateReplyLedger(Clock.system(), () -> HOUR, () -> 3, () -> true, 100);
     LateReplyLedger.Key key = ledger.sending("k");
     Verdict share = shareAllows ? new Verdict().allow(5, HOUR) : new Verdict().refuse(0, HOUR, HOUR);
     CompletableFuture<Verdict> late = new CompletableFuture<>();
