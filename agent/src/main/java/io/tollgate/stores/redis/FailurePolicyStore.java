@@ -149,7 +149,7 @@ public final class FailurePolicyStore implements LimiterStore {
   public DecisionSource decideWithSource(String key, long cost, Verdict verdict) {
     BackendUnavailableException failure;
     Verdict share = null;
-    LateReplyLedger.Key inFlight = null;
+    LateReplyLedger.Call inFlight = null;
     try {
       if (carriesState && !owedToRedis.isEmpty()
           && primary.backend().breaker().state() == CircuitBreaker.State.CLOSED) {

@@ -91,6 +91,9 @@ final class LateReplyLedger {
   /** One key's calls and what Redis last said of it; guarded by its own monitor. */
   static final class Key {
     int outstanding;
+    /** Calls sent so far, and the latest of them whose reply was noted. */
+    long sent;
+    long notedCall;
     boolean answered;
     long answeredAt;
     long remaining;
@@ -125,26 +128,43 @@ final class LateReplyLedger {
             .build();
   }
 
+  /**
+   * One call of a key, numbered in the order sent: replies on one connection come in that order,
+   * but the request threads that read them in time may note them later than a later call's late
+   * reply (a saturated host runs them late), so only the latest call's answer is what Redis says.
+   */
+  static final class Call {
+    final Key key;
+    final long number;
+
+    Call(Key key, long number) {
+      this.key = key;
+      this.number = number;
+    }
+  }
+
   /** A call of {@code key} is about to be sent: in flight until {@link #answered} or {@link #noReply}. */
-  Key sending(String key) {
+  Call sending(String key) {
     Key k = keys.get(key, ignored -> new Key());
     synchronized (k) {
       k.outstanding++;
+      return new Call(k, ++k.sent);
     }
-    return k;
   }
 
   /** Redis answered the call in time. */
-  void answered(Key k, Verdict decided) {
+  void answered(Call call, Verdict decided) {
     long now = clock.nowNanos();
+    Key k = call.key;
     synchronized (k) {
       k.outstanding--;
-      note(k, decided, now);
+      note(k, call.number, decided, now);
     }
   }
 
   /** No reply will come for the call (not sent, lost with its connection, or not readable). */
-  void noReply(Key k) {
+  void noReply(Call call) {
+    Key k = call.key;
     synchronized (k) {
       k.outstanding--;
     }
@@ -159,9 +179,10 @@ final class LateReplyLedger {
    *
    * @return how it was decided
    */
-  LateDecision decideLate(Key k, long cost, Verdict share, Verdict verdict,
+  LateDecision decideLate(Call call, long cost, Verdict share, Verdict verdict,
       CompletionStage<Verdict> reply, Runnable notRun) {
     long now = clock.nowNanos();
+    Key k = call.key;
     LateDecision how;
     long retryNanos;
     synchronized (k) {
@@ -199,11 +220,11 @@ final class LateReplyLedger {
     LateDecision made = how;
     boolean admittedUncounted = verdict.allowed && how != LateDecision.CREDIT;
     if (reply == null) {
-      lateReply(k, cost, made, null);
+      lateReply(call, cost, made, null);
       return how;
     }
     reply.whenComplete((decided, error) -> {
-      lateReply(k, cost, made, decided);
+      lateReply(call, cost, made, decided);
       if (admittedUncounted && RedisFailure.scriptNotCached(error)) {
         notRun.run();
       }
@@ -227,14 +248,15 @@ final class LateReplyLedger {
   }
 
   /** The late call's reply came (or none will: {@code decided} null). */
-  private void lateReply(Key k, long cost, LateDecision how, Verdict decided) {
+  private void lateReply(Call call, long cost, LateDecision how, Verdict decided) {
     long now = clock.nowNanos();
+    Key k = call.key;
     synchronized (k) {
       k.outstanding--;
       if (decided == null) {
         return;
       }
-      note(k, decided, now);
+      note(k, call.number, decided, now);
       if (decided.allowed && (how == LateDecision.HELD || how == LateDecision.CREDIT)) {
         // A token Redis counted for this instance and no request here has: a credit (for a
         // request admitted by a credit, its own token replaces the credit it spent).
@@ -254,9 +276,13 @@ final class LateReplyLedger {
     k.creditsUntil = now + CREDIT_NANOS;
   }
 
-  private static void note(Key k, Verdict decided, long now) {
+  private static void note(Key k, long callNumber, Verdict decided, long now) {
     k.answered = true;
     k.answeredAt = now;
+    if (callNumber < k.notedCall) {
+      return; // an earlier call's answer, read late: Redis has said more since
+    }
+    k.notedCall = callNumber;
     k.remaining = decided.allowed ? Math.max(0, decided.remaining) : 0;
     if (!decided.allowed) {
       k.refusedUntil = now + Math.max(0, decided.retryAfterNanos);

@@ -138,7 +138,7 @@ class LateReplyLedgerTest {
       long remaining, int inFlight, int instances, LateDecision expected) {
     LateReplyLedger ledger =
         new LateReplyLedger(Clock.system(), () -> HOUR, () -> instances, () -> true, 100);
-    LateReplyLedger.Key key = ledger.sending("k");
+    LateReplyLedger.Call key = ledger.sending("k");
     Verdict answer = new Verdict();
     ledger.answered(key, remaining > 0 ? answer.allow(remaining, HOUR)
         : answer.refuse(0, TimeUnit.SECONDS.toNanos(36), HOUR));
@@ -170,13 +170,27 @@ class LateReplyLedgerTest {
       long shareLeft, int inFlight, boolean answering, LateDecision expected) {
     LateReplyLedger ledger =
         new LateReplyLedger(Clock.system(), () -> HOUR, () -> 3, () -> answering, 100);
-    LateReplyLedger.Key key = null;
+    LateReplyLedger.Call key = null;
     for (int i = 0; i < inFlight; i++) {
       key = ledger.sending("k");
     }
     Verdict share = new Verdict().allow(shareLeft, HOUR);
     assertEquals(expected,
         ledger.decideLate(key, 1, share, new Verdict(), new CompletableFuture<>(), () -> { }));
+  }
+
+  /** An earlier call's answer read after a later call's (its thread ran late) says nothing new. */
+  @Test
+  void onlyTheLatestCallsAnswerIsWhatRedisSays() {
+    LateReplyLedger ledger =
+        new LateReplyLedger(Clock.system(), () -> HOUR, () -> 3, () -> true, 100);
+    LateReplyLedger.Call earlier = ledger.sending("k");
+    LateReplyLedger.Call later = ledger.sending("k");
+    ledger.answered(later, new Verdict().refuse(0, TimeUnit.SECONDS.toNanos(36), HOUR));
+    ledger.answered(earlier, new Verdict().allow(29, HOUR));
+    LateReplyLedger.Call next = ledger.sending("k");
+    assertEquals(LateDecision.HELD, ledger.decideLate(next, 1, new Verdict().allow(5, HOUR),
+        new Verdict(), new CompletableFuture<>(), () -> { }), "refused by the later answer");
   }
 
   @Test
@@ -307,7 +321,7 @@ class LateReplyLedgerTest {
       boolean shareAllows, String reply, boolean charged) {
     LateReplyLedger ledger =
         new LateReplyLedger(Clock.system(), () -> HOUR, () -> 3, () -> true, 100);
-    LateReplyLedger.Key key = ledger.sending("k");
+    LateReplyLedger.Call key = ledger.sending("k");
     Verdict share = shareAllows ? new Verdict().allow(5, HOUR) : new Verdict().refuse(0, HOUR, HOUR);
     CompletableFuture<Verdict> late = new CompletableFuture<>();
     boolean[] owed = {false};
