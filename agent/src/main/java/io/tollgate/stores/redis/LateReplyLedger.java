@@ -58,12 +58,14 @@ import java.util.function.LongSupplier;
  * that was exceeded. The credits are the reservations, taken by the calls that are late anyway:
  * no extra round trip, and a request Redis answers in time costs one map lookup more.
  *
- * <p>A call with no reply to come (lost with its connection, never sent because the queue of late
+ * <p>A request the share admits late is a debt until its reply says Redis counted it (and stays
+ * one if Redis refused it): credits are spent only beyond this instance's bets that are not
+ * settled, so a bet that proves to be on top of the limit is paid back before a credit admits
+ * more. A call with no reply to come (lost with its connection, never sent because the queue of late
  * calls is full, or on a backend a reload retired) is decided the same way, with no credit to
- * come of it. A late reply that refuses a request admitted here is a debt: the next token granted to this
- * instance pays it back before it becomes a credit. Credits (and debts) last {@link
- * #CREDIT_NANOS} from their last change (as a lease's tokens do), then are given up. Memory: one small entry per key seen in
- * the last {@link #KEY_IDLE_NANOS}, at most {@code maxKeys}.
+ * come of it. Credits (and debts) last {@link #CREDIT_NANOS} from their last change (as a lease's
+ * tokens do), then are given up. Memory: one small entry per key seen in the last {@link
+ * #KEY_IDLE_NANOS}, at most {@code maxKeys}.
  */
 final class LateReplyLedger {
 
@@ -206,6 +208,11 @@ final class LateReplyLedger {
         how = LateDecision.HELD;
       }
       retryNanos = Math.max(HELD_RETRY_NANOS, k.refusedUntil - now);
+      if (share.allowed && (how == LateDecision.SHARE || how == LateDecision.COVERED)) {
+        // A bet: a debt until its reply says Redis counted it, so that no credit is spent while
+        // a bet of this instance may still prove to be on top of the limit.
+        credit(k, -cost, now);
+      }
     }
     switch (how) {
       case CREDIT:
@@ -218,13 +225,14 @@ final class LateReplyLedger {
         copy(share, verdict);
     }
     LateDecision made = how;
+    boolean admitted = verdict.allowed;
     boolean admittedUncounted = verdict.allowed && how != LateDecision.CREDIT;
     if (reply == null) {
-      lateReply(call, cost, made, null);
+      lateReply(call, cost, made, admitted, null);
       return how;
     }
     reply.whenComplete((decided, error) -> {
-      lateReply(call, cost, made, decided);
+      lateReply(call, cost, made, admitted, decided);
       if (admittedUncounted && RedisFailure.scriptNotCached(error)) {
         notRun.run();
       }
@@ -248,12 +256,17 @@ final class LateReplyLedger {
   }
 
   /** The late call's reply came (or none will: {@code decided} null). */
-  private void lateReply(Call call, long cost, LateDecision how, Verdict decided) {
+  private void lateReply(
+      Call call, long cost, LateDecision how, boolean admittedHere, Verdict decided) {
     long now = clock.nowNanos();
     Key k = call.key;
     synchronized (k) {
       k.outstanding--;
+      boolean bet = (how == LateDecision.SHARE || how == LateDecision.COVERED) && admittedHere;
       if (decided == null) {
+        if (bet) {
+          credit(k, cost, now); // nothing to learn: the bet is no longer owed here
+        }
         return;
       }
       note(k, call.number, decided, now);
@@ -261,10 +274,10 @@ final class LateReplyLedger {
         // A token Redis counted for this instance and no request here has: a credit (for a
         // request admitted by a credit, its own token replaces the credit it spent).
         credit(k, cost, now);
-      } else if (!decided.allowed
-          && (how == LateDecision.SHARE || how == LateDecision.COVERED)) {
-        credit(k, -cost, now); // admitted here, refused there: paid back from the next credit
+      } else if (bet && decided.allowed) {
+        credit(k, cost, now); // Redis counted it: the bet's debt is settled
       }
+      // (a bet Redis refused stays a debt: paid back from the next credit)
     }
   }
 
