@@ -63,8 +63,8 @@ import java.util.function.LongSupplier;
  * settled, so a bet that proves to be on top of the limit is paid back before a credit admits
  * more. A call with no reply to come (lost with its connection, never sent because the queue of late
  * calls is full, or on a backend a reload retired) is decided the same way, with no credit to
- * come of it. Credits (and debts) last {@link #CREDIT_NANOS} from their last change (as a lease's
- * tokens do), then are given up. Memory: one small entry per key seen in the last {@link
+ * come of it. Credits last {@link #CREDIT_NANOS} from their last change (as a lease's tokens do), then
+ * are given up; a debt stays until paid (or the key is forgotten). Memory: one small entry per key seen in the last {@link
  * #KEY_IDLE_NANOS}, at most {@code maxKeys}.
  */
 final class LateReplyLedger {
@@ -188,8 +188,8 @@ final class LateReplyLedger {
     LateDecision how;
     long retryNanos;
     synchronized (k) {
-      if (k.credits != 0 && now - k.creditsUntil >= 0) {
-        k.credits = 0; // not spent in time: given up (a debt too: the budget has moved on)
+      if (k.credits > 0 && now - k.creditsUntil >= 0) {
+        k.credits = 0; // not spent in time: given up (a debt stays until paid)
       }
       if (k.credits >= cost) {
         k.credits -= cost;
@@ -282,7 +282,7 @@ final class LateReplyLedger {
   }
 
   private static void credit(Key k, long delta, long now) {
-    if (k.credits != 0 && now - k.creditsUntil >= 0) {
+    if (k.credits > 0 && now - k.creditsUntil >= 0) {
       k.credits = 0;
     }
     k.credits += delta;

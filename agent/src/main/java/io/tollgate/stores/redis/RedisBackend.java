@@ -120,6 +120,8 @@ public final class RedisBackend implements AutoCloseable {
    * #outstandingCap} a decision is not sent at all.
    */
   private final AtomicInteger outstanding = new AtomicInteger();
+  /** When calls began to be outstanding after none were ({@link System#nanoTime}). */
+  private volatile long busySince = System.nanoTime();
   /**
    * 7/8 of Lettuce's request queue: a margin for the heartbeat and for commands between our count
    * and Lettuce's, so Lettuce never refuses one ("Internal stack size exceeded").
@@ -771,7 +773,11 @@ public final class RedisBackend implements AutoCloseable {
    * not sent when {@link #outstandingCap} commands are outstanding already.
    */
   private <T> RedisFuture<T> send(java.util.function.Supplier<RedisFuture<T>> command) {
-    if (outstanding.incrementAndGet() > outstandingCap) {
+    int nowOutstanding = outstanding.incrementAndGet();
+    if (nowOutstanding == 1) {
+      busySince = System.nanoTime();
+    }
+    if (nowOutstanding > outstandingCap) {
       outstanding.decrementAndGet();
       throw new QueueFullException(outstandingCap);
     }
@@ -873,9 +879,15 @@ public final class RedisBackend implements AutoCloseable {
     return commands != null && !closed;
   }
 
-  /** Whether a reply (of any call) came within the last {@code nanos}. */
+  /**
+   * Whether Redis answered within the last {@code nanos} or was not asked anything that long: a
+   * call left without a reply for {@code nanos}, since the last reply or since calls began after
+   * an idle spell, is Redis silent (an idle connection is not).
+   */
   public boolean answeredWithin(long nanos) {
-    return System.nanoTime() - lastReplyNanos < nanos;
+    long now = System.nanoTime();
+    long since = lastReplyNanos - busySince > 0 ? lastReplyNanos : busySince;
+    return outstanding.get() == 0 || now - since < nanos;
   }
 
   /** Whether the connection is up now (Lettuce may be reconnecting). */
