@@ -41,7 +41,12 @@ import java.util.function.IntSupplier;
  * RedisFailure#CLOSED}) are decided by the local share under every policy: its state follows
  * Redis's, so a slow Redis admits about the share, where {@code allow} would admit everything and
  * {@code deny} would refuse everyone. (Hence the local share's state is kept for every policy, not
- * only {@code local}.)
+ * only {@code local}.) A late call that was sent is decided within what Redis has not given away
+ * to the other instances ({@link LateReplyLedger}): by the share while Redis has not answered the
+ * key for {@code max-wait}, and while it does, by the share only as far as Redis's last
+ * {@code remaining} covers every instance's calls in flight, else by the tokens Redis granted to
+ * this instance's calls refused here; so the instances together admit the limit, not the limit
+ * plus what an instance that got fewer of Redis's tokens had left of its share.
  *
  * <p>A failure of one rule's call only ({@link RedisFailure#RULE_ERROR}: WRONGTYPE, a script error)
  * applies this rule's policy the same way and is logged naming the rule, at most once a minute;
@@ -62,6 +67,8 @@ public final class FailurePolicyStore implements LimiterStore {
   private static final long MIN_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
   private static final RateLimitedLog RELEASE_FAILURES = new RateLimitedLog(60_000);
   private static final RateLimitedLog RULE_ERRORS = new RateLimitedLog(60_000);
+  /** {@code max-wait}'s default, for a store with no backend (tests of the policy alone). */
+  private static final long DEFAULT_MAX_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   private final RedisAlgorithmStore primary;
   /** Decides in front of {@link #primary}: the primary itself, or a {@link RefusalCacheStore} on it. */
@@ -80,6 +87,8 @@ public final class FailurePolicyStore implements LimiterStore {
   private final boolean carriesState;
   /** What the local share allowed while Redis could not decide, per key, owed to Redis. */
   private final ConcurrentHashMap<String, Long> owedToRedis = new ConcurrentHashMap<>();
+  /** Calls in flight and Redis's last answers per key: what bounds a late decision. */
+  private final LateReplyLedger lateReplies;
 
   private volatile LocalShare local;
 
@@ -124,6 +133,9 @@ public final class FailurePolicyStore implements LimiterStore {
     this.clock = clock;
     this.maxLocalKeys = maxLocalKeys;
     this.carriesState = !(primary.algorithm() instanceof Concurrency);
+    this.lateReplies =
+        new LateReplyLedger(
+            clock, this::maxWaitNanos, this::instances, this::redisAnswering, maxLocalKeys);
   }
 
   @Override
@@ -137,6 +149,7 @@ public final class FailurePolicyStore implements LimiterStore {
   public DecisionSource decideWithSource(String key, long cost, Verdict verdict) {
     BackendUnavailableException failure;
     Verdict share = null;
+    LateReplyLedger.Call inFlight = null;
     try {
       if (carriesState && !owedToRedis.isEmpty()
           && primary.backend().breaker().state() == CircuitBreaker.State.CLOSED) {
@@ -144,8 +157,21 @@ public final class FailurePolicyStore implements LimiterStore {
       }
       if (carriesState && cost > 0) {
         share = takeFromShare(key, cost);
+        inFlight = lateReplies.sending(key);
       }
-      decider.decide(key, cost, verdict);
+      try {
+        decider.decide(key, cost, verdict);
+      } catch (RuntimeException e) {
+        if (inFlight != null && !(e instanceof BackendUnavailableException
+            && ((BackendUnavailableException) e).kind().decidedByLocalShare())) {
+          lateReplies.noReply(inFlight); // not decided by the ledger: nothing in flight
+          inFlight = null;
+        }
+        throw e;
+      }
+      if (inFlight != null) {
+        lateReplies.answered(inFlight, verdict);
+      }
       backendDecisions.increment();
       if (share != null && !verdict.allowed && share.remaining > 0) {
         // Redis says the shared budget is spent: so is this instance's share of it, whatever it
@@ -170,6 +196,23 @@ public final class FailurePolicyStore implements LimiterStore {
       // here (release finds none of this instance's on Redis for it), and the late call's own
       // permit on Redis comes back when its lease ends.
       degradedLocal.increment();
+      if (inFlight != null) {
+        // Decided within what Redis has not given away (LateReplyLedger); a call whose reply is
+        // late is followed to it, one lost, not sent or on a retired backend has none to come.
+        LateReplyLedger.LateDecision how = lateReplies.decideLate(inFlight, cost, share, verdict,
+            lateDecisionFollows(failure) ? failure.lateDecision() : null, () -> owe(key, cost));
+        if (how == LateReplyLedger.LateDecision.HELD && share != null && share.allowed) {
+          // Refused: the share's unit goes back to it, for a Redis that then stops answering.
+          localStore().adjust(key, -cost);
+        }
+        if (verdict.allowed && failure.kind() == RedisFailure.BUSY
+            && how != LateReplyLedger.LateDecision.CREDIT) {
+          // Never sent (the queue of late calls full): charged to Redis before the key's next
+          // decision there, or each instance would hand out its share on top of what Redis allows.
+          owe(key, cost);
+        }
+        return DecisionSource.DEGRADED_LOCAL;
+      }
       decideByShare(key, cost, verdict, share);
       if (carriesState && verdict.allowed && cost > 0 && failure.kind() == RedisFailure.BUSY) {
         // Never sent (the queue of late calls full): charged to Redis before the key's next
@@ -197,6 +240,25 @@ public final class FailurePolicyStore implements LimiterStore {
         verdict.allow(0, 0);
         return DecisionSource.FAIL_OPEN;
     }
+  }
+
+  /** Whether Redis's decision of the failed call is still to come (a late reply, read). */
+  private static boolean lateDecisionFollows(RuntimeException e) {
+    return e instanceof BackendUnavailableException
+        && ((BackendUnavailableException) e).lateDecision() != null
+        && ((BackendUnavailableException) e).kind().decidedByLocalShare();
+  }
+
+  /** Whether Redis answered any call within {@code max-wait} (no backend, as in tests: no). */
+  private boolean redisAnswering() {
+    RedisBackend backend = primary.backend();
+    return backend != null && backend.answeredWithin(maxWaitNanos());
+  }
+
+  /** {@code max-wait}: how long an answer of Redis says it is deciding a key. */
+  private long maxWaitNanos() {
+    RedisBackend backend = primary.backend();
+    return backend == null ? DEFAULT_MAX_WAIT_NANOS : backend.settings().maxWait().toNanos();
   }
 
   /**
@@ -330,6 +392,11 @@ public final class FailurePolicyStore implements LimiterStore {
   public long estimatedKeys() {
     LocalShare share = local;
     return share == null ? primary.estimatedKeys() : share.store.estimatedKeys();
+  }
+
+  /** What bounds this rule's late decisions; for tests. */
+  LateReplyLedger lateReplies() {
+    return lateReplies;
   }
 
   public OnFailure policy() {

@@ -200,27 +200,6 @@ public abstract class RedisAlgorithmStore implements LimiterStore {
     return replyOf(reply, 0, script);
   }
 
-  /**
-   * Decides one call of {@code key} alone ({@code argv}: the algorithm script's decide ARGV), and
-   * writes the reply into {@code verdict}; for an outbound rule, in the same call, refuses it for
-   * as long as a partner's wait holds the key ({@link RedisPartnerHolds}).
-   */
-  final void decideOnRedis(RedisScript script, String key, String[] argv, Verdict verdict) {
-    RedisPartnerHolds holds = partnerHolds;
-    if (holds == null) {
-      applyDecision(eval(script, key, argv), verdict);
-      return;
-    }
-    List<Object> flat = backend.eval(script, new String[] {ruleKey(key), holds.keyOf(key)},
-        budgetsArgv(argv[0], argv[1], argv[2], this, argv));
-    long held = holds.heldIn(key, flat);
-    if (held > 0) {
-      verdict.refuse(0, held, held); // nothing was charged
-      return;
-    }
-    applyDecision(replyOf(flat, 0, script), verdict);
-  }
-
   /** This budget's decisions read (and refuse for) the waits {@code holds} keeps on Redis. */
   void readPartnerHolds(RedisPartnerHolds holds) {
     this.partnerHolds = holds;
@@ -295,6 +274,61 @@ public abstract class RedisAlgorithmStore implements LimiterStore {
   /** Writes a decision's reply into {@code verdict}. */
   void applyDecision(List<Object> reply, Verdict verdict) {
     throw new UnsupportedOperationException(getClass().getSimpleName());
+  }
+
+  /**
+   * A decision of {@code cost} of {@code key} by this store's script alone, written into {@code
+   * verdict}; for an outbound rule, in the same call, refused for as long as a partner's wait holds
+   * the key ({@link RedisPartnerHolds}). A late reply's failure says what Redis will have decided
+   * ({@link #withLateDecision}).
+   */
+  final void decideOnRedis(RedisScript script, String key, long cost, Verdict verdict) {
+    checkCost(cost);
+    String[] argv = decideArgv(cost);
+    RedisPartnerHolds holds = partnerHolds;
+    List<Object> reply;
+    try {
+      if (holds == null) {
+        reply = eval(script, key, argv);
+      } else {
+        List<Object> flat = backend.eval(script, new String[] {ruleKey(key), holds.keyOf(key)},
+            budgetsArgv(argv[0], argv[1], argv[2], this, argv));
+        long held = holds.heldIn(key, flat);
+        if (held > 0) {
+          verdict.refuse(0, held, held); // nothing was charged
+          return;
+        }
+        reply = replyOf(flat, 0, script);
+      }
+    } catch (BackendUnavailableException e) {
+      throw withLateDecision(e, 0, script);
+    }
+    applyDecision(reply, verdict);
+  }
+
+  /**
+   * {@code failure} with Redis's decision of its late call, read as budget {@code index} of the
+   * driver's reply when it comes; {@code failure} itself when no reply is to come.
+   */
+  final BackendUnavailableException withLateDecision(
+      BackendUnavailableException failure, int index, RedisScript script) {
+    java.util.concurrent.CompletionStage<Object> late = failure.lateReply();
+    if (late == null) {
+      return failure;
+    }
+    return failure.withLateDecision(late.thenApply(flat -> {
+      @SuppressWarnings("unchecked")
+      List<Object> list = flat instanceof List ? (List<Object>) flat : singletonList(flat);
+      Verdict decided = new Verdict();
+      applyDecision(replyOf(list, index, script), decided);
+      return decided;
+    }));
+  }
+
+  private static List<Object> singletonList(Object value) {
+    List<Object> list = new ArrayList<>(1);
+    list.add(value);
+    return list;
   }
 
   /**

@@ -120,6 +120,8 @@ public final class RedisBackend implements AutoCloseable {
    * #outstandingCap} a decision is not sent at all.
    */
   private final AtomicInteger outstanding = new AtomicInteger();
+  /** When calls began to be outstanding after none were ({@link System#nanoTime}). */
+  private volatile long busySince = System.nanoTime();
   /**
    * 7/8 of Lettuce's request queue: a margin for the heartbeat and for commands between our count
    * and Lettuce's, so Lettuce never refuses one ("Internal stack size exceeded").
@@ -572,6 +574,7 @@ public final class RedisBackend implements AutoCloseable {
     long hardDeadline = sent + maxWaitNanos;
     RuntimeException failure;
     RedisFailure kind;
+    RedisFuture<Object> late = null;
     while (true) {
       RedisScriptingAsyncCommands<String, String> c =
           connectedCommands(reconnectDeadline(softDeadline, hardDeadline));
@@ -589,12 +592,12 @@ public final class RedisBackend implements AutoCloseable {
       try {
         Object result;
         try {
-          result = await(send(() -> c.evalsha(script.sha1(), ScriptOutputType.MULTI, keys, args)),
-              sent, softDeadline, hardDeadline);
+          late = send(() -> c.evalsha(script.sha1(), ScriptOutputType.MULTI, keys, args));
+          result = await(late, sent, softDeadline, hardDeadline);
         } catch (RedisNoScriptException e) {
           // Not cached on this node (restart, failover, SCRIPT FLUSH): EVAL loads it again.
-          result = await(send(() -> c.eval(script.body(), ScriptOutputType.MULTI, keys, args)),
-              sent, softDeadline, hardDeadline);
+          late = send(() -> c.eval(script.body(), ScriptOutputType.MULTI, keys, args));
+          result = await(late, sent, softDeadline, hardDeadline);
         }
         breaker.onSuccess(permit);
         outage.answered();
@@ -602,7 +605,8 @@ public final class RedisBackend implements AutoCloseable {
       } catch (TimeoutRuntimeException e) {
         failure = e;
         kind = e.kind;
-        break;
+        // Sent and not cancelled: its reply, when it comes, says what Redis decided of it.
+        throw failed(permit, kind, failure).withLateReply(late);
       } catch (QueueFullException e) {
         failure = e;
         kind = RedisFailure.BUSY;
@@ -627,6 +631,12 @@ public final class RedisBackend implements AutoCloseable {
         break;
       }
     }
+    throw failed(permit, kind, failure);
+  }
+
+  /** A call that failed: noted for the breaker and the outage log. */
+  private BackendUnavailableException failed(
+      CircuitBreaker.Permit permit, RedisFailure kind, RuntimeException failure) {
     if (kind != RedisFailure.BUSY) {
       lastFailure = failure;
     }
@@ -637,7 +647,7 @@ public final class RedisBackend implements AutoCloseable {
     } else if (permit == CircuitBreaker.Permit.PROBE) {
       breaker.onFailure(permit);
     }
-    throw unavailable(kind, describe(failure), failure);
+    return unavailable(kind, describe(failure), failure);
   }
 
   /**
@@ -817,7 +827,11 @@ public final class RedisBackend implements AutoCloseable {
    * not sent when {@link #outstandingCap} commands are outstanding already.
    */
   private <T> RedisFuture<T> send(java.util.function.Supplier<RedisFuture<T>> command) {
-    if (outstanding.incrementAndGet() > outstandingCap) {
+    int nowOutstanding = outstanding.incrementAndGet();
+    if (nowOutstanding == 1) {
+      busySince = System.nanoTime();
+    }
+    if (nowOutstanding > outstandingCap) {
       outstanding.decrementAndGet();
       throw new QueueFullException(outstandingCap);
     }
@@ -917,6 +931,17 @@ public final class RedisBackend implements AutoCloseable {
       }
     }
     return commands != null && !closed;
+  }
+
+  /**
+   * Whether Redis answered within the last {@code nanos} or was not asked anything that long: a
+   * call left without a reply for {@code nanos}, since the last reply or since calls began after
+   * an idle spell, is Redis silent (an idle connection is not).
+   */
+  public boolean answeredWithin(long nanos) {
+    long now = System.nanoTime();
+    long since = lastReplyNanos - busySince > 0 ? lastReplyNanos : busySince;
+    return outstanding.get() == 0 || now - since < nanos;
   }
 
   /** Whether the connection is up now (Lettuce may be reconnecting). */

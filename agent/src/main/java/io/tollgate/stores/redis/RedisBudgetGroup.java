@@ -123,7 +123,7 @@ public final class RedisBudgetGroup implements BudgetGroup {
       if (outcome == null) {
         shared[index].decide(key, cost, verdict);
       } else if (outcome.failure != null) {
-        throw outcome.failure;
+        throw shared[index].withLateDecision(outcome.failure, index, script);
       } else {
         shared[index].applyDecision(
             RedisAlgorithmStore.replyOf(outcome.reply, index, script), verdict);

@@ -140,6 +140,19 @@ public enum RedisFailure {
     return false;
   }
 
+  /**
+   * Whether {@code failure} (a late reply's, perhaps wrapped) is {@code NOSCRIPT}: the script was
+   * not cached on the server, so the call did not run and counted nothing there.
+   */
+  static boolean scriptNotCached(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof io.lettuce.core.RedisNoScriptException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Whether {@code failure} is Lettuce rejecting a command before sending it: never sent. */
   static boolean rejectedWhileDisconnected(Throwable failure) {
     String message = failure == null ? null : failure.getMessage();

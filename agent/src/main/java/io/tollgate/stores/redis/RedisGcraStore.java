@@ -94,8 +94,7 @@ public final class RedisGcraStore extends RedisAlgorithmStore {
 
   @Override
   public void decide(String key, long cost, Verdict verdict) {
-    checkCost(cost);
-    decideOnRedis(RedisScript.GCRA, key, decideArgv(cost), verdict);
+    decideOnRedis(RedisScript.GCRA, key, cost, verdict);
   }
 
   @Override

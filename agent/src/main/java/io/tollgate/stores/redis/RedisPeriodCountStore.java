@@ -86,8 +86,7 @@ final class RedisPeriodCountStore extends RedisAlgorithmStore {
 
   @Override
   public void decide(String key, long cost, Verdict verdict) {
-    checkCost(cost);
-    decideOnRedis(script, key, decideArgv(cost), verdict);
+    decideOnRedis(script, key, cost, verdict);
   }
 
   @Override

@@ -55,8 +55,7 @@ public final class RedisSlidingWindowStore extends RedisAlgorithmStore {
 
   @Override
   public void decide(String key, long cost, Verdict verdict) {
-    checkCost(cost);
-    decideOnRedis(RedisScript.SLIDING_WINDOW, key, decideArgv(cost), verdict);
+    decideOnRedis(RedisScript.SLIDING_WINDOW, key, cost, verdict);
   }
 
   @Override

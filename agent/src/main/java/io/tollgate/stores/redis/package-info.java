@@ -22,7 +22,9 @@
  *   <li>{@link io.tollgate.stores.redis.FailurePolicyStore}: the rule's {@code on-failure}
  *       ({@link io.tollgate.config.OnFailure}) when Redis cannot answer, reporting who decided
  *       as a {@link io.tollgate.stores.redis.DecisionSource}; {@code local} divides the limit by the
- *       live instances counted by {@link io.tollgate.stores.redis.InstanceRegistry}.
+ *       live instances counted by {@link io.tollgate.stores.redis.InstanceRegistry}; a late reply
+ *       is decided by the rule's local share within what Redis has not given away ({@link
+ *       io.tollgate.stores.redis.LateReplyLedger}).
  *   <li>{@link io.tollgate.stores.redis.RefusalCacheStore} ({@code refusal-cache: true}): between
  *       the two, refuses a key that Redis refused, in this process, until the refusal's
  *       Retry-After, so a flooded key costs one round trip per refusal period.

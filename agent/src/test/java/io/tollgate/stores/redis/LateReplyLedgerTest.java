@@ -1,0 +1,357 @@
+package io.tollgate.stores.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tollgate.config.OnFailure;
+import io.tollgate.limiters.Clock;
+import io.tollgate.limiters.LimitSpec;
+import io.tollgate.limiters.ManualClock;
+import io.tollgate.limiters.TokenBucket;
+import io.tollgate.limiters.Verdict;
+import io.tollgate.stores.LimiterStore;
+import io.tollgate.stores.redis.LateReplyLedger.LateDecision;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A decision made here because Redis's reply is late admits only what Redis has not also given
+ * away ({@link LateReplyLedger}): by the share while Redis has not answered the key, as far as
+ * Redis's last remaining covers every instance's calls in flight while it does, and otherwise by
+ * the tokens Redis granted to this instance's calls refused here. The Redis here is scripted (one
+ * shared bucket, each call answered at once or late, as the case says), so that every interleaving
+ * is exact; {@code LateReplyBoundOnRedisTest} floods a real one through a delaying proxy.
+ */
+class LateReplyLedgerTest {
+
+  private static final long HOUR = TimeUnit.HOURS.toNanos(1);
+
+  /** One bucket shared by every instance; a late call is decided when sent, answered later. */
+  private static class ScriptedRedis implements LimiterStore {
+    long left;
+    boolean late;
+    final List<CompletableFuture<Verdict>> replies = new ArrayList<>();
+    final List<Verdict> decided = new ArrayList<>();
+
+    ScriptedRedis(long left) {
+      this.left = left;
+    }
+
+    @Override
+    public void decide(String key, long cost, Verdict verdict) {
+      Verdict decision = new Verdict();
+      if (left >= cost) {
+        left -= cost;
+        decision.allow(left, HOUR);
+      } else {
+        decision.refuse(0, TimeUnit.SECONDS.toNanos(36), HOUR);
+      }
+      if (!late) {
+        verdict.allow(0, 0);
+        verdict.allowed = decision.allowed;
+        verdict.remaining = decision.remaining;
+        verdict.retryAfterNanos = decision.retryAfterNanos;
+        verdict.resetNanos = decision.resetNanos;
+        return;
+      }
+      CompletableFuture<Verdict> reply = new CompletableFuture<>();
+      replies.add(reply);
+      decided.add(decision);
+      throw new BackendUnavailableException("late", null, 0, RedisFailure.SLOW)
+          .withLateDecision(reply);
+    }
+
+    /** The late calls' replies come, in the order the calls were sent. */
+    void answerLateCalls() {
+      for (int i = 0; i < replies.size(); i++) {
+        replies.get(i).complete(decided.get(i));
+      }
+      replies.clear();
+      decided.clear();
+    }
+
+    @Override
+    public void release(String key, long cost) {}
+
+    @Override
+    public void adjust(String key, long delta) {}
+
+    @Override
+    public long estimatedKeys() {
+      return 0;
+    }
+  }
+
+  private static FailurePolicyStore instance(ScriptedRedis redis, int limit, int instances,
+      Clock clock) {
+    TokenBucket bucket = new TokenBucket(LimitSpec.of(limit, HOUR));
+    return new FailurePolicyStore(new RedisGcraStore(null, "late", bucket), redis,
+        OnFailure.DENY, () -> instances, clock, 100);
+  }
+
+  private static int admitted(FailurePolicyStore store, int requests) {
+    int admitted = 0;
+    for (int i = 0; i < requests; i++) {
+      Verdict verdict = new Verdict();
+      DecisionSource source = store.decideWithSource("k", 1, verdict);
+      assertTrue(source == DecisionSource.BACKEND || source == DecisionSource.DEGRADED_LOCAL,
+          "never the outage policy: " + source);
+      admitted += verdict.allowed ? 1 : 0;
+    }
+    return admitted;
+  }
+
+  @Test
+  void aKeyRedisHasNotAnsweredIsDecidedByTheShare() {
+    ScriptedRedis redis = new ScriptedRedis(30);
+    redis.late = true;
+    FailurePolicyStore store = instance(redis, 30, 3, Clock.system());
+    assertEquals(10, admitted(store, 25), "the share, 30 / 3: slow is not down");
+    redis.answerLateCalls();
+    assertEquals(0, store.lateReplies().credits("k"),
+        "refused by the share before Redis answered: nothing held (the shares are the limit)");
+    assertEquals(0, store.lateReplies().outstanding("k"), "every call answered");
+  }
+
+  /**
+   * While Redis answers the key, a late call is admitted by the share only if what Redis last
+   * said is left covers the calls in flight of every instance (as many as this one's each).
+   */
+  @ParameterizedTest(name = "{0} left, {1} of this instance's calls in flight, {2} instances: {3}")
+  @CsvSource({
+    "30,  1, 3, COVERED",
+    "30, 10, 3, COVERED",
+    "29, 10, 3, HELD",
+    " 3,  1, 3, COVERED",
+    " 2,  1, 3, HELD",
+    " 2,  2, 1, COVERED",
+    " 0,  1, 1, HELD",
+  })
+  void whileRedisAnswersTheKeyTheShareAdmitsOnlyWhatIsLeftForEveryInstance(
+      long remaining, int inFlight, int instances, LateDecision expected) {
+    LateReplyLedger ledger =
+        new LateReplyLedger(Clock.system(), () -> HOUR, () -> instances, () -> true, 100);
+    LateReplyLedger.Call key = ledger.sending("k");
+    Verdict answer = new Verdict();
+    ledger.answered(key, remaining > 0 ? answer.allow(remaining, HOUR)
+        : answer.refuse(0, TimeUnit.SECONDS.toNanos(36), HOUR));
+    for (int i = 0; i < inFlight; i++) {
+      ledger.sending("k");
+    }
+    Verdict share = new Verdict().allow(5, HOUR);
+    Verdict verdict = new Verdict();
+    assertEquals(expected,
+        ledger.decideLate(key, 1, share, verdict, new CompletableFuture<>(), () -> { }));
+    assertEquals(expected == LateDecision.COVERED, verdict.allowed);
+  }
+
+  /**
+   * Redis answers (other calls), not yet this key: the share admits only as far as what is left
+   * of it covers every instance's calls of the key in flight; with no reply at all for max-wait,
+   * the whole share.
+   */
+  @ParameterizedTest(name = "share left {0} after this one, {1} calls in flight, redis answering"
+      + " {2}: {3}")
+  @CsvSource({
+    "32,  1, true,  COVERED",
+    "18,  9, true,  COVERED",
+    "17,  9, true,  HELD",
+    "17,  9, false, SHARE",
+    " 0, 33, false, SHARE",
+  })
+  void aKeyNotAnsweredYetIsBetOnlyAsFarAsTheShareCoversTheCallsInFlight(
+      long shareLeft, int inFlight, boolean answering, LateDecision expected) {
+    LateReplyLedger ledger =
+        new LateReplyLedger(Clock.system(), () -> HOUR, () -> 3, () -> answering, 100);
+    LateReplyLedger.Call key = null;
+    for (int i = 0; i < inFlight; i++) {
+      key = ledger.sending("k");
+    }
+    Verdict share = new Verdict().allow(shareLeft, HOUR);
+    assertEquals(expected,
+        ledger.decideLate(key, 1, share, new Verdict(), new CompletableFuture<>(), () -> { }));
+  }
+
+  /** An earlier call's answer read after a later call's (its thread ran late) says nothing new. */
+  @Test
+  void onlyTheLatestCallsAnswerIsWhatRedisSays() {
+    LateReplyLedger ledger =
+        new LateReplyLedger(Clock.system(), () -> HOUR, () -> 3, () -> true, 100);
+    LateReplyLedger.Call earlier = ledger.sending("k");
+    LateReplyLedger.Call later = ledger.sending("k");
+    ledger.answered(later, new Verdict().refuse(0, TimeUnit.SECONDS.toNanos(36), HOUR));
+    ledger.answered(earlier, new Verdict().allow(29, HOUR));
+    LateReplyLedger.Call next = ledger.sending("k");
+    assertEquals(LateDecision.HELD, ledger.decideLate(next, 1, new Verdict().allow(5, HOUR),
+        new Verdict(), new CompletableFuture<>(), () -> { }), "refused by the later answer");
+  }
+
+  @Test
+  void aHeldCallsTokenBecomesACreditForTheNextLateRequest() {
+    ScriptedRedis redis = new ScriptedRedis(3); // the other instances took the rest
+    FailurePolicyStore store = instance(redis, 30, 3, Clock.system());
+    assertEquals(1, admitted(store, 1), "answered in time");
+    redis.late = true;
+    assertEquals(0, admitted(store, 3), "2 left, 3 instances x 1..3 calls in flight: not"
+        + " covered, Redis's tokens may go to the others");
+    redis.answerLateCalls();
+    assertEquals(2, store.lateReplies().credits("k"), "Redis granted two of the three calls");
+    assertEquals(2, admitted(store, 5), "the two tokens Redis granted this instance, no more");
+    redis.answerLateCalls();
+    assertEquals(0, redis.left);
+  }
+
+  @Test
+  void aLateRefusalOfARequestTheShareAdmittedIsADebt() {
+    ScriptedRedis redis = new ScriptedRedis(0); // the others spent it all
+    redis.late = true;
+    FailurePolicyStore store = instance(redis, 30, 3, Clock.system());
+    assertEquals(1, admitted(store, 1), "Redis has not answered the key: the share");
+    redis.answerLateCalls();
+    assertEquals(-1, store.lateReplies().credits("k"), "admitted here, refused there");
+    redis.left = 1;
+    assertEquals(0, admitted(store, 1), "Redis answers the key, nothing left: held");
+    redis.answerLateCalls();
+    assertEquals(0, store.lateReplies().credits("k"), "the token granted paid the debt");
+    assertEquals(0, admitted(store, 1));
+  }
+
+  @Test
+  void creditsAndDebtsAreGivenUpAfterALeaseDuration() {
+    ManualClock clock = new ManualClock(TimeUnit.DAYS.toNanos(1));
+    ScriptedRedis redis = new ScriptedRedis(1);
+    FailurePolicyStore store = instance(redis, 30, 3, clock);
+    admitted(store, 1);
+    redis.left = 1; // given back meanwhile
+    redis.late = true;
+    assertEquals(0, admitted(store, 1), "nothing left when Redis last answered: held");
+    redis.answerLateCalls();
+    assertEquals(1, store.lateReplies().credits("k"));
+    clock.advanceNanos(LateReplyLedger.CREDIT_NANOS);
+    redis.late = false;
+    assertEquals(0, admitted(store, 1), "in time, spent");
+    redis.late = true;
+    assertEquals(0, admitted(store, 1), "a token held past a lease's time is given up");
+  }
+
+  @Test
+  void redisSilentForMaxWaitTheShareDecidesAgain() {
+    ManualClock clock = new ManualClock(TimeUnit.DAYS.toNanos(1));
+    ScriptedRedis redis = new ScriptedRedis(1);
+    FailurePolicyStore store = instance(redis, 30, 3, clock);
+    admitted(store, 1);
+    redis.late = true;
+    assertEquals(0, admitted(store, 1), "answered just now, its remaining covers nobody: held");
+    clock.advanceNanos(TimeUnit.SECONDS.toNanos(1));
+    assertEquals(1, admitted(store, 1), "nothing from Redis for max-wait (a kill -STOP): the share");
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = RedisFailure.class, names = {"UNREACHABLE", "LOST", "BUSY", "CLOSED",
+      "RULE_ERROR", "SLOW"})
+  void aCallWithNoReplyToComeLeavesNothingInFlight(RedisFailure kind) {
+    LimiterStore failing = new ScriptedRedis(30) {
+      @Override
+      public void decide(String key, long cost, Verdict verdict) {
+        throw new BackendUnavailableException("no reply to come", null, 0, kind);
+      }
+    };
+    TokenBucket bucket = new TokenBucket(LimitSpec.of(30, HOUR));
+    FailurePolicyStore store = new FailurePolicyStore(new RedisGcraStore(null, "none", bucket),
+        failing, OnFailure.LOCAL, () -> 3, Clock.system(), 100);
+    store.decideWithSource("k", 1, new Verdict());
+    assertEquals(0, store.lateReplies().outstanding("k"), kind.toString());
+  }
+
+  /**
+   * Three instances flooded unevenly (8, 4 and 1 requests a round), every fourth call of each
+   * answered in time, the others late, their replies a round later: the instance that gets few of
+   * Redis's tokens still has its share when the others have spent the budget, which the share
+   * alone admitted on top of the limit. Bounded by what Redis has not given away, the instances
+   * admit the limit, give or take the calls of the first round (decided by the shares, before any
+   * answer).
+   */
+  @ParameterizedTest(name = "limit {0}")
+  @CsvSource({"30", "100", "300"})
+  void unevenlyFloodedInstancesTogetherAdmitTheLimit(int limit) {
+    ScriptedRedis redis = new ScriptedRedis(limit);
+    int[] perRound = {8, 4, 1};
+    FailurePolicyStore[] instances = new FailurePolicyStore[perRound.length];
+    for (int i = 0; i < instances.length; i++) {
+      instances[i] = instance(redis, limit, instances.length, Clock.system());
+    }
+    int admitted = 0;
+    int[] calls = new int[perRound.length];
+    for (int round = 0; round < 4 * limit; round++) {
+      for (int i = 0; i < instances.length; i++) {
+        for (int c = 0; c < perRound[i]; c++) {
+          redis.late = calls[i]++ % 4 != 0;
+          admitted += admitted(instances[i], 1);
+        }
+      }
+      redis.answerLateCalls();
+    }
+    assertTrue(admitted <= limit * 105 / 100, admitted + " admitted of " + limit);
+    assertTrue(admitted >= limit * 95 / 100,
+        admitted + " admitted of " + limit + ": the tokens Redis granted are spent");
+    for (FailurePolicyStore instance : instances) {
+      assertEquals(0, instance.lateReplies().outstanding("k"));
+    }
+  }
+
+  /**
+   * A late call whose script was not cached ({@code NOSCRIPT}: a restarted or flushed Redis) did
+   * not run: a request the share admitted for it is charged to Redis, or nothing would count it.
+   */
+  @ParameterizedTest(name = "share allows {0}, reply {1}: charged to redis {2}")
+  @CsvSource({
+    "true,  NOSCRIPT, true",
+    "false, NOSCRIPT, false",
+    "true,  LOST,     false",
+    "true,  ALLOWED,  false",
+  })
+  void anAdmissionWhoseLateCallDidNotRunIsChargedToRedis(
+      boolean shareAllows, String reply, boolean charged) {
+    LateReplyLedger ledger =
+        new LateReplyLedger(Clock.system(), () -> HOUR, () -> 3, () -> true, 100);
+    LateReplyLedger.Call key = ledger.sending("k");
+    Verdict share = shareAllows ? new Verdict().allow(5, HOUR) : new Verdict().refuse(0, HOUR, HOUR);
+    CompletableFuture<Verdict> late = new CompletableFuture<>();
+    boolean[] owed = {false};
+    ledger.decideLate(key, 1, share, new Verdict(), late, () -> owed[0] = true);
+    switch (reply) {
+      case "NOSCRIPT":
+        late.completeExceptionally(new io.lettuce.core.RedisNoScriptException("NOSCRIPT"));
+        break;
+      case "LOST":
+        late.completeExceptionally(new java.io.IOException("Connection reset by peer"));
+        break;
+      default:
+        late.complete(new Verdict().allow(3, HOUR));
+    }
+    assertEquals(charged, owed[0]);
+    assertEquals(0, ledger.outstanding("k"));
+  }
+
+  @Test
+  void aRefusalHeldHereSaysWhenToRetry() {
+    ScriptedRedis redis = new ScriptedRedis(30);
+    FailurePolicyStore store = instance(redis, 30, 3, Clock.system());
+    redis.left = 0;
+    Verdict verdict = new Verdict();
+    store.decideWithSource("k", 1, verdict);
+    assertFalse(verdict.allowed);
+    redis.late = true;
+    store.decideWithSource("k", 1, verdict);
+    assertFalse(verdict.allowed);
+    assertTrue(verdict.retryAfterNanos > TimeUnit.SECONDS.toNanos(30),
+        "Redis's own refusal honoured: " + verdict.retryAfterNanos);
+  }
+}
