@@ -30,54 +30,22 @@ import org.junit.jupiter.params.provider.MethodSource;
  * made with the JDK's clients by {@code test-apps/outbound-client}: bursts of 50 calls a second.
  * Without the agent the partner refuses many with 429; with an outbound gcra rule (the leaky
  * bucket) every call waits its turn, and the partner sees at most its limit in any second and
- * refuses none. The rule paces at 6 a second, not 10, as a user would leave a margin below a
- * partner's hard limit: a call leaves the agent on time, but a busy machine (a 2-core CI beside
- * other builds, load 30) may delay one and not the next, and at 8 a second such jitter once put
- * 11 calls into one of the partner's seconds; at 6 it would take four calls bunched by the
- * machine. On
- * Redis the rule's {@code on-failure: local} keeps a slow Redis from letting calls out unpaced.
+ * refuses none ({@link PartnerRules}: why the rule paces at 6 a second, not 10). On Redis the
+ * rule's {@code on-failure: local} keeps a slow Redis from letting calls out unpaced.
  */
 @ExtendWith(RedisServerExtension.class)
 class OutboundClientIT {
 
   private static final String APP = "outbound-client";
   private static final String[] CLIENTS = {"jdk-sync", "jdk-async", "urlconnection"};
-  private static final int PARTNER_LIMIT = 10;
+  private static final int PARTNER_LIMIT = PartnerRules.PARTNER_LIMIT;
 
   @TempDir Path dir;
 
   /** The outbound rules of these tests, one per path of the partner, and a backend's lines. */
-  private Path rules(String... backend) throws Exception {
-    List<String> lines = new ArrayList<>(List.of(backend));
-    lines.addAll(List.of(
-        "rules: []",
-        "outbound:",
-        "  - name: paced",
-        "    match:",
-        "      hosts: 127.0.0.1",
-        "      path: /paced/**",
-        "    algorithm: gcra",
-        "    limit: 6",
-        "    period: 1s",
-        "    burst: 1",
-        "    max-delay: 15s",
-        "    max-wait: 16s",
-        "    on-failure: local",
-        "  - name: fails",
-        "    match:",
-        "      hosts: 127.0.0.1",
-        "      path: /fails/**",
-        "    limit: 5",
-        "    period: 1h",
-        "    on-limit: fail",
-        "  - name: honours",
-        "    match:",
-        "      hosts: 127.0.0.1",
-        "      path: /honours/**",
-        "    limit: 1000",
-        "    period: 1s",
-        "    max-wait: 5s"));
-    return RulesFiles.write(dir, "outbound.yaml", lines.toArray(new String[0]));
+  private Path rules(List<String> backend) throws Exception {
+    return PartnerRules.write(dir, "outbound.yaml", backend,
+        PartnerRules.paced("on-failure: local"), PartnerRules.fails(5), PartnerRules.honours());
   }
 
   static Burst burst(ForkedApp app, String client, String url, int calls, int perSecond)
@@ -102,7 +70,7 @@ class OutboundClientIT {
   @MethodSource("jdks")
   void withoutTheAgentThePartnerRefusesTheBurstsWithTheAgentItSeesAtMostItsLimit(Jdk jdk)
       throws Exception {
-    Path rules = rules();
+    Path rules = rules(List.of());
     try (PartnerStub partner = PartnerStub.start(PARTNER_LIMIT, Duration.ofSeconds(1))) {
       try (ForkedApp app = ForkedApp.app(APP).on(jdk).start()) {
         for (String client : CLIENTS) {
@@ -130,7 +98,7 @@ class OutboundClientIT {
   @Test
   void onLimitFailThrowsTheClientsIoExceptionNamingTheRuleAndAPartnersRetryAfterHoldsTheCalls()
       throws Exception {
-    Path rules = rules();
+    Path rules = rules(List.of());
     try (PartnerStub partner = PartnerStub.start(1000, Duration.ofSeconds(1));
         ForkedApp app = ForkedApp.app(APP).withAgent("config=" + rules).start()) {
       app.awaitOutput("outbound rules:", Duration.ofSeconds(60));
@@ -163,7 +131,7 @@ class OutboundClientIT {
 
   @Test
   void attachedToARunningAppTheJdksLoadedClientsArePacedToo() throws Exception {
-    Path rules = rules();
+    Path rules = rules(List.of());
     try (PartnerStub partner = PartnerStub.start(PARTNER_LIMIT, Duration.ofSeconds(1));
         ForkedApp app = ForkedApp.app(APP).start()) {
       for (String client : CLIENTS) {
@@ -184,7 +152,7 @@ class OutboundClientIT {
   void threeInstancesOnOneRedisTogetherStayUnderThePartnersLimitAndShareItsWaits(
       RedisServer redis)
       throws Exception {
-    Path rules = rules("backend: redis", "redis:", "  uri: " + redis.uri(), "  timeout: 2s");
+    Path rules = rules(PartnerRules.onRedis(redis.uri()));
     ExecutorService threads = Executors.newFixedThreadPool(3);
     List<ForkedApp> apps = new ArrayList<>();
     try (PartnerStub partner = PartnerStub.start(PARTNER_LIMIT, Duration.ofSeconds(1))) {

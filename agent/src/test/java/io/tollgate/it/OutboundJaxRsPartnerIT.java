@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -31,7 +32,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class OutboundJaxRsPartnerIT {
 
-  private static final int PARTNER_LIMIT = 10;
+  private static final int PARTNER_LIMIT = PartnerRules.PARTNER_LIMIT;
   private static final String REFUSED = "io.tollgate.bootstrap.OutboundCallRefused";
   private static final String PROCESSING_EXCEPTION = "jakarta.ws.rs.ProcessingException";
   /** CXF sends through the JDK's HttpURLConnection, not its HttpClient, with this property. */
@@ -57,26 +58,8 @@ class OutboundJaxRsPartnerIT {
 
   @BeforeAll
   static void writeTheRules() throws Exception {
-    rules = RulesFiles.write(dir, "outbound.yaml",
-        "rules: []",
-        "outbound:",
-        "  - name: paced",
-        "    match:",
-        "      hosts: 127.0.0.1",
-        "      path: /paced/**",
-        "    algorithm: gcra",
-        "    limit: 6",
-        "    period: 1s",
-        "    burst: 1",
-        "    max-delay: 15s",
-        "    max-wait: 16s",
-        "  - name: fails",
-        "    match:",
-        "      hosts: 127.0.0.1",
-        "      path: /fails/**",
-        "    limit: 2",
-        "    period: 1h",
-        "    on-limit: fail");
+    rules = PartnerRules.write(dir, "outbound.yaml", List.of(),
+        PartnerRules.paced(), PartnerRules.fails(2));
   }
 
   @AfterAll

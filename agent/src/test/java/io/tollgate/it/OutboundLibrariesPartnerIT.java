@@ -37,7 +37,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class OutboundLibrariesPartnerIT {
 
-  private static final int PARTNER_LIMIT = 10;
+  private static final int PARTNER_LIMIT = PartnerRules.PARTNER_LIMIT;
   private static final String REFUSED = "io.tollgate.bootstrap.OutboundCallRefused";
 
   @TempDir static Path dir;
@@ -47,33 +47,8 @@ class OutboundLibrariesPartnerIT {
 
   @BeforeAll
   static void writeTheRules() throws Exception {
-    rules = RulesFiles.write(dir, "outbound.yaml",
-        "rules: []",
-        "outbound:",
-        "  - name: paced",
-        "    match:",
-        "      hosts: 127.0.0.1",
-        "      path: /paced/**",
-        "    algorithm: gcra",
-        "    limit: 6",
-        "    period: 1s",
-        "    burst: 1",
-        "    max-delay: 15s",
-        "    max-wait: 16s",
-        "  - name: fails",
-        "    match:",
-        "      hosts: 127.0.0.1",
-        "      path: /fails/**",
-        "    limit: 2",
-        "    period: 1h",
-        "    on-limit: fail",
-        "  - name: honours",
-        "    match:",
-        "      hosts: 127.0.0.1",
-        "      path: /honours/**",
-        "    limit: 1000",
-        "    period: 1s",
-        "    max-wait: 5s");
+    rules = PartnerRules.write(dir, "outbound.yaml", List.of(),
+        PartnerRules.paced(), PartnerRules.fails(2), PartnerRules.honours());
   }
 
   @AfterAll
@@ -206,24 +181,8 @@ class OutboundLibrariesPartnerIT {
   @ExtendWith(RedisServerExtension.class)
   void threeInstancesOnOneRedisWithTheLibraryClientsTogetherStayUnderThePartnersLimit(
       RedisServer redis) throws Exception {
-    Path onRedis = RulesFiles.write(dir, "outbound-redis.yaml",
-        "backend: redis",
-        "redis:",
-        "  uri: " + redis.uri(),
-        "  timeout: 2s",
-        "rules: []",
-        "outbound:",
-        "  - name: paced",
-        "    match:",
-        "      hosts: 127.0.0.1",
-        "      path: /paced/**",
-        "    algorithm: gcra",
-        "    limit: 6",
-        "    period: 1s",
-        "    burst: 1",
-        "    max-delay: 15s",
-        "    max-wait: 16s",
-        "    on-failure: local");
+    Path onRedis = PartnerRules.write(dir, "outbound-redis.yaml",
+        PartnerRules.onRedis(redis.uri()), PartnerRules.paced("on-failure: local"));
     // app, client: one per client module
     String[][] instances = {
         {"outbound-libraries", "apache4"},

@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -40,7 +41,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class OutboundSpringPartnerIT {
 
-  private static final int PARTNER_LIMIT = 10;
+  private static final int PARTNER_LIMIT = PartnerRules.PARTNER_LIMIT;
   private static final String REFUSED = "io.tollgate.bootstrap.OutboundCallRefused";
   private static final String REST_FAILED =
       "org.springframework.web.client.ResourceAccessException";
@@ -56,33 +57,8 @@ class OutboundSpringPartnerIT {
 
   @BeforeAll
   static void writeTheRules() throws Exception {
-    rules = RulesFiles.write(dir, "outbound.yaml",
-        "rules: []",
-        "outbound:",
-        "  - name: paced",
-        "    match:",
-        "      hosts: 127.0.0.1",
-        "      path: /paced/**",
-        "    algorithm: gcra",
-        "    limit: 6",
-        "    period: 1s",
-        "    burst: 1",
-        "    max-delay: 15s",
-        "    max-wait: 16s",
-        "  - name: fails",
-        "    match:",
-        "      hosts: 127.0.0.1",
-        "      path: /fails/**",
-        "    limit: 2",
-        "    period: 1h",
-        "    on-limit: fail",
-        "  - name: honours",
-        "    match:",
-        "      hosts: 127.0.0.1",
-        "      path: /honours/**",
-        "    limit: 1000",
-        "    period: 1s",
-        "    max-wait: 5s");
+    rules = PartnerRules.write(dir, "outbound.yaml", List.of(),
+        PartnerRules.paced(), PartnerRules.fails(2), PartnerRules.honours());
   }
 
   @AfterAll
