@@ -69,6 +69,8 @@ class OutboundLibrariesIT {
     "outbound-libraries | okhttp-async  | okhttp3.internal.connection.RealCall",
     "outbound-okhttp5   | okhttp        | okhttp3.internal.connection.RealCall",
     "outbound-okhttp5   | okhttp-async  | okhttp3.internal.connection.RealCall",
+    "outbound-okhttp3   | okhttp        | okhttp3.RealCall",
+    "outbound-okhttp3   | okhttp-async  | okhttp3.RealCall",
   })
   void everyCallReachesThePartnerWithOrWithoutTheAgent(String appName, String client, String send)
       throws Exception {

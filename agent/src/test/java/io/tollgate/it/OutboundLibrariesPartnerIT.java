@@ -25,15 +25,16 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The client libraries of {@code test-apps/outbound-libraries} and {@code outbound-okhttp5}
- * against a partner that enforces a hard limit (10 a second, {@link PartnerStub}), as {@code
- * OutboundClientIT} (h-outbound-core) runs the JDK's clients: bursts of 50 calls a second. Without
- * the agent the partner refuses many with 429; with an outbound gcra rule of 6 a second (the leaky
- * bucket; 6 for a busy machine's jitter, as there) every call waits its turn, and the partner sees
- * at most its limit in any second and refuses none. {@code on-limit: fail} fails a call with the
- * client's {@code IOException} naming the rule, and a partner's {@code Retry-After} holds the next
- * calls. The same pacing holds with the agent attached to the running app ({@code attach}), and
- * for three instances on one Redis, one client module each.
+ * The client libraries of {@code test-apps/outbound-libraries}, {@code outbound-okhttp5} and
+ * {@code outbound-okhttp3} against a partner that enforces a hard limit (10 a second, {@link
+ * PartnerStub}; OkHttp 3, 4 and 5 each in its own app, as two majors cannot share a class path),
+ * as {@code OutboundClientIT} (h-outbound-core) runs the JDK's clients: bursts of 50 calls a
+ * second. Without the agent the partner refuses many with 429; with an outbound gcra rule of 6 a
+ * second (the leaky bucket; 6 for a busy machine's jitter, as there) every call waits its turn,
+ * and the partner sees at most its limit in any second and refuses none. {@code on-limit: fail}
+ * fails a call with the client's {@code IOException} naming the rule, and a partner's {@code
+ * Retry-After} holds the next calls. The same pacing holds with the agent attached to the running
+ * app ({@code attach}), and for three instances on one Redis, one client module each.
  */
 class OutboundLibrariesPartnerIT {
 
@@ -87,6 +88,8 @@ class OutboundLibrariesPartnerIT {
     "outbound-libraries | okhttp-async",
     "outbound-okhttp5   | okhttp",
     "outbound-okhttp5   | okhttp-async",
+    "outbound-okhttp3   | okhttp",
+    "outbound-okhttp3   | okhttp-async",
   })
   void withoutTheAgentThePartnerRefusesTheBurstWithItSeesAtMostItsLimit(String appName,
       String client) throws Exception {
@@ -120,6 +123,8 @@ class OutboundLibrariesPartnerIT {
     "outbound-libraries | okhttp-async | 1",
     "outbound-okhttp5   | okhttp       | 1",
     "outbound-okhttp5   | okhttp-async | 1",
+    "outbound-okhttp3   | okhttp       | 1",
+    "outbound-okhttp3   | okhttp-async | 1",
   })
   void onLimitFailThrowsTheClientsIoExceptionAndAPartnersRetryAfterHoldsTheCalls(String appName,
       String client, int partners429s) throws Exception {
@@ -146,11 +151,16 @@ class OutboundLibrariesPartnerIT {
    * {@code attach} into the running app, whose clients' classes were loaded (and used) before the
    * agent came: each client is paced as it is with the agent at start.
    */
-  @Test
-  void attachedToARunningAppTheLoadedLibraryClientsArePacedToo() throws Exception {
-    String[] clients = {"apache4", "apache5", "apache5-async", "okhttp"};
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+    "outbound-libraries | apache4 apache5 apache5-async okhttp",
+    "outbound-okhttp3   | okhttp",
+  })
+  void attachedToARunningAppTheLoadedLibraryClientsArePacedToo(String appName, String clientNames)
+      throws Exception {
+    String[] clients = clientNames.split(" ");
     try (PartnerStub partner = PartnerStub.start(PARTNER_LIMIT, Duration.ofSeconds(1));
-        ForkedApp app = ForkedApp.app("outbound-libraries").start()) {
+        ForkedApp app = ForkedApp.app(appName).start()) {
       for (String client : clients) {
         burst(app, client, partner.url("/warm-up"), 2, 10); // the client's classes load
       }
