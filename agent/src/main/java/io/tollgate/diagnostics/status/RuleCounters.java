@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.function.ToLongFunction;
 
 /**
  * What {@code status} shows of each rule's counters: every counter becomes a per-second column of
@@ -21,22 +20,6 @@ public final class RuleCounters {
 
   /** How many keys of each list the snapshot carries (the text shows fewer). */
   static final int TOP_KEYS = 10;
-
-  /**
-   * One counter: its JSON name, its column heading (a rate: the text adds the total), and how it
-   * is read from the metrics.
-   */
-  public static final class Counter {
-    public final String name;
-    public final String heading;
-    final ToLongFunction<RuleMetrics> reader;
-
-    Counter(String name, String heading, ToLongFunction<RuleMetrics> reader) {
-      this.name = name;
-      this.heading = heading;
-      this.reader = reader;
-    }
-  }
 
   /** One list of keys, heaviest first: its JSON name, its heading, how it is read. */
   public static final class KeyList {
@@ -52,12 +35,12 @@ public final class RuleCounters {
   }
 
   /** The counters, in the order of the table's columns. */
-  public static final List<Counter> COUNTERS = List.of(
-      new Counter("allowed", "ALLOWED/S", RuleMetrics::getAllowed),
-      new Counter("refused", "REFUSED/S", RuleMetrics::getRefused),
-      new Counter("wouldRefuse", "WOULD-REFUSE/S", RuleMetrics::getWouldRefuse),
-      new Counter("onFailure", "ON-FAILURE/S", RuleMetrics::getBackendErrors),
-      new Counter("earlyRetries", "EARLY-RETRY/S", RuleMetrics::earlyRetries));
+  public static final List<StatusCounter<RuleMetrics>> COUNTERS = List.of(
+      new StatusCounter<>("allowed", "ALLOWED/S", RuleMetrics::getAllowed),
+      new StatusCounter<>("refused", "REFUSED/S", RuleMetrics::getRefused),
+      new StatusCounter<>("wouldRefuse", "WOULD-REFUSE/S", RuleMetrics::getWouldRefuse),
+      new StatusCounter<>("onFailure", "ON-FAILURE/S", RuleMetrics::getBackendErrors),
+      new StatusCounter<>("earlyRetries", "EARLY-RETRY/S", RuleMetrics::earlyRetries));
 
   /** The key lists, in the order they are printed. */
   public static final List<KeyList> KEY_LISTS = List.of(
@@ -87,11 +70,7 @@ public final class RuleCounters {
 
   /** Every counter of {@code metrics} by name; zeros for a rule that has decided nothing yet (null). */
   public static Map<String, Long> read(RuleMetrics metrics) {
-    Map<String, Long> counters = new LinkedHashMap<>();
-    for (Counter counter : COUNTERS) {
-      counters.put(counter.name, metrics == null ? 0 : counter.reader.applyAsLong(metrics));
-    }
-    return counters;
+    return StatusCounter.readAll(COUNTERS, metrics);
   }
 
   /** Every key list of {@code metrics} by name, at most {@link #TOP_KEYS} keys each. */

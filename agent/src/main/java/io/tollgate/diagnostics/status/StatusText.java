@@ -80,13 +80,13 @@ public final class StatusText {
   static String rulesTable(StatusView view) {
     List<String[]> rows = new ArrayList<>();
     List<String> heading = new ArrayList<>(List.of("RULE", "ALGORITHM", "LIMIT", "MODE"));
-    for (RuleCounters.Counter counter : RuleCounters.COUNTERS) {
+    for (StatusCounter<?> counter : RuleCounters.COUNTERS) {
       heading.add(counter.heading + " (TOTAL)");
     }
     rows.add(heading.toArray(new String[0]));
     for (RuleStatus rule : view.current.rules) {
       List<String> row = new ArrayList<>(List.of(rule.name, rule.algorithm, rule.limit, rule.mode()));
-      for (RuleCounters.Counter counter : RuleCounters.COUNTERS) {
+      for (StatusCounter<?> counter : RuleCounters.COUNTERS) {
         row.add(rate(view.rate(rule, counter.name)) + " (" + rule.counter(counter.name) + ")");
       }
       rows.add(row.toArray(new String[0]));
@@ -102,14 +102,14 @@ public final class StatusText {
     List<String[]> rows = new ArrayList<>();
     List<String> heading =
         new ArrayList<>(List.of("OUTBOUND RULE", "ALGORITHM", "LIMIT", "MODE"));
-    for (OutboundCounters.Counter counter : OutboundCounters.COUNTERS) {
+    for (StatusCounter<?> counter : OutboundCounters.COUNTERS) {
       heading.add(counter.heading + " (TOTAL)");
     }
     rows.add(heading.toArray(new String[0]));
     for (OutboundStatus rule : view.current.outbound) {
       List<String> row =
           new ArrayList<>(List.of(rule.name, rule.algorithm, rule.limit, rule.mode()));
-      for (OutboundCounters.Counter counter : OutboundCounters.COUNTERS) {
+      for (StatusCounter<?> counter : OutboundCounters.COUNTERS) {
         row.add(rate(view.rate(rule, counter.name)) + " (" + rule.counter(counter.name) + ")");
       }
       rows.add(row.toArray(new String[0]));
