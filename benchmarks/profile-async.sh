@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # Where the server's CPU goes per request, native code, the JIT and the kernel included: runs
-# servlet-jakarta in MODE (none, rule, nomatch, noheaders: as in run-end-to-end.sh) pinned to CPU 0 with wrk
-# on CPU 1, warms up WARMUP s, then samples DURATION s with async-profiler (itimer: this VM has no
-# perf events) and stops. Prints the share of samples under Tollgate's request entry, a tree of
-# what is under it, and the samples per 1,000 requests (comparable across modes).
+# servlet-jakarta in MODE (none, rule, nomatch, rule-noheaders or noheaders, bucket4j: as in
+# run-end-to-end.sh) pinned to CPU 0 with wrk on CPU 1 (PIN=same: both on CPU 0, as the one-core
+# end-to-end runs), warms up WARMUP s, then samples DURATION s with async-profiler (itimer: this VM
+# has no perf events) and stops. Prints the share of samples under Tollgate's request entry, a
+# tree of what is under it, and the server's CPU per request (from /proc over the sampled run)
+# split by frame families (Tomcat's header writing, the socket write, the JIT...): each family's
+# share of the samples times the CPU per request, comparable across modes and builds. One sample
+# is not one interval of CPU (itimer signals are coalesced), so raw counts are not microseconds.
 # async-profiler comes from Maven Central (tools.profiler:async-profiler:4.1, which carries the
 # Linux x64 library), fetched once into the local Maven repository.
 # Output: benchmarks/results/profile-async-MODE.collapsed (collapsed stacks) and
 #   profile-async-MODE.txt. Usage: benchmarks/profile-async.sh [MODE]
-#   env: WARMUP=40 DURATION=15 PORT=18094 APP=servlet-jakarta AGENT=agent/target/tollgate-agent.jar
+#   env: WARMUP=40 DURATION=15 PORT=18094 APP=servlet-jakarta AGENT=agent/target/tollgate-agent.jar PIN=1
+#        SERVER_CPU=0 WRK_CPU=1 (the cores, e.g. SERVER_CPU=1 PIN=same beside another run on CPU 0)
 #        OUT=benchmarks/results/profile-async-MODE (where the two files go, without extension)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,32 +31,58 @@ args=()
 case $MODE in
   rule) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules.yaml) ;;
   nomatch) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-nomatch.yaml) ;;
-  noheaders) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-noheaders.yaml) ;;
+  noheaders|rule-noheaders) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-noheaders.yaml) ;;
+  bucket4j) args=(-Dtestapp.bucket4j=map) ;;
   none) ;;
-  *) echo "MODE is none, rule, nomatch or noheaders" >&2; exit 2 ;;
+  *) echo "MODE is none, rule, nomatch, rule-noheaders (noheaders) or bucket4j" >&2; exit 2 ;;
 esac
+SERVER_CPU=${SERVER_CPU:-0}; WRK_CPU=${WRK_CPU:-1}; [ "${PIN:-1}" = same ] && WRK_CPU=$SERVER_CPU
 URL=http://127.0.0.1:$PORT/hello
-PORT=$PORT taskset -c 0 java -Xms512m -Xmx512m "${args[@]}" -jar test-apps/$APP/target/$APP.jar >"$work/app.log" 2>&1 &
+PORT=$PORT taskset -c $SERVER_CPU java -Xms512m -Xmx512m "${args[@]}" -jar test-apps/$APP/target/$APP.jar >"$work/app.log" 2>&1 &
 PID=$!
 trap 'kill $PID 2>/dev/null || true; rm -rf "$work"' EXIT
 until [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "$URL" || true)" = 200 ]; do
   kill -0 $PID 2>/dev/null || { cat "$work/app.log" >&2; exit 1; }; sleep 0.1
 done
-taskset -c 1 wrk -t2 -c32 -d"${WARMUP}s" "$URL" >/dev/null
+taskset -c $WRK_CPU wrk -t2 -c32 -d"${WARMUP}s" "$URL" >/dev/null
 java -cp benchmarks/target/benchmarks.jar io.tollgate.benchmarks.LoadAgentPath $PID "$LIB" start,event=itimer,interval=1ms
-requests=$(taskset -c 1 wrk -t2 -c32 -d"${DURATION}s" "$URL" | tee "$work/wrk.txt" | grep -oE '[0-9]+ requests in' | cut -d' ' -f1)
+cpu0=$(awk '{print $14 + $15}' /proc/$PID/stat)
+requests=$(taskset -c $WRK_CPU wrk -t2 -c32 -d"${DURATION}s" "$URL" | tee "$work/wrk.txt" | grep -oE '[0-9]+ requests in' | cut -d' ' -f1)
+cpu_us=$(awk -v t0="$cpu0" -v hz="$(getconf CLK_TCK)" -v n="$requests" '{printf "%.2f", ($14 + $15 - t0) * 1e6 / hz / n}' /proc/$PID/stat)
 java -cp benchmarks/target/benchmarks.jar io.tollgate.benchmarks.LoadAgentPath $PID "$LIB" "stop,collapsed,file=$(readlink -f "$(dirname "$OUT")")/$(basename "$OUT").collapsed"
-python3 - "$OUT.collapsed" "$requests" "$MODE" <<'PY' | tee "$OUT.txt"
+python3 - "$OUT.collapsed" "$requests" "$MODE" "$cpu_us" <<'PY' | tee "$OUT.txt"
 import collections, sys
 stacks = []
 for line in open(sys.argv[1]):
     s, _, n = line.rstrip().rpartition(' ')
     stacks.append((s.split(';'), int(n)))
-total = sum(n for _, n in stacks); requests = int(sys.argv[2])
-entry = 'io/tollgate/engine/TollgateGate.servletRequestStarted'
-print(f"mode {sys.argv[3]}: {total} samples over {requests} requests = {1000 * total / requests:.2f} per 1,000 requests")
+total = sum(n for _, n in stacks); requests = int(sys.argv[2]); cpu = float(sys.argv[4])
+print(f"mode {sys.argv[3]}: {total} samples over {requests} requests = {1000 * total / requests:.2f} per 1,000 requests; server CPU {cpu:.2f} us per request")
 jit = sum(n for f, n in stacks if any(x.startswith('CompileBroker::') for x in f))
 print(f"JIT compiler threads: {jit} samples ({100 * jit / total:.1f}%)")
+# Frame families, each the samples with any frame that holds one of its strings (a sample counts
+# once per family; families overlap where one calls the other, as toBytes under sendHeader).
+families = [
+    ('Tollgate, request start (TollgateBridge.enter)', ['io/tollgate/bootstrap/TollgateBridge.enter']),
+    ('Tollgate, request end (TollgateBridge.exit)', ['io/tollgate/bootstrap/TollgateBridge.exit']),
+    ('  of which Tomcat Request get/setAttribute', ['connector/Request.setAttribute', 'connector/Request.getAttribute']),
+    ('  of which Tomcat Response.setHeader (strings)', ['connector/Response.setHeader']),
+    ('  of which the quota headers as bytes (TomcatResponseHeaders)', ['TomcatResponseHeaders.set']),
+    ('Tomcat writing response headers (Http11OutputBuffer.sendHeader)', ['Http11OutputBuffer.sendHeader']),
+    ('  of which MessageBytes.toBytes (a string to bytes)', ['MessageBytes.toBytes']),
+    ('Tomcat preparing the response (Http11Processor.prepareResponse)', ['Http11Processor.prepareResponse']),
+    ('the socket write (NioChannel/SocketChannel write, kernel)', ['SocketChannelImpl.write', 'IOUtil.write']),
+    ('the socket read', ['SocketChannelImpl.read', 'IOUtil.read']),
+    ('the application filter chain (ApplicationFilterChain.doFilter)', ['ApplicationFilterChain.doFilter']),
+    ('the hand-written Bucket4j filter', ['Bucket4jRateLimitFilter']),
+    ('GC', ['G1', 'GCTask', 'gc/']),
+    ('JIT compiler', ['CompileBroker::']),
+]
+print(f"| frames | samples | share | us per request |")
+for name, keys in families:
+    n = sum(c for f, c in stacks if any(k in x for x in f for k in keys))
+    print(f"| {name} | {n} | {100 * n / total:.1f}% | {cpu * n / total:.3f} |")
+entry = 'io/tollgate/bootstrap/TollgateBridge.enter'
 under = [(f[f.index(entry):], n) for f, n in stacks if entry in f]
 inside = sum(n for _, n in under)
 print(f"under {entry}: {inside} samples ({100 * inside / total:.1f}% of all)")

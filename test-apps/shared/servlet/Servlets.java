@@ -112,7 +112,10 @@ public final class Servlets {
         }
     }
 
-    /** GET /api/export[?cost=N]: with cost, answers X-Tollgate-Cost: N. */
+    /**
+     * GET /api/export[?cost=N][&ratelimit=V]: with cost, answers X-Tollgate-Cost: N; with ratelimit,
+     * sets its own RateLimit: V (an app that reports its quota itself, over the agent's).
+     */
     public static final class Export extends HttpServlet {
         private static final long serialVersionUID = 1L;
 
@@ -121,6 +124,10 @@ public final class Servlets {
             String cost = req.getParameter("cost");
             if (cost != null) {
                 resp.setHeader("X-Tollgate-Cost", cost);
+            }
+            String rateLimit = req.getParameter("ratelimit");
+            if (rateLimit != null) {
+                resp.setHeader("RateLimit", rateLimit);
             }
             text(resp, "export");
         }

@@ -5,8 +5,8 @@ import io.tollgate.instrumentation.DirectCalls;
 
 /**
  * What the engine knows of one request class: its servlet API ({@code javax} or {@code
- * jakarta}), the {@link ServletCalls} into that API, and, for Tomcat's own requests, a cheaper
- * way to their URI.
+ * jakarta}), the {@link ServletCalls} into that API, and, for Tomcat's own requests, cheaper
+ * ways to their URI and to their responses' headers.
  */
 final class ServletApi {
 
@@ -90,11 +90,14 @@ final class ServletApi {
   final String namespace;
   /** Tomcat's URI without {@code getRequestURI()}'s decoding, for its own requests; or null. */
   final TomcatRequestUri tomcatUri;
+  /** Tomcat's response headers written as bytes, for its own requests' responses; or null. */
+  final TomcatResponseHeaders tomcatHeaders;
 
   private ServletApi(String namespace, ServletCalls calls, Class<?> requestClass) {
     this.namespace = namespace;
     this.calls = calls;
     this.tomcatUri = TomcatRequestUri.forRequestClass(requestClass);
+    this.tomcatHeaders = TomcatResponseHeaders.forRequestClass(requestClass);
   }
 
   private static ServletApi resolve(Class<?> requestClass) {

@@ -244,9 +244,16 @@ public final class ServletExchange implements HttpExchange {
     return calls.getContextPath(request);
   }
 
+  /**
+   * On Tomcat's own responses as bytes in its headers ({@link TomcatResponseHeaders}: Tomcat then
+   * has no string to encode when it commits the response), else by {@code setHeader}.
+   */
   @Override
   public void setResponseHeader(String name, String value) {
-    calls.setHeader(response, name, value);
+    TomcatResponseHeaders tomcat = api.tomcatHeaders;
+    if (tomcat == null || !tomcat.set(response, name, value)) {
+      calls.setHeader(response, name, value);
+    }
   }
 
   @Override

@@ -33,8 +33,8 @@ final class TomcatRequestUri {
   private static final String MESSAGE_BYTES = "org.apache.tomcat.util.buf.MessageBytes#";
   private static final String BYTE_CHUNK = "org.apache.tomcat.util.buf.ByteChunk#";
 
-  private static final String FACADE = "org.apache.catalina.connector.RequestFacade";
-  private static final String CONNECTOR_REQUEST = "org.apache.catalina.connector.Request";
+  static final String FACADE = "org.apache.catalina.connector.RequestFacade";
+  static final String CONNECTOR_REQUEST = "org.apache.catalina.connector.Request";
 
   /**
    * The connector request behind the one given: the facade's {@code request} field (protected, so

@@ -1,0 +1,150 @@
+package io.tollgate.instrumentation.servlet;
+
+import io.tollgate.instrumentation.DirectCalls;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Field;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The quota headers put into Tomcat's own response headers as bytes, for Tomcat's responses (its
+ * connector response, which its host valve passes, and the facade that filters and servlets get).
+ *
+ * <p>Why: a header set by {@code setHeader} is kept as a string, and Tomcat turns each name and
+ * each value into bytes when it commits the response ({@code MessageBytes.toBytes}: a new {@code
+ * CharsetEncoder}, a {@code CharBuffer}, a {@code ByteBuffer}, then a pass that blanks control
+ * characters): four such conversions for {@code RateLimit-Policy} and {@code RateLimit}, the
+ * largest part of what a matching rule cost a hello-world request on Tomcat end to end. Written
+ * as bytes, Tomcat copies them into its output as they are.
+ *
+ * <p>The bytes go into the buffer Tomcat keeps for that header (its {@code ByteChunk}, which it
+ * reuses from request to request), never as an array of ours: Tomcat writes into a header's
+ * buffer when it reuses the header for another value ({@code setLong} for a {@code
+ * Content-Length}), which would change a shared array under every other response.
+ *
+ * <p>The same as {@code setHeader} where it applies: only a name that is not one of the headers
+ * Tomcat handles itself ({@code Content-Type}, {@code Content-Length}: every name that begins with
+ * C goes the usual way) and is not on the response yet (the application's own setHeader later
+ * replaces this one, as it would have replaced the string), only characters that Tomcat would not
+ * change (printable ASCII: the quota headers have no others), not after the response is committed.
+ * Otherwise, on another container, a Tomcat whose classes differ, or any exception, the caller
+ * uses {@code setHeader}.
+ */
+final class TomcatResponseHeaders {
+
+  private static final String RESPONSE = "org.apache.catalina.connector.Response";
+  private static final String FACADE = "org.apache.catalina.connector.ResponseFacade";
+  private static final String COYOTE_RESPONSE = "org.apache.coyote.Response#";
+  private static final String MIME_HEADERS = "org.apache.tomcat.util.http.MimeHeaders#";
+  private static final String MESSAGE_BYTES = "org.apache.tomcat.util.buf.MessageBytes#";
+  private static final String BYTE_CHUNK = "org.apache.tomcat.util.buf.ByteChunk#";
+
+  private final Class<?> responseClass;
+  private final Class<?> facadeClass;
+  /** The facade's {@code response} field (protected, so read through a handle). */
+  private final MethodHandle facadeResponse;
+  private final TomcatResponseCalls calls;
+
+  private TomcatResponseHeaders(ClassLoader loader) throws ReflectiveOperationException {
+    responseClass = Class.forName(RESPONSE, false, loader);
+    facadeClass = Class.forName(FACADE, false, loader);
+    Field field = facadeClass.getDeclaredField("response");
+    field.setAccessible(true);
+    facadeResponse =
+        MethodHandles.lookup().unreflectGetter(field)
+            .asType(MethodType.methodType(Object.class, Object.class));
+    Map<String, String> targets = new HashMap<>();
+    targets.put("getCoyoteResponse", RESPONSE + "#getCoyoteResponse");
+    targets.put("isCommitted", COYOTE_RESPONSE + "isCommitted");
+    targets.put("getMimeHeaders", COYOTE_RESPONSE + "getMimeHeaders");
+    for (String method : new String[] {"getValue", "addValue", "size", "getName"}) {
+      targets.put(method, MIME_HEADERS + method);
+    }
+    targets.put("getByteChunk", MESSAGE_BYTES + "getByteChunk");
+    targets.put("setBytes", MESSAGE_BYTES + "setBytes");
+    targets.put("allocate", BYTE_CHUNK + "allocate");
+    targets.put("getBuffer", BYTE_CHUNK + "getBuffer");
+    calls =
+        DirectCalls.implement(
+            TomcatResponseCalls.class, targets, "io.tollgate.generated.TomcatResponseCalls",
+            loader);
+  }
+
+  /**
+   * For the requests of Tomcat's request facade class or its connector request class (whose
+   * responses are Tomcat's too, unless a filter wrapped them); null for any other class, or a
+   * Tomcat it does not know.
+   */
+  static TomcatResponseHeaders forRequestClass(Class<?> requestClass) {
+    String name = requestClass.getName();
+    if (!name.equals(TomcatRequestUri.FACADE) && !name.equals(TomcatRequestUri.CONNECTOR_REQUEST)) {
+      return null;
+    }
+    try {
+      return new TomcatResponseHeaders(requestClass.getClassLoader());
+    } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+      return null;
+    }
+  }
+
+  /**
+   * Sets the header on {@code response} as bytes; false when it did not, and {@code setHeader}
+   * should (a response of another class, a name or value this does not take, any failure).
+   */
+  boolean set(Object response, String name, String value) {
+    if (name.isEmpty() || name.charAt(0) == 'C' || name.charAt(0) == 'c') {
+      return false;
+    }
+    try {
+      Object connector;
+      Class<?> type = response.getClass();
+      if (type == responseClass) {
+        connector = response;
+      } else if (type == facadeClass) {
+        connector = facadeResponse.invokeExact(response);
+        if (connector == null) {
+          return false;
+        }
+      } else {
+        return false;
+      }
+      Object coyote = calls.getCoyoteResponse(connector);
+      if (calls.isCommitted(coyote)) {
+        return false; // setHeader ignores it then, as it should
+      }
+      Object headers = calls.getMimeHeaders(coyote);
+      if (calls.getValue(headers, name) != null) {
+        return false; // setHeader replaces that one
+      }
+      Object valueBytes = calls.addValue(headers, name);
+      // A header half written is whole again by the caller's setHeader: it finds the name and
+      // sets the value as a string.
+      return copy(value, valueBytes)
+          && copy(name, calls.getName(headers, calls.size(headers) - 1));
+    } catch (Throwable e) {
+      return false;
+    }
+  }
+
+  /**
+   * Puts {@code text} into the buffer of {@code messageBytes} as bytes; false, with nothing set,
+   * when a character is not printable ASCII (Tomcat would encode or blank it: its own way then).
+   */
+  private boolean copy(String text, Object messageBytes) {
+    int length = text.length();
+    Object chunk = calls.getByteChunk(messageBytes);
+    calls.allocate(chunk, length, -1);
+    byte[] buffer = calls.getBuffer(chunk);
+    for (int i = 0; i < length; i++) {
+      char c = text.charAt(i);
+      if (c < 0x20 || c > 0x7e) {
+        return false;
+      }
+      buffer[i] = (byte) c;
+    }
+    calls.setBytes(messageBytes, buffer, 0, length);
+    return true;
+  }
+}
