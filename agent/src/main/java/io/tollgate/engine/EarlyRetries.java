@@ -3,6 +3,7 @@ package io.tollgate.engine;
 import io.tollgate.diagnostics.EarlyRetryLog;
 import io.tollgate.diagnostics.metrics.TollgateMetrics;
 import io.tollgate.logging.RateLimitedLog;
+import io.tollgate.rules.Rule;
 import java.util.function.UnaryOperator;
 
 /**
@@ -72,8 +73,9 @@ final class EarlyRetries {
           ? detector.refused(entry.rule.owner().name(), key, toldSeconds)
           : detector.refused(entry.rule.owner().name(), key, toldSeconds, nowNanos);
       if (early != null) {
-        String budget = longestRefusalInRule(entries, i).rule.name();
-        TollgateMetrics.earlyRetry(budget, key,
+        Rule refusing = longestRefusalInRule(entries, i).rule;
+        String budget = refusing.name();
+        TollgateMetrics.earlyRetry(refusing.metrics(), key,
             perClient ? EarlyRetries::shownPerClient : KeyDisplay::unquoted,
             early.toldSeconds, early.afterNanos);
         UnaryOperator<String> quoted = perClient ? EarlyRetries::quotedPerClient : KeyDisplay::of;

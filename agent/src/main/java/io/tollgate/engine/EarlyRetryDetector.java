@@ -1,6 +1,8 @@
 package io.tollgate.engine;
 
 import io.tollgate.diagnostics.EarlyRetryLog;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.LongSupplier;
 
@@ -18,7 +20,8 @@ import java.util.function.LongSupplier;
  * whichever of the two was told to wait the shortest while (first one whose wait is over). So a
  * key keeps its slot while it is told to wait, unless more keys than slots are refused at once;
  * then a key forgotten is one whose early retries go uncounted until its next refusal, never one
- * counted wrongly. A slot is immutable and replaced whole, so readers need no lock.
+ * counted wrongly. A slot is replaced whole but for its time of refusal, which a key refused again
+ * with the same wait moves on in place ({@link Slot}), so readers need no lock.
  */
 final class EarlyRetryDetector {
 
@@ -28,11 +31,30 @@ final class EarlyRetryDetector {
   /**
    * One (rule, key), when it was last refused and for how long it was told to wait; and, once it
    * has retried early, its line of the log (kept here, so that the log needs no table of keys).
+   *
+   * <p>Only {@link #refusedAtNanos} changes, and only while the key is told the same wait and has
+   * the same line: a flood's refusals of one key (the same {@code Retry-After} again and again)
+   * move its time on in place instead of each making a new slot. Any other change replaces the
+   * slot whole, so that a reader never pairs one refusal's wait with another's line.
    */
   private static final class Slot {
+    private static final VarHandle REFUSED_AT;
+
+    static {
+      try {
+        REFUSED_AT = MethodHandles.lookup().findVarHandle(Slot.class, "refusedAtNanos", long.class);
+      } catch (ReflectiveOperationException e) {
+        throw new ExceptionInInitializerError(e);
+      }
+    }
+
     final String rule;
     final String key;
-    final long refusedAtNanos;
+    /**
+     * Written in place by {@link #refusedAgain}: a release store, without the fence of a volatile
+     * one (two threads refusing one key at once race for it either way, as they did for the slot).
+     */
+    private volatile long refusedAtNanos;
     final long toldNanos;
     final EarlyRetryLog.KeyLine line;
 
@@ -46,6 +68,15 @@ final class EarlyRetryDetector {
 
     boolean holds(String rule, String key) {
       return this.key.equals(key) && this.rule.equals(rule);
+    }
+
+    long refusedAtNanos() {
+      return refusedAtNanos;
+    }
+
+    /** Refused again at {@code now}, told the same wait. */
+    void refusedAgain(long now) {
+      REFUSED_AT.setRelease(this, now);
     }
 
     long waitEndsNanos() {
@@ -120,14 +151,25 @@ final class EarlyRetryDetector {
           : second;
     }
     long told = toldSeconds * 1_000_000_000L;
-    long after = previous == null ? 0 : now - previous.refusedAtNanos;
+    long after = previous == null ? 0 : now - previous.refusedAtNanos();
     if (previous == null || after >= previous.toldNanos) {
-      slots.set(place, new Slot(rule, key, now, told, previous == null ? null : previous.line));
+      // not early: the new wait is remembered (the key's log line kept)
+      if (previous != null && previous.toldNanos == told) {
+        previous.refusedAgain(now);
+      } else {
+        slots.set(place, new Slot(rule, key, now, told, previous == null ? null : previous.line));
+      }
       return null;
     }
-    EarlyRetryLog.KeyLine line =
-        previous.line != null ? previous.line : new EarlyRetryLog.KeyLine(now);
-    slots.set(place, new Slot(rule, key, now, told, line));
+    EarlyRetryLog.KeyLine line = previous.line;
+    if (line != null && previous.toldNanos == told) {
+      previous.refusedAgain(now); // a storm's common case: the same wait told again
+    } else {
+      if (line == null) {
+        line = new EarlyRetryLog.KeyLine(now);
+      }
+      slots.set(place, new Slot(rule, key, now, told, line));
+    }
     return new EarlyRetry(previous.toldNanos / 1_000_000_000L, Math.max(0, after), line);
   }
 

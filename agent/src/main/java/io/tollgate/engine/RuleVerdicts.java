@@ -245,7 +245,14 @@ public final class RuleVerdicts {
     giveBack(true, failed);
   }
 
-  private synchronized void giveBack(boolean ran, boolean failed) {
+  private void giveBack(boolean ran, boolean failed) {
+    if (!workAtEnd) {
+      return; // no entry holds anything (a refusal's common case): no lock to take
+    }
+    giveBackHeld(ran, failed);
+  }
+
+  private synchronized void giveBackHeld(boolean ran, boolean failed) {
     if (released) {
       return;
     }

@@ -610,8 +610,9 @@ public final class TollgateGate {
     String[] quota = verdicts.refusalHeaders();
     int quotaLength = QuotaHeaders.putInto(quota, verdicts, ruleSet.headers());
     RefusalBody body = refusedBy.rule.refusalBody();
-    boolean html =
-        !body.hasTemplate() && RefusalResponse.prefersHtml(exchange.headerLines("Accept"));
+    // no Accept (scripts, most of a flood): problem+json, without enumerating the header's lines
+    boolean html = !body.hasTemplate() && exchange.header("Accept") != null
+        && RefusalResponse.prefersHtml(exchange.headerLines("Accept"));
     return body.message(refusedBy.verdict.backendUnavailable, refusedBy.rule.name(),
         RefusalResponse.retryAfterSeconds(refusedBy.verdict.retryAfterNanos),
         refusedBy.rule.policy(), html, quota, quotaLength);

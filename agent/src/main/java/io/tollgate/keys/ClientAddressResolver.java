@@ -140,8 +140,69 @@ public final class ClientAddressResolver {
     if (proxies.ignoresHeaders() && IpAddress.isCanonicalIpv4(remoteAddr)) {
       return remoteAddr;
     }
+    if (proxies.isHopCount() && headerSource != HeaderSource.FORWARDED_ONLY) {
+      // behind N load balancers, the usual production case: their own header, read once
+      List<String> xForwardedFor = headers.of(request, X_FORWARDED_FOR);
+      String key = dottedQuadHop(xForwardedFor, proxies.hopCount());
+      if (key != null) {
+        return key;
+      }
+      IpAddress a = addressFrom(remoteAddr, request,
+          (r, name) -> X_FORWARDED_FOR.equals(name) ? xForwardedFor : headers.of(r, name));
+      return a == null ? UNKNOWN_KEY : a.toKey(ipv6Prefix);
+    }
     IpAddress a = addressFrom(remoteAddr, request, headers);
     return a == null ? UNKNOWN_KEY : a.toKey(ipv6Prefix);
+  }
+
+  /**
+   * At most this many characters of a line are looked at by {@link #dottedQuadHop}, far within
+   * {@link #MAX_CHARS}: a longer run (spaces around an entry) is left to the full reading, which
+   * keeps to the budget.
+   */
+  static final int QUICK_HOP_CHARS = 1024;
+
+  /**
+   * Behind {@code n} proxies counted by hops, the key of the {@code n}-th entry from the right of
+   * {@code X-Forwarded-For} when that is all the usual header: the rightmost {@code n} entries
+   * are in its last line, each a dotted quad as {@link IpAddress#toString()} writes it (with
+   * spaces or tabs around it at most, no port). Such an entry is its own key (parsing it and
+   * making the key would give the same text), so the key is the line itself when the entry is the
+   * whole line, else the entry cut out of it: no address parsed, no chain of hops, no copy of the
+   * line. Null in every other case (fewer entries in the last line, a blank last line, a port,
+   * IPv6, anything that is not an address, a line longer than {@link #QUICK_HOP_CHARS}), for the
+   * full reading, which gives the same key whenever this one gives one.
+   */
+  static String dottedQuadHop(List<String> lines, int n) {
+    if (lines == null || lines.isEmpty() || n < 1) {
+      return null;
+    }
+    String line = lines.get(lines.size() - 1);
+    if (line == null || line.length() > QUICK_HOP_CHARS) {
+      return null;
+    }
+    int end = line.length();
+    for (int hop = 1; ; hop++) {
+      int to = end;
+      while (to > 0 && IpAddress.isOws(line.charAt(to - 1))) {
+        to--;
+      }
+      int comma = line.lastIndexOf(',', to - 1);
+      int from = comma + 1;
+      while (from < to && IpAddress.isOws(line.charAt(from))) {
+        from++;
+      }
+      if (!IpAddress.isCanonicalIpv4(line, from, to)) {
+        return null;
+      }
+      if (hop == n) {
+        return from == 0 && to == line.length() ? line : line.substring(from, to);
+      }
+      if (comma < 0) {
+        return null; // the line has fewer entries: the full reading looks at the earlier lines
+      }
+      end = comma;
+    }
   }
 
   /**

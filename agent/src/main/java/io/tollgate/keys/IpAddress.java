@@ -72,22 +72,17 @@ public final class IpAddress {
   }
 
   /**
-   * Parses an address as written in a forwarding header or a socket peer string: a plain literal,
-   * a bracketed IPv6 literal, either followed by an optional {@code :port} (decimal 0..65535, or an
-   * RFC 7239 obfuscated port {@code _xyz}) which is discarded. An unbracketed IPv6 literal is
-   * accepted too, and then never has a port. Returns {@code null} for anything else. Never throws.
-   * Leading and trailing spaces and tabs are ignored.
-   */
-  /**
    * Whether {@code text} is an IPv4 address written exactly as {@link #toString()} writes it (four
    * decimal numbers 0..255 without leading zeros, three dots, nothing else): then it is its own
    * key, and a caller can use it without parsing it or making a new string.
    */
   public static boolean isCanonicalIpv4(String text) {
-    if (text == null) {
-      return false;
-    }
-    int n = text.length();
+    return text != null && isCanonicalIpv4(text, 0, text.length());
+  }
+
+  /** As {@link #isCanonicalIpv4(String)}, for {@code text} from {@code from} to {@code to}. */
+  static boolean isCanonicalIpv4(String text, int from, int to) {
+    int n = to - from;
     if (n < 7 || n > 15) {
       return false;
     }
@@ -95,7 +90,7 @@ public final class IpAddress {
     int dots = 0;
     int digits = 0;
     int value = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = from; i < to; i++) {
       char c = text.charAt(i);
       if (c == '.') {
         if (digits == 0 || ++dots > 3) {
@@ -118,6 +113,13 @@ public final class IpAddress {
     return dots == 3 && digits > 0;
   }
 
+  /**
+   * Parses an address as written in a forwarding header or a socket peer string: a plain literal,
+   * a bracketed IPv6 literal, either followed by an optional {@code :port} (decimal 0..65535, or an
+   * RFC 7239 obfuscated port {@code _xyz}) which is discarded. An unbracketed IPv6 literal is
+   * accepted too, and then never has a port. Returns {@code null} for anything else. Never throws.
+   * Leading and trailing spaces and tabs are ignored.
+   */
   public static IpAddress parseHostPort(String text) {
     if (text == null) {
       return null;

@@ -3,6 +3,7 @@ package io.tollgate.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import io.tollgate.limiters.ManualClock;
 import org.junit.jupiter.api.Test;
@@ -101,6 +102,58 @@ class EarlyRetryDetectorTest {
       clock.advanceMillis(2_000);
     }
     assertEquals(49, early, "every retry of the storming key but its first refusal");
+  }
+
+  /**
+   * A key refused again with the wait it was told before keeps its slot and moves its time on in
+   * place; told another wait, its slot is replaced: either way each retry is measured against the
+   * refusal before it and the wait told then, and the key keeps one log line.
+   */
+  @ParameterizedTest(name = "told {0} s, back {1} ms, told {2} s, back {3} ms: early {4}, {5}")
+  @CsvSource(delimiter = '|', value = {
+      // told | back ms | told again | back ms | 2nd early | 3rd early | 3rd told | 3rd after (s)
+      "60     | 100     | 60         | 100     | true      | true      | 60       | 0.1",
+      "60     | 100     | 30         | 100     | true      | true      | 30       | 0.1",
+      "60     | 100     | 60         | 60000   | true      | false     | -        | -",
+      "60     | 100     | 1          | 1000    | true      | false     | -        | -",
+      "1      | 2000    | 1          | 100     | false     | true      | 1        | 0.1",
+      "1      | 2000    | 1          | 1000    | false     | false     | -        | -",
+      "1      | 2000    | 5          | 4999    | false     | true      | 5        | 4.999",
+      "3600   | 1       | 3600       | 1       | true      | true      | 3600     | 0.001",
+  })
+  void aWaitToldAgainIsMeasuredFromTheLatestRefusal(long told, long backMillis, long toldAgain,
+      long againMillis, boolean secondEarly, boolean thirdEarly, String thirdTold,
+      String thirdAfter) {
+    assertNull(detector.refused("api", "203.0.113.7", told), "the first refusal");
+    clock.advanceMillis(backMillis);
+    EarlyRetryDetector.EarlyRetry second = detector.refused("api", "203.0.113.7", toldAgain);
+    assertEquals(secondEarly, second != null, "the second refusal");
+    clock.advanceMillis(againMillis);
+
+    EarlyRetryDetector.EarlyRetry third = detector.refused("api", "203.0.113.7", toldAgain);
+
+    assertEquals(thirdEarly, third != null, "the third refusal");
+    if (thirdEarly) {
+      assertEquals(Long.parseLong(thirdTold), third.toldSeconds);
+      assertEquals(Double.parseDouble(thirdAfter), third.afterNanos / 1e9, 1e-9);
+      if (second != null) {
+        assertSame(second.line, third.line, "one log line per key");
+      }
+    }
+  }
+
+  @Test
+  void aStormOfOneKeyToldTheSameWaitIsCountedOnEveryRetry() {
+    detector.refused("api", "storm", 30);
+    EarlyRetryDetector.EarlyRetry first = null;
+    for (int i = 1; i <= 1_000; i++) {
+      clock.advanceMillis(7);
+      EarlyRetryDetector.EarlyRetry retry = detector.refused("api", "storm", 30);
+      assertNotNull(retry, "retry " + i);
+      assertEquals(7_000_000L, retry.afterNanos, "measured from the refusal just before");
+      first = first == null ? retry : first;
+      assertSame(first.line, retry.line);
+    }
   }
 
   @Test

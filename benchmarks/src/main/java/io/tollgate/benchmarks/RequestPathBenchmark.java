@@ -57,6 +57,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *       what a long rules file adds to a request that only one of its rules matches;
  *   <li>{@code tollgateLaterEntryPoint}: a filter or servlet after the first entry point of the
  *       same request (what every further filter in the chain costs);
+ *   <li>{@code refusalWrittenByHand} with {@code rules=refused}: the refusal's own response
+ *       written through the servlet API by hand, without a decision: the part of a refused
+ *       request that writing any 429 costs;
  *   <li>{@code bucket4jFilter}: what the hand-written Bucket4j filter of the end-to-end benchmark
  *       does (path and method check, a bucket per address in a {@code ConcurrentHashMap}, one
  *       header).
@@ -115,6 +118,11 @@ public class RequestPathBenchmark {
       @Override
       public int doWrite(java.nio.ByteBuffer chunk) {
         int length = chunk.remaining();
+        if (capturing != null) {
+          byte[] bytes = new byte[length];
+          chunk.get(bytes);
+          capturing.write(bytes, 0, length);
+        }
         chunk.position(chunk.limit());
         written += length;
         return length;
@@ -133,6 +141,46 @@ public class RequestPathBenchmark {
 
     gate = EndToEndRules.engine(rules);
     buckets = new ConcurrentHashMap<>();
+    if (rules.equals("refused")) {
+      captureRefusal();
+    }
+  }
+
+  /** What Tollgate wrote for a refused request: its status, headers, type and body. */
+  private int refusalStatus;
+  private String[] refusalHeaders;
+  private String refusalContentType;
+  private byte[] refusalBody;
+  private java.io.ByteArrayOutputStream capturing;
+
+  /**
+   * Runs the rule of one request an hour twice, the second refused, and keeps what the refusal
+   * wrote to Tomcat's response, for {@link #refusalWrittenByHand}.
+   */
+  private void captureRefusal() {
+    try {
+      gate.exit(SERVLET, gate.enter(SERVLET, request, response), null);
+      resetForNextRequest();
+      capturing = new java.io.ByteArrayOutputStream();
+      gate.exit(SERVLET, gate.enter(SERVLET, request, response), null);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+    refusalStatus = connectorResponse.getStatus();
+    org.apache.tomcat.util.http.MimeHeaders headers =
+        connectorResponse.getCoyoteResponse().getMimeHeaders();
+    refusalHeaders = new String[2 * headers.size()];
+    for (int i = 0; i < headers.size(); i++) {
+      refusalHeaders[2 * i] = headers.getName(i).toString();
+      refusalHeaders[2 * i + 1] = headers.getValue(i).toString();
+    }
+    refusalContentType = connectorResponse.getContentType();
+    refusalBody = capturing.toByteArray();
+    capturing = null;
+    if (refusalStatus != 429 || refusalBody.length == 0) {
+      throw new IllegalStateException("no refusal captured: status " + refusalStatus);
+    }
+    resetForNextRequest();
   }
 
   @Benchmark
@@ -156,6 +204,30 @@ public class RequestPathBenchmark {
     gate.exit(SERVLET, first, null);
     resetForNextRequest();
     return later;
+  }
+
+  /**
+   * With {@code rules=refused}: the very response a refusal writes (its status, headers, type and
+   * body, taken from Tollgate's), written by hand through the servlet API and recycled as {@link
+   * #tollgate} does, without deciding anything: what writing a 429 costs Tomcat whoever writes
+   * it, the floor to subtract from the refused request.
+   */
+  @Benchmark
+  public Object refusalWrittenByHand() throws java.io.IOException {
+    if (refusalBody == null) {
+      throw new IllegalStateException("only with rules=refused");
+    }
+    response.reset();
+    response.setStatus(refusalStatus);
+    for (int i = 0; i < refusalHeaders.length; i += 2) {
+      response.setHeader(refusalHeaders[i], refusalHeaders[i + 1]);
+    }
+    response.setContentType(refusalContentType);
+    response.setContentLength(refusalBody.length);
+    response.getOutputStream().write(refusalBody);
+    response.flushBuffer();
+    resetForNextRequest();
+    return response;
   }
 
   @Benchmark

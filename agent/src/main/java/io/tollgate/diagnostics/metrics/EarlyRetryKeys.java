@@ -1,5 +1,7 @@
 package io.tollgate.diagnostics.metrics;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -24,15 +26,39 @@ final class EarlyRetryKeys {
   static final int CAPACITY = 2 * RuleMetrics.TOP_KEYS;
 
   private static final class Counter {
+    private static final VarHandle TOLD_SECONDS;
+    private static final VarHandle AFTER_NANOS;
+
+    static {
+      try {
+        MethodHandles.Lookup lookup = MethodHandles.lookup();
+        TOLD_SECONDS = lookup.findVarHandle(Counter.class, "toldSeconds", long.class);
+        AFTER_NANOS = lookup.findVarHandle(Counter.class, "afterNanos", long.class);
+      } catch (ReflectiveOperationException e) {
+        throw new ExceptionInInitializerError(e);
+      }
+    }
+
     final String shown;
     final LongAdder count = new LongAdder();
-    /** The last early retry's figures, written together: a reader may see one retry's told and the next's after. */
+    /**
+     * The last early retry's figures, written together: a reader may see one retry's told and the
+     * next's after. Written by release stores ({@link #lastRetry}): a flood's refusals, nearly all
+     * early retries, pay no fence for what only the metrics read.
+     */
     volatile long toldSeconds;
     volatile long afterNanos;
 
     Counter(String shown, long count) {
       this.shown = shown;
       this.count.add(count);
+    }
+
+    void lastRetry(long toldSeconds, long afterNanos) {
+      if (this.toldSeconds != toldSeconds) { // a flood is told the same for a second at least
+        TOLD_SECONDS.setRelease(this, toldSeconds);
+      }
+      AFTER_NANOS.setRelease(this, afterNanos);
     }
   }
 
@@ -64,8 +90,7 @@ final class EarlyRetryKeys {
     } else {
       counter.count.increment();
     }
-    counter.toldSeconds = toldSeconds;
-    counter.afterNanos = afterNanos;
+    counter.lastRetry(toldSeconds, afterNanos);
   }
 
   /** A key not among the counters: it takes a free one, or the smallest's place and count. */

@@ -90,6 +90,18 @@ public final class TollgateMetrics {
   }
 
   /**
+   * As {@link #earlyRetry(String, String, UnaryOperator, long, long)}, on counters the caller
+   * keeps ({@link #of}): a flood's refusals, nearly all early retries, look up no map by name.
+   * Null counts nothing.
+   */
+  public static void earlyRetry(RuleMetrics metrics, String key, UnaryOperator<String> shown,
+      long toldSeconds, long afterNanos) {
+    if (metrics != null) {
+      metrics.earlyRetry(key, shown, toldSeconds, afterNanos);
+    }
+  }
+
+  /**
    * The counters of {@code rule}, created (and its MBean registered) on first use; null once
    * {@value #MAX_RULES} rules have counters. For a caller that keeps them: the same object for
    * the same name as long as the agent runs.

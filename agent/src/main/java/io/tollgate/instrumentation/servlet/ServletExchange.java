@@ -118,7 +118,13 @@ public final class ServletExchange implements HttpExchange {
     if (values == null || !values.hasMoreElements()) {
       return Collections.emptyList();
     }
+    String first = String.valueOf(values.nextElement());
+    if (!values.hasMoreElements()) {
+      // the usual header, one line (X-Forwarded-For behind a proxy): no list and array for it
+      return Collections.singletonList(first);
+    }
     List<String> lines = new ArrayList<>(2);
+    lines.add(first);
     while (values.hasMoreElements()) {
       lines.add(String.valueOf(values.nextElement()));
     }
