@@ -158,6 +158,7 @@ public final class RedisBackend implements AutoCloseable {
     // Our (relocated) Lettuce and Netty log as Tollgate does, never through whatever the app has.
     RedisClientLogging.install();
     NettyWithoutUnsafe.onJdksThatWarn();
+    NettyLeakTracesOff.unlessAsked();
     this.settings = settings;
     this.outage = new RedisOutageLog(settings.address());
     this.timeoutNanos = settings.timeout().toNanos();
@@ -180,8 +181,6 @@ public final class RedisBackend implements AutoCloseable {
             .ioThreadPoolSize(2)
             .computationThreadPoolSize(2)
             .reconnectDelay(new ReconnectDelay())
-            // Commands queued together by request threads go out in one socket write.
-            .nettyCustomizer(new FlushesTogether())
             .build();
     // Keep-alive finds a dead peer (no reset sent) in about 8 s of silence, and drops the
     // connection: its calls fail, the reconnect fails, the breaker opens. A stopped or slow server's

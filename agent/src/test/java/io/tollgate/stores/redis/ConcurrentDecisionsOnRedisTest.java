@@ -20,12 +20,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Decisions that request threads send at once go out together ({@link FlushesTogether}: several
- * commands in one socket write) and each still gets its own reply: every key admits exactly its
- * limit, however many threads ask and however many of their commands share a write.
+ * Decisions that request threads send at once share one connection, their commands pipelined,
+ * and each still gets its own reply: every key admits exactly its limit, however many threads ask
+ * at once and however many keys they ask for.
  */
 @ExtendWith(RedisServerExtension.class)
-class FlushesTogetherTest {
+class ConcurrentDecisionsOnRedisTest {
 
   private static final long TEN_DAYS = TimeUnit.DAYS.toNanos(10);
 
