@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Where the server's CPU goes per request, native code, the JIT and the kernel included: runs
-# servlet-jakarta in MODE (none, rule, nomatch, rule-noheaders or noheaders, bucket4j: as in
-# run-end-to-end.sh) pinned to CPU 0 with wrk on CPU 1 (PIN=same: both on CPU 0, as the one-core
-# end-to-end runs), warms up WARMUP s, then samples DURATION s with async-profiler (itimer: this VM
-# has no perf events) and stops. Prints the share of samples under Tollgate's request entry, a
-# tree of what is under it, and the server's CPU per request (from /proc over the sampled run)
-# split by frame families (Tomcat's header writing, the socket write, the JIT...): each family's
-# share of the samples times the CPU per request, comparable across modes and builds. One sample
-# is not one interval of CPU (itimer signals are coalesced), so raw counts are not microseconds.
+# servlet-jakarta in MODE (none, rule, nomatch, rule-noheaders or noheaders, bucket4j, redis,
+# redis-lease: as in run-end-to-end.sh) pinned to CPU 0 with wrk on CPU 1 (PIN=same: both on CPU 0,
+# as the one-core end-to-end runs; for the redis modes, Redis: REDIS_URL, or a redis-server started
+# here on CPU 1, port 16398), warms up WARMUP s, then samples DURATION s with async-profiler (itimer:
+# this VM has no perf events) and stops. Prints the share of samples under Tollgate's request
+# entry, a tree of what is under it, and the server's CPU per request (from /proc over the sampled
+# run) split by frame families (Tomcat's header writing, the socket write, the JIT...): each
+# family's share of the samples times the CPU per request, comparable across modes and builds. One
+# sample is not one interval of CPU (itimer signals are coalesced), so raw counts are not
+# microseconds.
 # async-profiler comes from Maven Central (tools.profiler:async-profiler:4.1, which carries the
 # Linux x64 library), fetched once into the local Maven repository.
 # Output: benchmarks/results/profile-async-MODE.collapsed (collapsed stacks) and
@@ -33,14 +35,24 @@ case $MODE in
   nomatch) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-nomatch.yaml) ;;
   noheaders|rule-noheaders) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-noheaders.yaml) ;;
   bucket4j) args=(-Dtestapp.bucket4j=map) ;;
+  redis) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-redis.yaml) ;;
+  redis-lease) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-redis-lease.yaml) ;;
   none) ;;
-  *) echo "MODE is none, rule, nomatch, rule-noheaders (noheaders) or bucket4j" >&2; exit 2 ;;
+  *) echo "MODE is none, rule, nomatch, rule-noheaders (noheaders), bucket4j, redis or redis-lease" >&2; exit 2 ;;
 esac
 SERVER_CPU=${SERVER_CPU:-0}; WRK_CPU=${WRK_CPU:-1}; [ "${PIN:-1}" = same ] && WRK_CPU=$SERVER_CPU
+REDIS_PID=""
+if [[ $MODE == redis* && -z "${REDIS_URL:-}" ]]; then
+  taskset -c 1 redis-server --port 16398 --save '' --appendonly no --daemonize no >"$work/redis.log" 2>&1 &
+  REDIS_PID=$!
+  export REDIS_URL=redis://127.0.0.1:16398
+  for _ in $(seq 1 100); do redis-cli -p 16398 ping >/dev/null 2>&1 && break; sleep 0.1; done
+fi
+export REDIS_URL=${REDIS_URL:-}
 URL=http://127.0.0.1:$PORT/hello
 PORT=$PORT taskset -c $SERVER_CPU java -Xms512m -Xmx512m "${args[@]}" -jar test-apps/$APP/target/$APP.jar >"$work/app.log" 2>&1 &
 PID=$!
-trap 'kill $PID 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'kill $PID 2>/dev/null || true; [ -z "$REDIS_PID" ] || kill $REDIS_PID 2>/dev/null || true; rm -rf "$work"' EXIT
 until [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "$URL" || true)" = 200 ]; do
   kill -0 $PID 2>/dev/null || { cat "$work/app.log" >&2; exit 1; }; sleep 0.1
 done
@@ -97,4 +109,15 @@ def show(prefix, depth):
             print('  ' * (depth + 1) + f"{v:5d} {k[-1].split('/')[-1][:100]}")
             show(k, depth + 1)
 show((), 0)
+# The Redis client's I/O thread (Lettuce's Netty event loop) and the app's other threads, per
+# 1,000 requests; then the frames that use the most CPU themselves, over every thread.
+loop = sum(n for f, n in stacks if any('NioEventLoop.run' in x for x in f))
+print(f"Redis client event loop (NioEventLoop.run): {loop} samples = {1000 * loop / requests:.2f} per 1,000 requests")
+print(f"request threads (under {entry.split('/')[-1]}): {inside} samples = {1000 * inside / requests:.2f} per 1,000 requests")
+leaf = collections.Counter()
+for f, n in stacks:
+    leaf[f[-1]] += n
+print("top frames by own samples (per 1,000 requests):")
+for k, v in leaf.most_common(25):
+    print(f"  {1000 * v / requests:6.3f} {k[:110]}")
 PY

@@ -11,6 +11,9 @@
 #              (servlet-jakarta only)
 #   redis   - as rule, with backend: redis (e2e-rules-redis.yaml) on REDIS_URL, or on a redis-server
 #              this script starts on port 16399 (pinned beside wrk, off the server's core)
+#   redis-lease - as redis, with lease-tokens: 100 (e2e-rules-redis-lease.yaml): one hot key takes
+#              100 tokens per round trip; with KEYS=many every decision is still a round trip
+#   redis-baseline - as redis, with the earlier build of the agent that rule-baseline uses
 #   bucket4j-lettuce - as bucket4j, with the buckets on that Redis through Bucket4j's Lettuce proxy
 #              manager (servlet-jakarta only)
 #   rule-baseline - as rule, with an earlier build of the agent, to compare two builds in the same
@@ -60,7 +63,10 @@ JAVA_OPTS=${JAVA_OPTS:--Xms512m -Xmx512m}
 if [[ " ${MODES[*]} " == *" rule "* && " ${MODES[*]} " != *" rule-baseline "* && "${BASELINE:-1}" != 0 ]]; then
   MODES+=(rule-baseline)
 fi
-if [[ " ${MODES[*]} " == *" rule-baseline "* && -z "${BASELINE_AGENT:-}" ]]; then
+if [[ " ${MODES[*]} " == *" redis "* && " ${MODES[*]} " != *" redis-baseline "* && "${BASELINE:-1}" != 0 ]]; then
+  MODES+=(redis-baseline)
+fi
+if [[ " ${MODES[*]} " == *"-baseline "* && -z "${BASELINE_AGENT:-}" ]]; then
   if [ -z "${BASELINE_REF:-}" ]; then
     BASELINE_REF=HEAD~1
     git diff --quiet HEAD -- agent agent-bootstrap || BASELINE_REF=HEAD
@@ -77,7 +83,7 @@ if [[ " ${MODES[*]} " == *" rule-baseline "* && -z "${BASELINE_AGENT:-}" ]]; the
     cp "$scratch/agent/target/tollgate-agent.jar" "$BASELINE_AGENT"
     git worktree remove --force "$scratch"
   fi
-  echo "rule-baseline: $BASELINE_AGENT ($BASELINE_REF)" >&2
+  echo "rule-baseline, redis-baseline: $BASELINE_AGENT ($BASELINE_REF)" >&2
 fi
 KEYS=${KEYS:-one}
 WRK_SCRIPT=(); MANY=""; FILTER_KEY=()
@@ -86,7 +92,7 @@ if [ "$KEYS" = many ]; then
 fi
 # Redis for the modes that need one: REDIS_URL, or a server of our own, ended when the script ends.
 REDIS_PID=""
-if [[ " ${MODES[*]} " == *" redis "* || " ${MODES[*]} " == *" bucket4j-lettuce "* ]] && [ -z "${REDIS_URL:-}" ]; then
+if [[ " ${MODES[*]} " == *" redis"* || " ${MODES[*]} " == *" bucket4j-lettuce "* ]] && [ -z "${REDIS_URL:-}" ]; then
   "${WRK_CPU[@]}" redis-server --port 16399 --save '' --appendonly no --daemonize no >/tmp/tollgate-e2e-redis.$$.log 2>&1 &
   REDIS_PID=$!
   trap '[ -n "$REDIS_PID" ] && kill $REDIS_PID 2>/dev/null || true' EXIT
@@ -100,6 +106,8 @@ start_app() { # mode -> sets PID
   case $1 in
     rule) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules$MANY.yaml) ;;
     redis) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-redis$MANY.yaml) ;;
+    redis-lease) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-redis-lease$MANY.yaml) ;;
+    redis-baseline) args=(-javaagent:${BASELINE_AGENT:?set BASELINE_AGENT}=config=benchmarks/e2e-rules-redis$MANY.yaml) ;;
     bucket4j-lettuce) args=(-Dtestapp.bucket4j=lettuce "-Dtestapp.bucket4j.redis=$REDIS_URL" "${FILTER_KEY[@]}") ;;
     rule-noheaders) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-noheaders.yaml) ;;
     nomatch) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-nomatch.yaml) ;;

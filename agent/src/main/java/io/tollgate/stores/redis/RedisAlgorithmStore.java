@@ -46,8 +46,13 @@ public abstract class RedisAlgorithmStore implements LimiterStore {
   private final String algorithmName;
   /** Tests only: a clock whose reading is sent as "now" instead of Redis TIME. */
   private final Clock timeOverride;
-  /** The rule's name for its keys: the rule of the rules file, whichever budget this is. */
-  private String keyRuleName;
+  /**
+   * {@link RedisKeys#bucketKey} of this store's keys around the client's digest, made once from the
+   * rule's name for its keys (the rule of the rules file, whichever budget this is): a decision
+   * hashes its client key and joins three strings ({@link #ruleKey}).
+   */
+  private String keyHead;
+  private final String keyTail;
   /** What follows the rule's key for this budget ({@link RedisKeys#budgetSuffix}). */
   private String keySuffix = "";
   /** An outbound rule's partner holds, read in each decision; null for every other rule. */
@@ -57,8 +62,9 @@ public abstract class RedisAlgorithmStore implements LimiterStore {
       RedisBackend backend, String ruleName, String algorithmName, Clock timeOverride) {
     this.backend = backend;
     this.ruleName = ruleName;
-    this.keyRuleName = ruleName;
     this.algorithmName = algorithmName;
+    this.keyHead = RedisKeys.clientTagHead(ruleName);
+    this.keyTail = "}:" + algorithmName;
     this.timeOverride = timeOverride;
   }
 
@@ -97,7 +103,7 @@ public abstract class RedisAlgorithmStore implements LimiterStore {
       RateLimitAlgorithm<?> algorithm,
       Clock timeOverride) {
     RedisAlgorithmStore store = of(backend, budgetName, algorithm, timeOverride);
-    store.keyRuleName = ruleName;
+    store.keyHead = RedisKeys.clientTagHead(ruleName);
     store.keySuffix = RedisKeys.budgetSuffix(plan, period);
     return store;
   }
@@ -207,7 +213,7 @@ public abstract class RedisAlgorithmStore implements LimiterStore {
 
   /** The key the driver ({@code budgets.lua}) is called on: the rule's, for one client. */
   final String ruleKey(String clientKey) {
-    return RedisKeys.bucketKey(keyRuleName, algorithmName, clientKey);
+    return keyHead + RedisKeys.digest(clientKey) + keyTail;
   }
 
   /** This budget's key for one client: where its state is. */
@@ -220,21 +226,26 @@ public abstract class RedisAlgorithmStore implements LimiterStore {
    * number of its parameters and the parameters (its ARGV from index 3 on).
    */
   static String[] budgetsArgv(String op, String now, String amount, Object... budgetsAndArgvs) {
-    List<String> out = new ArrayList<>();
-    out.add(op);
-    out.add(now);
-    out.add(amount);
-    out.add(Integer.toString(budgetsAndArgvs.length / 2));
+    // Sized first, filled once: this runs for every decision on Redis.
+    int size = 4;
+    for (int i = 1; i < budgetsAndArgvs.length; i += 2) {
+      size += 2 + ((String[]) budgetsAndArgvs[i]).length - 3;
+    }
+    String[] out = new String[size];
+    out[0] = op;
+    out[1] = now;
+    out[2] = amount;
+    out[3] = Integer.toString(budgetsAndArgvs.length / 2);
+    int at = 4;
     for (int i = 0; i < budgetsAndArgvs.length; i += 2) {
       RedisAlgorithmStore budget = (RedisAlgorithmStore) budgetsAndArgvs[i];
       String[] argv = (String[]) budgetsAndArgvs[i + 1];
-      out.add(budget.keySuffix);
-      out.add(Integer.toString(argv.length - 3));
-      for (int j = 3; j < argv.length; j++) {
-        out.add(argv[j]);
-      }
+      out[at++] = budget.keySuffix;
+      out[at++] = Integer.toString(argv.length - 3);
+      System.arraycopy(argv, 3, out, at, argv.length - 3);
+      at += argv.length - 3;
     }
-    return out.toArray(new String[0]);
+    return out;
   }
 
   /** Budget {@code index}'s reply in the driver's flat reply ({@code length, reply...} each). */

@@ -158,6 +158,7 @@ public final class RedisBackend implements AutoCloseable {
     // Our (relocated) Lettuce and Netty log as Tollgate does, never through whatever the app has.
     RedisClientLogging.install();
     NettyWithoutUnsafe.onJdksThatWarn();
+    NettyLeakTracesOff.unlessAsked();
     this.settings = settings;
     this.outage = new RedisOutageLog(settings.address());
     this.timeoutNanos = settings.timeout().toNanos();
@@ -539,14 +540,14 @@ public final class RedisBackend implements AutoCloseable {
             RedisFailure.UNREACHABLE));
         return;
       }
-      send(() -> c.<Object>evalsha(script.sha1(), ScriptOutputType.MULTI, keys, args))
+      sendInBackground(() -> c.<Object>evalsha(script.sha1(), ScriptOutputType.MULTI, keys, args))
           .whenComplete((result, thrown) -> {
             Throwable failure = thrown instanceof java.util.concurrent.CompletionException
                 && thrown.getCause() != null ? thrown.getCause() : thrown;
             if (failure instanceof RedisNoScriptException) {
               // Not cached on this node (restart, failover, SCRIPT FLUSH): EVAL loads it again.
               try {
-                send(() -> c.<Object>eval(script.body(), ScriptOutputType.MULTI, keys, args))
+                sendInBackground(() -> c.<Object>eval(script.body(), ScriptOutputType.MULTI, keys, args))
                     .whenComplete((again, failed) -> done.accept(
                         again instanceof List ? (List<Object>) again : singleton(again), failed));
               } catch (RuntimeException e) {
@@ -743,11 +744,6 @@ public final class RedisBackend implements AutoCloseable {
    */
   private <T> T await(RedisFuture<T> future, long sent, long softDeadline,
       long hardDeadline) {
-    future.whenComplete((value, failure) -> {
-      if (failure == null || failure instanceof RedisCommandExecutionException) {
-        replied();
-      }
-    });
     long deadline = softDeadline;
     boolean inBulkhead = false;
     try {
@@ -824,9 +820,21 @@ public final class RedisBackend implements AutoCloseable {
 
   /**
    * Sends one command, counted as outstanding until its reply (or its connection's failure) comes;
-   * not sent when {@link #outstandingCap} commands are outstanding already.
+   * not sent when {@link #outstandingCap} commands are outstanding already. A decision's reply (an
+   * error reply too) is noted as Redis answering ({@link #replied}) by the same callback: one per
+   * command, run on the client's I/O thread before the waiting request thread is woken.
    */
   private <T> RedisFuture<T> send(java.util.function.Supplier<RedisFuture<T>> command) {
+    return send(command, true);
+  }
+
+  /** As {@link #send(java.util.function.Supplier)}; a background call's reply is not noted. */
+  private <T> RedisFuture<T> sendInBackground(java.util.function.Supplier<RedisFuture<T>> command) {
+    return send(command, false);
+  }
+
+  private <T> RedisFuture<T> send(java.util.function.Supplier<RedisFuture<T>> command,
+      boolean noteReply) {
     int nowOutstanding = outstanding.incrementAndGet();
     if (nowOutstanding == 1) {
       busySince = System.nanoTime();
@@ -842,7 +850,16 @@ public final class RedisBackend implements AutoCloseable {
       outstanding.decrementAndGet();
       throw e;
     }
-    future.whenComplete((value, failure) -> outstanding.decrementAndGet());
+    if (noteReply) {
+      future.whenComplete((value, failure) -> {
+        outstanding.decrementAndGet();
+        if (failure == null || failure instanceof RedisCommandExecutionException) {
+          replied();
+        }
+      });
+    } else {
+      future.whenComplete((value, failure) -> outstanding.decrementAndGet());
+    }
     return future;
   }
 

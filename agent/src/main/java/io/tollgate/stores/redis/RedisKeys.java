@@ -66,7 +66,15 @@ public final class RedisKeys {
    * tollgate:v2:{RULE:DIGEST}}.
    */
   public static String clientTag(String ruleName, String clientKey) {
-    return VERSIONED + "{" + ruleTag(ruleName) + ":" + digest(clientKey) + "}";
+    return clientTagHead(ruleName) + digest(clientKey) + "}";
+  }
+
+  /**
+   * What {@link #clientTag} puts before the client's digest, {@code tollgate:v2:{RULE:}: the same
+   * for every key of a rule, so a store makes it once rather than per decision.
+   */
+  static String clientTagHead(String ruleName) {
+    return VERSIONED + "{" + ruleTag(ruleName) + ":";
   }
 
   /** The key of a one-limit rule's state for one client key: {@code tollgate:v2:{RULE:DIGEST}:ALGORITHM}. */

@@ -37,6 +37,35 @@ class RedisKeysTest {
     assertEquals(expected.replace(":D}", ":" + D + "}"), key);
   }
 
+  /** A store makes its keys' rule part once; they must be the very keys {@link RedisKeys} names. */
+  @ParameterizedTest(name = "rule ''{0}'' budget plan=''{1}'' period=''{2}'' client ''{3}''")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        // rule                          | plan      | period | client key
+        "api                             |           |        | 1.2.3.4",
+        "api                             |           | 1s     | 1.2.3.4",
+        "login.per-ip                    | gold plan | 1h     | Bearer eyJhbGciOiJIUzI1NiJ9",
+        "rule with {braces} and spaces   |           |        | 1.2.3.4",
+        "api                             |           |        | ''",
+      })
+  void aStoresKeysAreTheKeysOfTheLayout(String rule, String plan, String period, String client) {
+    io.tollgate.limiters.RateLimitAlgorithm<?> bucket =
+        new io.tollgate.limiters.TokenBucket(io.tollgate.limiters.LimitSpec.of(10, 1_000_000_000L));
+    String budgetPlan = plan == null ? "" : plan;
+    String budgetPeriod = period == null ? "" : period;
+    RedisAlgorithmStore store = budgetPlan.isEmpty() && budgetPeriod.isEmpty()
+        ? RedisAlgorithmStore.of(null, rule, bucket)
+        : RedisAlgorithmStore.ofBudget(null, rule, rule + "/b", budgetPlan, budgetPeriod, bucket);
+    String clientKey = client == null ? "" : client;
+    for (int decision = 0; decision < 2; decision++) { // the same key every time
+      assertEquals(
+          RedisKeys.bucketKey(rule, "token-bucket", clientKey)
+              + RedisKeys.budgetSuffix(budgetPlan, budgetPeriod),
+          store.keyOf(clientKey));
+    }
+  }
+
   @Test
   void aChangedAlgorithmIsANewKey() {
     assertNotEquals(
