@@ -14,9 +14,11 @@
 # connections from one address announcing Content-Length: 100000 and sending one byte a second,
 # reopened when answered), then after it. The attack phase starts once the attacker's own quick
 # login is refused (the agent's modes) or every attack connection is open (none).
-# Output: one RESULT line per phase and a table of the legitimate clients' 2xx, 429 and 503 with,
-# per mode, the attack phase's 2xx against its own quiet phase and against the no-agent run under
-# the same attack in the same round (goal: at least 80%). Figures, not assertions.
+# Output: one RESULT line per phase and a table (benchmarks/slow-senders-table.py) of the
+# legitimate clients' 2xx, 429 and 503 with, per mode, the share of their requests answered 2xx
+# during the attack, and the attack phase's 2xx against its own quiet phase and against the
+# no-agent run under the same attack in the same round (goal: at least 80%). Figures, not
+# assertions.
 #
 #   mvn -B -q install -DskipTests && benchmarks/run-slow-senders.sh
 #   ROUNDS=2 WARM=10 SECONDS_EACH=10 CLIENTS=4 ATTACK=15 MODES="none concurrency ..." NAME=slow-senders
@@ -109,30 +111,4 @@ for round in $(seq 1 "$ROUNDS"); do
 done
 echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$result"
 
-python3 - "$result" <<'EOF' | tee -a "$result"
-import re, sys
-rows = {}
-for line in open(sys.argv[1]):
-    m = re.match(r'RESULT (\S+)/r(\d+) phase=(\S+) seconds=(\S+) ok=(\d+) r429=(\d+) r503=(\d+) other=(\d+) errors=(\d+)', line)
-    if m:
-        mode, rnd, phase = m.group(1), int(m.group(2)), m.group(3)
-        rows[(mode, rnd, phase)] = [float(m.group(4))] + [int(x) for x in m.group(5, 6, 7, 8, 9)]
-modes = []
-for (mode, _, _) in rows:
-    if mode not in modes:
-        modes.append(mode)
-rounds = sorted({r for (_, r, _) in rows})
-print()
-print("| mode | round | quiet: 2xx / 429 / 503 | attack: 2xx / 429 / 503 | after: 2xx | attack / quiet | attack / none's attack |")
-print("|---|---|---|---|---|---|---|")
-for mode in modes:
-    for r in rounds:
-        q, a, f = (rows.get((mode, r, p)) for p in ("quiet", "attack", "after"))
-        if not (q and a):
-            continue
-        n = rows.get(("none", r, "attack"))
-        own = "%.0f%%" % (100.0 * a[1] / q[1]) if q[1] else "-"
-        vs = "%.0f%%" % (100.0 * a[1] / n[1]) if n and n[1] else "-"
-        print("| %s | %d | %d / %d / %d | %d / %d / %d | %s | %s | **%s** |" % (
-            mode, r, q[1], q[2], q[3], a[1], a[2], a[3], f[1] if f else "-", own, vs))
-EOF
+python3 benchmarks/slow-senders-table.py "$result" | tee -a "$result"
