@@ -8,8 +8,8 @@
 #
 # ROWS="throughput burst" picks the rows (both by default). The burst row (issue 28 row 6) is
 # replay's memory and SIGTERM on the logs that once took it past both, as ReplayLimitsIT writes
-# them (benchmarks/replay/GenerateBurstLogs.java), each replay with -Xmx256m
-# -XX:+ExitOnOutOfMemoryError and ReplayLimitsIT's two rules:
+# them (benchmarks/replay/GenerateBurstLogs.java), each replay with -Xmx256m (BURST_HEAP=128m for
+# another) -XX:+ExitOnOutOfMemoryError and ReplayLimitsIT's two rules:
 #   - BURST_LINES (default "1000000 4000000") lines stamped with one second, gzip, to the end:
 #     wall, CPU, peak RSS, requests replayed and taken out of the reorder window early;
 #   - one line of LONG_MB MiB (default 3072: 3 GB of one line, ~3 MB of gzip), to the end;
@@ -75,7 +75,7 @@ ms_now() { date +%s%3N; }
 if wants burst; then
   BURST_LINES=${BURST_LINES:-"1000000 4000000"}
   LONG_MB=${LONG_MB:-3072}
-  heap=-Xmx256m
+  heap=-Xmx${BURST_HEAP:-256m}
   replay=(java "$heap" -XX:+ExitOnOutOfMemoryError -jar "$JAR" replay)
   rules="$tmp/burst-rules.yaml"
   cat > "$rules" <<'YAML'
