@@ -14,10 +14,12 @@
 #     wall, CPU, peak RSS, requests replayed and taken out of the reorder window early;
 #   - one line of LONG_MB MiB (default 3072: 3 GB of one line, ~3 MB of gzip), to the end;
 #   - SIGTERM half way through each of those (half the wall time the full run took), and in the
-#     middle of two endless logs on standard input (lines, and one endless line, as ReplayLimitsIT
-#     feeds them) once 256 MB have been read: peak RSS (VmHWM) at the signal, the time from the
-#     signal to the exit, the exit code (143: ended by SIGTERM).
-# The burst table goes to replay-burst.txt.
+#     middle of two endless logs on standard input (lines of one second, and one endless line,
+#     as ReplayLimitsIT feeds them) once ENDLESS_MB (default 1024) have been read: peak RSS
+#     (VmHWM) at the signal, the time from the signal to the exit, the exit code (143: ended by
+#     SIGTERM; 3: out of heap).
+# The burst table goes to replay-burst.txt. BURST_JAR=... replays with another agent jar (an older
+# build, for a before/after).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LINES=${LINES:-1000000}
@@ -75,8 +77,9 @@ ms_now() { date +%s%3N; }
 if wants burst; then
   BURST_LINES=${BURST_LINES:-"1000000 4000000"}
   LONG_MB=${LONG_MB:-3072}
+  ENDLESS_MB=${ENDLESS_MB:-1024}
   heap=-Xmx${BURST_HEAP:-256m}
-  replay=(java "$heap" -XX:+ExitOnOutOfMemoryError -jar "$JAR" replay)
+  replay=(java "$heap" -XX:+ExitOnOutOfMemoryError -jar "${BURST_JAR:-$JAR}" replay)
   rules="$tmp/burst-rules.yaml"
   cat > "$rules" <<'YAML'
 rules:
@@ -130,17 +133,21 @@ YAML
       echo "| $label | ended before the signal | | | | | | | | | |" | tee -a "$burst"
     fi
   }
-  # endless NAME LABEL COMMAND...: COMMAND's output as the replay's standard input, without end;
-  # SIGTERM once the replay has read 256 MB
+  # endless LABEL COMMAND...: COMMAND's output as the replay's standard input, without end;
+  # SIGTERM once the replay has read ENDLESS_MB
   endless() {
     local label=$1 pid; shift
     "$@" | "${replay[@]}" "$rules" - --no-progress > /dev/null 2>&1 &
     pid=$!
-    until [ "$(awk '/^rchar/ {print $2}' "/proc/$pid/io" 2>/dev/null || echo 0)" -ge $((256 << 20)) ]; do
-      kill -0 "$pid" 2>/dev/null || { echo "| $label | ended by itself | | | | | | | | | |" | tee -a "$burst"; return; }
+    until [ "$(awk '/^rchar/ {print $2}' "/proc/$pid/io" 2>/dev/null || echo 0)" -ge $((ENDLESS_MB << 20)) ]; do
+      if ! kill -0 "$pid" 2>/dev/null; then
+        local rc=0; wait "$pid" || rc=$?
+        echo "| $label | - | ended by itself | - | - | - | - | - | - | - | $rc |" | tee -a "$burst"
+        return
+      fi
       sleep 0.05
     done
-    sigterm "$pid" "$label, 256 MB read" "-"
+    sigterm "$pid" "$label, $ENDLESS_MB MB read" "-"
   }
 
   line='192.0.2.7 - - [30/Nov/2026:10:00:03 +0000] "GET /api/feed HTTP/1.1" 200 512 "-" "curl/8.5"'
