@@ -26,6 +26,7 @@
 # 1 s late (late1000-many), the bulkhead (redis.max-waiting-threads) keeps the unmatched path's
 # p99 near flood-many's.
 # Settings: CONNS=22 MANY=133 DURATION=8 LIMIT=100 TIMEOUT=50ms ROUNDS="..." NAME=redis-faults
+# AGENT=path/to/tollgate-agent.jar runs another build of the agent (an older one, for a before).
 # Every round also measures a path no rule matches (/health on JVM 1, 2 connections beside the
 # flood): its p99 (unmatched_p99_ms) is what a slow Redis costs the rest of the app; the goal is
 # within 1.5 x of the flood round's (a healthy Redis).
@@ -46,7 +47,7 @@ done
 ROUNDS=${ROUNDS:-"flood flood-many late1000-many latency20 latency200 drop stop restart refused refused-light refused-deny refused-deny-light refused-local restart-local$ladder reload-deny sentinel"}
 NAME=${NAME:-redis-faults}
 
-agent=agent/target/tollgate-agent.jar
+agent=${AGENT:-agent/target/tollgate-agent.jar}
 app=test-apps/servlet-jakarta/target/servlet-jakarta.jar
 classes=agent/target/test-classes
 out=benchmarks/results
@@ -192,7 +193,7 @@ EOF
 }
 
 : > "$result"
-echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); CONNS=$CONNS DURATION=$DURATION LIMIT=$LIMIT TIMEOUT=$TIMEOUT" | tee -a "$result"
+echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); CONNS=$CONNS DURATION=$DURATION LIMIT=$LIMIT TIMEOUT=$TIMEOUT agent=$agent" | tee -a "$result"
 current=""
 for round in $ROUNDS; do
   conns=$CONNS

@@ -32,8 +32,15 @@ class CliIT {
   }
 
   static Result run(String... args) throws IOException, InterruptedException {
+    return runWith(List.of(), args);
+  }
+
+  /** As {@link #run}, with {@code jvmOptions} before {@code -jar}. */
+  static Result runWith(List<String> jvmOptions, String... args)
+      throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(Jdk.current().javaExecutable());
+    command.addAll(jvmOptions);
     command.add("-jar");
     command.add(TestPaths.agentJar().getAbsolutePath());
     command.addAll(Arrays.asList(args));
@@ -153,6 +160,32 @@ class CliIT {
     Result result = run("validate", dir.toString());
     assertEquals(2, result.exitCode, result.err);
     assertTrue(result.err.contains("is a directory"), result.err);
+  }
+
+  /**
+   * A long file is validated with C1 only ({@code QuickCompiles}), through the JVM's diagnostic
+   * command itself, which the jar's {@code Add-Opens} opens: the platform MBean server, ~0.25 s of
+   * CPU and ~300 classes, is not started.
+   */
+  @Test
+  void validateOfALongFileExcludesC2WithoutStartingTheMBeanServer() throws Exception {
+    StringBuilder yaml = new StringBuilder("rules:\n");
+    int rules = 3_000; // ~300 KiB, above QuickCompiles.LONG_FILE_BYTES
+    for (int i = 1; i <= rules; i++) {
+      yaml.append("  - name: tenant-").append(i).append("\n    match:\n      path: /tenants/t")
+          .append(i).append("/**\n    key: ip\n    limit: 100\n    period: 1m\n");
+    }
+    Path file = RulesFiles.write(dir, "long.yaml", yaml.toString());
+    Path classes = dir.resolve("classes.log");
+    Result result = runWith(List.of("-Xlog:class+load=info:file=" + classes), "validate",
+        file.toString());
+    assertEquals(0, result.exitCode, result.err);
+    assertTrue(result.out.contains("valid, 3000 rules"), result.out);
+    String loaded = java.nio.file.Files.readString(classes);
+    assertTrue(loaded.contains("com.sun.management.internal.DiagnosticCommandImpl "),
+        "the diagnostic command was reached");
+    assertFalse(loaded.contains("com.sun.jmx.mbeanserver.JmxMBeanServer "),
+        "the platform MBean server was started");
   }
 
   @Test

@@ -11,6 +11,7 @@ import io.tollgate.stores.LocalLimiterStore;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
 
 /**
@@ -45,7 +46,8 @@ import java.util.function.IntSupplier;
  * to the other instances ({@link LateReplyLedger}): by the share while Redis has not answered the
  * key for {@code max-wait}, and while it does, by the share only as far as Redis's last
  * {@code remaining} covers every instance's calls in flight, else by the tokens Redis granted to
- * this instance's calls refused here; so the instances together admit the limit, not the limit
+ * this instance's calls refused here (those of calls sent before the share bet while Redis was
+ * silent only where the share admits too); so the instances together admit the limit, not the limit
  * plus what an instance that got fewer of Redis's tokens had left of its share.
  *
  * <p>A failure of one rule's call only ({@link RedisFailure#RULE_ERROR}: WRONGTYPE, a script error)
@@ -126,6 +128,21 @@ public final class FailurePolicyStore implements LimiterStore {
       IntSupplier liveInstances,
       Clock clock,
       long maxLocalKeys) {
+    this(primary, decider, policy, liveInstances, clock, maxLocalKeys, null);
+  }
+
+  /**
+   * With {@code redisAnswering} saying whether Redis answered any call within {@code max-wait}
+   * (null: the primary's backend says); tests script it.
+   */
+  FailurePolicyStore(
+      RedisAlgorithmStore primary,
+      LimiterStore decider,
+      OnFailure policy,
+      IntSupplier liveInstances,
+      Clock clock,
+      long maxLocalKeys,
+      BooleanSupplier redisAnswering) {
     this.primary = primary;
     this.decider = decider;
     this.policy = policy;
@@ -134,8 +151,8 @@ public final class FailurePolicyStore implements LimiterStore {
     this.maxLocalKeys = maxLocalKeys;
     this.carriesState = !(primary.algorithm() instanceof Concurrency);
     this.lateReplies =
-        new LateReplyLedger(
-            clock, this::maxWaitNanos, this::instances, this::redisAnswering, maxLocalKeys);
+        new LateReplyLedger(clock, this::maxWaitNanos, this::instances,
+            redisAnswering != null ? redisAnswering : this::redisAnswering, maxLocalKeys);
   }
 
   @Override
@@ -161,7 +178,7 @@ public final class FailurePolicyStore implements LimiterStore {
       }
       try {
         decider.decide(key, cost, verdict);
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | Error e) {
         if (inFlight != null && !(e instanceof BackendUnavailableException
             && ((BackendUnavailableException) e).kind().decidedByLocalShare())) {
           lateReplies.noReply(inFlight); // not decided by the ledger: nothing in flight

@@ -26,7 +26,10 @@ import java.util.function.LongSupplier;
  * <ol>
  *   <li><b>Spend a credit</b>: a token Redis granted to an earlier call of this instance whose
  *       request was refused here (below), not yet spent. Redis counted it for this instance and
- *       nobody else has it: an admission that can never be on top of the limit.
+ *       nobody else has it: an admission that can never be on top of the limit. Except after the
+ *       share has bet because Redis was silent (2): the shares together are then the limit, and
+ *       a token Redis granted to a call sent before that bet is part of the same budget, so it is
+ *       spent only where the share admits too (see below).
  *   <li><b>Redis has answered nothing for {@code max-wait}</b>, nor this key (a Redis slow from
  *       the key's first call, a {@code kill -STOP}): the local share decides, as before. Nobody
  *       is getting Redis's answers then, so the shares are all that admits, and together they
@@ -50,22 +53,39 @@ import java.util.function.LongSupplier;
  *       later by the next late request.
  * </ol>
  *
+ * <p>Why a credit of a call sent before a silent bet goes through the share: a call held while
+ * Redis answered others but not this key (3) gave its share's unit back, for a Redis that then
+ * stops answering; when it does, the shares bet those units, and when Redis's replies (2 s late,
+ * say) then grant tokens to the held calls, the same budget is counted twice. An instance whose
+ * held calls got more tokens than it bet spent the difference while another's bets were refused
+ * (111 of 100 with every reply 2 s late). Through the share, the instance admits its share in
+ * all, or Redis's tokens if fewer: together at most the limit. (Charging the held calls to the
+ * share instead would leave no share to bet when replies are 10 s late: slow would be down.)
+ *
  * <p>Why this and not the alternatives issue 28 weighed: reservations taken ahead on Redis (as
  * {@code lease-tokens} does for the hot path) would need a second write per key in every
  * algorithm's script and would not help the case that matters most to "slow is not down", a key
  * whose first call is already late (nothing was reserved for it); and a local admission charged
  * back to Redis as a debt when its late reply says refused bounds the next period, not the one
  * that was exceeded. The credits are the reservations, taken by the calls that are late anyway:
- * no extra round trip, and a request Redis answers in time costs one map lookup more.
+ * no extra round trip, and a request Redis answers in time costs one map lookup and two short
+ * locks of its key more.
  *
  * <p>A request the share admits late is a debt until its reply says Redis counted it (and stays
  * one if Redis refused it): credits are spent only beyond this instance's bets that are not
  * settled, so a bet that proves to be on top of the limit is paid back before a credit admits
- * more. A call with no reply to come (lost with its connection, never sent because the queue of late
- * calls is full, or on a backend a reload retired) is decided the same way, with no credit to
- * come of it. Credits last {@link #CREDIT_NANOS} from their last change (as a lease's tokens do), then
- * are given up; a debt stays until paid (or the key is forgotten). Memory: one small entry per key seen in the last {@link
- * #KEY_IDLE_NANOS}, at most {@code maxKeys}.
+ * more. A call with no reply to come (lost with its connection, never sent because the queue of
+ * late calls is full, or on a backend a reload retired) is decided the same way, with no credit to
+ * come of it. Credits last {@link #CREDIT_NANOS} from the last token granted (as a lease's tokens
+ * do), then are given up; a debt stays until paid (or the key is forgotten).
+ *
+ * <p>Threads: request threads send, decide and note in-time answers; Lettuce's event loop notes
+ * late replies. Each key's fields are guarded by its own monitor, held only for a few reads and
+ * writes of them: nothing else is called under it (the suppliers are read before), so the event
+ * loop never waits on more than that. Memory: one small entry per key seen in the last {@link
+ * #KEY_IDLE_NANOS}, at most {@code maxKeys}; an entry dropped while its calls are in flight (the
+ * cache full) is settled by them alone, and the key starts afresh (its debts forgotten: bounded
+ * by the share still).
  */
 final class LateReplyLedger {
 
@@ -92,16 +112,30 @@ final class LateReplyLedger {
 
   /** One key's calls and what Redis last said of it; guarded by its own monitor. */
   static final class Key {
+    /** Calls of the key sent and not yet answered (nor known to have no reply to come). */
     int outstanding;
     /** Calls sent so far, and the latest of them whose reply was noted. */
     long sent;
     long notedCall;
+    /** Whether, when and what Redis last said of the key (its latest call's answer). */
     boolean answered;
     long answeredAt;
     long remaining;
     long refusedUntil;
+    /**
+     * Tokens Redis counted for this instance that no request here has, less this instance's bets
+     * not settled yet (negative: a debt). Positive credits are given up at {@code creditsUntil},
+     * {@link LateReplyLedger#CREDIT_NANOS} after the last token came; a debt stays until paid.
+     */
     long credits;
     long creditsUntil;
+    /**
+     * The part of a positive {@link #credits} granted to calls sent before the share last bet
+     * because Redis was silent: spent only where the share admits too (never more than credits).
+     */
+    long creditsThroughShare;
+    /** The latest call sent when the share last bet because Redis was silent (0: never). */
+    long silentBetThrough;
   }
 
   private final Clock clock;
@@ -175,34 +209,37 @@ final class LateReplyLedger {
   /**
    * Decides a request whose call is late into {@code verdict}, as the class comment says: {@code
    * share} is the local share's verdict, already taken for it; {@code reply} is what Redis will
-   * have decided of the call, null when no reply is to come (lost, not sent); {@code notRun} is called if the reply says the call did not run
-   * (its script was not cached: {@code NOSCRIPT}) after the request was admitted here without a
-   * token of Redis's, so that it is charged there (nothing else would count it).
+   * have decided of the call, null when no reply is to come (lost, not sent); {@code notRun} is
+   * called if the reply says the call did not run (its script was not cached: {@code NOSCRIPT})
+   * after the request was admitted here without a token of Redis's, so that it is charged there
+   * (nothing else would count it).
    *
    * @return how it was decided
    */
   LateDecision decideLate(Call call, long cost, Verdict share, Verdict verdict,
       CompletionStage<Verdict> reply, Runnable notRun) {
+    // Read before the key's lock, which Lettuce's event loop takes too.
     long now = clock.nowNanos();
+    long fresh = freshNanos.getAsLong();
+    boolean answering = redisAnswering.getAsBoolean();
+    long sharing = Math.max(1, instances.getAsInt());
     Key k = call.key;
     LateDecision how;
     long retryNanos;
     synchronized (k) {
-      if (k.credits > 0 && now - k.creditsUntil >= 0) {
-        k.credits = 0; // not spent in time: given up (a debt stays until paid)
-      }
-      if (k.credits >= cost) {
-        k.credits -= cost;
+      expireCredits(k, now);
+      if (creditAdmits(k, cost, share.allowed)) {
+        debit(k, cost);
         how = LateDecision.CREDIT;
-      } else if (!k.answered || now - k.answeredAt >= freshNanos.getAsLong()) {
-        if (!redisAnswering.getAsBoolean()) {
+      } else if (!k.answered || now - k.answeredAt >= fresh) {
+        if (!answering) {
           how = LateDecision.SHARE;
-        } else if (share.allowed && covers(k, share.remaining, cost, 1)) {
+        } else if (share.allowed && covers(share.remaining, sharing - 1, k.outstanding, cost)) {
           how = LateDecision.COVERED;
         } else {
           how = LateDecision.HELD;
         }
-      } else if (share.allowed && covers(k, k.remaining, cost, 0)) {
+      } else if (share.allowed && covers(k.remaining, sharing, k.outstanding, cost)) {
         how = LateDecision.COVERED;
       } else {
         how = LateDecision.HELD;
@@ -211,7 +248,10 @@ final class LateReplyLedger {
       if (share.allowed && (how == LateDecision.SHARE || how == LateDecision.COVERED)) {
         // A bet: a debt until its reply says Redis counted it, so that no credit is spent while
         // a bet of this instance may still prove to be on top of the limit.
-        credit(k, -cost, now);
+        debit(k, cost);
+        if (how == LateDecision.SHARE) {
+          k.silentBetThrough = k.sent;
+        }
       }
     }
     switch (how) {
@@ -241,52 +281,73 @@ final class LateReplyLedger {
   }
 
   /**
-   * {@code left} covers as many calls in flight as this instance's for every instance but {@code
-   * counted} (those whose calls {@code left} has counted already: this one, for its share).
+   * Whether {@code left} covers {@code instances} instances' calls in flight, as many as this
+   * one's each ({@code outstanding}).
    */
-  private boolean covers(Key k, long left, long cost, int counted) {
-    long inFlight;
+  private static boolean covers(long left, long instances, int outstanding, long cost) {
     try {
-      long others = Math.max(0, Math.max(1, instances.getAsInt()) - counted);
-      inFlight = Math.multiplyExact(Math.multiplyExact(others, (long) k.outstanding), cost);
+      return left >= Math.multiplyExact(Math.multiplyExact(instances, (long) outstanding), cost);
     } catch (ArithmeticException tooMany) {
       return false;
     }
-    return left >= inFlight;
   }
 
-  /** The late call's reply came (or none will: {@code decided} null). */
+  /**
+   * The late call's reply came ({@code decided}), or none will (null). Redis counted the call: a
+   * bet's debt is settled, a request admitted by a credit has its own token in place of the one
+   * it spent, and a held call's token is a credit. No reply to come: the bet is no longer owed
+   * here (nothing to learn of it), and a held call has no token.
+   */
   private void lateReply(
       Call call, long cost, LateDecision how, boolean admittedHere, Verdict decided) {
     long now = clock.nowNanos();
     Key k = call.key;
     synchronized (k) {
       k.outstanding--;
-      boolean bet = (how == LateDecision.SHARE || how == LateDecision.COVERED) && admittedHere;
-      if (decided == null) {
-        if (bet) {
-          credit(k, cost, now); // nothing to learn: the bet is no longer owed here
-        }
-        return;
+      if (decided != null) {
+        note(k, call.number, decided, now);
       }
-      note(k, call.number, decided, now);
-      if (decided.allowed && (how == LateDecision.HELD || how == LateDecision.CREDIT)) {
-        // A token Redis counted for this instance and no request here has: a credit (for a
-        // request admitted by a credit, its own token replaces the credit it spent).
-        credit(k, cost, now);
-      } else if (bet && decided.allowed) {
-        credit(k, cost, now); // Redis counted it: the bet's debt is settled
+      boolean bet = admittedHere && how != LateDecision.CREDIT;
+      boolean counted = decided == null ? bet : decided.allowed;
+      if (counted && (admittedHere || how == LateDecision.HELD)) {
+        addCredit(k, cost, now, call.number <= k.silentBetThrough);
       }
       // (a bet Redis refused stays a debt: paid back from the next credit)
     }
   }
 
-  private static void credit(Key k, long delta, long now) {
+  /**
+   * Whether a credit admits a request of {@code cost}: one granted to a call sent before the
+   * share's last silent bet only where the share admits the request too (and keeps its charge).
+   */
+  private static boolean creditAdmits(Key k, long cost, boolean shareAdmits) {
+    return k.credits >= cost && (k.credits - k.creditsThroughShare >= cost || shareAdmits);
+  }
+
+  /** A credit spent, or a bet's debt: those through the share are the last spent. */
+  private static void debit(Key k, long cost) {
+    k.credits -= cost;
+    k.creditsThroughShare = Math.min(k.creditsThroughShare, Math.max(0, k.credits));
+  }
+
+  /**
+   * A token Redis counted for this instance: pays a debt first, else is a credit for the next
+   * late request; through the share if the call was sent before the share's last silent bet.
+   */
+  private static void addCredit(Key k, long cost, long now, boolean throughShare) {
+    expireCredits(k, now);
+    k.credits += cost;
+    long added = throughShare ? cost : 0;
+    k.creditsThroughShare = Math.min(k.creditsThroughShare + added, Math.max(0, k.credits));
+    k.creditsUntil = now + CREDIT_NANOS;
+  }
+
+  /** Credits not spent within {@link #CREDIT_NANOS} of the last token are given up (not debts). */
+  private static void expireCredits(Key k, long now) {
     if (k.credits > 0 && now - k.creditsUntil >= 0) {
       k.credits = 0;
+      k.creditsThroughShare = 0;
     }
-    k.credits += delta;
-    k.creditsUntil = now + CREDIT_NANOS;
   }
 
   private static void note(Key k, long callNumber, Verdict decided, long now) {
@@ -321,6 +382,17 @@ final class LateReplyLedger {
     }
     synchronized (k) {
       return k.credits;
+    }
+  }
+
+  /** Of {@link #credits}, those spent only where the share admits too; for tests. */
+  long creditsThroughShare(String key) {
+    Key k = keys.getIfPresent(key);
+    if (k == null) {
+      return 0;
+    }
+    synchronized (k) {
+      return k.creditsThroughShare;
     }
   }
 
