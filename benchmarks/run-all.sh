@@ -9,11 +9,12 @@
 # Output: benchmarks/results/current/ (each benchmark's own files and its console output), and
 # benchmarks/results/current/environment.txt (the commit, the machine, the JDK).
 # ONLY="decision memory" runs some of them: request-path jersey-path decision memory e2e-servlet
-# e2e-spring redis startup rule-count replay adaptive.
+# e2e-spring redis startup rule-count replay adaptive slow-senders. (replay includes its burst row,
+# issue 28 row 6; slow-senders is issue 28 row 3. run-redis-faults.sh, section 7, runs on its own.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=benchmarks/results/current
-ONLY=${ONLY:-"request-path jersey-path decision memory e2e-servlet e2e-spring redis startup rule-count replay adaptive"}
+ONLY=${ONLY:-"request-path jersey-path decision memory e2e-servlet e2e-spring redis startup rule-count replay adaptive slow-senders"}
 JAR=benchmarks/target/benchmarks.jar
 mkdir -p "$OUT"
 [ -f "$JAR" ] && [ -f agent/target/tollgate-agent.jar ] \
@@ -79,6 +80,10 @@ fi
 if wants replay; then
   step "replay (section 8)"
   benchmarks/run-replay.sh >"$OUT/replay-console.txt" 2>&1
+fi
+if wants slow-senders; then
+  step "slow senders against a shared concurrency limit (section 7)"
+  NAME=current/slow-senders benchmarks/run-slow-senders.sh >"$OUT/slow-senders-console.txt" 2>&1
 fi
 if wants adaptive; then
   step "adaptive concurrency (section 9)"

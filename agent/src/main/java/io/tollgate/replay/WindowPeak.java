@@ -7,8 +7,12 @@ package io.tollgate.replay;
  * would have refused this key nothing, and one unit less would have refused it once at least.
  *
  * <p>Keeps the times of the key's requests of the last period in a ring buffer that starts small
- * and doubles as needed: memory follows the key's requests within one period (8 bytes each, 12
- * with costs other than 1), and all keys together hold at most the requests of one period.
+ * and doubles as needed, one entry per distinct time: requests logged at the same instant are
+ * one entry with their units summed (they enter and leave the window together, so the peak is
+ * the same). So memory follows the distinct times of the key's requests within one period (8
+ * bytes each, 12 once an entry holds other than 1 unit), not their number: a log stamped by the
+ * second (NCSA) holds at most one entry per second of the period whatever its rate, where one
+ * entry per request took a burst of millions of lines in one second past any heap (issue 28).
  */
 final class WindowPeak {
 
@@ -29,12 +33,28 @@ final class WindowPeak {
       head = (head + 1) % times.length;
       size--;
     }
+    int units = (int) Math.min(Integer.MAX_VALUE, Math.max(0, cost));
+    if (units == 0) {
+      return; // takes no room in the window and moves no sum
+    }
+    if (size > 0) {
+      int last = (head + size - 1) % times.length;
+      int lastUnits = costs == null ? 1 : costs[last];
+      if (times[last] == nowNanos && lastUnits <= Integer.MAX_VALUE - units) {
+        if (costs == null) {
+          costs = new int[times.length];
+          java.util.Arrays.fill(costs, 1);
+        }
+        costs[last] = lastUnits + units;
+        count(units);
+        return;
+      }
+    }
     if (size == times.length) {
       grow();
     }
     int at = (head + size) % times.length;
     times[at] = nowNanos;
-    int units = (int) Math.min(Integer.MAX_VALUE, Math.max(0, cost));
     if (units != 1 && costs == null) {
       costs = new int[times.length];
       java.util.Arrays.fill(costs, 1);
@@ -43,6 +63,10 @@ final class WindowPeak {
       costs[at] = units;
     }
     size++;
+    count(units);
+  }
+
+  private void count(int units) {
     unitsInWindow += units;
     if (unitsInWindow > peak) {
       peak = unitsInWindow;
@@ -51,6 +75,11 @@ final class WindowPeak {
 
   long peak() {
     return peak;
+  }
+
+  /** The entries held now: the distinct times of the key's requests within the last period. */
+  int heldTimes() {
+    return size;
   }
 
   private void grow() {

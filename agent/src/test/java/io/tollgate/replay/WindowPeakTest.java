@@ -41,6 +41,32 @@ class WindowPeakTest {
     }
   }
 
+  /**
+   * Requests logged at one instant are one entry: a burst of any size in one second of an NCSA log
+   * holds one time, where one entry per request once took a million-line second past the heap.
+   */
+  @Test
+  void requestsAtTheSameTimeHoldOneEntryAndTheSamePeak() {
+    long second = 1_000_000_000L;
+    long minute = 60 * second;
+    WindowPeak peak = new WindowPeak();
+    for (int i = 0; i < 1_000_000; i++) {
+      peak.add(7 * second, 1, minute);
+    }
+    assertEquals(1, peak.heldTimes(), "a million requests of one second");
+    assertEquals(1_000_000, peak.peak());
+
+    peak.add(8 * second, 3, minute);
+    peak.add(8 * second, 0, minute);
+    peak.add(8 * second, 1, minute);
+    assertEquals(2, peak.heldTimes(), "one entry per second, costs summed");
+    assertEquals(1_000_004, peak.peak());
+
+    peak.add(7 * second + minute, 1, minute);
+    assertEquals(2, peak.heldTimes(), "the first second left the window whole");
+    assertEquals(1_000_004, peak.peak());
+  }
+
   @Test
   void percentilesAreByNearestRank() {
     long[] sorted = new long[1000];
