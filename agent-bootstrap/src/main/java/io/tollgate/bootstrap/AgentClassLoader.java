@@ -76,9 +76,7 @@ final class AgentClassLoader extends ClassLoader {
   /** Class files are asked for as {@code X.class}, as a library reading its own classes would. */
   @Override
   protected URL findResource(String name) {
-    String path = name.endsWith(".class")
-        ? PREFIX + name.substring(0, name.length() - ".class".length()) + CLASS_SUFFIX
-        : PREFIX + name;
+    String path = entryName(name);
     if (jar.getJarEntry(path) == null) {
       return null;
     }
@@ -89,10 +87,38 @@ final class AgentClassLoader extends ClassLoader {
     }
   }
 
+  /**
+   * The agent's own resources (its version, say) read straight from the jar it holds open: through
+   * a {@code jar:} URL the JDK would load and set up a dozen classes of its URL connections to read
+   * one small file, in {@code premain}, on the application's main thread. The parent is asked
+   * first, as {@link #getResource} does.
+   */
+  @Override
+  public InputStream getResourceAsStream(String name) {
+    if (getParent().getResource(name) == null) {
+      JarEntry entry = jar.getJarEntry(entryName(name));
+      if (entry != null) {
+        try {
+          return jar.getInputStream(entry);
+        } catch (IOException e) {
+          return null;
+        }
+      }
+    }
+    return super.getResourceAsStream(name);
+  }
+
   @Override
   protected Enumeration<URL> findResources(String name) {
     URL url = findResource(name);
     return url == null ? Collections.emptyEnumeration() : Collections.enumeration(Collections.singleton(url));
+  }
+
+  /** Where the resource {@code name} is in the jar. */
+  private static String entryName(String name) {
+    return name.endsWith(".class")
+        ? PREFIX + name.substring(0, name.length() - ".class".length()) + CLASS_SUFFIX
+        : PREFIX + name;
   }
 
   private static byte[] readAll(InputStream in) throws IOException {

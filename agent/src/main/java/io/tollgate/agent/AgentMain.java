@@ -90,15 +90,15 @@ public final class AgentMain {
             + ApplicationLogManager.ARGUMENT + "=false starts at once)");
       }
       transformer.weaveEntryPoints();
-      JdkEntryPoints.prepare(inst, weaving);
-      startBesideTheApplication(arguments, startNanos);
+      // The JDK's own clients on the start-up thread: no application class waits for them
+      startBesideTheApplication(arguments, startNanos, inst, weaving, transformer);
     } else {
       try (AgentLog.Errors errors = AgentLog.collectErrors()) {
         boolean loaded = false;
         try {
           loaded = startEngine(arguments);
           transformer.weaveEntryPoints();
-          JdkEntryPoints.prepare(inst, weaving);
+          weaveJdkEntryPoints(inst, weaving, transformer);
           LoadedEntryPoints.retransform(inst, weaving, agentClassLoader);
           startBackgroundServices(arguments);
           AgentLog.info("ready; watching " + watched(arguments) + " for changes");
@@ -138,17 +138,41 @@ public final class AgentMain {
         messages);
   }
 
-  private static void startBesideTheApplication(AgentArguments arguments, long startNanos) {
+  private static void startBesideTheApplication(AgentArguments arguments, long startNanos,
+      Instrumentation inst, EntryPointWeaving weaving, WeavingTransformer transformer) {
     // An anonymous class, not a lambda: one invokedynamic bootstrap fewer in premain.
     Thread thread = new Thread(new Runnable() {
       @Override
       public void run() {
+        weaveJdkEntryPoints(inst, weaving, transformer);
         finishStarting(arguments, startNanos);
       }
     }, "tollgate-start");
     thread.setDaemon(true);
     premainMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
     thread.start();
+  }
+
+  /**
+   * The entry points in the JDK's own classes (its HTTP clients), woven once their modules read the
+   * bridge's ({@link JdkEntryPoints#prepare}). At start, on the start-up thread and before the
+   * rules: changing the JDK's modules loads and spins classes that {@code premain}, on the
+   * application's main thread, need not wait for; no outbound call is decided before the engine is
+   * installed anyway. A failure leaves those clients unwoven, their calls unlimited.
+   */
+  private static void weaveJdkEntryPoints(
+      Instrumentation inst, EntryPointWeaving weaving, WeavingTransformer transformer) {
+    try {
+      JdkEntryPoints.prepare(inst, weaving, new Runnable() {
+        @Override
+        public void run() {
+          transformer.weaveJdkEntryPoints();
+        }
+      });
+    } catch (RuntimeException | Error e) {
+      AgentLog.error("the JDK's HTTP clients could not be instrumented; their calls pass"
+          + " unlimited", e);
+    }
   }
 
   /** On the start-up thread: the rules and the engine, then the background services. */

@@ -32,6 +32,8 @@ public final class WeavingTransformer implements ClassFileTransformer {
   private final ClassLoaderTransformer loaders;
   private final EntryPointTransformer entryPoints;
   private volatile boolean weavingEntryPoints;
+  /** Whether the JDK's own classes with entry points are woven: once their modules read ours. */
+  private volatile boolean weavingJdkEntryPoints;
 
   public WeavingTransformer(ClassLoader agentClassLoader, EntryPointWeaving weaving) {
     this.agentClassLoader = agentClassLoader;
@@ -43,6 +45,14 @@ public final class WeavingTransformer implements ClassFileTransformer {
   /** From now on, entry points are woven too (class loaders always are). */
   public void weaveEntryPoints() {
     weavingEntryPoints = true;
+  }
+
+  /**
+   * From now on, the entry points of the JDK's own classes are woven too (its HTTP clients): call
+   * once their modules read the bridge's ({@code JdkEntryPoints.prepare}).
+   */
+  public void weaveJdkEntryPoints() {
+    weavingJdkEntryPoints = true;
   }
 
   @Override
@@ -57,7 +67,7 @@ public final class WeavingTransformer implements ClassFileTransformer {
     }
     if (loader == null || loader == PLATFORM) {
       // the JDK's classes are never looked at, but the few HTTP clients an outbound module weaves
-      return weavingEntryPoints && entryPoints.weavesJdkClass(className)
+      return weavingEntryPoints && weavingJdkEntryPoints && entryPoints.weavesJdkClass(className)
           ? entryPoints.weaveCandidate(loader, className, classBeingRedefined, classfileBuffer)
           : null;
     }

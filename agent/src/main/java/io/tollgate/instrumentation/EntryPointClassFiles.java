@@ -18,18 +18,25 @@ import java.util.Set;
  * Spring MVC's {@code HandlerAdapter.handle} takes {@code (HttpServletRequest,
  * HttpServletResponse, Object)}), and the others are in one class each, named. So a class is a
  * candidate when it is not an interface and its constant pool holds a string that begins as one of
- * those descriptors' arguments do, or is one of those class names.
- * False positives (a class that calls a servlet's {@code service}, say) only cost a parse; a false
- * negative would let requests through it pass unlimited, which the tests of this class guard
- * against for each entry point.
+ * those descriptors' arguments do, or is one of those class names; and then, for those few, when
+ * one of the methods it declares is an entry point ({@link DeclaredMethods}: the method headers,
+ * without ASM), since most classes that mention a servlet's types only call it.
+ * A false positive only costs a parse; a false negative would let requests through it pass
+ * unlimited, which the tests of this class guard against for each entry point.
  *
- * <p>Uses nothing but the JDK, so that the other classes load only for candidates.
+ * <p>Uses nothing but the JDK (and {@link EntryPointMethod}'s own test of a method), so that the
+ * other classes load only for candidates.
  */
 public final class EntryPointClassFiles {
 
   private static final int ACC_INTERFACE = 0x0200;
 
-  /** {@link #scan}: the class is not an interface and may declare an entry point. */
+  /**
+   * {@link #scan}: the class is not an interface and declares a method that an entry point matches
+   * by its name, descriptor and access (and class, for one named), read from the method headers;
+   * the weaving reads it again with ASM, which also refuses a method marked synthetic only by an
+   * attribute (class files before Java 5).
+   */
   public static final int MAY_DECLARE_ENTRY_POINT = 1;
   /**
    * {@link #scan}: the class is not an interface and its constant pool holds {@code loadClass},
@@ -46,6 +53,8 @@ public final class EntryPointClassFiles {
   private final byte[][] descriptorStarts;
   /** The classes whose entry points are found by name: compared with whole strings. */
   private final byte[][] classNames;
+  /** Whether a method a class file declares is one of the entry points. */
+  private final DeclaredMethods.Test entryPoint;
 
   /** For these entry points: their descriptors, and the classes named by those in one class. */
   EntryPointClassFiles(List<EntryPointMethod> methods) {
@@ -60,6 +69,26 @@ public final class EntryPointClassFiles {
     }
     descriptorStarts = ascii(descriptors);
     classNames = ascii(classes);
+    entryPoint = new AnyOf(methods);
+  }
+
+  /** A declared method that one of the entry points matches, as the weaving will match it. */
+  private static final class AnyOf implements DeclaredMethods.Test {
+    private final EntryPointMethod[] methods;
+
+    AnyOf(List<EntryPointMethod> methods) {
+      this.methods = methods.toArray(new EntryPointMethod[0]);
+    }
+
+    @Override
+    public boolean accepts(String owner, int access, String name, String descriptor) {
+      for (EntryPointMethod method : methods) {
+        if (method.matches(owner, access, name, descriptor)) {
+          return true;
+        }
+      }
+      return false;
+    }
   }
 
   /**
@@ -136,6 +165,11 @@ public final class EntryPointClassFiles {
     int access = readUnsignedShort(b, at);
     if ((access & ACC_INTERFACE) != 0) {
       return 0;
+    }
+    if (marked) {
+      // Most classes that mention an entry point's types only call it (Tomcat's filter chain, a
+      // dispatcher): their method headers say so here, without ASM reading the class.
+      marked = DeclaredMethods.any(b, entryPoint);
     }
     return (marked ? MAY_DECLARE_ENTRY_POINT : 0) | (loadClass ? MENTIONS_LOAD_CLASS : 0);
   }

@@ -1,6 +1,7 @@
 package io.tollgate.instrumentation;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -34,15 +35,19 @@ public final class EntryPointWeaving {
 
   EntryPointWeaving(List<FrameworkModule> modules) {
     List<EntryPointMethod> all = new ArrayList<>();
-    List<Integer> numbers = new ArrayList<>();
+    int[] numbers = new int[8];
     for (int module = 0; module < modules.size(); module++) {
       for (EntryPointMethod method : modules.get(module).entryPoints()) {
+        if (all.size() == numbers.length) {
+          numbers = Arrays.copyOf(numbers, numbers.length * 2);
+        }
+        numbers[all.size()] = module;
         all.add(method);
-        numbers.add(module);
       }
     }
     this.methods = Collections.unmodifiableList(all);
-    this.entryPoints = numbers.stream().mapToInt(Integer::intValue).toArray();
+    // A plain array, no stream: this runs in premain, on the application's main thread
+    this.entryPoints = Arrays.copyOf(numbers, all.size());
     this.classFiles = new EntryPointClassFiles(methods);
   }
 

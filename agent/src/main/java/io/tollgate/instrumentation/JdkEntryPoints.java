@@ -43,11 +43,18 @@ public final class JdkEntryPoints {
   }
 
   /**
-   * Lets the JDK modules that declare woven classes read the bridge's module, then retransforms
-   * those classes already loaded. Call after the transformer is added. A failure leaves the JDK's
-   * clients unwoven (their calls unlimited), and is logged.
+   * Lets the JDK modules that declare woven classes read the bridge's module, then has {@code
+   * weaveFromNow} start weaving their classes as they load, then retransforms those already loaded.
+   * Call after the transformer is added. A failure leaves the JDK's clients unwoven (their calls
+   * unlimited), and is logged.
+   *
+   * <p>In that order because a JDK class woven before its module reads the bridge's would fail
+   * the application's calls through it ({@code IllegalAccessError}). So it may run off {@code
+   * premain}, on the agent's start-up thread: changing two modules costs the JDK a few classes and
+   * method handles of its own, which the application's main thread need not wait for, and the
+   * JDK's clients decide nothing before the engine is installed anyway.
    */
-  public static void prepare(Instrumentation inst, EntryPointWeaving weaving) {
+  public static void prepare(Instrumentation inst, EntryPointWeaving weaving, Runnable weaveFromNow) {
     Set<String> names = classes(weaving);
     if (names.isEmpty()) {
       return;
@@ -57,22 +64,30 @@ public final class JdkEntryPoints {
     for (String name : names) {
       modules.add(moduleOf(name));
     }
+    // No lambdas here: this runs in premain, on the application's main thread, where each one is a
+    // class spun at run time
     for (String moduleName : modules) {
-      ModuleLayer.boot().findModule(moduleName).ifPresent(module -> {
-        try {
-          inst.redefineModule(module, Collections.singleton(bridge), Collections.emptyMap(),
-              Collections.emptyMap(), Collections.emptySet(), Collections.emptyMap());
-        } catch (RuntimeException e) {
-          AgentLog.warn("the JDK module " + moduleName + " cannot be given access to the agent;"
-              + " its HTTP client's calls pass unlimited: " + e);
-        }
-      });
+      Module module = ModuleLayer.boot().findModule(moduleName).orElse(null);
+      if (module == null) {
+        continue;
+      }
+      try {
+        inst.redefineModule(module, Collections.singleton(bridge), Collections.emptyMap(),
+            Collections.emptyMap(), Collections.emptySet(), Collections.emptyMap());
+      } catch (RuntimeException e) {
+        AgentLog.warn("the JDK module " + moduleName + " cannot be given access to the agent;"
+            + " its HTTP client's calls pass unlimited: " + e);
+      }
     }
+    weaveFromNow.run();
     List<Class<?>> loaded = new ArrayList<>();
     for (Class<?> c : inst.getAllLoadedClasses()) {
       if (names.contains(c.getName()) && inst.isModifiableClass(c)) {
         loaded.add(c);
       }
+    }
+    if (loaded.isEmpty()) {
+      return; // at premain, as a rule
     }
     Retransformation.inBatches(inst, loaded, c -> "could not instrument " + c.getName()
         + " (already loaded); outbound calls through it pass unlimited");

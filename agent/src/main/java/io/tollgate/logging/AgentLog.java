@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The agent's own log: standard error, every line starting with {@code [tollgate]}, and a file when
@@ -66,9 +67,18 @@ public final class AgentLog {
     }
   }
 
-  /** Routes bootstrap-tier lines through this log too. */
+  /**
+   * Routes bootstrap-tier lines through this log too. An anonymous class, not a method reference:
+   * this runs in {@code premain}, on the application's main thread, where each lambda is a class
+   * spun at run time.
+   */
   public static void installAsSink() {
-    AgentLogSink.install(AgentLog::writeLine);
+    AgentLogSink.install(new Consumer<String>() {
+      @Override
+      public void accept(String line) {
+        writeLine(line);
+      }
+    });
   }
 
   public static void setDebug(boolean enabled) {

@@ -10,10 +10,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Which class files may declare an entry point: only those are parsed by the weaving, every other
- * class the application loads is passed over at the cost of a scan of its constant pool. A class
- * wrongly judged "no" would never be instrumented (its requests would pass unlimited); a wrong
- * "yes" only costs a parse.
+ * Which class files declare an entry point: only those are parsed by the weaving, every other
+ * class the application loads is passed over at the cost of a scan of its constant pool (and, for
+ * the few that mention an entry point's types, of their method headers). A class wrongly judged
+ * "no" would never be instrumented (its requests would pass unlimited); a wrong "yes" only costs a
+ * parse.
  */
 class EntryPointClassFilesTest {
 
@@ -23,19 +24,27 @@ class EntryPointClassFilesTest {
   @CsvSource({
     // Servlets and filters, both namespaces: their service/doFilter take (ServletRequest, ServletResponse...)
     "jakarta.servlet.http.HttpServlet,                             true",
-    "jakarta.servlet.GenericServlet,                               true",
     "jakarta.servlet.http.HttpFilter,                              true",
     "javax.servlet.http.HttpServlet,                               true",
-    "javax.servlet.GenericServlet,                                 true",
     "javax.servlet.http.HttpFilter,                                true",
+    // their service is abstract: nothing to weave
+    "jakarta.servlet.GenericServlet,                               false",
+    "javax.servlet.GenericServlet,                                 false",
     "io.tollgate.instrumentation.EntryPointClassFilesTest$AppServlet, true",
     "io.tollgate.instrumentation.EntryPointClassFilesTest$AppFilter,  true",
-    // Spring MVC's HandlerAdapter.handle(HttpServletRequest, HttpServletResponse, Object)
-    "io.tollgate.instrumentation.EntryPointClassFilesTest$JakartaHandlerAdapter, true",
-    "io.tollgate.instrumentation.EntryPointClassFilesTest$JavaxHandlerAdapter,   true",
+    // Spring MVC's HandlerAdapter.handle(HttpServletRequest, HttpServletResponse, Object) returns
+    // a ModelAndView: the same arguments with another result are not it (Spring's own adapters
+    // are woven in WeavingVerificationIT's spring-webmvc corpora)
+    "io.tollgate.instrumentation.EntryPointClassFilesTest$JakartaHandlerAdapter, false",
+    "io.tollgate.instrumentation.EntryPointClassFilesTest$JavaxHandlerAdapter,   false",
     // Jersey and Grizzly: one class each, by name
     "org.glassfish.jersey.server.model.ResourceMethodInvoker,      true",
     "org.glassfish.jersey.grizzly2.httpserver.GrizzlyHttpContainer, true",
+    // Classes that only call an entry point, or declare one that is never woven: told from their
+    // method headers, not parsed
+    "io.tollgate.instrumentation.EntryPointClassFilesTest$ServletCaller,       false",
+    "io.tollgate.instrumentation.EntryPointClassFilesTest$StaticService,       false",
+    "io.tollgate.instrumentation.EntryPointClassFilesTest$ServiceReturningInt, false",
     // Interfaces are never changed: nothing to parse
     "jakarta.servlet.Servlet,                                      false",
     "jakarta.servlet.Filter,                                       false",
@@ -99,6 +108,25 @@ class EntryPointClassFilesTest {
         javax.servlet.ServletRequest req,
         javax.servlet.ServletResponse res,
         javax.servlet.FilterChain chain) {}
+  }
+
+  /** Calls a servlet's service: its constant pool names the descriptor, its methods do not. */
+  static class ServletCaller {
+    void call(jakarta.servlet.Servlet servlet, jakarta.servlet.ServletRequest req,
+        jakarta.servlet.ServletResponse res) throws Exception {
+      servlet.service(req, res);
+    }
+  }
+
+  static class StaticService {
+    public static void service(jakarta.servlet.ServletRequest req,
+        jakarta.servlet.ServletResponse res) {}
+  }
+
+  static class ServiceReturningInt {
+    public int service(jakarta.servlet.ServletRequest req, jakarta.servlet.ServletResponse res) {
+      return 0;
+    }
   }
 
   static class AppClassLoader extends ClassLoader {

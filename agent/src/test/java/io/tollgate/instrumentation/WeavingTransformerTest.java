@@ -37,6 +37,24 @@ class WeavingTransformerTest {
     assertEquals(after, transformer.transform(APP, name, null, null, bytes) != null, "after");
   }
 
+  /**
+   * The JDK's own HTTP clients are woven only once their modules read the bridge's (the agent's
+   * start-up thread does that, off premain): woven before, their calls would fail. (Woven after:
+   * OutboundClientIT and OutboundLibrariesIT, where the bridge is on the boot class path.)
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+    "sun.net.www.protocol.http.HttpURLConnection",
+    "jdk.internal.net.http.HttpClientImpl",
+  })
+  void notTheJdksClientsBeforeTheirModulesReadTheBridge(String className) throws Exception {
+    WeavingTransformer transformer = new WeavingTransformer(null, AllEntryPoints.WEAVING);
+    transformer.weaveEntryPoints();
+    String name = className.replace('.', '/');
+
+    assertNull(transformer.transform(null, name, null, null, classFile(className)));
+  }
+
   @ParameterizedTest(name = "{0}")
   @CsvSource({"AppClassLoader", "AppServlet"})
   void neverTheJdksClasses(String simpleName) throws Exception {

@@ -1,5 +1,6 @@
 package io.tollgate.instrumentation.classloader;
 
+import io.tollgate.instrumentation.DeclaredMethods;
 import java.nio.charset.StandardCharsets;
 import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.ClassVisitor;
@@ -13,7 +14,8 @@ import net.bytebuddy.jar.asm.Opcodes;
  *
  * <p>Every class the application loads passes through here, so the common answer comes from the
  * constant pool alone: a class that declares {@code loadClass} has the string {@code loadClass}
- * there. Only those (mostly classes that call it) are parsed. A method is woven by its name and
+ * there. Of those (mostly classes that call it), the method headers tell the few that declare it
+ * ({@link DeclaredMethods}), and only these are parsed by ASM. A method is woven by its name and
  * descriptor, as an entry point is, without walking the class's super types (which would load
  * classes while one is being defined): an instance method {@code Class loadClass(String)} outside
  * a class loader, say a resolver's, only gets the bootstrap's answer for the agent's own package.
@@ -50,31 +52,29 @@ final class ClassLoaderWeaving {
    * transformer reads the constant pool once for every question it has of a class).
    */
   byte[] weaveMentioning(byte[] classFile) {
+    if (!DeclaredMethods.any(classFile, LOAD_CLASS_METHOD)) {
+      return null; // it only calls loadClass: most of those that get this far, not read by ASM
+    }
     ClassReader reader = new ClassReader(classFile);
     if ((reader.getAccess() & (Opcodes.ACC_INTERFACE | Opcodes.ACC_MODULE)) != 0) {
       return null;
-    }
-    if (!declaresLoadClass(reader)) {
-      return null; // it only calls loadClass: most of those that get this far
     }
     Weave weave = new Weave(new ClassWriter(reader, 0));
     reader.accept(weave, ClassReader.EXPAND_FRAMES);
     return weave.writer.toByteArray();
   }
 
-  /** Reads the method headers only, no code. */
-  private static boolean declaresLoadClass(ClassReader reader) {
-    boolean[] found = {false};
-    reader.accept(new ClassVisitor(Opcodes.ASM9) {
-      @Override
-      public MethodVisitor visitMethod(int access, String name, String descriptor,
-          String signature, String[] exceptions) {
-        found[0] |= isLoadClass(access, name, descriptor);
-        return null;
-      }
-    }, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
-    return found[0];
-  }
+  /**
+   * A {@code loadClass} to weave, as {@link Weave} picks it (from the raw access flags: ASM adds
+   * only flags that {@link #isLoadClass} does not look at).
+   */
+  private static final DeclaredMethods.Test LOAD_CLASS_METHOD =
+      new DeclaredMethods.Test() {
+        @Override
+        public boolean accepts(String owner, int access, String name, String descriptor) {
+          return isLoadClass(access, name, descriptor);
+        }
+      };
 
   static boolean isLoadClass(int access, String name, String descriptor) {
     return (access & NOT_WOVEN) == 0

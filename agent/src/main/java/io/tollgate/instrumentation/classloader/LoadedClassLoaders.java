@@ -23,6 +23,9 @@ public final class LoadedClassLoaders {
         candidates.add(loaded);
       }
     }
+    if (candidates.isEmpty()) {
+      return; // in premain, almost always: and no lambda spun on the application's main thread
+    }
     Retransformation.inBatches(
         inst,
         candidates,

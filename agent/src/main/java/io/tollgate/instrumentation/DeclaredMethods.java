@@ -1,0 +1,140 @@
+package io.tollgate.instrumentation;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Whether a class file declares a method that a test accepts, read from its bytes alone: the
+ * constant pool, then the header of each field and method, no code.
+ *
+ * <p>Why not ASM's {@code ClassReader}: its constant pool walk, its strings and its visitors cost
+ * a class that only mentions what a weaving looks for (a class that calls {@code loadClass} or a
+ * servlet's {@code service}, as many do) about as much as reading it to weave, all of it while the
+ * application starts, interpreted, and then again in the JIT that compiles ASM for it. A class
+ * that passes this test is read by ASM as before; one that does not is left alone, as ASM would
+ * have left it.
+ *
+ * <p>Names are handed to the test decoded as Latin-1, one character per byte: equal to an ASCII
+ * name exactly when the class file holds that name, which is all the weavings compare with (a
+ * method or class name outside ASCII never equals one of theirs).
+ */
+public final class DeclaredMethods {
+
+  /** What a weaving looks for in a declared method. */
+  public interface Test {
+    /**
+     * @param owner the class's internal name ({@code org/example/Servlet})
+     * @param access the method's access flags
+     */
+    boolean accepts(String owner, int access, String name, String descriptor);
+  }
+
+  private static final int UTF8 = 1;
+  private static final int CLASS = 7;
+
+  private DeclaredMethods() {}
+
+  /**
+   * True when {@code classFile} declares a method {@code test} accepts; false when it declares
+   * none, and for bytes that are not a readable class file.
+   */
+  public static boolean any(byte[] classFile, Test test) {
+    try {
+      return read(classFile, test);
+    } catch (RuntimeException notAClassFileWeKnow) {
+      return false;
+    }
+  }
+
+  private static boolean read(byte[] b, Test test) {
+    if (b == null || b.length < 10 || readInt(b, 0) != 0xCAFEBABE) {
+      return false;
+    }
+    int count = readUnsignedShort(b, 8);
+    // Where each entry starts: only the class files a weaving picked get this far, a few in a
+    // thousand, so the array is no cost to the common case.
+    int[] entries = new int[count];
+    int at = 10;
+    for (int index = 1; index < count; index++) {
+      entries[index] = at;
+      switch (b[at] & 0xFF) {
+        case UTF8:
+          at += 3 + readUnsignedShort(b, at + 1);
+          break;
+        case 3: // Integer
+        case 4: // Float
+        case 9: // Fieldref
+        case 10: // Methodref
+        case 11: // InterfaceMethodref
+        case 12: // NameAndType
+        case 17: // Dynamic
+        case 18: // InvokeDynamic
+          at += 5;
+          break;
+        case 5: // Long
+        case 6: // Double
+          at += 9;
+          index++; // takes two entries
+          break;
+        case CLASS:
+        case 8: // String
+        case 16: // MethodType
+        case 19: // Module
+        case 20: // Package
+          at += 3;
+          break;
+        case 15: // MethodHandle
+          at += 4;
+          break;
+        default:
+          return false; // a constant pool this reader does not know
+      }
+    }
+    int thisClass = readUnsignedShort(b, at + 2);
+    String owner = utf8(b, entries, readUnsignedShort(b, entries[thisClass] + 1));
+    at += 6; // access flags, this class, super class
+    at += 2 + 2 * readUnsignedShort(b, at); // interfaces
+    int fields = readUnsignedShort(b, at);
+    at += 2;
+    for (int i = 0; i < fields; i++) {
+      at = skipMember(b, at);
+    }
+    int methods = readUnsignedShort(b, at);
+    at += 2;
+    for (int i = 0; i < methods; i++) {
+      int access = readUnsignedShort(b, at);
+      String name = utf8(b, entries, readUnsignedShort(b, at + 2));
+      String descriptor = utf8(b, entries, readUnsignedShort(b, at + 4));
+      if (test.accepts(owner, access, name, descriptor)) {
+        return true;
+      }
+      at = skipMember(b, at);
+    }
+    return false;
+  }
+
+  /** Past a field or method: its access, name and descriptor, then its attributes. */
+  private static int skipMember(byte[] b, int at) {
+    int attributes = readUnsignedShort(b, at + 6);
+    at += 8;
+    for (int i = 0; i < attributes; i++) {
+      at += 6 + readInt(b, at + 2);
+    }
+    return at;
+  }
+
+  private static String utf8(byte[] b, int[] entries, int index) {
+    int at = entries[index];
+    if ((b[at] & 0xFF) != UTF8) {
+      throw new IllegalArgumentException("not a string: constant " + index);
+    }
+    return new String(b, at + 3, readUnsignedShort(b, at + 1), StandardCharsets.ISO_8859_1);
+  }
+
+  private static int readUnsignedShort(byte[] b, int at) {
+    return ((b[at] & 0xFF) << 8) | (b[at + 1] & 0xFF);
+  }
+
+  private static int readInt(byte[] b, int at) {
+    return (readUnsignedShort(b, at) << 16) | readUnsignedShort(b, at + 2);
+  }
+}
