@@ -1,5 +1,14 @@
 package io.tollgate.instrumentation;
 
+import static io.tollgate.instrumentation.ClassFileBytes.POOL_COUNT;
+import static io.tollgate.instrumentation.ClassFileBytes.POOL_START;
+import static io.tollgate.instrumentation.ClassFileBytes.UTF8;
+import static io.tollgate.instrumentation.ClassFileBytes.entryLength;
+import static io.tollgate.instrumentation.ClassFileBytes.looksLikeClassFile;
+import static io.tollgate.instrumentation.ClassFileBytes.readInt;
+import static io.tollgate.instrumentation.ClassFileBytes.readUnsignedShort;
+import static io.tollgate.instrumentation.ClassFileBytes.takesTwoIndexes;
+
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -28,9 +37,6 @@ public final class DeclaredMethods {
     boolean accepts(String owner, int access, String name, String descriptor);
   }
 
-  private static final int UTF8 = 1;
-  private static final int CLASS = 7;
-
   private DeclaredMethods() {}
 
   /**
@@ -46,48 +52,24 @@ public final class DeclaredMethods {
   }
 
   private static boolean read(byte[] b, Test test) {
-    if (b == null || b.length < 10 || readInt(b, 0) != 0xCAFEBABE) {
+    if (!looksLikeClassFile(b)) {
       return false;
     }
-    int count = readUnsignedShort(b, 8);
+    int count = readUnsignedShort(b, POOL_COUNT);
     // Where each entry starts: only the class files a weaving picked get this far, a few in a
     // thousand, so the array is no cost to the common case.
     int[] entries = new int[count];
-    int at = 10;
+    int at = POOL_START;
     for (int index = 1; index < count; index++) {
       entries[index] = at;
-      switch (b[at] & 0xFF) {
-        case UTF8:
-          at += 3 + readUnsignedShort(b, at + 1);
-          break;
-        case 3: // Integer
-        case 4: // Float
-        case 9: // Fieldref
-        case 10: // Methodref
-        case 11: // InterfaceMethodref
-        case 12: // NameAndType
-        case 17: // Dynamic
-        case 18: // InvokeDynamic
-          at += 5;
-          break;
-        case 5: // Long
-        case 6: // Double
-          at += 9;
-          index++; // takes two entries
-          break;
-        case CLASS:
-        case 8: // String
-        case 16: // MethodType
-        case 19: // Module
-        case 20: // Package
-          at += 3;
-          break;
-        case 15: // MethodHandle
-          at += 4;
-          break;
-        default:
-          return false; // a constant pool this reader does not know
+      int length = entryLength(b, at);
+      if (length < 0) {
+        return false; // a constant pool this reader does not know
       }
+      if (takesTwoIndexes(b, at)) {
+        index++;
+      }
+      at += length;
     }
     int thisClass = readUnsignedShort(b, at + 2);
     String owner = utf8(b, entries, readUnsignedShort(b, entries[thisClass] + 1));
@@ -128,13 +110,5 @@ public final class DeclaredMethods {
       throw new IllegalArgumentException("not a string: constant " + index);
     }
     return new String(b, at + 3, readUnsignedShort(b, at + 1), StandardCharsets.ISO_8859_1);
-  }
-
-  private static int readUnsignedShort(byte[] b, int at) {
-    return ((b[at] & 0xFF) << 8) | (b[at + 1] & 0xFF);
-  }
-
-  private static int readInt(byte[] b, int at) {
-    return (readUnsignedShort(b, at) << 16) | readUnsignedShort(b, at + 2);
   }
 }

@@ -1,5 +1,13 @@
 package io.tollgate.instrumentation;
 
+import static io.tollgate.instrumentation.ClassFileBytes.POOL_COUNT;
+import static io.tollgate.instrumentation.ClassFileBytes.POOL_START;
+import static io.tollgate.instrumentation.ClassFileBytes.UTF8;
+import static io.tollgate.instrumentation.ClassFileBytes.entryLength;
+import static io.tollgate.instrumentation.ClassFileBytes.looksLikeClassFile;
+import static io.tollgate.instrumentation.ClassFileBytes.readUnsignedShort;
+import static io.tollgate.instrumentation.ClassFileBytes.takesTwoIndexes;
+
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -113,54 +121,30 @@ public final class EntryPointClassFiles {
   }
 
   private int walk(byte[] b) {
-    if (b == null || b.length < 10 || readInt(b, 0) != 0xCAFEBABE) {
+    if (!looksLikeClassFile(b)) {
       return 0;
     }
-    int count = readUnsignedShort(b, 8);
-    int at = 10;
+    int count = readUnsignedShort(b, POOL_COUNT);
+    int at = POOL_START;
     boolean marked = false;
     boolean loadClass = false;
     for (int index = 1; index < count; index++) {
-      int tag = b[at] & 0xFF;
-      switch (tag) {
-        case 1: // Utf8
-          int length = readUnsignedShort(b, at + 1);
-          if (!marked && isMarker(b, at + 3, length)) {
-            marked = true;
-          } else if (!loadClass && length == LOAD_CLASS.length
-              && startsWith(b, at + 3, LOAD_CLASS)) {
-            loadClass = true;
-          }
-          at += 3 + length;
-          break;
-        case 3: // Integer
-        case 4: // Float
-        case 9: // Fieldref
-        case 10: // Methodref
-        case 11: // InterfaceMethodref
-        case 12: // NameAndType
-        case 17: // Dynamic
-        case 18: // InvokeDynamic
-          at += 5;
-          break;
-        case 5: // Long
-        case 6: // Double
-          at += 9;
-          index++; // takes two entries
-          break;
-        case 7: // Class
-        case 8: // String
-        case 16: // MethodType
-        case 19: // Module
-        case 20: // Package
-          at += 3;
-          break;
-        case 15: // MethodHandle
-          at += 4;
-          break;
-        default:
-          return 0; // a constant pool this reader does not know: not ours to judge
+      int entryLength = entryLength(b, at);
+      if (entryLength < 0) {
+        return 0; // a constant pool this reader does not know: not ours to judge
       }
+      if ((b[at] & 0xFF) == UTF8) {
+        int length = entryLength - 3;
+        if (!marked && isMarker(b, at + 3, length)) {
+          marked = true;
+        } else if (!loadClass && length == LOAD_CLASS.length
+            && startsWith(b, at + 3, LOAD_CLASS)) {
+          loadClass = true;
+        }
+      } else if (takesTwoIndexes(b, at)) {
+        index++;
+      }
+      at += entryLength;
     }
     int access = readUnsignedShort(b, at);
     if ((access & ACC_INTERFACE) != 0) {
@@ -214,13 +198,5 @@ public final class EntryPointClassFiles {
       bytes[i++] = text.getBytes(StandardCharsets.US_ASCII);
     }
     return bytes;
-  }
-
-  private static int readUnsignedShort(byte[] b, int at) {
-    return ((b[at] & 0xFF) << 8) | (b[at + 1] & 0xFF);
-  }
-
-  private static int readInt(byte[] b, int at) {
-    return (readUnsignedShort(b, at) << 16) | readUnsignedShort(b, at + 2);
   }
 }
