@@ -62,17 +62,6 @@ import java.util.function.LongSupplier;
  * all, or Redis's tokens if fewer: together at most the limit. (Charging the held calls to the
  * share instead would leave no share to bet when replies are 10 s late: slow would be down.)
  *
- * <p>Except as far as those credits exceed {@code (instances - 1) x} this instance's bets on the
- * key: that part is spent freely, share or not. The other instances, flooded alike, bet as many
- * as this one, and at worst Redis refused every one of their bets (it gave its tokens to this
- * instance's calls): those bets are all that is on top of Redis's tokens, so a credit beyond them
- * is one the limit still has. Without it, replies about {@code max-wait} late (Redis silent only
- * a moment, the shares bet a few calls each) admitted the smaller of each instance's share and
- * Redis's tokens to it: 65 of 100 when one instance's calls got all of Redis's tokens (66 in the
- * benchmark), 100 with it. With replies 2 s late the shares bet in full, the reserve covers every
- * credit, and the bound above holds as it was. Bets are counted while the key is known here, so a
- * key bet on for long spends its credits through the share, as before.
- *
  * <p>Why this and not the alternatives issue 28 weighed: reservations taken ahead on Redis (as
  * {@code lease-tokens} does for the hot path) would need a second write per key in every
  * algorithm's script and would not help the case that matters most to "slow is not down", a key
@@ -147,12 +136,6 @@ final class LateReplyLedger {
     long creditsThroughShare;
     /** The latest call sent when the share last bet because Redis was silent (0: never). */
     long silentBetThrough;
-    /**
-     * This instance's bets on the key (requests admitted by the share, {@code SHARE} or {@code
-     * COVERED}), settled or not, while the key is known here: what another instance flooded alike
-     * may have admitted on top of Redis's tokens.
-     */
-    long bets;
   }
 
   private final Clock clock;
@@ -245,7 +228,7 @@ final class LateReplyLedger {
     long retryNanos;
     synchronized (k) {
       expireCredits(k, now);
-      if (creditAdmits(k, cost, share.allowed, sharing)) {
+      if (creditAdmits(k, cost, share.allowed)) {
         debit(k, cost);
         how = LateDecision.CREDIT;
       } else if (!k.answered || now - k.answeredAt >= fresh) {
@@ -266,7 +249,6 @@ final class LateReplyLedger {
         // A bet: a debt until its reply says Redis counted it, so that no credit is spent while
         // a bet of this instance may still prove to be on top of the limit.
         debit(k, cost);
-        k.bets += cost;
         if (how == LateDecision.SHARE) {
           k.silentBetThrough = k.sent;
         }
@@ -336,23 +318,10 @@ final class LateReplyLedger {
 
   /**
    * Whether a credit admits a request of {@code cost}: one granted to a call sent before the
-   * share's last silent bet only where the share admits the request too (and keeps its charge),
-   * or as far as the credits exceed {@code (instances - 1) x} this instance's bets on the key.
+   * share's last silent bet only where the share admits the request too (and keeps its charge).
    */
-  private static boolean creditAdmits(Key k, long cost, boolean shareAdmits, long instances) {
-    if (k.credits < cost) {
-      return false;
-    }
-    if (k.credits - k.creditsThroughShare >= cost || shareAdmits) {
-      return true;
-    }
-    long othersBets;
-    try {
-      othersBets = Math.multiplyExact(instances - 1, k.bets);
-    } catch (ArithmeticException tooMany) {
-      return false;
-    }
-    return k.credits - othersBets >= cost;
+  private static boolean creditAdmits(Key k, long cost, boolean shareAdmits) {
+    return k.credits >= cost && (k.credits - k.creditsThroughShare >= cost || shareAdmits);
   }
 
   /** A credit spent, or a bet's debt: those through the share are the last spent. */
