@@ -40,6 +40,7 @@ final class PlainBlockYaml {
   private static final int MAX_KEY_LENGTH = 128;
   private static final int[] NO_SNIPPET = new int[0];
   private static final String MARK_NAME = "'reader'";
+  private static final int MAX_SHARED_LENGTH = 24;
 
   /** Thrown to leave a text that is not in the subset; without a stack trace, it costs nothing. */
   private static final class NotPlain extends RuntimeException {
@@ -60,6 +61,8 @@ final class PlainBlockYaml {
   private int[] numbers = new int[256];
   private int[] indents = new int[256];
   private int count;
+  /** Short scalars read lately, by hash: see {@link #value}. */
+  private final String[] recent = new String[512];
   /** The line being read. */
   private int pos;
   private int depth;
@@ -310,10 +313,33 @@ final class PlainBlockYaml {
   }
 
   private ScalarNode scalar(int line, int from, int end) {
-    String value = text.substring(from, end);
+    String value = value(from, end);
     Mark start = mark(line, from - starts[line]);
     return new ScalarNode(resolver.resolve(NodeId.scalar, value, true), true, value, start, null,
         DumperOptions.ScalarStyle.PLAIN);
+  }
+
+  /**
+   * The text from {@code from} to {@code end}: the same string as a recent equal one when short,
+   * since a long file repeats its keys and most of its values on every rule ({@code name}, {@code
+   * key}, {@code ip}, {@code 1m}), and the rules keep them (as their keys' lines, their values).
+   */
+  private String value(int from, int end) {
+    int length = end - from;
+    if (length > MAX_SHARED_LENGTH) {
+      return text.substring(from, end);
+    }
+    int hash = 0;
+    for (int i = from; i < end; i++) {
+      hash = 31 * hash + text.charAt(i);
+    }
+    int slot = (hash ^ (hash >>> 11)) & (recent.length - 1);
+    String value = recent[slot];
+    if (value == null || value.length() != length || !text.regionMatches(from, value, 0, length)) {
+      value = text.substring(from, end);
+      recent[slot] = value;
+    }
+    return value;
   }
 
   private Mark mark(int line, int col) {
