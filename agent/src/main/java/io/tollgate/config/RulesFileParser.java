@@ -85,7 +85,7 @@ public final class RulesFileParser {
   /**
    * The problems the parser finds in a rules file, in file order, each printable as {@code <file>:
    * line N, column M: <message>}; empty when it finds none. {@code tollgate-agent.jar validate FILE}
-   * also builds the rules as the agent does ({@code RuleSetFactory.withoutConnecting}).
+   * also builds the rules as the agent does ({@code RuleSetFactory.forOneBuild}).
    */
   public static List<ConfigProblem> validate(Path file, Function<String, String> env) {
     try {
