@@ -13,7 +13,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
-import java.util.function.ObjLongConsumer;
 
 /**
  * A rule on Redis with its {@code on-failure} policy: decides on Redis, and when Redis
@@ -163,7 +162,7 @@ public final class FailurePolicyStore implements LimiterStore {
       Clock clock,
       long maxLocalKeys,
       BooleanSupplier redisAnswering,
-      ObjLongConsumer<String> refunds) {
+      LateReplyLedger.Refunds refunds) {
     this.primary = primary;
     this.decider = decider;
     this.policy = policy;
@@ -182,7 +181,7 @@ public final class FailurePolicyStore implements LimiterStore {
    * where it can undo one grant and decides alone (not leased, not one of a rule's several
    * budgets, whose grants {@code budgets.lua} may have undone already); else null.
    */
-  private static ObjLongConsumer<String> refundsOf(
+  private static LateReplyLedger.Refunds refundsOf(
       RedisAlgorithmStore primary, LimiterStore decider) {
     return decider == primary && primary.refundsGrants() ? primary::refundInBackground : null;
   }

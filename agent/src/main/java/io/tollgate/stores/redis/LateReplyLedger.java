@@ -10,7 +10,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
-import java.util.function.ObjLongConsumer;
 
 /**
  * What one instance knows of a key from Redis's replies, so that a decision made here because
@@ -121,6 +120,15 @@ final class LateReplyLedger {
   /** Retry-After of a request refused while its call is held: a credit may come by then. */
   private static final long HELD_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
+  /** Gives tokens of a key back to Redis, without waiting for its reply; never throws. */
+  interface Refunds {
+    /**
+     * @return false when the refund could not be sent at all (not connected, too many calls
+     *     outstanding): the tokens stay here, to be spent through the share or given back later
+     */
+    boolean refund(String key, long cost);
+  }
+
   /** How a late decision was made: what its reply, when it comes, does. */
   enum LateDecision {
     /** Admitted by a credit. */
@@ -172,7 +180,7 @@ final class LateReplyLedger {
   private final IntSupplier instances;
   private final BooleanSupplier redisAnswering;
   /** Gives tokens back to Redis; null where the algorithm cannot (credits as before). */
-  private final ObjLongConsumer<String> refunds;
+  private final Refunds refunds;
   private final Cache<String, Key> keys;
 
   /**
@@ -186,11 +194,11 @@ final class LateReplyLedger {
   }
 
   /**
-   * @param refunds gives {@code cost} of a key back to Redis without waiting (never throws); null
-   *     where the algorithm cannot undo one grant, which keeps the credits of before
+   * @param refunds gives tokens back to Redis; null where the algorithm cannot undo one grant,
+   *     which keeps the credits of before
    */
   LateReplyLedger(Clock clock, LongSupplier freshNanos, IntSupplier instances,
-      BooleanSupplier redisAnswering, long maxKeys, ObjLongConsumer<String> refunds) {
+      BooleanSupplier redisAnswering, long maxKeys, Refunds refunds) {
     this.clock = clock;
     this.refunds = refunds;
     this.redisAnswering = redisAnswering;
@@ -304,7 +312,7 @@ final class LateReplyLedger {
       }
     }
     if (refund > 0) {
-      refunds.accept(k.name, refund);
+      giveBack(k, refund);
     }
     switch (how) {
       case CREDIT:
@@ -370,7 +378,20 @@ final class LateReplyLedger {
       // (a bet Redis refused stays a debt: paid back from the next credit)
     }
     if (refund > 0) {
-      refunds.accept(k.name, refund);
+      giveBack(k, refund);
+    }
+  }
+
+  /**
+   * Refunds {@code amount} of the key's tokens to Redis; kept here if it cannot be sent now, for
+   * another lease's time (spent through the share, or given back at the next try).
+   */
+  private void giveBack(Key k, long amount) {
+    if (!refunds.refund(k.name, amount)) {
+      long now = clock.nowNanos();
+      synchronized (k) {
+        addCredit(k, amount, now, true);
+      }
     }
   }
 

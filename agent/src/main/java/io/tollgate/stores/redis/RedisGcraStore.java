@@ -145,8 +145,8 @@ public final class RedisGcraStore extends RedisAlgorithmStore {
   }
 
   @Override
-  void refundInBackground(String key, long cost) {
-    adjustInBackground(RedisScript.GCRA, argvTemplate, key, -cost);
+  boolean refundInBackground(String key, long cost) {
+    return adjustInBackground(RedisScript.GCRA, argvTemplate, key, -cost);
   }
 
   @Override

@@ -48,9 +48,10 @@ class LateReplyLedgerTest {
     }
 
     /** A granted token given back (never more than a full bucket), as gcra.lua's adjust does. */
-    void refund(String key, long cost) {
+    boolean refund(String key, long cost) {
       refunded += cost;
       left = Math.min(limit, left + cost);
+      return true;
     }
 
     @Override
@@ -418,6 +419,45 @@ class LateReplyLedgerTest {
     assertTrue(admitted <= 105, "at most 1.05 x the limit");
     if (!refunds) {
       assertEquals(0, redis.refunded);
+    }
+  }
+
+  /**
+   * Where the algorithm can undo a grant, a token Redis granted to a call refused here is spent
+   * only where the share admits; when the share refuses, or the token is not spent within a
+   * lease's time, it goes back to Redis; a refund that cannot be sent (not connected, too many
+   * calls outstanding) leaves the token here, to be spent or given back later.
+   */
+  @ParameterizedTest(name = "share admits {0}, token {1} s old, refund sent {2}: {3}, refunded"
+      + " {4}, credits left {5}")
+  @CsvSource({
+    "true,  0, true,  CREDIT, 0, 0",
+    "false, 0, true,  HELD,   1, 0",
+    "false, 0, false, HELD,   1, 1",
+    "true,  1, true,  HELD,   1, 0",
+    "true,  1, false, HELD,   1, 1",
+  })
+  void aTokenThisInstanceCannotSpendGoesBackToRedis(boolean shareAdmits, int ageSeconds,
+      boolean sent, LateDecision expected, long refundsTried, long creditsLeft) {
+    ManualClock clock = new ManualClock(TimeUnit.DAYS.toNanos(1));
+    long[] tried = {0};
+    LateReplyLedger ledger = new LateReplyLedger(clock, () -> HOUR, () -> 3, () -> true, 100,
+        (key, cost) -> {
+          tried[0] += cost;
+          return sent;
+        });
+    CompletableFuture<Verdict> held = late(ledger, new Verdict().refuse(0, HOUR, HOUR),
+        LateDecision.HELD);
+    held.complete(new Verdict().allow(0, HOUR));
+    assertEquals(1, ledger.credits("k"), "granted to a call refused here");
+    clock.advanceNanos(TimeUnit.SECONDS.toNanos(ageSeconds));
+    Verdict share = shareAdmits ? new Verdict().allow(5, HOUR) : new Verdict().refuse(0, HOUR, HOUR);
+    assertEquals(expected, decide(ledger, share));
+    assertEquals(refundsTried, tried[0]);
+    assertEquals(creditsLeft, ledger.credits("k"));
+    if (creditsLeft > 0) {
+      assertEquals(LateDecision.CREDIT, decide(ledger, new Verdict().allow(5, HOUR)),
+          "a token kept for want of a connection is spent where the share admits");
     }
   }
 
