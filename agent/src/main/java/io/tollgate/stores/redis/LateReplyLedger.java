@@ -62,8 +62,9 @@ import java.util.function.LongSupplier;
  * all, or Redis's tokens if fewer: together at most the limit. (Charging the held calls to the
  * share instead would leave no share to bet when replies are 10 s late: slow would be down.)
  *
- * <p><b>Tokens given back to Redis</b> (where the algorithm's script can undo one grant: {@code
- * token-bucket} and {@code gcra}, {@link RedisAlgorithmStore#refundsGrants}). Kept here, the
+ * <p><b>Tokens given back to Redis</b> (where the algorithm's script can undo one grant, {@code
+ * token-bucket} and {@code gcra} ({@link RedisAlgorithmStore#refundsGrants}), and Redis decides
+ * the rule's key alone: not leased, not behind a refusal cache, not one of several limits). Kept here, the
  * tokens of an instance whose share was spent were lost: it could not spend them (through the
  * share), nobody else could (Redis had counted them), and with replies about {@code max-wait} late
  * (Redis silent only a moment, the shares betting a few calls each) the instances admitted the
