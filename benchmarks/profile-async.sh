@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Where the server's CPU goes per request, native code, the JIT and the kernel included: runs
 # servlet-jakarta in MODE (none, rule, nomatch, rule-noheaders or noheaders, bucket4j, redis,
-# redis-lease: as in run-end-to-end.sh) pinned to CPU 0 with wrk on CPU 1 (PIN=same: both on CPU 0,
+# redis-lease, refused: as in run-end-to-end.sh; refused answers every request after the first
+# with the rule's 429) pinned to CPU 0 with wrk on CPU 1 (PIN=same: both on CPU 0,
 # as the one-core end-to-end runs; for the redis modes, Redis: REDIS_URL, or a redis-server started
 # here on CPU 1, port 16398), warms up WARMUP s, then samples DURATION s with async-profiler (itimer:
 # this VM has no perf events) and stops. Prints the share of samples under Tollgate's request
@@ -37,8 +38,9 @@ case $MODE in
   bucket4j) args=(-Dtestapp.bucket4j=map) ;;
   redis) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-redis.yaml) ;;
   redis-lease) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-redis-lease.yaml) ;;
+  refused) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-refused.yaml) ;;
   none) ;;
-  *) echo "MODE is none, rule, nomatch, rule-noheaders (noheaders), bucket4j, redis or redis-lease" >&2; exit 2 ;;
+  *) echo "MODE is none, rule, nomatch, rule-noheaders (noheaders), bucket4j, redis, redis-lease or refused" >&2; exit 2 ;;
 esac
 SERVER_CPU=${SERVER_CPU:-0}; WRK_CPU=${WRK_CPU:-1}; [ "${PIN:-1}" = same ] && WRK_CPU=$SERVER_CPU
 REDIS_PID=""
@@ -53,7 +55,8 @@ URL=http://127.0.0.1:$PORT/hello
 PORT=$PORT taskset -c $SERVER_CPU java -Xms512m -Xmx512m "${args[@]}" -jar test-apps/$APP/target/$APP.jar >"$work/app.log" 2>&1 &
 PID=$!
 trap 'kill $PID 2>/dev/null || true; [ -z "$REDIS_PID" ] || kill $REDIS_PID 2>/dev/null || true; rm -rf "$work"' EXIT
-until [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "$URL" || true)" = 200 ]; do
+# up: a 200, or in the refused mode the 429 of a request after the first
+until [[ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "$URL" || true)" =~ ^(200|429)$ ]]; do
   kill -0 $PID 2>/dev/null || { cat "$work/app.log" >&2; exit 1; }; sleep 0.1
 done
 taskset -c $WRK_CPU wrk -t2 -c32 -d"${WARMUP}s" "$URL" >/dev/null
@@ -77,6 +80,10 @@ print(f"JIT compiler threads: {jit} samples ({100 * jit / total:.1f}%)")
 families = [
     ('Tollgate, request start (TollgateBridge.enter)', ['io/tollgate/bootstrap/TollgateBridge.enter']),
     ('Tollgate, request end (TollgateBridge.exit)', ['io/tollgate/bootstrap/TollgateBridge.exit']),
+    ('  of which a refusal written (ServletExchange.writeRefusal)', ['ServletExchange.writeRefusal']),
+    ('  of which a refusal\'s bookkeeping (log, early retries: TollgateGate.refused)', ['TollgateGate.refused']),
+    ('  of which a refusal\'s value (TollgateGate.refusalOf)', ['TollgateGate.refusalOf']),
+    ('  of which the rule metrics (DecisionMetrics.record)', ['DecisionMetrics.record']),
     ('  of which Tomcat Request get/setAttribute', ['connector/Request.setAttribute', 'connector/Request.getAttribute']),
     ('  of which Tomcat Response.setHeader (strings)', ['connector/Response.setHeader']),
     ('  of which the quota headers as bytes (TomcatResponseHeaders)', ['TomcatResponseHeaders.set']),

@@ -3,6 +3,12 @@
 #   none    - without the agent
 #   rule    - with the agent and one rule that matches /hello and never refuses (e2e-rules.yaml)
 #   rule-noheaders - as rule, with headers: none (no RateLimit headers on responses)
+#   refused - a flood's common case: the rule of rule at one request an hour (e2e-rules-refused.yaml),
+#              so that every request after the first (the start-up check's) is refused: a 429 with
+#              Retry-After, Cache-Control, Tollgate-Rule, the quota headers and the problem+json
+#              body, in place of the servlet's 200
+#   refused-baseline - as refused, with the earlier build of the agent that rule-baseline uses;
+#              added to every run that has refused (BASELINE=0 leaves it out)
 #   nomatch - with the agent and one rule that matches nothing wrk sends (e2e-rules-nomatch.yaml)
 #   bucket4j - no agent; instead the app's hand-written Bucket4j filter (one bucket per client IP
 #              in a ConcurrentHashMap, 429 when empty; same limit as the rule): a servlet filter
@@ -66,6 +72,9 @@ fi
 if [[ " ${MODES[*]} " == *" redis "* && " ${MODES[*]} " != *" redis-baseline "* && "${BASELINE:-1}" != 0 ]]; then
   MODES+=(redis-baseline)
 fi
+if [[ " ${MODES[*]} " == *" refused "* && " ${MODES[*]} " != *" refused-baseline "* && "${BASELINE:-1}" != 0 ]]; then
+  MODES+=(refused-baseline)
+fi
 if [[ " ${MODES[*]} " == *"-baseline "* && -z "${BASELINE_AGENT:-}" ]]; then
   if [ -z "${BASELINE_REF:-}" ]; then
     BASELINE_REF=HEAD~1
@@ -83,7 +92,7 @@ if [[ " ${MODES[*]} " == *"-baseline "* && -z "${BASELINE_AGENT:-}" ]]; then
     cp "$scratch/agent/target/tollgate-agent.jar" "$BASELINE_AGENT"
     git worktree remove --force "$scratch"
   fi
-  echo "rule-baseline, redis-baseline: $BASELINE_AGENT ($BASELINE_REF)" >&2
+  echo "rule-baseline, redis-baseline, refused-baseline: $BASELINE_AGENT (${BASELINE_REF:-given})" >&2
 fi
 KEYS=${KEYS:-one}
 WRK_SCRIPT=(); MANY=""; FILTER_KEY=()
@@ -112,13 +121,19 @@ start_app() { # mode -> sets PID
     rule-noheaders) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-noheaders.yaml) ;;
     nomatch) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-nomatch.yaml) ;;
     rule-baseline) args=(-javaagent:${BASELINE_AGENT:?set BASELINE_AGENT}=config=benchmarks/e2e-rules$MANY.yaml) ;;
+    refused) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-refused.yaml) ;;
+    refused-baseline) args=(-javaagent:${BASELINE_AGENT:?set BASELINE_AGENT}=config=benchmarks/e2e-rules-refused.yaml) ;;
     bucket4j) args=(-Dtestapp.bucket4j=map "${FILTER_KEY[@]}") ;;
     bucket4j-caffeine) args=(-Dtestapp.bucket4j=caffeine "${FILTER_KEY[@]}") ;;
   esac
   PORT=$PORT "${SERVER_CPU[@]}" java $JAVA_OPTS "${args[@]}" -jar "$JAR" >"/tmp/tollgate-e2e.$$.log" 2>&1 &
   PID=$!
   for _ in $(seq 1 600); do
-    [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "$URL" || true)" = 200 ] && return 0
+    # up: a 200, or in the refused modes the 429 of a request after the first
+    case "$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "$URL" || true)" in
+      200) return 0 ;;
+      429) [[ $1 == refused* ]] && return 0 ;;
+    esac
     kill -0 $PID 2>/dev/null || { cat "/tmp/tollgate-e2e.$$.log" >&2; exit 1; }
     sleep 0.1
   done
@@ -161,7 +176,8 @@ for r in $(seq "$FIRST_ROUND" $((FIRST_ROUND + ROUNDS - 1))); do
     echo "JIT compiler threads CPU ticks: $(( $(jit_ticks) - jit0 )) of 1/$HZ s" >>"$f"
     echo "server context switches: $(( $(context_switches) - cs0 ))" >>"$f"
     echo "warm-up: ${warmed} s, the JIT's CPU in its last 5 s: ${jit_ms}" >>"$f"
-    # the agent must have refused nothing: any non-2xx response invalidates the run
+    # the agent must have refused nothing (but in the refused modes, everything): a response
+    # other than the mode's invalidates the run
     curl -s -o /dev/null -w "after run: GET /hello -> %{http_code}\n" "$URL" >>"$f"
     echo "$mode $r $f" >>"$RES/e2e-$APP-runs.txt"
     stop_app
@@ -190,7 +206,7 @@ for line in open(sys.argv[1]):
     rows[mode].append((rps, p50, p99, us, us - jus, csr)); order.append(mode) if mode not in order else None
     print(f"{mode:8s} round {r}: {rps:10.0f} req/s  p50 {p50:7.3f} ms  p99 {p99:7.3f} ms  CPU {us:6.1f} us/req"
           + f" (JIT {jus:4.1f})" + f"  switches {csr:5.2f}/req" + (f"  [{warm.group(1)}]" if warm else "")
-          + (f"  NON-2XX {bad.group(1)}" if bad else "") + (f"  socket errors: {errs.group(1)}" if errs else ""))
+          + ((f"  refused (429) {bad.group(1)} of {reqs}" if mode.startswith('refused') else f"  NON-2XX {bad.group(1)}") if bad else "") + (f"  socket errors: {errs.group(1)}" if errs else ""))
 print()
 print(f"| {sys.argv[2]} | req/s (median of rounds) | vs none | p50 ms | vs none | p99 ms | vs none | server CPU µs/req | vs none | of which not JIT | vs none | context switches/req | req/s vs none, round by round |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")

@@ -8,12 +8,13 @@
 #   concurrency-off  the same with `per-client: off`
 #   adaptive         an `adaptive-concurrency` rule, key: global, min 8, initial 10, max 10
 #   adaptive-off     the same with `per-client: off`
-# For each, io.tollgate.benchmarks.SlowSendersLoad warms the app up for WARM seconds (not counted:
-# the JIT), then runs CLIENTS legitimate clients (each its own address, one login after the
-# other) for SECONDS_EACH seconds without the attack, then with it (ATTACK
-# connections from one address announcing Content-Length: 100000 and sending one byte a second,
-# reopened when answered), then after it. The attack phase starts once the attacker's own quick
-# login is refused (the agent's modes) or every attack connection is open (none).
+# For each, io.tollgate.testing.attack.SlowSendersLoad (agent/target/test-classes, beside the
+# attack it shares with SlowSendersIT) warms the app up for WARM seconds (not counted: the JIT),
+# then runs CLIENTS legitimate clients (each its own address, one login after the other) for
+# SECONDS_EACH seconds without the attack, then with it (ATTACK connections from one address
+# announcing Content-Length: 100000 and sending one byte a second, reopened when answered), then
+# after it. The attack phase starts once the attacker's own quick login is refused (the agent's
+# modes) or every attack connection is open (none).
 # Output: one RESULT line per phase and a table (benchmarks/slow-senders-table.py) of the
 # legitimate clients' 2xx, 429 and 503 with, per mode, the share of their requests answered 2xx
 # during the attack, and the attack phase's 2xx against its own quiet phase and against the
@@ -37,14 +38,14 @@ NAME=${NAME:-slow-senders}
 
 agent=agent/target/tollgate-agent.jar
 app=test-apps/servlet-jakarta/target/servlet-jakarta.jar
-bench=benchmarks/target/benchmarks.jar
+load=agent/target/test-classes
 out=benchmarks/results
 result=$out/$NAME.txt
 logs=$out/$NAME-logs
 for tool in curl python3 java; do
   command -v "$tool" >/dev/null || { echo "run-slow-senders.sh: $tool is not on the PATH" >&2; exit 1; }
 done
-[ -f "$agent" ] && [ -f "$app" ] && [ -f "$bench" ] || {
+[ -f "$agent" ] && [ -f "$app" ] && [ -f "$load/io/tollgate/testing/attack/SlowSendersLoad.class" ] || {
   echo "run-slow-senders.sh: build first: mvn -B -q install -DskipTests" >&2; exit 1; }
 mkdir -p "$out" "$logs"
 work=$(mktemp -d)
@@ -100,7 +101,7 @@ for round in $(seq 1 "$ROUNDS"); do
       sleep 0.1
     done
     echo "# round $round, $mode: load $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$result"
-    java -Xmx256m -cp "$bench" io.tollgate.benchmarks.SlowSendersLoad --port "$port" \
+    java -Xmx256m -cp "$load" io.tollgate.testing.attack.SlowSendersLoad --port "$port" \
       --label "$mode/r$round" --warm "$WARM" --seconds "$SECONDS_EACH" --clients "$CLIENTS" --attack "$ATTACK" \
       "${held[@]}" | tee -a "$result"
     kill "$app_pid"; wait "$app_pid" 2>/dev/null || true; app_pid=

@@ -123,7 +123,7 @@ public final class Cli {
         RulesConfig config = RulesFileParser.parse(Paths.get(file));
         // What the agent runs on a rules file, short of connecting to Redis: a file valid here
         // is one the agent applies.
-        RuleSetFactory.withoutConnecting(Clock.system()).build(config, null);
+        RuleSetFactory.forOneBuild(Clock.system()).build(config, null);
         OutboundRules.check(config);
         int rules = config.rules().size();
         int outbound = config.outbound().size();

@@ -18,6 +18,11 @@ final class KeyParser {
   static final List<String> KEY_PARTS_SIMPLE = Arrays.asList("ip", "global", "principal", "route");
   static final List<String> KEY_PARTS_NAMED = Arrays.asList("header", "param", "query", "form", "cookie");
 
+  private static final String ALLOWED =
+      "ip, global, principal, route, header:NAME, param:NAME, query:NAME, form:NAME, cookie:NAME";
+  /** What a key part must be, in the message of one that is not a string; a constant, not made per part. */
+  private static final String EXPECTED = "one of " + ALLOWED + " (or a list of them)";
+
   private final YamlNodes y;
 
   KeyParser(YamlNodes y) {
@@ -58,10 +63,8 @@ final class KeyParser {
     }
     List<String> out = new ArrayList<>();
     boolean ok = true;
-    String allowed =
-        "ip, global, principal, route, header:NAME, param:NAME, query:NAME, form:NAME, cookie:NAME";
     for (Node item : items) {
-      String raw = y.string(item, "key", "one of " + allowed + " (or a list of them)", ctx);
+      String raw = y.string(item, "key", EXPECTED, ctx);
       if (raw == null) {
         ok = false;
         continue;
@@ -99,7 +102,7 @@ final class KeyParser {
             item,
             ctx + "unknown key part '" + raw + "'"
                 + (hint != null ? "; did you mean '" + (KEY_PARTS_NAMED.contains(hint) ? hint + ":NAME" : hint) + "'?" : "")
-                + " (allowed: " + allowed + ")");
+                + " (allowed: " + ALLOWED + ")");
       }
       if (normalized == null) {
         ok = false;

@@ -85,7 +85,7 @@ public final class RulesFileParser {
   /**
    * The problems the parser finds in a rules file, in file order, each printable as {@code <file>:
    * line N, column M: <message>}; empty when it finds none. {@code tollgate-agent.jar validate FILE}
-   * also builds the rules as the agent does ({@code RuleSetFactory.withoutConnecting}).
+   * also builds the rules as the agent does ({@code RuleSetFactory.forOneBuild}).
    */
   public static List<ConfigProblem> validate(Path file, Function<String, String> env) {
     try {
@@ -147,9 +147,15 @@ public final class RulesFileParser {
       // What Yaml.compose does, without creating a Yaml: its constructor and representer are
       // never used here, and their classes initialize java.util.logging (SnakeYAML's
       // TypeDescription has a JUL logger), which an agent must leave to the application.
-      root = new Composer(new ParserImpl(new StreamReader(new StringReader(text)), options),
-              new NullAndMergeResolver(), options)
-          .getSingleNode();
+      NullAndMergeResolver resolver = new NullAndMergeResolver();
+      // The plain subset that long files are written in, read in one pass; anything else, and
+      // every error, is SnakeYAML's, as always.
+      root = PlainBlockYaml.read(text, resolver, options.getCodePointLimit());
+      if (root == null) {
+        root = new Composer(new ParserImpl(new StreamReader(new StringReader(text)), options),
+                resolver, options)
+            .getSingleNode();
+      }
     } catch (MarkedYAMLException e) {
       y.syntaxProblem(e);
       return null;

@@ -125,10 +125,14 @@ final class YamlNodes {
    */
   Map<String, NodeTuple> fields(MappingNode map, List<String> known, String where, String prefix) {
     Map<String, NodeTuple> out = new LinkedHashMap<>();
-    List<NodeTuple> merged = new ArrayList<>();
+    List<NodeTuple> merged = Collections.emptyList(); // a list once a merge key is met
+    boolean unknown = false;
     for (NodeTuple t : map.getValue()) {
       Node k = t.getKeyNode();
       if (k.getTag().equals(Tag.MERGE)) {
+        if (!(merged instanceof ArrayList)) {
+          merged = new ArrayList<>();
+        }
         collectMerge(t.getValueNode(), merged);
         continue;
       }
@@ -146,6 +150,7 @@ final class YamlNodes {
         continue;
       }
       if (!known.contains(key)) {
+        unknown = true;
         if (out.containsKey("\0" + key)) {
           continue; // the same unknown key again: reported once
         }
@@ -161,7 +166,9 @@ final class YamlNodes {
         out.putIfAbsent(((ScalarNode) k).getValue(), t);
       }
     }
-    out.keySet().removeIf(s -> s.startsWith("\0"));
+    if (unknown) {
+      out.keySet().removeIf(s -> s.startsWith("\0"));
+    }
     return out;
   }
 
@@ -200,8 +207,9 @@ final class YamlNodes {
   }
 
   void recordLines(Map<String, NodeTuple> fields, String prefix, Map<String, Integer> lines) {
+    boolean noPrefix = prefix.isEmpty(); // a rule's own keys: not a copy of each per rule
     for (Map.Entry<String, NodeTuple> e : fields.entrySet()) {
-      lines.put(prefix + e.getKey(), line(e.getValue().getKeyNode()));
+      lines.put(noPrefix ? e.getKey() : prefix + e.getKey(), line(e.getValue().getKeyNode()));
     }
   }
 

@@ -69,10 +69,12 @@ final class EarlyRetries {
       // client has
       boolean perClient = RuleVerdicts.clientOverShare(entry) != null;
       String key = perClient ? entry.shareClient : entry.key;
-      EarlyRetryDetector.EarlyRetry early = nowNanos == Long.MIN_VALUE
-          ? detector.refused(entry.rule.owner().name(), key, toldSeconds)
-          : detector.refused(entry.rule.owner().name(), key, toldSeconds, nowNanos);
-      if (early != null) {
+      // filled in the request context's own (nothing made per early retry)
+      EarlyRetryDetector.EarlyRetry early = verdicts.earlyRetry();
+      boolean isEarly = nowNanos == Long.MIN_VALUE
+          ? detector.refused(entry.rule.owner().name(), key, toldSeconds, early)
+          : detector.refused(entry.rule.owner().name(), key, toldSeconds, nowNanos, early);
+      if (isEarly) {
         Rule refusing = longestRefusalInRule(entries, i).rule;
         String budget = refusing.name();
         TollgateMetrics.earlyRetry(refusing.metrics(), key,

@@ -84,19 +84,25 @@ final class EarlyRetryDetector {
     }
   }
 
-  /** A request refused before the wait its key was last told had elapsed. */
+  /**
+   * A request refused before the wait its key was last told had elapsed. Filled by {@link
+   * #refused(String, String, long, long, EarlyRetry)} into one the caller keeps (its request
+   * context's: under a flood nearly every refusal is an early retry, and each would otherwise
+   * make one), and read by the caller before its next refusal.
+   */
   static final class EarlyRetry {
     /** The {@code Retry-After} it had been given, in seconds. */
-    final long toldSeconds;
+    long toldSeconds;
     /** How long after that refusal it came back. */
-    final long afterNanos;
+    long afterNanos;
     /** The key's line of the early-retry log. */
-    final EarlyRetryLog.KeyLine line;
+    EarlyRetryLog.KeyLine line;
 
-    EarlyRetry(long toldSeconds, long afterNanos, EarlyRetryLog.KeyLine line) {
+    EarlyRetry set(long toldSeconds, long afterNanos, EarlyRetryLog.KeyLine line) {
       this.toldSeconds = toldSeconds;
       this.afterNanos = afterNanos;
       this.line = line;
+      return this;
     }
   }
 
@@ -129,6 +135,20 @@ final class EarlyRetryDetector {
 
   /** As above, at {@code now}: a reading of this detector's clock the caller made already. */
   EarlyRetry refused(String rule, String key, long toldSeconds, long now) {
+    EarlyRetry early = new EarlyRetry();
+    return refused(rule, key, toldSeconds, now, early) ? early : null;
+  }
+
+  /** As above, at this detector's clock's reading now, into {@code early}. */
+  boolean refused(String rule, String key, long toldSeconds, EarlyRetry early) {
+    return refused(rule, key, toldSeconds, nanoClock.getAsLong(), early);
+  }
+
+  /**
+   * As above, at {@code now}: true when this refusal was an early retry, which {@code early}
+   * then describes; false, {@code early} untouched, when it was not.
+   */
+  boolean refused(String rule, String key, long toldSeconds, long now, EarlyRetry early) {
     int hash = spread(rule.hashCode() * 31 + key.hashCode());
     int first = hash & mask;
     int second = ((hash >>> 13) ^ first) & mask;
@@ -159,7 +179,7 @@ final class EarlyRetryDetector {
       } else {
         slots.set(place, new Slot(rule, key, now, told, previous == null ? null : previous.line));
       }
-      return null;
+      return false;
     }
     EarlyRetryLog.KeyLine line = previous.line;
     if (line != null && previous.toldNanos == told) {
@@ -170,7 +190,8 @@ final class EarlyRetryDetector {
       }
       slots.set(place, new Slot(rule, key, now, told, line));
     }
-    return new EarlyRetry(previous.toldNanos / 1_000_000_000L, Math.max(0, after), line);
+    early.set(previous.toldNanos / 1_000_000_000L, Math.max(0, after), line);
+    return true;
   }
 
   /** Murmur3's finalizer: neighbouring hashes (keys 10.0.0.1, 10.0.0.2) land far apart. */

@@ -90,6 +90,8 @@ public final class RuleVerdicts {
   private Verdict spareVerdict;
   /** The quota headers of a refusal, names and values alternating; made when first needed. */
   private String[] refusalHeaders;
+  /** What an early retry of a refused key was ({@link EarlyRetries}); made when first needed. */
+  private EarlyRetryDetector.EarlyRetry earlyRetry;
   private Entry refusedBy;
   private Entry wouldRefuse;
   private boolean released;
@@ -193,6 +195,17 @@ public final class RuleVerdicts {
       refusalHeaders = new String[QuotaHeaders.MAX_ENTRIES];
     }
     return refusalHeaders;
+  }
+
+  /**
+   * The early retry this request's refusal may be, for {@link EarlyRetries} to fill in and read
+   * at once: kept, like {@link #refusalHeaders}, for the requests the context serves next.
+   */
+  EarlyRetryDetector.EarlyRetry earlyRetry() {
+    if (earlyRetry == null) {
+      earlyRetry = new EarlyRetryDetector.EarlyRetry();
+    }
+    return earlyRetry;
   }
 
   /**

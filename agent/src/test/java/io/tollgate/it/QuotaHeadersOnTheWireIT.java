@@ -2,6 +2,7 @@ package io.tollgate.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.net.http.HttpHeaders;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,7 +21,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * connection, three times over, so that Tomcat reuses the header slots the quota headers were in
  * for other headers (a {@code Content-Length}, the application's header) and back; and an
  * application that sets its own {@code RateLimit} replaces the agent's, as it does a header set
- * by {@code setHeader}.
+ * by {@code setHeader}. A refusal's own headers ({@code Retry-After}, {@code Cache-Control},
+ * {@code Tollgate-Rule}, which on Tomcat go in as bytes too) exactly once on the 429, with its
+ * type, and on no other response, though Tomcat reuses their slots for the next one.
  */
 class QuotaHeadersOnTheWireIT {
 
@@ -112,7 +115,8 @@ class QuotaHeadersOnTheWireIT {
               || !matches(response.headers().allValues("RateLimit"), expect.rateLimit)
               || (expect.otherHeader != null
                   && !List.of(expect.otherValue)
-                      .equals(response.headers().allValues(expect.otherHeader)))) {
+                      .equals(response.headers().allValues(expect.otherHeader)))
+              || !refusalHeadersRight(response, expect.status == 429)) {
             wrong.add(seen);
           }
         }
@@ -120,6 +124,23 @@ class QuotaHeadersOnTheWireIT {
       assertEquals(List.of(), wrong, "responses that were not as expected");
       ServletAppsIT.assertAgentLogClean(app);
     }
+  }
+
+  /**
+   * A refusal's own headers and type, each once and exact, on a refusal ({@code search-once}'s,
+   * the only rule that refuses here); on any other response none of them.
+   */
+  private static boolean refusalHeadersRight(HttpResponse<String> response, boolean refused) {
+    HttpHeaders headers = response.headers();
+    if (!refused) {
+      return matches(headers.allValues("Retry-After"), null)
+          && matches(headers.allValues("Cache-Control"), null)
+          && matches(headers.allValues("Tollgate-Rule"), null);
+    }
+    return matches(headers.allValues("Retry-After"), "\\d+")
+        && matches(headers.allValues("Cache-Control"), "no-store")
+        && matches(headers.allValues("Tollgate-Rule"), "search-once")
+        && matches(headers.allValues("Content-Type"), "application/problem\\+json");
   }
 
   /** One value matching {@code pattern}, or, for a null pattern, none. */

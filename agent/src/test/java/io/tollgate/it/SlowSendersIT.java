@@ -2,16 +2,11 @@ package io.tollgate.it;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
+import io.tollgate.testing.attack.SlowSenders;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,7 +15,6 @@ import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,7 +42,6 @@ class SlowSendersIT {
   private static final int ATTACK_CONNECTIONS = 15;
   private static final int LEGITIMATE_CLIENTS = 3;
   private static final int REQUESTS_EACH = 60;
-  private static final String ATTACKER = "192.0.2.66";
 
   @TempDir Path dir;
 
@@ -90,7 +83,7 @@ class SlowSendersIT {
       try (SlowSenders attack = new SlowSenders(app.port(), ATTACK_CONNECTIONS)) {
         awaitAttackerHeldOff(app, attack);
         during = successShare(app);
-        assertTrue(!loginPasses(app, ATTACKER), "the attack held on throughout");
+        assertTrue(!loginPasses(app, SlowSenders.ATTACKER), "the attack held on throughout");
       }
 
       String figures = String.format(Locale.ROOT,
@@ -162,94 +155,10 @@ class SlowSendersIT {
    */
   private static void awaitAttackerHeldOff(ForkedApp app, SlowSenders attack) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (loginPasses(app, ATTACKER)) {
+    while (loginPasses(app, SlowSenders.ATTACKER)) {
       assertTrue(System.nanoTime() < deadline, "the slow senders fill what they may hold; "
-          + attack.refused.get() + " of their connections answered");
+          + attack.answered.get() + " of their connections answered");
       Thread.sleep(50);
-    }
-  }
-
-  /**
-   * The attack: connections that send a {@code POST /login} announcing 100,000 bytes of form and
-   * then one byte a second, from one client ({@link #ATTACKER}). A connection that gets an answer
-   * (refused) is opened again, as an attacker would.
-   */
-  static final class SlowSenders implements AutoCloseable {
-    final AtomicInteger refused = new AtomicInteger();
-    private final int port;
-    private final Socket[] sockets;
-    private final ScheduledExecutorService drip = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "slow-senders");
-      t.setDaemon(true);
-      return t;
-    });
-
-    SlowSenders(int port, int connections) {
-      this.port = port;
-      this.sockets = new Socket[connections];
-      drip.scheduleAtFixedRate(this::tick, 0, 1, TimeUnit.SECONDS);
-    }
-
-    /** Each connection: opened (again) when it has none or got an answer, else one byte more. */
-    private void tick() {
-      for (int i = 0; i < sockets.length; i++) {
-        try {
-          Socket s = sockets[i];
-          if (s != null && answered(s)) {
-            refused.incrementAndGet();
-            s.close();
-            s = null;
-          }
-          if (s == null) {
-            sockets[i] = open();
-          } else {
-            s.getOutputStream().write('a');
-            s.getOutputStream().flush();
-          }
-        } catch (IOException e) {
-          closeQuietly(sockets[i]);
-          sockets[i] = null;
-        }
-      }
-    }
-
-    private static boolean answered(Socket s) throws IOException {
-      InputStream in = s.getInputStream();
-      return in.available() > 0;
-    }
-
-    private Socket open() throws IOException {
-      Socket s = new Socket();
-      s.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
-      OutputStream out = s.getOutputStream();
-      out.write(("POST /login HTTP/1.1\r\n"
-          + "Host: 127.0.0.1:" + port + "\r\n"
-          + "X-Forwarded-For: " + ATTACKER + "\r\n"
-          + "Content-Type: application/x-www-form-urlencoded\r\n"
-          + "Content-Length: 100000\r\n"
-          + "\r\n"
-          + "p").getBytes(StandardCharsets.US_ASCII));
-      out.flush();
-      return s;
-    }
-
-    private static void closeQuietly(Socket s) {
-      if (s != null) {
-        try {
-          s.close();
-        } catch (IOException ignored) {
-          // the connection is gone either way
-        }
-      }
-    }
-
-    @Override
-    public void close() throws InterruptedException {
-      drip.shutdownNow();
-      drip.awaitTermination(10, TimeUnit.SECONDS);
-      for (Socket s : sockets) {
-        closeQuietly(s);
-      }
     }
   }
 }

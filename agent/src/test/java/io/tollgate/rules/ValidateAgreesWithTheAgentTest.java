@@ -63,6 +63,11 @@ class ValidateAgreesWithTheAgentTest {
             : new RuleSetFactory(Clock.system());
     RuleSet rules = assertDoesNotThrow(() -> factory.build(config, null), file.toString());
     assertEquals(config.rules().size(), rules.size());
+    // validate's own factory (no reload fingerprints) builds the same rules, and no reload
+    RuleSetFactory validate = RuleSetFactory.forOneBuild(Clock.system());
+    RuleSet once = assertDoesNotThrow(() -> validate.build(config, null), file.toString());
+    assertEquals(rules.size(), once.size());
+    assertThrows(IllegalStateException.class, () -> validate.build(config, once));
   }
 
   @ParameterizedTest(name = "{0}")

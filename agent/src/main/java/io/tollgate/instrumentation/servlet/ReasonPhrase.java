@@ -63,10 +63,22 @@ final class ReasonPhrase {
     }
   }
 
+  /**
+   * Whether a class is a {@code ServletResponseWrapper}, known once per class: every refusal asks
+   * of its response, and a flood's are all of the container's one class, whose superclasses'
+   * names need not be walked again for each.
+   */
+  private static final ClassValue<Boolean> WRAPPERS = new ClassValue<Boolean>() {
+    @Override
+    protected Boolean computeValue(Class<?> type) {
+      return isWrapper(type);
+    }
+  };
+
   /** The container's response under the application's {@code ServletResponseWrapper}s. */
   private static Object unwrap(Object response) throws ReflectiveOperationException {
     Object current = response;
-    for (int depth = 0; depth < 20 && isWrapper(current.getClass()); depth++) {
+    for (int depth = 0; depth < 20 && WRAPPERS.get(current.getClass()); depth++) {
       current = current.getClass().getMethod("getResponse").invoke(current);
     }
     return current;

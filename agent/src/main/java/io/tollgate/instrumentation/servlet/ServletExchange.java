@@ -320,7 +320,10 @@ public final class ServletExchange implements HttpExchange {
 
   /**
    * Resets and writes the response directly, rather than {@code sendError}, which would dispatch
-   * to the application's error page and lose our headers and body.
+   * to the application's error page and lose our headers and body. The headers go as the quota
+   * headers of an allowed response do ({@link #setResponseHeader}): on Tomcat's own responses as
+   * bytes, so that Tomcat encodes none of a refusal's five header names and values when it commits
+   * it (under a flood, the one response it writes); the bytes on the wire are the same.
    */
   @Override
   public void writeRefusal(RefusalMessage refusal) {
@@ -332,7 +335,7 @@ public final class ServletExchange implements HttpExchange {
     calls.setStatus(response, status);
     ReasonPhrase.apply(response, status);
     for (int i = 0, n = refusal.headerCount(); i < n; i++) {
-      calls.setHeader(response, refusal.headerName(i), refusal.headerValue(i));
+      setResponseHeader(refusal.headerName(i), refusal.headerValue(i));
     }
     byte[] body = refusal.body();
     calls.setContentType(response, refusal.contentType());

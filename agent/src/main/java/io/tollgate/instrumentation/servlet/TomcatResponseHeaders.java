@@ -9,8 +9,9 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The quota headers put into Tomcat's own response headers as bytes, for Tomcat's responses (its
- * connector response, which its host valve passes, and the facade that filters and servlets get).
+ * The quota headers, and a refusal's headers, put into Tomcat's own response headers as bytes, for
+ * Tomcat's responses (its connector response, which its host valve passes, and the facade that
+ * filters and servlets get).
  *
  * <p>Why: a header set by {@code setHeader} is kept as a string, and Tomcat turns each name and
  * each value into bytes when it commits the response ({@code MessageBytes.toBytes}: a new {@code
@@ -26,10 +27,11 @@ import java.util.Map;
  *
  * <p>The same as {@code setHeader} where it applies: only a name that is not one of the headers
  * Tomcat handles itself ({@code Content-Type}, {@code Content-Length}: every name that begins with
- * C goes the usual way) and is not on the response yet (the application's own setHeader later
- * replaces this one, as it would have replaced the string), only characters that Tomcat would not
- * change (printable ASCII: the quota headers have no others), not after the response is committed.
- * Otherwise, on another container, a Tomcat whose classes differ, or any exception, the caller
+ * {@code Content-} goes the usual way, {@link #isSpecial}) and is not on the response yet (the
+ * application's own setHeader later replaces this one, as it would have replaced the string),
+ * only characters that Tomcat would not change (printable ASCII: the quota headers have no
+ * others; a rule name that has any goes by {@code setHeader}), not after the response is
+ * committed. Otherwise, on another container, a Tomcat whose classes differ, or any exception, the caller
  * uses {@code setHeader}.
  */
 final class TomcatResponseHeaders {
@@ -94,7 +96,7 @@ final class TomcatResponseHeaders {
    * should (a response of another class, a name or value this does not take, any failure).
    */
   boolean set(Object response, String name, String value) {
-    if (name.isEmpty() || name.charAt(0) == 'C' || name.charAt(0) == 'c') {
+    if (name.isEmpty() || isSpecial(name)) {
       return false;
     }
     try {
@@ -126,6 +128,18 @@ final class TomcatResponseHeaders {
     } catch (Throwable e) {
       return false;
     }
+  }
+
+  /**
+   * Whether Tomcat's {@code setHeader} handles the header itself rather than keeping it as it is:
+   * it looks only at names that begin with C ({@code checkSpecialHeader}), and takes {@code
+   * Content-Type} and {@code Content-Length} (into its content type and length, written at the
+   * commit). Every {@code Content-} name is left to it, to be safe with any Tomcat; {@code
+   * Cache-Control} (every refusal's) is a header like the others.
+   */
+  static boolean isSpecial(String name) {
+    char first = name.charAt(0);
+    return (first == 'C' || first == 'c') && name.regionMatches(true, 0, "Content-", 0, 8);
   }
 
   /**

@@ -47,8 +47,11 @@ import java.util.function.IntSupplier;
  * key for {@code max-wait}, and while it does, by the share only as far as Redis's last
  * {@code remaining} covers every instance's calls in flight, else by the tokens Redis granted to
  * this instance's calls refused here (those of calls sent before the share bet while Redis was
- * silent only where the share admits too); so the instances together admit the limit, not the limit
- * plus what an instance that got fewer of Redis's tokens had left of its share.
+ * silent only where the share admits too; where the algorithm can undo one grant, {@code
+ * token-bucket} and {@code gcra}, every such token only where the share admits, and one this
+ * instance cannot spend goes back to Redis, for the others); so the instances together admit the
+ * limit, not the limit plus what an instance that got fewer of Redis's tokens had left of its
+ * share, nor less by the tokens an instance that got more could not spend.
  *
  * <p>A failure of one rule's call only ({@link RedisFailure#RULE_ERROR}: WRONGTYPE, a script error)
  * applies this rule's policy the same way and is logged naming the rule, at most once a minute;
@@ -143,6 +146,23 @@ public final class FailurePolicyStore implements LimiterStore {
       Clock clock,
       long maxLocalKeys,
       BooleanSupplier redisAnswering) {
+    this(primary, decider, policy, liveInstances, clock, maxLocalKeys, redisAnswering,
+        refundsOf(primary, decider));
+  }
+
+  /**
+   * With {@code refunds} giving a late call's token back to Redis (null: kept as a credit here);
+   * tests script it.
+   */
+  FailurePolicyStore(
+      RedisAlgorithmStore primary,
+      LimiterStore decider,
+      OnFailure policy,
+      IntSupplier liveInstances,
+      Clock clock,
+      long maxLocalKeys,
+      BooleanSupplier redisAnswering,
+      LateReplyLedger.Refunds refunds) {
     this.primary = primary;
     this.decider = decider;
     this.policy = policy;
@@ -152,7 +172,18 @@ public final class FailurePolicyStore implements LimiterStore {
     this.carriesState = !(primary.algorithm() instanceof Concurrency);
     this.lateReplies =
         new LateReplyLedger(clock, this::maxWaitNanos, this::instances,
-            redisAnswering != null ? redisAnswering : this::redisAnswering, maxLocalKeys);
+            redisAnswering != null ? redisAnswering : this::redisAnswering, maxLocalKeys,
+            refunds);
+  }
+
+  /**
+   * How a token Redis granted to a call refused here goes back to it: by the primary's script,
+   * where it can undo one grant and decides alone (not leased, not one of a rule's several
+   * budgets, whose grants {@code budgets.lua} may have undone already); else null.
+   */
+  private static LateReplyLedger.Refunds refundsOf(
+      RedisAlgorithmStore primary, LimiterStore decider) {
+    return decider == primary && primary.refundsGrants() ? primary::refundInBackground : null;
   }
 
   @Override

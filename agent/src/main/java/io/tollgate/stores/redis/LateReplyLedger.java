@@ -62,6 +62,29 @@ import java.util.function.LongSupplier;
  * all, or Redis's tokens if fewer: together at most the limit. (Charging the held calls to the
  * share instead would leave no share to bet when replies are 10 s late: slow would be down.)
  *
+ * <p><b>Tokens given back to Redis</b> (where the algorithm's script can undo one grant, {@code
+ * token-bucket} and {@code gcra} ({@link RedisAlgorithmStore#refundsGrants}), and Redis decides
+ * the rule's key alone: not leased, not behind a refusal cache, not one of several limits). Kept here, the
+ * tokens of an instance whose share was spent were lost: it could not spend them (through the
+ * share), nobody else could (Redis had counted them), and with replies about {@code max-wait} late
+ * (Redis silent only a moment, the shares betting a few calls each) the instances admitted the
+ * smaller of each share and Redis's tokens to it, 86-93 of 100 when Redis's tokens went to them
+ * unevenly. So there, every token Redis grants to a call refused here (held, or refused by the
+ * share) is a credit spent only where the share admits too, whenever it was sent, and is given
+ * back to Redis ({@code adjust} by {@code -cost}, in the background) as soon as this instance's
+ * share refuses a late request while it has credits, or when they expire. Redis then grants it to
+ * the next call of any instance: one whose share has room spends it, one with a refused bet to
+ * pay is paid, one whose share is spent gives it back again. What bounds it: from above, every
+ * late admission is charged to the admitting instance's share (a bet, or a credit spent where
+ * the share admits), so late decisions never admit more than the shares, which together are the
+ * limit, however unevenly Redis's tokens came (unlike credits spent freely, which let an instance
+ * spend what another's refused bets had also spent: 111-186 of 100 in {@code h-late-1s}); a token
+ * refunded is one Redis counted for no admission. From below, no token is lost while the flood
+ * goes on: it moves, one reply delay at a time, until a call of an instance whose share has room
+ * gets it. A refund is best effort (lost with its connection: the token is then lost, as before)
+ * and never moves a bucket back before now, so it never gives back a token that time has already
+ * returned.
+ *
  * <p>Why this and not the alternatives issue 28 weighed: reservations taken ahead on Redis (as
  * {@code lease-tokens} does for the hot path) would need a second write per key in every
  * algorithm's script and would not help the case that matters most to "slow is not down", a key
@@ -98,6 +121,15 @@ final class LateReplyLedger {
   /** Retry-After of a request refused while its call is held: a credit may come by then. */
   private static final long HELD_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
+  /** Gives tokens of a key back to Redis, without waiting for its reply; never throws. */
+  interface Refunds {
+    /**
+     * @return false when the refund could not be sent at all (not connected, too many calls
+     *     outstanding): the tokens stay here, to be spent through the share or given back later
+     */
+    boolean refund(String key, long cost);
+  }
+
   /** How a late decision was made: what its reply, when it comes, does. */
   enum LateDecision {
     /** Admitted by a credit. */
@@ -112,6 +144,8 @@ final class LateReplyLedger {
 
   /** One key's calls and what Redis last said of it; guarded by its own monitor. */
   static final class Key {
+    /** The key, for a refund to Redis. */
+    final String name;
     /** Calls of the key sent and not yet answered (nor known to have no reply to come). */
     int outstanding;
     /** Calls sent so far, and the latest of them whose reply was noted. */
@@ -136,12 +170,18 @@ final class LateReplyLedger {
     long creditsThroughShare;
     /** The latest call sent when the share last bet because Redis was silent (0: never). */
     long silentBetThrough;
+
+    Key(String name) {
+      this.name = name;
+    }
   }
 
   private final Clock clock;
   private final LongSupplier freshNanos;
   private final IntSupplier instances;
   private final BooleanSupplier redisAnswering;
+  /** Gives tokens back to Redis; null where the algorithm cannot (credits as before). */
+  private final Refunds refunds;
   private final Cache<String, Key> keys;
 
   /**
@@ -151,7 +191,17 @@ final class LateReplyLedger {
    */
   LateReplyLedger(Clock clock, LongSupplier freshNanos, IntSupplier instances,
       BooleanSupplier redisAnswering, long maxKeys) {
+    this(clock, freshNanos, instances, redisAnswering, maxKeys, null);
+  }
+
+  /**
+   * @param refunds gives tokens back to Redis; null where the algorithm cannot undo one grant,
+   *     which keeps the credits of before
+   */
+  LateReplyLedger(Clock clock, LongSupplier freshNanos, IntSupplier instances,
+      BooleanSupplier redisAnswering, long maxKeys, Refunds refunds) {
     this.clock = clock;
+    this.refunds = refunds;
     this.redisAnswering = redisAnswering;
     this.freshNanos = freshNanos;
     this.instances = instances;
@@ -181,7 +231,7 @@ final class LateReplyLedger {
 
   /** A call of {@code key} is about to be sent: in flight until {@link #answered} or {@link #noReply}. */
   Call sending(String key) {
-    Key k = keys.get(key, ignored -> new Key());
+    Key k = keys.get(key, Key::new);
     synchronized (k) {
       k.outstanding++;
       return new Call(k, ++k.sent);
@@ -226,8 +276,16 @@ final class LateReplyLedger {
     Key k = call.key;
     LateDecision how;
     long retryNanos;
+    long refund;
     synchronized (k) {
-      expireCredits(k, now);
+      refund = expireCredits(k, now);
+      if (refunds != null && !share.allowed && k.credits > 0) {
+        // This instance's share is spent: its tokens go back to Redis, to the next call of any
+        // instance (one whose share has room, or whose bet Redis refused), not kept here unspent.
+        refund += k.credits;
+        k.credits = 0;
+        k.creditsThroughShare = 0;
+      }
       if (creditAdmits(k, cost, share.allowed)) {
         debit(k, cost);
         how = LateDecision.CREDIT;
@@ -253,6 +311,9 @@ final class LateReplyLedger {
           k.silentBetThrough = k.sent;
         }
       }
+    }
+    if (refund > 0) {
+      giveBack(k, refund);
     }
     switch (how) {
       case CREDIT:
@@ -302,6 +363,7 @@ final class LateReplyLedger {
       Call call, long cost, LateDecision how, boolean admittedHere, Verdict decided) {
     long now = clock.nowNanos();
     Key k = call.key;
+    long refund = 0;
     synchronized (k) {
       k.outstanding--;
       if (decided != null) {
@@ -309,10 +371,28 @@ final class LateReplyLedger {
       }
       boolean bet = admittedHere && how != LateDecision.CREDIT;
       boolean counted = decided == null ? bet : decided.allowed;
-      if (counted && (admittedHere || how == LateDecision.HELD)) {
-        addCredit(k, cost, now, call.number <= k.silentBetThrough);
+      if (counted && (admittedHere || how == LateDecision.HELD
+          || refunds != null)) { // (refused here, by the share: its token is one to give back)
+        refund = expireCredits(k, now);
+        addCredit(k, cost, now, refunds != null || call.number <= k.silentBetThrough);
       }
       // (a bet Redis refused stays a debt: paid back from the next credit)
+    }
+    if (refund > 0) {
+      giveBack(k, refund);
+    }
+  }
+
+  /**
+   * Refunds {@code amount} of the key's tokens to Redis; kept here if it cannot be sent now, for
+   * another lease's time (spent through the share, or given back at the next try).
+   */
+  private void giveBack(Key k, long amount) {
+    if (!refunds.refund(k.name, amount)) {
+      long now = clock.nowNanos();
+      synchronized (k) {
+        addCredit(k, amount, now, true);
+      }
     }
   }
 
@@ -335,19 +415,24 @@ final class LateReplyLedger {
    * late request; through the share if the call was sent before the share's last silent bet.
    */
   private static void addCredit(Key k, long cost, long now, boolean throughShare) {
-    expireCredits(k, now);
     k.credits += cost;
     long added = throughShare ? cost : 0;
     k.creditsThroughShare = Math.min(k.creditsThroughShare + added, Math.max(0, k.credits));
     k.creditsUntil = now + CREDIT_NANOS;
   }
 
-  /** Credits not spent within {@link #CREDIT_NANOS} of the last token are given up (not debts). */
-  private static void expireCredits(Key k, long now) {
+  /**
+   * Credits not spent within {@link #CREDIT_NANOS} of the last token are given up (not debts):
+   * returned, to go back to Redis where the algorithm can take them.
+   */
+  private long expireCredits(Key k, long now) {
     if (k.credits > 0 && now - k.creditsUntil >= 0) {
+      long expired = k.credits;
       k.credits = 0;
       k.creditsThroughShare = 0;
+      return refunds == null ? 0 : expired;
     }
+    return 0;
   }
 
   private static void note(Key k, long callNumber, Verdict decided, long now) {

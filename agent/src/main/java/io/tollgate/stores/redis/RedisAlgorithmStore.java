@@ -353,6 +353,56 @@ public abstract class RedisAlgorithmStore implements LimiterStore {
   }
 
   /**
+   * Whether {@link #refundInBackground} gives a token Redis granted back exactly, so that a late
+   * call's token that no request here can spend goes back to every instance ({@link
+   * LateReplyLedger}); false where the algorithm's script cannot undo one grant alone (a window
+   * counted in a window since gone, a log's entry), which keeps the token as this instance's credit.
+   */
+  boolean refundsGrants() {
+    return false;
+  }
+
+  /**
+   * Gives back to Redis {@code cost} that it granted to a call of {@code key} whose request was
+   * refused here, without waiting (a late reply's callback runs on the client's event loop, and
+   * no request waits on it); best effort once sent: lost with the connection. Only where {@link
+   * #refundsGrants}.
+   *
+   * @return false when it could not be sent at all (not connected, too many calls outstanding)
+   */
+  boolean refundInBackground(String key, long cost) {
+    throw new UnsupportedOperationException(getClass().getSimpleName());
+  }
+
+  /**
+   * Sends a cost correction of {@code delta} in the background, as {@link #adjustOnRedis} does in
+   * the foreground; its reply, or failure, is not waited for.
+   *
+   * @return false when it was not sent at all: the backend failed it at once, on this thread
+   */
+  final boolean adjustInBackground(
+      RedisScript script, String[] template, String key, long delta) {
+    if (delta == 0) {
+      return true;
+    }
+    if (backend == null) {
+      return false;
+    }
+    String[] argv = argv(template, ADJUST, delta);
+    Thread sender = Thread.currentThread();
+    boolean[] sending = {true};
+    boolean[] notSent = {false};
+    backend.evalInBackground(script, ruleKey(key), budgetsArgv(argv[0], argv[1], argv[2], this,
+        argv), (reply, failure) -> {
+          if (failure != null && sending[0] && Thread.currentThread() == sender) {
+            notSent[0] = true; // failed within evalInBackground: never reached the connection
+          }
+        });
+    sending[0] = false;
+    return !notSent[0];
+  }
+
+  /**
    * Writes a reply {@code {allowed, remaining, retryNanos, resetNanos[, nextUnitNanos]}} into
    * {@code verdict}; a negative retry means the cost can never be allowed, and is answered with a
    * whole period. Without a next unit (a fixed window's) it is the reset.

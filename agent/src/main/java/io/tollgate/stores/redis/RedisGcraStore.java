@@ -135,6 +135,20 @@ public final class RedisGcraStore extends RedisAlgorithmStore {
     adjustOnRedis(RedisScript.GCRA, argvTemplate, key, delta);
   }
 
+  /**
+   * A refund moves the bucket's {@code tat} back by the cost's intervals, never before now, and
+   * does nothing to a key that expired: one grant undone, as far as it still counts.
+   */
+  @Override
+  boolean refundsGrants() {
+    return true;
+  }
+
+  @Override
+  boolean refundInBackground(String key, long cost) {
+    return adjustInBackground(RedisScript.GCRA, argvTemplate, key, -cost);
+  }
+
   @Override
   public RateLimitAlgorithm<?> algorithm() {
     return gcra;

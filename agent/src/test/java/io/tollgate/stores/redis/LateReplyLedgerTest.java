@@ -35,13 +35,23 @@ class LateReplyLedgerTest {
 
   /** One bucket shared by every instance; a late call is decided when sent, answered later. */
   private static class ScriptedRedis implements LimiterStore {
+    final long limit;
     long left;
+    long refunded;
     boolean late;
     final List<CompletableFuture<Verdict>> replies = new ArrayList<>();
     final List<Verdict> decided = new ArrayList<>();
 
     ScriptedRedis(long left) {
       this.left = left;
+      this.limit = left;
+    }
+
+    /** A granted token given back (never more than a full bucket), as gcra.lua's adjust does. */
+    boolean refund(String key, long cost) {
+      refunded += cost;
+      left = Math.min(limit, left + cost);
+      return true;
     }
 
     @Override
@@ -102,6 +112,15 @@ class LateReplyLedgerTest {
     TokenBucket bucket = new TokenBucket(LimitSpec.of(limit, HOUR));
     return new FailurePolicyStore(new RedisGcraStore(null, "late", bucket), redis,
         OnFailure.DENY, () -> instances, Clock.system(), 100, () -> answering[0]);
+  }
+
+  /** As above; with {@code refunds}, a token no request here can spend goes back to Redis. */
+  private static FailurePolicyStore instance(ScriptedRedis redis, int limit, int instances,
+      boolean[] answering, boolean refunds) {
+    TokenBucket bucket = new TokenBucket(LimitSpec.of(limit, HOUR));
+    return new FailurePolicyStore(new RedisGcraStore(null, "late", bucket), redis,
+        OnFailure.DENY, () -> instances, Clock.system(), 100, () -> answering[0],
+        refunds ? redis::refund : null);
   }
 
   private static int admitted(FailurePolicyStore store, int requests) {
@@ -324,6 +343,122 @@ class LateReplyLedgerTest {
     }
     assertEquals(expected, admitted);
     assertTrue(admitted <= 105, "at most 1.05 x the limit");
+  }
+
+  /**
+   * Issue 28's rows of replies about {@code max-wait} (1 s) and 2 s late, as the test above plays
+   * them, but with the flood's requests interleaved across the instances, as three floods are:
+   * after the first {@code max-wait} (the instances bet a few calls and hold the rest, Redis grants
+   * its whole budget to the first 100 calls, as unevenly as the table says) Redis is silent for a
+   * moment (1 s: each instance decides 5 requests by its share) or for a second (2 s: 30), then
+   * its replies come, one round of requests of every instance at a time, for the rest of the flood
+   * (6 rounds of 10 requests each, one reply delay apart).
+   *
+   * <p>Kept as credits (the ledger before refunds), the tokens Redis granted to an instance's held
+   * calls are spent only where its share admits too: an instance admits the smaller of its share
+   * and Redis's tokens to it, and the tokens of an instance that got more than its share are
+   * lost (65-86 of 100 here). Given back to Redis, they go to the next calls of every instance,
+   * and an instance whose share has room spends them (after paying its refused bets): 91-99, the
+   * rest still moving from instance to instance when the flood ends (a third of them reach the
+   * instance with room each round), and never more than the shares (99) with replies 2 s late.
+   */
+  @ParameterizedTest(name = "Redis grants {0} : {1} : {2}, the instances decide {3} each while it"
+      + " is silent, tokens refunded {4}: {5} admitted of 100")
+  @CsvSource({
+    // replies about max-wait late: Redis silent a moment
+    " 45, 35, 20,  5, false, 86",
+    " 45, 35, 20,  5, true,  97",
+    " 34, 33, 33,  5, false, 99",
+    " 34, 33, 33,  5, true,  99",
+    " 50, 50,  0,  5, false, 82",
+    " 50, 50,  0,  5, true,  91",
+    " 60, 40,  0,  5, false, 82",
+    " 60, 40,  0,  5, true,  91",
+    "100,  0,  0,  5, false, 65",
+    "100,  0,  0,  5, true,  99",
+    // replies 2 s late: the shares bet in full while Redis is silent
+    " 45, 35, 20, 30, false, 99",
+    " 45, 35, 20, 30, true,  99",
+    " 60, 40,  0, 30, false, 99",
+    " 60, 40,  0, 30, true,  99",
+    "100,  0,  0, 30, false, 99",
+    "100,  0,  0, 30, true,  99",
+  })
+  void interleavedFloodsAdmitTheLimitWhenTokensGoBackToRedis(int granted1, int granted2,
+      int granted3, int whileSilent, boolean refunds, int expected) {
+    int[] granted = {granted1, granted2, granted3};
+    ScriptedRedis redis = new ScriptedRedis(100);
+    redis.late = true;
+    boolean[] answering = {true};
+    FailurePolicyStore[] instances = new FailurePolicyStore[granted.length];
+    for (int i = 0; i < instances.length; i++) {
+      instances[i] = instance(redis, 100, instances.length, answering, refunds);
+    }
+    int admitted = 0;
+    for (int i = 0; i < instances.length; i++) {
+      admitted += admitted(instances[i], granted[i]); // Redis grants these calls
+    }
+    for (FailurePolicyStore instance : instances) {
+      admitted += admitted(instance, 20); // and refuses these: its budget is spent
+    }
+    answering[0] = false; // nothing back from Redis for max-wait
+    for (FailurePolicyStore instance : instances) {
+      admitted += admitted(instance, whileSilent);
+    }
+    redis.answerLateCalls();
+    answering[0] = true;
+    for (int round = 0; round < 6; round++) {
+      for (int request = 0; request < 10; request++) {
+        for (FailurePolicyStore instance : instances) {
+          admitted += admitted(instance, 1);
+        }
+      }
+      redis.answerLateCalls();
+    }
+    assertEquals(expected, admitted);
+    assertTrue(admitted <= 105, "at most 1.05 x the limit");
+    if (!refunds) {
+      assertEquals(0, redis.refunded);
+    }
+  }
+
+  /**
+   * Where the algorithm can undo a grant, a token Redis granted to a call refused here is spent
+   * only where the share admits; when the share refuses, or the token is not spent within a
+   * lease's time, it goes back to Redis; a refund that cannot be sent (not connected, too many
+   * calls outstanding) leaves the token here, to be spent or given back later.
+   */
+  @ParameterizedTest(name = "share admits {0}, token {1} s old, refund sent {2}: {3}, refunded"
+      + " {4}, credits left {5}")
+  @CsvSource({
+    "true,  0, true,  CREDIT, 0, 0",
+    "false, 0, true,  HELD,   1, 0",
+    "false, 0, false, HELD,   1, 1",
+    "true,  1, true,  HELD,   1, 0",
+    "true,  1, false, HELD,   1, 1",
+  })
+  void aTokenThisInstanceCannotSpendGoesBackToRedis(boolean shareAdmits, int ageSeconds,
+      boolean sent, LateDecision expected, long refundsTried, long creditsLeft) {
+    ManualClock clock = new ManualClock(TimeUnit.DAYS.toNanos(1));
+    long[] tried = {0};
+    LateReplyLedger ledger = new LateReplyLedger(clock, () -> HOUR, () -> 3, () -> true, 100,
+        (key, cost) -> {
+          tried[0] += cost;
+          return sent;
+        });
+    CompletableFuture<Verdict> held = late(ledger, new Verdict().refuse(0, HOUR, HOUR),
+        LateDecision.HELD);
+    held.complete(new Verdict().allow(0, HOUR));
+    assertEquals(1, ledger.credits("k"), "granted to a call refused here");
+    clock.advanceNanos(TimeUnit.SECONDS.toNanos(ageSeconds));
+    Verdict share = shareAdmits ? new Verdict().allow(5, HOUR) : new Verdict().refuse(0, HOUR, HOUR);
+    assertEquals(expected, decide(ledger, share));
+    assertEquals(refundsTried, tried[0]);
+    assertEquals(creditsLeft, ledger.credits("k"));
+    if (creditsLeft > 0) {
+      assertEquals(LateDecision.CREDIT, decide(ledger, new Verdict().allow(5, HOUR)),
+          "a token kept for want of a connection is spent where the share admits");
+    }
   }
 
   /**

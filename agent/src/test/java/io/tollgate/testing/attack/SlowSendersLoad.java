@@ -1,4 +1,4 @@
-package io.tollgate.benchmarks;
+package io.tollgate.testing.attack;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -27,8 +27,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * The slow-sender attack of issue 28 (row 3) as a benchmark, for benchmarks/run-slow-senders.sh:
  * legitimate clients log in ({@code POST /login}, a small form) as fast as the app answers them,
  * each from its own address, for a phase of {@code --seconds} without the attack, then the same
- * with it, then again after it. The attack is {@code SlowSendersIT}'s: {@code --attack}
- * connections from one client ({@value #ATTACKER}) that announce {@code Content-Length: 100000}
+ * with it, then again after it. The attack is {@link SlowSenders}, as in {@code SlowSendersIT}: {@code --attack}
+ * connections from one client ({@value SlowSenders#ATTACKER}) that announce {@code Content-Length: 100000}
  * and send one byte a second, each opened again as soon as it gets an answer.
  *
  * <p>Clients are told apart by {@code X-Forwarded-For} (the rules file trusts one proxy hop): every
@@ -42,7 +42,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * during the phase. Figures only: the script compares them between runs.
  *
  * <pre>
- * java -cp benchmarks.jar io.tollgate.benchmarks.SlowSendersLoad --port 8080 --label none \
+ * java -cp agent/target/test-classes io.tollgate.testing.attack.SlowSendersLoad --port 8080 --label none \
  *   --seconds 10 --clients 4 --attack 15 [--held-off]
  * </pre>
  *
@@ -52,8 +52,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * and two bytes of body.
  */
 public final class SlowSendersLoad {
-
-  static final String ATTACKER = "192.0.2.66";
 
   private final int port;
   private final HttpClient http = HttpClient.newBuilder()
@@ -202,7 +200,7 @@ public final class SlowSendersLoad {
     while (true) {
       int status;
       try {
-        status = http.send(login(ATTACKER), HttpResponse.BodyHandlers.discarding()).statusCode();
+        status = http.send(login(SlowSenders.ATTACKER), HttpResponse.BodyHandlers.discarding()).statusCode();
       } catch (IOException e) {
         status = -1;
       }
@@ -213,98 +211,6 @@ public final class SlowSendersLoad {
         return "the attacker's own login still passes after 60 s";
       }
       Thread.sleep(50);
-    }
-  }
-
-  /**
-   * The attack: connections that send a {@code POST /login} announcing 100,000 bytes of form and
-   * then one byte a second, from {@link #ATTACKER}. A connection that gets an answer (refused) is
-   * opened again, as an attacker would. As in {@code SlowSendersIT}.
-   */
-  static final class SlowSenders implements AutoCloseable {
-    final AtomicInteger answered = new AtomicInteger();
-    final AtomicInteger openedOnce = new AtomicInteger();
-    final AtomicInteger ticks = new AtomicInteger();
-    private final int port;
-    private final Socket[] sockets;
-    private final boolean[] everOpened;
-    private final ScheduledExecutorService drip = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "slow-senders");
-      t.setDaemon(true);
-      return t;
-    });
-
-    SlowSenders(int port, int connections) {
-      this.port = port;
-      this.sockets = new Socket[connections];
-      this.everOpened = new boolean[connections];
-      drip.scheduleAtFixedRate(this::tick, 0, 1, TimeUnit.SECONDS);
-    }
-
-    int connections() {
-      return sockets.length;
-    }
-
-    /** Each connection: opened (again) when it has none or got an answer, else one byte more. */
-    private void tick() {
-      for (int i = 0; i < sockets.length; i++) {
-        try {
-          Socket s = sockets[i];
-          if (s != null && s.getInputStream().available() > 0) {
-            answered.incrementAndGet();
-            s.close();
-            s = null;
-          }
-          if (s == null) {
-            sockets[i] = open();
-            if (!everOpened[i]) {
-              everOpened[i] = true;
-              openedOnce.incrementAndGet();
-            }
-          } else {
-            s.getOutputStream().write('a');
-            s.getOutputStream().flush();
-          }
-        } catch (IOException e) {
-          closeQuietly(sockets[i]);
-          sockets[i] = null;
-        }
-      }
-      ticks.incrementAndGet();
-    }
-
-    private Socket open() throws IOException {
-      Socket s = new Socket();
-      s.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
-      OutputStream out = s.getOutputStream();
-      out.write(("POST /login HTTP/1.1\r\n"
-          + "Host: 127.0.0.1:" + port + "\r\n"
-          + "X-Forwarded-For: " + ATTACKER + "\r\n"
-          + "Content-Type: application/x-www-form-urlencoded\r\n"
-          + "Content-Length: 100000\r\n"
-          + "\r\n"
-          + "p").getBytes(StandardCharsets.US_ASCII));
-      out.flush();
-      return s;
-    }
-
-    private static void closeQuietly(Socket s) {
-      if (s != null) {
-        try {
-          s.close();
-        } catch (IOException ignored) {
-          // the connection is gone either way
-        }
-      }
-    }
-
-    @Override
-    public void close() throws InterruptedException {
-      drip.shutdownNow();
-      drip.awaitTermination(10, TimeUnit.SECONDS);
-      for (Socket s : sockets) {
-        closeQuietly(s);
-      }
     }
   }
 }
