@@ -173,6 +173,20 @@ public final class Servlets {
         }
     }
 
+    /**
+     * GET /async/dispatch: startAsync, then dispatched from another thread to /hello, which
+     * answers (Tomcat runs its host valve again for the dispatch).
+     */
+    public static final class AsyncDispatchHello extends HttpServlet {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected void doGet(HttpServletRequest req, HttpServletResponse resp) {
+            AsyncContext async = req.startAsync();
+            ASYNC.execute(() -> async.dispatch("/hello"));
+        }
+    }
+
     /** GET /forward/hello: forwards to /hello. */
     public static final class ForwardHello extends HttpServlet {
         private static final long serialVersionUID = 1L;

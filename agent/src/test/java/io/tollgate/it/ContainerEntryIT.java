@@ -60,6 +60,12 @@ class ContainerEntryIT {
               "period: 1h"},
           List.of("/async/hello", "/async/hello", "/async/hello", "/async/hello"),
           List.of(200, 200, 200, 429)));
+      cases.add(Arguments.of(app,
+          "an asynchronous request dispatched back into the container is counted once",
+          new String[] {"match: { path: /async/dispatch }", "key: ip", "limit: 3",
+              "period: 1h"},
+          List.of("/async/dispatch", "/async/dispatch", "/async/dispatch", "/async/dispatch"),
+          List.of(200, 200, 200, 429)));
     }
     return cases.stream();
   }

@@ -35,7 +35,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * engine is called as the woven entry points call it, on Tomcat's own request and response objects
  * (a {@code RequestFacade} over a connector request over a coyote request for {@code GET /hello}
  * from 10.0.0.7, as Tomcat's HTTP processor fills them), and the request is made ready for the
- * next call the way Tomcat would leave it (the agent's attribute removed, the response's headers
+ * next call the way Tomcat would leave it (the agent's mark removed, the response's headers
  * cleared).
  *
  * <ul>
@@ -247,7 +247,10 @@ public class RequestPathBenchmark {
   }
 
   private void resetForNextRequest() {
+    // the agent's mark, gone as Tomcat's recycling clears a request's attributes and notes: an
+    // attribute up to h-mark, a note since
     connectorRequest.removeAttribute(TollgateBridge.DECIDED_ATTRIBUTE);
+    connectorRequest.removeNote(TollgateBridge.DECIDED_ATTRIBUTE);
     if (connectorResponse.isCommitted()) {
       // a refusal was written: Tomcat recycles the response before the next request
       connectorResponse.recycle();

@@ -1,7 +1,6 @@
 package io.tollgate.instrumentation.container;
 
 import io.tollgate.bootstrap.Refusal;
-import io.tollgate.bootstrap.TollgateBridge;
 import io.tollgate.engine.RequestScope;
 import io.tollgate.engine.TollgateGate;
 import io.tollgate.instrumentation.servlet.ServletExchange;
@@ -12,9 +11,11 @@ import io.tollgate.instrumentation.servlet.ServletExchange;
  * its outermost entry point, so that requests the container answers itself (a path no servlet is
  * mapped to, a static resource served by a valve) pass the rules too.
  *
- * <p>Counted once: the request is marked as the first servlet entry point marks it, and the scope
- * is the thread's current request, so the filters and the servlet that follow see it decided and
- * count nothing (they only decide rules that wait for the user). What the decision holds is given
+ * <p>Counted once: the scope is the thread's current request, so the filters and the servlet that
+ * follow see it decided and count nothing (they only decide rules that wait for the user); and
+ * the request is marked decided as the first servlet entry point marks it (on Tomcat a note, which
+ * no attribute listener hears of), because Tomcat runs its host valve again for an asynchronous
+ * request's dispatch while the request still says it is the original dispatch. What the decision holds is given
  * back, and {@code count-when} settled, when the container's method returns: by then the
  * container's own answer (its 404 or 405) is the response's status.
  *
@@ -41,8 +42,7 @@ public final class ContainerRequests {
       // A request made in-process while serving another is part of that one, as at the servlet.
       return null;
     }
-    ServletExchange exchange =
-        ServletExchange.firstTimeMarked(request, response, TollgateBridge.DECIDED_ATTRIBUTE);
+    ServletExchange exchange = ServletExchange.firstTimeDecided(request, response);
     if (exchange == null) {
       return null; // an async re-dispatch of a request decided already, or not an HTTP request
     }

@@ -6,7 +6,7 @@ import io.tollgate.instrumentation.DirectCalls;
 /**
  * What the engine knows of one request class: its servlet API ({@code javax} or {@code
  * jakarta}), the {@link ServletCalls} into that API, and, for Tomcat's own requests, cheaper
- * ways to their URI and to their responses' headers.
+ * ways to their URI, to their responses' headers and to marking them.
  */
 final class ServletApi {
 
@@ -92,12 +92,15 @@ final class ServletApi {
   final TomcatRequestUri tomcatUri;
   /** Tomcat's response headers written as bytes, for its own requests' responses; or null. */
   final TomcatResponseHeaders tomcatHeaders;
+  /** Marks that Tomcat's attribute listeners do not hear of, for its own requests; or null. */
+  final TomcatRequestNotes tomcatNotes;
 
   private ServletApi(String namespace, ServletCalls calls, Class<?> requestClass) {
     this.namespace = namespace;
     this.calls = calls;
     this.tomcatUri = TomcatRequestUri.forRequestClass(requestClass);
     this.tomcatHeaders = TomcatResponseHeaders.forRequestClass(requestClass);
+    this.tomcatNotes = TomcatRequestNotes.forRequestClass(requestClass);
   }
 
   private static ServletApi resolve(Class<?> requestClass) {

@@ -1,5 +1,6 @@
 package io.tollgate.instrumentation.servlet;
 
+import io.tollgate.bootstrap.TollgateBridge;
 import io.tollgate.http.HttpExchange;
 import io.tollgate.http.QueryStrings;
 import io.tollgate.http.RefusalMessage;
@@ -43,19 +44,52 @@ public final class ServletExchange implements HttpExchange {
 
   /**
    * The exchange of a request the first time its original dispatch (not a forward, include, error
-   * page or async re-dispatch) reaches an entry point that marks requests with {@code mark}; this
-   * marks it. Null at every later such entry point of the same request (the filters after the
-   * first, the servlet), and for requests that are not HTTP servlet requests; nothing is allocated
-   * then.
+   * page or async re-dispatch) reaches an outermost entry point (the container's own entry, else a
+   * filter or servlet with no request current on the thread); this marks it decided. Null for a
+   * request marked already, and for requests that are not HTTP servlet requests; nothing is
+   * allocated then.
+   *
+   * <p>Why a mark on the request, when the thread's request context already tells the entry points
+   * inside the outermost one that the request is decided: Tomcat runs its host valve again for an
+   * asynchronous request's {@code AsyncContext.dispatch}, and for an error in its asynchronous
+   * processing, while the request still says it is the original dispatch ({@code getDispatcherType}
+   * turns {@code ASYNC} only further in), on whichever thread does it. On Tomcat's own requests
+   * the mark is a note ({@link TomcatRequestNotes}), which no attribute listener hears of;
+   * elsewhere the attribute {@link TollgateBridge#DECIDED_ATTRIBUTE}.
+   */
+  public static ServletExchange firstTimeDecided(Object request, Object response) {
+    ServletApi api = ServletApi.of(request);
+    if (api == null || !isRequestDispatch(api.calls.getDispatcherType(request))) {
+      return null;
+    }
+    TomcatRequestNotes tomcat = api.tomcatNotes;
+    Boolean noted =
+        tomcat == null ? null : tomcat.noteFirst(request, TollgateBridge.DECIDED_ATTRIBUTE);
+    if (noted == null) {
+      return firstTimeMarked(api, request, response, TollgateBridge.DECIDED_ATTRIBUTE);
+    }
+    return noted ? new ServletExchange(api, request, response) : null;
+  }
+
+  /**
+   * The exchange of a request the first time its original dispatch (not a forward, include, error
+   * page or async re-dispatch) reaches an entry point that marks requests with {@code mark} (a
+   * framework's handler: {@link io.tollgate.engine.RequestScope#HANDLER_DECIDED_MARK}), as a
+   * request attribute; this marks it. Null at every later such entry point of the same request,
+   * and for requests that are not HTTP servlet requests; nothing is allocated then.
    */
   public static ServletExchange firstTimeMarked(Object request, Object response, String mark) {
     ServletApi api = ServletApi.of(request);
-    if (api == null) {
+    if (api == null || !isRequestDispatch(api.calls.getDispatcherType(request))) {
       return null;
     }
+    return firstTimeMarked(api, request, response, mark);
+  }
+
+  private static ServletExchange firstTimeMarked(
+      ServletApi api, Object request, Object response, String mark) {
     ServletCalls calls = api.calls;
-    if (!isRequestDispatch(calls.getDispatcherType(request))
-        || calls.getAttribute(request, mark) != null) {
+    if (calls.getAttribute(request, mark) != null) {
       return null;
     }
     calls.setAttribute(request, mark, Boolean.TRUE);

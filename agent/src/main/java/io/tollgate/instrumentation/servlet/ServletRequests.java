@@ -1,7 +1,6 @@
 package io.tollgate.instrumentation.servlet;
 
 import io.tollgate.bootstrap.Refusal;
-import io.tollgate.bootstrap.TollgateBridge;
 import io.tollgate.engine.RequestScope;
 import io.tollgate.engine.TollgateGate;
 import io.tollgate.instrumentation.EntryPointHandler;
@@ -37,8 +36,7 @@ final class ServletRequests implements EntryPointHandler {
       ServletExchange later = ServletExchange.atLaterEntry(request, response);
       return later != null && engine.laterEntry(current, later) ? Refusal.WRITTEN : null;
     }
-    ServletExchange exchange =
-        ServletExchange.firstTimeMarked(request, response, TollgateBridge.DECIDED_ATTRIBUTE);
+    ServletExchange exchange = ServletExchange.firstTimeDecided(request, response);
     if (exchange == null) {
       return null;
     }

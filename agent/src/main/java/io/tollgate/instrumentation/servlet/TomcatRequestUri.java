@@ -37,8 +37,10 @@ final class TomcatRequestUri {
   static final String CONNECTOR_REQUEST = "org.apache.catalina.connector.Request";
 
   /**
-   * The connector request behind the one given: the facade's {@code request} field (protected, so
-   * read through a handle), or the connector request itself.
+   * The connector request behind the facade given: its {@code request} field (protected, so read
+   * through a handle); null for the connector request itself (the host valve's), which is read
+   * directly: a handle kept in a field is no constant to the JIT, and an identity handle would be
+   * a call it never inlines on every request that passes the valve.
    */
   private final MethodHandle facadeRequest;
   private final TomcatCalls calls;
@@ -53,7 +55,7 @@ final class TomcatRequestUri {
       throw new NoSuchFieldException("MessageBytes.T_BYTES is not " + T_BYTES);
     }
     if (requestClass.getName().equals(CONNECTOR_REQUEST)) {
-      facadeRequest = MethodHandles.identity(Object.class);
+      facadeRequest = null;
     } else {
       Field field = requestClass.getDeclaredField("request");
       field.setAccessible(true);
@@ -93,7 +95,7 @@ final class TomcatRequestUri {
   /** The request URI, or null when it cannot be read this way (the caller asks Tomcat). */
   String of(Object facade) {
     try {
-      Object request = facadeRequest.invokeExact(facade);
+      Object request = facadeRequest == null ? facade : facadeRequest.invokeExact(facade);
       if (request == null) {
         return null;
       }

@@ -57,6 +57,7 @@ public final class Main {
         servlet(ctx, "health", new Servlets.Health(), false, "/health");
         servlet(ctx, "whoami", new Servlets.WhoAmI(), false, "/whoami");
         servlet(ctx, "asyncHello", new Servlets.AsyncHello(), true, "/async/hello");
+        servlet(ctx, "asyncDispatch", new Servlets.AsyncDispatchHello(), true, "/async/dispatch");
         servlet(ctx, "forwardHello", new Servlets.ForwardHello(), false, "/forward/hello");
         servlet(ctx, "includeHello", new Servlets.IncludeHello(), false, "/include/hello");
         servlet(ctx, "boom", new Servlets.Boom(), false, "/error/boom");
