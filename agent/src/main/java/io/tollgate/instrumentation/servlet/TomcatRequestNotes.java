@@ -2,9 +2,6 @@ package io.tollgate.instrumentation.servlet;
 
 import io.tollgate.instrumentation.DirectCalls;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
-import java.lang.reflect.Field;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -33,15 +30,7 @@ final class TomcatRequestNotes {
   private final TomcatNoteCalls calls;
 
   private TomcatRequestNotes(Class<?> requestClass) throws ReflectiveOperationException {
-    if (requestClass.getName().equals(TomcatRequestUri.CONNECTOR_REQUEST)) {
-      facadeRequest = null;
-    } else {
-      Field field = requestClass.getDeclaredField("request");
-      field.setAccessible(true);
-      facadeRequest =
-          MethodHandles.lookup().unreflectGetter(field)
-              .asType(MethodType.methodType(Object.class, Object.class));
-    }
+    facadeRequest = TomcatRequestClasses.connectorRequestOf(requestClass);
     Map<String, String> targets = new HashMap<>();
     targets.put("getNote", REQUEST + "getNote");
     targets.put("setNote", REQUEST + "setNote");
@@ -55,9 +44,7 @@ final class TomcatRequestNotes {
    * or a Tomcat it does not know.
    */
   static TomcatRequestNotes forRequestClass(Class<?> requestClass) {
-    String name = requestClass.getName();
-    if (!name.equals(TomcatRequestUri.FACADE)
-        && !name.equals(TomcatRequestUri.CONNECTOR_REQUEST)) {
+    if (!TomcatRequestClasses.isTomcatRequest(requestClass)) {
       return null;
     }
     try {

@@ -2,9 +2,6 @@ package io.tollgate.instrumentation.servlet;
 
 import io.tollgate.instrumentation.DirectCalls;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
-import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
@@ -33,9 +30,6 @@ final class TomcatRequestUri {
   private static final String MESSAGE_BYTES = "org.apache.tomcat.util.buf.MessageBytes#";
   private static final String BYTE_CHUNK = "org.apache.tomcat.util.buf.ByteChunk#";
 
-  static final String FACADE = "org.apache.catalina.connector.RequestFacade";
-  static final String CONNECTOR_REQUEST = "org.apache.catalina.connector.Request";
-
   /**
    * The connector request behind the facade given: its {@code request} field (protected, so read
    * through a handle); null for the connector request itself (the host valve's), which is read
@@ -54,15 +48,7 @@ final class TomcatRequestUri {
     if (messageBytes.getField("T_BYTES").getInt(null) != T_BYTES) {
       throw new NoSuchFieldException("MessageBytes.T_BYTES is not " + T_BYTES);
     }
-    if (requestClass.getName().equals(CONNECTOR_REQUEST)) {
-      facadeRequest = null;
-    } else {
-      Field field = requestClass.getDeclaredField("request");
-      field.setAccessible(true);
-      facadeRequest =
-          MethodHandles.lookup().unreflectGetter(field)
-              .asType(MethodType.methodType(Object.class, Object.class));
-    }
+    facadeRequest = TomcatRequestClasses.connectorRequestOf(requestClass);
     Map<String, String> targets = new HashMap<>();
     targets.put("getCoyoteRequest", REQUEST + "getCoyoteRequest");
     targets.put("requestURI", COYOTE_REQUEST + "requestURI");
@@ -81,8 +67,7 @@ final class TomcatRequestUri {
    * or a Tomcat it does not know.
    */
   static TomcatRequestUri forRequestClass(Class<?> requestClass) {
-    String name = requestClass.getName();
-    if (!name.equals(FACADE) && !name.equals(CONNECTOR_REQUEST)) {
+    if (!TomcatRequestClasses.isTomcatRequest(requestClass)) {
       return null;
     }
     try {

@@ -80,8 +80,7 @@ final class TomcatResponseHeaders {
    * Tomcat it does not know.
    */
   static TomcatResponseHeaders forRequestClass(Class<?> requestClass) {
-    String name = requestClass.getName();
-    if (!name.equals(TomcatRequestUri.FACADE) && !name.equals(TomcatRequestUri.CONNECTOR_REQUEST)) {
+    if (!TomcatRequestClasses.isTomcatRequest(requestClass)) {
       return null;
     }
     try {
