@@ -15,7 +15,8 @@ cd "$(dirname "$0")/.."
 RUNS=${1:-5}; shift || true
 APPS=("$@"); [ ${#APPS[@]} -gt 0 ] || APPS=(servlet-jakarta spring-boot3)
 PORT=${PORT:-18090}
-AGENT=agent/target/tollgate-agent.jar
+# AGENT=/path/to/a/copy of the jar: a build running meanwhile may rewrite agent/target/ under the run
+AGENT=${AGENT:-agent/target/tollgate-agent.jar}
 # BEFORE_AGENT=/path/to/an/older/tollgate-agent.jar adds a third mode, "before", in the same
 # alternation: a before/after comparison that shares the machine's noise.
 BEFORE_AGENT=${BEFORE_AGENT:-}

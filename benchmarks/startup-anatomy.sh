@@ -14,7 +14,7 @@
 # Counts and shares, not timings: a busy machine changes the wall times, not what is loaded.
 # Output: $RES/anatomy-APP-MODE-ROUND.{classes.log,collapsed,threads.txt} and $RES/anatomy-APP.txt.
 # Usage: benchmarks/startup-anatomy.sh [APP] [ROUNDS]
-#   env: PORT=18391 BEFORE_AGENT= RES= PROFILE=1 JAVA_OPTS= (more JVM options) ANALYZE_ONLY=1 (the summary again)
+#   env: PORT=18391 BEFORE_AGENT= MODES="agent before" RES= PROFILE=1 JAVA_OPTS= (more JVM options) ANALYZE_ONLY=1 (the summary again)
 # Needs: mvn -B -q -o install -DskipTests (the agent, the test apps, benchmarks/target/benchmarks.jar).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,7 +25,7 @@ BEFORE_AGENT=${BEFORE_AGENT:-}
 CONFIG=config-examples/quickstart.yaml
 RES=${RES:-benchmarks/results/startup-anatomy}
 PROFILE=${PROFILE:-1}
-MODES=(none agent); [ -n "$BEFORE_AGENT" ] && MODES+=(before)
+if [ -n "${MODES:-}" ]; then read -r -a MODES <<<"$MODES"; else MODES=(none agent); [ -n "$BEFORE_AGENT" ] && MODES+=(before); fi
 mkdir -p "$RES"
 AP_VERSION=4.1
 AP_JAR=$HOME/.m2/repository/tools/profiler/async-profiler/$AP_VERSION/async-profiler-$AP_VERSION.jar
