@@ -7,7 +7,9 @@
 # section 5). Polls the port every 10 ms with curl.
 # Also the agent jar's size and what takes the space.
 # Output (in $RES, default benchmarks/results): startup.txt (raw ms per run), startup-summary.txt, and
-# startup-agent-ready.txt (the agent's "ready" line of each run: premain, start-up thread CPU).
+# startup-agent-ready.txt (the agent's "ready" line of each run: premain, start-up thread CPU) and
+# startup-threads.txt (the CPU of the live threads at the first 200, by group: main, the JIT's
+# compilers, the request threads, GC, the agent's, other).
 # Needs: mvn -B -q -o package -DskipTests first. Usage: benchmarks/run-startup.sh [RUNS] [APPS...]
 # TIMEOUT_MS (default 60000): how long a start may take before the run stops (a busy machine).
 set -euo pipefail
