@@ -7,7 +7,9 @@
 # section 5). Polls the port every 10 ms with curl.
 # Also the agent jar's size and what takes the space.
 # Output (in $RES, default benchmarks/results): startup.txt (raw ms per run), startup-summary.txt, and
-# startup-agent-ready.txt (the agent's "ready" line of each run: premain, start-up thread CPU).
+# startup-agent-ready.txt (the agent's "ready" line of each run: premain, start-up thread CPU) and
+# startup-threads.txt (the CPU of the live threads at the first 200, by group: main, the JIT's
+# compilers, the request threads, GC, the agent's, other).
 # Needs: mvn -B -q -o package -DskipTests first. Usage: benchmarks/run-startup.sh [RUNS] [APPS...]
 # TIMEOUT_MS (default 60000): how long a start may take before the run stops (a busy machine).
 set -euo pipefail
@@ -15,7 +17,8 @@ cd "$(dirname "$0")/.."
 RUNS=${1:-5}; shift || true
 APPS=("$@"); [ ${#APPS[@]} -gt 0 ] || APPS=(servlet-jakarta spring-boot3)
 PORT=${PORT:-18090}
-AGENT=agent/target/tollgate-agent.jar
+# AGENT=/path/to/a/copy of the jar: a build running meanwhile may rewrite agent/target/ under the run
+AGENT=${AGENT:-agent/target/tollgate-agent.jar}
 # BEFORE_AGENT=/path/to/an/older/tollgate-agent.jar adds a third mode, "before", in the same
 # alternation: a before/after comparison that shares the machine's noise.
 BEFORE_AGENT=${BEFORE_AGENT:-}
@@ -35,9 +38,33 @@ mkdir -p "$RES"
 OUT=$RES/startup.txt
 SUM=$RES/startup-summary.txt
 READY=$RES/startup-agent-ready.txt
-: >"$OUT"; : >"$READY"
+# CPU by thread at the first 200 (threads that ended before it, the agent's start-up thread among
+# them, are in the JVM's total only)
+THREADS=$RES/startup-threads.txt
+: >"$OUT"; : >"$READY"; : >"$THREADS"
+RUN_NO=0
 
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+threads_cpu() { # pid -> "main=MS compiler=MS request=MS gc=MS agent=MS other=MS": CPU of the live threads
+  local hz t s rest comm tid group; hz=$(getconf CLK_TCK)
+  declare -A sum=([main]=0 [compiler]=0 [request]=0 [gc]=0 [agent]=0 [other]=0)
+  for t in /proc/$1/task/*; do
+    s=$(cat "$t/stat" 2>/dev/null) || continue
+    tid=${s%% *}; comm=${s#*(}; comm=${comm%)*}; rest=${s##*) }
+    read -r -a f <<<"$rest"
+    case $comm in
+      java) [ "$tid" = "$1" ] && group=other || group=main ;; # the launcher's thread, then Java's main
+      C1\ *|C2\ *) group=compiler ;;
+      http-nio*|*exec*) group=request ;;
+      GC\ *|G1\ *) group=gc ;;
+      tollgate*) group=agent ;;
+      *) group=other ;;
+    esac
+    sum[$group]=$(( sum[$group] + (f[11] + f[12]) * 1000 / hz ))
+  done
+  echo "main=${sum[main]} compiler=${sum[compiler]} request=${sum[request]} gc=${sum[gc]} agent=${sum[agent]} other=${sum[other]}"
+}
 
 one_run() { # app mode -> prints "ms cpu_ms": wall ms to the first 200, and the JVM's CPU ms by then
   local app=$1 mode=$2 jar=test-apps/$1/target/$1.jar pid t0 t1 code cpu
@@ -57,6 +84,8 @@ one_run() { # app mode -> prints "ms cpu_ms": wall ms to the first 200, and the 
   t1=$(now_ms)
   # CPU the JVM used until then (user + system, all threads): steadier than wall time on a busy machine
   cpu=$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%d", ($14 + $15) * 1000 / hz }' /proc/$pid/stat)
+  # and by thread, from the same moment: a busy machine stretches wall times, far less CPU times
+  echo "$app $mode $RUN_NO $(threads_cpu $pid)" >>"$THREADS"
   # the agent's own account: premain, CPU of its start-up thread, whether a request waited for it
   [ "$mode" = agent ] && { sleep 0.2; echo "$app $(grep -m1 -o 'ready; watching.*' /tmp/tollgate-startup.$$.log || echo 'no ready line')" >>"$READY"; }
   kill $pid; wait $pid 2>/dev/null || true
@@ -77,7 +106,7 @@ for i in $(seq 1 "$RUNS"); do
   for app in "${APPS[@]}"; do
     for k in "${!MODES[@]}"; do
       mode=${MODES[$(( (k + i - 1) % ${#MODES[@]} ))]}
-      ms=$(one_run "$app" "$mode"); echo "$app $mode $i $ms" | tee -a "$OUT"
+      RUN_NO=$i; ms=$(one_run "$app" "$mode"); echo "$app $mode $i $ms" | tee -a "$OUT"
     done
   done
 done
@@ -108,6 +137,20 @@ for app in sorted({a for a, _ in d}):
     for mode, what in (('agent', 'the agent'), ('before', 'the agent (before)'), ('empty', 'an empty agent')):
         if (app, 'none') in med and (app, mode) in med:
             print(f"{app}: added by {what} (median - median) = {med[(app,mode)] - med[(app,'none')]:.0f} ms")
+PY
+python3 - "$THREADS" >>"$SUM" <<'PY'
+import sys, statistics, collections
+d = collections.defaultdict(lambda: collections.defaultdict(list))
+for line in open(sys.argv[1]):
+    f = line.split()
+    if len(f) < 4 or f[2] == '0': continue  # the discarded warm-up starts
+    for kv in f[3:]:
+        k, v = kv.split('='); d[(f[0], f[1])][k].append(int(v))
+if d:
+    print("| app | mode | CPU ms by thread at the first 200, medians: main | compilers | request threads | GC | agent's | other |")
+    print("|---|---|---|---|---|---|---|---|")
+    for (app, mode), g in sorted(d.items()):
+        print(f"| {app} | {mode} | " + " | ".join(f"{statistics.median(g[k]):.0f}" for k in ('main', 'compiler', 'request', 'gc', 'agent', 'other')) + " |")
 PY
 cat "$SUM"
 

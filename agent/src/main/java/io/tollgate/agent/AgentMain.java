@@ -18,6 +18,7 @@ import io.tollgate.instrumentation.classloader.LoadedClassLoaders;
 import io.tollgate.limiters.Clock;
 import io.tollgate.logging.AgentLog;
 import io.tollgate.rules.RuleSetFactory;
+import io.tollgate.stores.LocalLimiterStore;
 import io.tollgate.stores.redis.RedisBackend;
 import java.io.File;
 import java.lang.instrument.Instrumentation;
@@ -177,9 +178,11 @@ public final class AgentMain {
 
   /** On the start-up thread: the rules and the engine, then the background services. */
   private static void finishStarting(AgentArguments arguments, long startNanos) {
+    boolean loaded;
     try {
       EngineReadiness.awaitFirstRequest();
-      if (!startEngine(arguments)) {
+      loaded = startEngine(arguments);
+      if (!loaded) {
         // Before the readiness below: no request waiting for the rules passes unlimited.
         FailOnError.stopIfAsked(arguments, "no rules are in force");
       }
@@ -190,6 +193,9 @@ public final class AgentMain {
     } finally {
       EngineReadiness.ready(); // whatever happened: no request waits any more
     }
+    if (loaded) {
+      loadFirstDecisionClasses();
+    }
     startBackgroundServices(arguments);
     // "ready; watching ... for changes" as before: people and scripts look for it
     AgentLog.info("ready; watching " + watched(arguments) + " for changes ("
@@ -197,6 +203,20 @@ public final class AgentMain {
         + " ms after premain began: premain " + premainMillis + " ms, then "
         + ownCpuMillis() + " ms CPU on the start-up thread; "
         + EngineReadiness.waitSummary() + ")");
+  }
+
+  /**
+   * On the start-up thread, once no request waits for it: what the application's first decided
+   * request would otherwise load itself, in its own time (the first 200 of a starting application
+   * waited for it). Only classes: the rules' own caches are still made at their first decisions. A
+   * failure here only leaves the loading to that request.
+   */
+  private static void loadFirstDecisionClasses() {
+    try {
+      LocalLimiterStore.loadCacheClasses();
+    } catch (Throwable t) {
+      AgentLog.debug("could not load the key caches' classes ahead of the first request: " + t);
+    }
   }
 
   /**

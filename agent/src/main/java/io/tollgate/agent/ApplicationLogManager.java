@@ -65,9 +65,26 @@ final class ApplicationLogManager {
     if (javaCommand == null) {
       return false;
     }
-    String first = javaCommand.trim().split("\\s+", 2)[0];
+    String first = firstWord(javaCommand.trim());
     String file = first.substring(Math.max(first.lastIndexOf('/'), first.lastIndexOf('\\')) + 1);
     return first.equals("org.jboss.modules.Main")
         || (file.startsWith("jboss-modules") && file.endsWith(".jar"));
+  }
+
+  /**
+   * {@code text} up to its first white space (as the regular expression {@code \s} has it), found
+   * without one: this runs in {@code premain}, where compiling a pattern cost its classes and
+   * some milliseconds of the application's main thread, interpreted.
+   */
+  private static String firstWord(String text) {
+    int end = 0;
+    while (end < text.length() && !isWhiteSpace(text.charAt(end))) {
+      end++;
+    }
+    return text.substring(0, end);
+  }
+
+  private static boolean isWhiteSpace(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r';
   }
 }

@@ -2,6 +2,7 @@ package io.tollgate.stores;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Weigher;
 import io.tollgate.limiters.Clock;
 import io.tollgate.limiters.KeyState;
 import io.tollgate.limiters.PermitQueue;
@@ -211,15 +212,31 @@ public final class LocalLimiterStore<S> implements LimiterStore {
     Cache<String, S> made = states;
     if (made == null) {
       RateLimitAlgorithm<S> weighed = algorithm;
-      made =
-          Caffeine.newBuilder()
-              .maximumWeight(maxKeys)
-              .weigher((String key, S state) -> weighed.holdsResources(state) ? 0 : 1)
-              .executor(Runnable::run)
-              .build();
+      made = newCache(maxKeys, (String key, S state) -> weighed.holdsResources(state) ? 0 : 1);
       states = made;
     }
     return made;
+  }
+
+  /** A store's cache of keys: one builder, so that {@link #loadCacheClasses} makes the same kind. */
+  private static <S> Cache<String, S> newCache(long maxKeys, Weigher<String, S> weigher) {
+    return Caffeine.newBuilder()
+        .maximumWeight(maxKeys)
+        .weigher(weigher)
+        .executor(Runnable::run)
+        .build();
+  }
+
+  /**
+   * Makes a throwaway cache of the kind a store makes at its first decision, and stores one key in
+   * it: Caffeine's classes (some 70, and their static set-up) are loaded and initialised on the
+   * calling thread. The agent's start-up thread calls this once the engine is installed, so that
+   * the application's first request, which made the first store's cache, does not load them
+   * (about half of the agent's work on Spring Boot 3's first request). Nothing is kept.
+   */
+  public static void loadCacheClasses() {
+    Cache<String, String> cache = newCache(1, (String key, String state) -> 1);
+    cache.get("", Function.identity());
   }
 
   /** The key's state if the store has one, without making the cache. */

@@ -9,7 +9,8 @@ import javax.management.ObjectName;
 
 /**
  * Registers each rule's MBean as {@code io.tollgate:type=Rule,name=RULE} on the platform MBean
- * server, from a daemon thread, when the rule first decides.
+ * server, from a daemon thread, when the rule first decides (the first of them {@value
+ * #AFTER_FIRST_DECISION_MILLIS} ms later, see {@link #run}).
  *
  * <p>Never in {@code premain}: the first call to {@link ManagementFactory#getPlatformMBeanServer}
  * fixes the MBean server, and application servers (JBoss/WildFly, for one) that install their own
@@ -19,6 +20,9 @@ import javax.management.ObjectName;
 public final class JmxExporter {
 
   public static final String DOMAIN = "io.tollgate";
+
+  /** How long after the first rule's first decision its MBean is registered (and the server made). */
+  static final long AFTER_FIRST_DECISION_MILLIS = 2_000;
 
   private static final BlockingQueue<Pending> PENDING = new LinkedBlockingQueue<>();
   private static volatile boolean started;
@@ -75,6 +79,15 @@ public final class JmxExporter {
   }
 
   private static void run() {
+    try {
+      // The first decision comes with the application's first request, which a starting
+      // application serves cold (Spring's DispatcherServlet sets itself up then): the platform
+      // MBean server (some 200 JDK classes, each platform MXBean registered) is made once that
+      // request has had its time, not beside it on a machine with few cores.
+      Thread.sleep(AFTER_FIRST_DECISION_MILLIS);
+    } catch (InterruptedException e) {
+      return;
+    }
     MBeanServer server;
     try {
       server = ManagementFactory.getPlatformMBeanServer();

@@ -1,0 +1,51 @@
+package io.tollgate.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Where the agent's start-up work is done, told by the classes loaded ({@code -Xlog:class+load}),
+ * never by a time: what the first decision needs is loaded by the agent's start-up thread before
+ * any request, so that the application's first request does not load it, and that request is still
+ * decided.
+ */
+class StartupWorkIT {
+
+  /** A class, and why it must be loaded once the agent says {@code ready}, before any request. */
+  private static final List<String[]> LOADED_BEFORE_THE_FIRST_REQUEST =
+      List.<String[]>of(
+          new String[] {
+            ".shaded.com.github.benmanes.caffeine.cache.BoundedLocalCache ",
+            "Caffeine's cache, which the first decision makes"
+          });
+
+  @TempDir Path dir;
+
+  @Test
+  void whatTheFirstDecisionLoadsIsLoadedBeforeTheFirstRequest() throws Exception {
+    Path rules = RulesFiles.helloPerIp(dir, 5);
+    try (ForkedApp app =
+        ForkedApp.app("servlet-jakarta")
+            .withAgent("config=" + rules)
+            .jvmOption("-Xlog:class+load=info:stdout")
+            .start()) {
+      app.awaitOutput("ready;", Duration.ofSeconds(60));
+      for (String[] row : LOADED_BEFORE_THE_FIRST_REQUEST) {
+        // The start-up thread loads it before it logs "ready"; the JVM's line may come after ours.
+        String line = app.awaitOutput(row[0], Duration.ofSeconds(30));
+        assertTrue(line.contains(row[0]), row[1] + " is loaded before the first request");
+      }
+      HttpResponse<String> first = app.get("/hello");
+      assertEquals(200, first.statusCode());
+      assertTrue(first.headers().firstValue("RateLimit").isPresent(),
+          "the first request is decided: " + first.headers().map());
+    }
+  }
+}
