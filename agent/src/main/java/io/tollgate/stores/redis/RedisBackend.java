@@ -520,20 +520,35 @@ public final class RedisBackend implements AutoCloseable {
    * ended, on the backend's own thread, when it comes before). For writes no request waits on,
    * which must hold no application thread however slow Redis is. Never throws.
    */
-  @SuppressWarnings("unchecked")
   public void evalInBackground(RedisScript script, String key, String[] args,
+      java.util.function.BiConsumer<List<Object>, Throwable> done) {
+    evalInBackground(script, key, args, false, done);
+  }
+
+  /**
+   * As {@link #evalInBackground(RedisScript, String, String[], java.util.function.BiConsumer)};
+   * with {@code pastOpenBreaker}, also sent once the circuit breaker's open period has passed
+   * while no decision has probed it yet (half open): for rare writes that must reach Redis as
+   * soon as it may answer (a partner's wait, {@link RedisPartnerHolds}), which no request thread
+   * waits on. A breaker stays half open until a decision probes it, which may be long on an
+   * instance with no traffic on Redis rules.
+   */
+  @SuppressWarnings("unchecked")
+  void evalInBackground(RedisScript script, String key, String[] args, boolean pastOpenBreaker,
       java.util.function.BiConsumer<List<Object>, Throwable> done) {
     if (!closed && !firstAttemptHasEnded()) {
       // Still making its first connection (the app's first calls): sent once that has ended.
-      afterFirstAttempt(() -> evalInBackground(script, key, args, done));
+      afterFirstAttempt(() -> evalInBackground(script, key, args, pastOpenBreaker, done));
       return;
     }
     String[] keys = {key};
     try {
       RedisScriptingAsyncCommands<String, String> c = commands;
       StatefulConnection<String, String> conn = connection;
+      CircuitBreaker.State breakerState = breaker.state();
       if (closed || c == null || conn == null || !conn.isOpen()
-          || breaker.state() != CircuitBreaker.State.CLOSED) {
+          || breakerState == CircuitBreaker.State.OPEN
+          || (breakerState == CircuitBreaker.State.HALF_OPEN && !pastOpenBreaker)) {
         done.accept(null, new BackendUnavailableException(
             "redis is not connected" + (lastFailure == null ? "" : ": " + describe(lastFailure)),
             lastFailure, 0,
@@ -995,6 +1010,11 @@ public final class RedisBackend implements AutoCloseable {
 
   ScheduledExecutorService scheduler() {
     return scheduler;
+  }
+
+  /** Nanoseconds until the circuit breaker lets a call try Redis again; 0 when it does now. */
+  long breakerOpenForNanos() {
+    return breaker.remainingOpenNanos();
   }
 
   /**

@@ -5,6 +5,8 @@ import io.tollgate.stores.LimiterStore;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The waits partners asked of one outbound rule's keys, on Redis, so that every instance sharing
@@ -15,9 +17,10 @@ import java.util.Map;
  * learnt the wait holds its own calls at once anyway. Read in the call that decides the rule's
  * first budget ({@code budgets.lua}'s {@code KEYS[2]}): no round trip more per call. A hold seen
  * there is handed to {@link Seen}, so that the instance holds the key on its own until the wait
- * ends, without asking Redis again. When Redis cannot be reached, a write is dropped (each
- * instance holds what it learnt itself) and a decision applies the rule's {@code on-failure}, as
- * for any call on Redis.
+ * ends, without asking Redis again. A write that could not be sent (Redis not connected, or
+ * thought down by the circuit breaker after a few slow replies) is tried again once the breaker
+ * lets calls through, for as long as the wait is in force; until then each instance holds what it
+ * learnt itself, and a decision applies the rule's {@code on-failure}, as for any call on Redis.
  */
 public final class RedisPartnerHolds {
 
@@ -28,6 +31,8 @@ public final class RedisPartnerHolds {
   }
 
   private static final RateLimitedLog WRITE_FAILURES = new RateLimitedLog(60_000);
+  /** How soon a write that was not sent is tried again, at the earliest. */
+  private static final long RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
   /** The longest wait the scripts take (2^52 ns, about 52 days): past it, they clamp. */
   private static final long MAX_WAIT_NANOS = RedisAlgorithmStore.LUA_PERIOD_MAX;
 
@@ -100,8 +105,11 @@ public final class RedisPartnerHolds {
       return;
     }
     backend.evalInBackground(RedisScript.PARTNER_HOLD, RedisKeys.partnerHoldKey(ruleName, key),
-        new String[] {Long.toString(wait), hold.answer, ""},
+        new String[] {Long.toString(wait), hold.answer, ""}, true,
         (reply, failure) -> {
+          if (failure instanceof BackendUnavailableException && sendLater(key, hold)) {
+            return; // not sent (the circuit breaker open, not connected): tried again later
+          }
           if (failure != null) {
             WRITE_FAILURES.warn(ruleName, () -> "outbound rule '"
                 + ruleName.substring(ruleName.indexOf('.') + 1) + "': the partner's wait was not"
@@ -111,6 +119,25 @@ public final class RedisPartnerHolds {
           }
           afterWrite(key);
         });
+  }
+
+  /**
+   * Sends {@code hold} again once the circuit breaker lets calls try Redis (at least {@link
+   * #RETRY_NANOS} from now), while the wait is still in force: a wait learnt while Redis was
+   * thought down (a few slow replies open the breaker) still reaches the other instances once it
+   * answers. False when it cannot be scheduled (the backend closed).
+   */
+  private boolean sendLater(String key, Pending hold) {
+    long delay = Math.max(RETRY_NANOS, backend.breakerOpenForNanos());
+    if (hold.untilNanos - System.nanoTime() - delay <= 0) {
+      return false;
+    }
+    try {
+      backend.scheduler().schedule(() -> send(key, hold), delay, TimeUnit.NANOSECONDS);
+      return true;
+    } catch (RejectedExecutionException e) {
+      return false;
+    }
   }
 
   /** Sends the wait that came while the last write was under way, if one did. */
