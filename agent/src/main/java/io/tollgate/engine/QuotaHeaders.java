@@ -1,6 +1,7 @@
 package io.tollgate.engine;
 
 import io.tollgate.config.HeadersMode;
+import io.tollgate.http.HeaderText;
 import io.tollgate.http.HttpExchange;
 import io.tollgate.http.RateLimitHeaders;
 import io.tollgate.http.RefusalResponse;
@@ -64,9 +65,18 @@ public final class QuotaHeaders {
     write(out, null, null, verdicts, mode);
   }
 
+  private static final HeaderText RATE_LIMIT_POLICY = HeaderText.of("RateLimit-Policy");
+  private static final HeaderText RATE_LIMIT = HeaderText.of("RateLimit");
+  private static final HeaderText X_RATE_LIMIT_LIMIT = HeaderText.of("X-RateLimit-Limit");
+  private static final HeaderText X_RATE_LIMIT_REMAINING = HeaderText.of("X-RateLimit-Remaining");
+  private static final HeaderText X_RATE_LIMIT_RESET = HeaderText.of("X-RateLimit-Reset");
+
   /**
    * To {@code sink}, or when it is null to {@code exchange}'s response, or when that is null too
-   * into {@code array}; returns how many entries were put into {@code array}.
+   * into {@code array}; returns how many entries were put into {@code array}. A value that repeats
+   * from response to response (a rule's policy, a budget's recent {@code RateLimit} values) goes
+   * to the response with its bytes, kept ({@link HeaderText}), so that a module that writes bytes
+   * copies them as they are.
    */
   private static int write(Sink sink, HttpExchange exchange, String[] array,
       RuleVerdicts verdicts, HeadersMode mode) {
@@ -74,6 +84,7 @@ public final class QuotaHeaders {
       return 0;
     }
     String policies = null;
+    HeaderText keptPolicy = null; // the only item's, as the rule keeps it; null when made here
     StringBuilder morePolicies = null;
     RuleVerdicts.Entry tightest = null;
     for (int i = 0, n = verdicts.size(); i < n; i++) {
@@ -83,11 +94,13 @@ public final class QuotaHeaders {
         continue;
       }
       String item = entry.rule.quotaPolicyItem();
-      if (entry.rule.showsPartitionKey()) {
+      boolean ownItem = !entry.rule.showsPartitionKey();
+      if (!ownItem) {
         item += RateLimitHeaders.partitionKeyParameter(entry.rule.name(), entry.key);
       }
       if (policies == null) {
         policies = item;
+        keptPolicy = ownItem ? entry.rule.quotaPolicyHeader() : null;
       } else {
         if (morePolicies == null) {
           morePolicies = new StringBuilder(policies);
@@ -120,35 +133,46 @@ public final class QuotaHeaders {
       } else {
         t = RefusalResponse.retryAfterSeconds(verdict.retryAfterNanos);
       }
-      n = header(sink, exchange, array, n, "RateLimit-Policy",
-          morePolicies == null ? policies : morePolicies.toString());
-      // the budget's recent values are kept: a response of the same units and seconds makes none
-      String item = tightest.rule.rateLimitValue(remaining, t);
-      if (tightest.rule.showsPartitionKey()) {
-        item += RateLimitHeaders.partitionKeyParameter(tightest.rule.name(), tightest.key);
+      if (morePolicies != null) {
+        n = header(sink, exchange, array, n, RATE_LIMIT_POLICY, morePolicies.toString(), null);
+      } else {
+        n = header(sink, exchange, array, n, RATE_LIMIT_POLICY, policies, keptPolicy);
       }
-      n = header(sink, exchange, array, n, "RateLimit", item);
+      // the budget's recent values are kept: a response of the same units and seconds makes none
+      HeaderText value = tightest.rule.rateLimitHeader(remaining, t);
+      if (tightest.rule.showsPartitionKey()) {
+        String item = value.text()
+            + RateLimitHeaders.partitionKeyParameter(tightest.rule.name(), tightest.key);
+        n = header(sink, exchange, array, n, RATE_LIMIT, item, null);
+      } else {
+        n = header(sink, exchange, array, n, RATE_LIMIT, value.text(), value);
+      }
     }
     if (mode == HeadersMode.LEGACY || mode == HeadersMode.BOTH) {
-      n = header(sink, exchange, array, n, "X-RateLimit-Limit",
-          Long.toString(tightest.rule.policy().quota()));
-      n = header(sink, exchange, array, n, "X-RateLimit-Remaining", Long.toString(remaining));
-      n = header(sink, exchange, array, n, "X-RateLimit-Reset", Long.toString(resetSeconds));
+      n = header(sink, exchange, array, n, X_RATE_LIMIT_LIMIT,
+          Long.toString(tightest.rule.policy().quota()), null);
+      n = header(sink, exchange, array, n, X_RATE_LIMIT_REMAINING, Long.toString(remaining), null);
+      n = header(sink, exchange, array, n, X_RATE_LIMIT_RESET, Long.toString(resetSeconds), null);
     }
     return n;
   }
 
+  /** One header: {@code kept} is {@code value} with its bytes when the caller keeps one, or null. */
   private static int header(Sink sink, HttpExchange exchange, String[] array, int at,
-      String name, String value) {
+      HeaderText name, String value, HeaderText kept) {
     if (sink != null) {
-      sink.header(name, value);
+      sink.header(name.text(), value);
       return at;
     }
     if (exchange != null) {
-      exchange.setResponseHeader(name, value);
+      if (kept != null) {
+        exchange.setResponseHeader(name, kept);
+      } else {
+        exchange.setResponseHeader(name.text(), value);
+      }
       return at;
     }
-    array[at] = name;
+    array[at] = name.text();
     array[at + 1] = value;
     return at + 2;
   }

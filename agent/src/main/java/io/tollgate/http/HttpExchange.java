@@ -106,6 +106,15 @@ public interface HttpExchange {
   void setResponseHeader(String name, String value);
 
   /**
+   * As {@link #setResponseHeader(String, String)}, for a name and value the engine keeps with
+   * their bytes (the quota headers' names, a rule's policy, a budget's recent values): a module
+   * that writes headers as bytes copies them as they are; the others set the text.
+   */
+  default void setResponseHeader(HeaderText name, HeaderText value) {
+    setResponseHeader(name.text(), value.text());
+  }
+
+  /**
    * Answers the request with {@code refusal} in place of whatever its response holds, and
    * completes it: the module writes it with its framework's own API (or makes it the framework's
    * response). The engine builds the value; nothing in it calls back here.

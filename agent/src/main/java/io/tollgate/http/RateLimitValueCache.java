@@ -22,9 +22,10 @@ public final class RateLimitValueCache {
   private static final class Slot {
     final long remaining;
     final long seconds;
-    final String value;
+    /** The value as text and as the bytes a module that writes bytes copies ({@link HeaderText}). */
+    final HeaderText value;
 
-    Slot(long remaining, long seconds, String value) {
+    Slot(long remaining, long seconds, HeaderText value) {
       this.remaining = remaining;
       this.seconds = seconds;
       this.value = value;
@@ -42,20 +43,29 @@ public final class RateLimitValueCache {
 
   /** {@code prefix}, {@code remaining}, {@code ;t=} and {@code seconds}. */
   public String value(long remaining, long seconds) {
+    return header(remaining, seconds).text();
+  }
+
+  /**
+   * As {@link #value}, with its bytes: what the quota headers set on a response, so that a module
+   * that writes headers as bytes copies the kept ones as they are.
+   */
+  public HeaderText header(long remaining, long seconds) {
     if (remaining < 0 || seconds < 0) { // never from a verdict; written as they are, not kept
-      return new String(prefix, StandardCharsets.ISO_8859_1) + remaining + ";t=" + seconds;
+      return HeaderText.of(
+          new String(prefix, StandardCharsets.ISO_8859_1) + remaining + ";t=" + seconds);
     }
     int index = (int) (remaining * 31 + seconds) & (SLOTS - 1);
     Slot slot = slots[index];
     if (slot != null && slot.remaining == remaining && slot.seconds == seconds) {
       return slot.value;
     }
-    String value = build(remaining, seconds);
+    HeaderText value = HeaderText.ofBytes(build(remaining, seconds));
     slots[index] = new Slot(remaining, seconds, value);
     return value;
   }
 
-  private String build(long remaining, long seconds) {
+  private byte[] build(long remaining, long seconds) {
     int remainingDigits = digits(remaining);
     int secondsDigits = digits(seconds);
     byte[] out = new byte[prefix.length + remainingDigits + 3 + secondsDigits];
@@ -66,7 +76,7 @@ public final class RateLimitValueCache {
     out[end + 1] = 't';
     out[end + 2] = '=';
     writeDigits(seconds, out, out.length);
-    return new String(out, StandardCharsets.ISO_8859_1);
+    return out;
   }
 
   /** The decimal digits of {@code n}, not negative. */

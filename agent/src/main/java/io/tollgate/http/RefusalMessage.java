@@ -18,6 +18,12 @@ public final class RefusalMessage {
   private final String[] headers;
   private final String contentType;
   private final byte[] body;
+  /**
+   * The names and values with their bytes ({@link HeaderText}), made when a module that writes
+   * bytes first asks, and kept with the message: a flood's refusals copy them as they are.
+   * Volatile: the array is filled before it is published.
+   */
+  private volatile HeaderText[] texts;
 
   RefusalMessage(int status, String[] headers, String contentType, byte[] body) {
     this.status = status;
@@ -48,6 +54,22 @@ public final class RefusalMessage {
    * The headers as names and values alternating, for a framework that takes them so: shared with
    * every refusal of this value, so never to be written to.
    */
+  /**
+   * The {@code i}-th header's name ({@code value} false) or value as {@link HeaderText}: for a
+   * module that writes headers as bytes.
+   */
+  public HeaderText headerText(int i, boolean value) {
+    HeaderText[] kept = texts;
+    if (kept == null) {
+      kept = new HeaderText[headers.length];
+      for (int h = 0; h < kept.length; h++) {
+        kept[h] = HeaderText.of(headers[h]);
+      }
+      texts = kept; // two racing threads make the same texts
+    }
+    return kept[2 * i + (value ? 1 : 0)];
+  }
+
   public String[] namesAndValues() {
     return headers;
   }

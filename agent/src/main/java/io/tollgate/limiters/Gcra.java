@@ -129,7 +129,7 @@ public class Gcra implements RateLimitAlgorithm<Gcra.State> {
 
   @Override
   public final void decide(State state, long nowNanos, long cost, Verdict verdict) {
-    long now = Math.floorDiv(nowNanos, unitNanos);
+    long now = inUnits(nowNanos);
 
     long base;
     long baseFraction;
@@ -150,8 +150,16 @@ public class Gcra implements RateLimitAlgorithm<Gcra.State> {
 
     // tat' = base + cost * T, whole units plus a fraction over limit.
     long fractionSum = baseFraction + cost * intervalRemainder;
-    long newTat = base + cost * intervalWhole + fractionSum / limit;
-    long newFraction = fractionSum % limit;
+    long newTat;
+    long newFraction;
+    if (fractionSum >= 0 && fractionSum < limit) {
+      // no whole unit carried (always so when the limit divides the period): no division
+      newTat = base + cost * intervalWhole;
+      newFraction = fractionSum;
+    } else {
+      newTat = base + cost * intervalWhole + fractionSum / limit;
+      newFraction = fractionSum % limit;
+    }
 
     long aheadScaled = (newTat - now) * limit + newFraction;
     long excessScaled = aheadScaled - burstToleranceScaled;
@@ -181,6 +189,14 @@ public class Gcra implements RateLimitAlgorithm<Gcra.State> {
     }
   }
 
+  /**
+   * {@code nowNanos} in whole time units, rounded down: the nanoseconds themselves in the usual
+   * unit, without the division that every decision would otherwise make.
+   */
+  private long inUnits(long nowNanos) {
+    return unitNanos == 1 ? nowNanos : Math.floorDiv(nowNanos, unitNanos);
+  }
+
   /** Whole units that would pass at once, with {@code tat} this far ahead of now (scaled). */
   private long remaining(long behindScaled) {
     return Math.max(0, (burstToleranceScaled - behindScaled) / periodUnits);
@@ -195,7 +211,7 @@ public class Gcra implements RateLimitAlgorithm<Gcra.State> {
     if (delta == 0) {
       return;
     }
-    long now = Math.floorDiv(nowNanos, unitNanos);
+    long now = inUnits(nowNanos);
     long cap = burstToleranceScaled + maxDelayScaled;
     long ahead = state.tat < now ? 0 : (state.tat - now) * limit + state.tatFraction;
     long units = Math.min(Math.abs(delta), cap / periodUnits + 1);

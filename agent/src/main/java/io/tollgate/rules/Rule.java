@@ -1,6 +1,7 @@
 package io.tollgate.rules;
 
 import io.tollgate.config.CostConfig;
+import io.tollgate.http.HeaderText;
 import io.tollgate.http.HttpExchange;
 import io.tollgate.http.RateLimitHeaders;
 import io.tollgate.http.RateLimitValueCache;
@@ -158,6 +159,8 @@ public final class Rule {
   private final String rateLimitPrefix;
   /** This budget's recent {@code RateLimit} values, by units left and seconds. */
   private final RateLimitValueCache rateLimitValues;
+  /** {@link #quotaPolicyItem} with its bytes, made at the first response; a cache, not the rule's value. */
+  private HeaderText quotaPolicyHeader;
   private final Rule owner;
   /** The group this budget is decided in with the rule's others (its limits, or its plan's), or null. */
   private final io.tollgate.stores.BudgetGroup group;
@@ -539,6 +542,20 @@ public final class Rule {
     return quotaPolicyItem;
   }
 
+  /**
+   * {@link #quotaPolicyItem()} with its bytes, as the quota headers set it on a response when this
+   * budget's is the only item; made at the first response (not when a long rules file is loaded)
+   * and kept. Null when the budget has no policy.
+   */
+  public HeaderText quotaPolicyHeader() {
+    HeaderText header = quotaPolicyHeader;
+    if (header == null && quotaPolicyItem != null) {
+      header = HeaderText.of(quotaPolicyItem);
+      quotaPolicyHeader = header; // immutable: a race makes the same value twice
+    }
+    return header;
+  }
+
   /** The start of this budget's {@code RateLimit} value: {@code "name";r=}. */
   public String rateLimitPrefix() {
     return rateLimitPrefix;
@@ -550,6 +567,11 @@ public final class Rule {
    */
   public String rateLimitValue(long remaining, long t) {
     return rateLimitValues.value(remaining, t);
+  }
+
+  /** {@link #rateLimitValue} with its bytes, as the quota headers set it on a response. */
+  public HeaderText rateLimitHeader(long remaining, long t) {
+    return rateLimitValues.header(remaining, t);
   }
 
   /** Decides and counts, but never refuses: how operators try a new limit on live traffic. */

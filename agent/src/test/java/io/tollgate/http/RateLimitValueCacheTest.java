@@ -1,8 +1,10 @@
 package io.tollgate.http;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -33,6 +35,10 @@ class RateLimitValueCacheTest {
     assertEquals(expected, cache.value(remaining, seconds), "again");
     if (remaining >= 0) {
       assertSame(cache.value(remaining, seconds), cache.value(remaining, seconds), "kept");
+      assertSame(cache.header(remaining, seconds), cache.header(remaining, seconds), "kept");
     }
+    // the bytes a module copies into its response are the value's
+    assertArrayEquals(expected.getBytes(StandardCharsets.US_ASCII),
+        cache.header(remaining, seconds).printableAscii());
   }
 }

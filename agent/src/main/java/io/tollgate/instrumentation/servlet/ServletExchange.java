@@ -1,6 +1,7 @@
 package io.tollgate.instrumentation.servlet;
 
 import io.tollgate.bootstrap.TollgateBridge;
+import io.tollgate.http.HeaderText;
 import io.tollgate.http.HttpExchange;
 import io.tollgate.http.QueryStrings;
 import io.tollgate.http.RefusalMessage;
@@ -296,6 +297,18 @@ public final class ServletExchange implements HttpExchange {
     }
   }
 
+  /**
+   * As {@link #setResponseHeader(String, String)}, with the bytes the engine keeps: on Tomcat's
+   * own responses copied as they are, with no character looked at again.
+   */
+  @Override
+  public void setResponseHeader(HeaderText name, HeaderText value) {
+    TomcatResponseHeaders tomcat = api.tomcatHeaders;
+    if (tomcat == null || !tomcat.set(response, name, value)) {
+      calls.setHeader(response, name.text(), value.text());
+    }
+  }
+
   @Override
   public String responseHeader(String name) {
     return calls.getResponseHeader(response, name);
@@ -335,7 +348,7 @@ public final class ServletExchange implements HttpExchange {
     calls.setStatus(response, status);
     ReasonPhrase.apply(response, status);
     for (int i = 0, n = refusal.headerCount(); i < n; i++) {
-      setResponseHeader(refusal.headerName(i), refusal.headerValue(i));
+      setResponseHeader(refusal.headerText(i, false), refusal.headerText(i, true));
     }
     byte[] body = refusal.body();
     calls.setContentType(response, refusal.contentType());

@@ -1,5 +1,6 @@
 package io.tollgate.instrumentation.servlet;
 
+import io.tollgate.http.HeaderText;
 import io.tollgate.instrumentation.DirectCalls;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -99,25 +100,9 @@ final class TomcatResponseHeaders {
       return false;
     }
     try {
-      Object connector;
-      Class<?> type = response.getClass();
-      if (type == responseClass) {
-        connector = response;
-      } else if (type == facadeClass) {
-        connector = facadeResponse.invokeExact(response);
-        if (connector == null) {
-          return false;
-        }
-      } else {
+      Object headers = headersToAddTo(response, name);
+      if (headers == null) {
         return false;
-      }
-      Object coyote = calls.getCoyoteResponse(connector);
-      if (calls.isCommitted(coyote)) {
-        return false; // setHeader ignores it then, as it should
-      }
-      Object headers = calls.getMimeHeaders(coyote);
-      if (calls.getValue(headers, name) != null) {
-        return false; // setHeader replaces that one
       }
       Object valueBytes = calls.addValue(headers, name);
       // A header half written is whole again by the caller's setHeader: it finds the name and
@@ -127,6 +112,63 @@ final class TomcatResponseHeaders {
     } catch (Throwable e) {
       return false;
     }
+  }
+
+  /**
+   * As {@link #set(Object, String, String)}, for a name and value kept with their bytes: copied
+   * as they are, with no character looked at again (the quota headers of every allowed
+   * response, a refusal's headers).
+   */
+  boolean set(Object response, HeaderText name, HeaderText value) {
+    byte[] nameBytes = name.printableAscii();
+    byte[] valueBytes = value.printableAscii();
+    if (nameBytes == null || valueBytes == null) {
+      return false; // the caller's setHeader: Tomcat's own way with such characters
+    }
+    String text = name.text();
+    if (text.isEmpty() || isSpecial(text)) {
+      return false;
+    }
+    try {
+      Object headers = headersToAddTo(response, text);
+      if (headers == null) {
+        return false;
+      }
+      copy(valueBytes, calls.addValue(headers, text));
+      copy(nameBytes, calls.getName(headers, calls.size(headers) - 1));
+      return true;
+    } catch (Throwable e) {
+      return false;
+    }
+  }
+
+  /**
+   * The headers of Tomcat's response behind {@code response} when a header {@code name} may be
+   * added to them as bytes: a response of Tomcat's, not committed, without that header yet; else
+   * null.
+   */
+  private Object headersToAddTo(Object response, String name) throws Throwable {
+    Object connector;
+    Class<?> type = response.getClass();
+    if (type == responseClass) {
+      connector = response;
+    } else if (type == facadeClass) {
+      connector = facadeResponse.invokeExact(response);
+      if (connector == null) {
+        return null;
+      }
+    } else {
+      return null;
+    }
+    Object coyote = calls.getCoyoteResponse(connector);
+    if (calls.isCommitted(coyote)) {
+      return null; // setHeader ignores it then, as it should
+    }
+    Object headers = calls.getMimeHeaders(coyote);
+    if (calls.getValue(headers, name) != null) {
+      return null; // setHeader replaces that one
+    }
+    return headers;
   }
 
   /**
@@ -159,5 +201,15 @@ final class TomcatResponseHeaders {
     }
     calls.setBytes(messageBytes, buffer, 0, length);
     return true;
+  }
+
+  /** Puts {@code bytes} (printable ASCII) into the buffer of {@code messageBytes}. */
+  private void copy(byte[] bytes, Object messageBytes) {
+    int length = bytes.length;
+    Object chunk = calls.getByteChunk(messageBytes);
+    calls.allocate(chunk, length, -1);
+    byte[] buffer = calls.getBuffer(chunk);
+    System.arraycopy(bytes, 0, buffer, 0, length);
+    calls.setBytes(messageBytes, buffer, 0, length);
   }
 }
