@@ -101,6 +101,11 @@ public final class RuleVerdicts {
    * added, so that the common request, with nothing to do at its end, learns it without a lock.
    */
   private boolean workAtEnd;
+  /**
+   * Whether an entry was allowed with a delay (GCRA {@code max-delay}): set as entries are added,
+   * so that the common request, with none, learns it without looking at each entry.
+   */
+  private boolean anyDelay;
 
   void add(Rule rule, String key, long cost, Verdict verdict) {
     add(rule, key, cost, verdict, verdict.allowed);
@@ -143,6 +148,9 @@ public final class RuleVerdicts {
     size++;
     if (entry.holds || (charged && rule.settlesAtEnd())) {
       workAtEnd = true;
+    }
+    if (verdict.delayNanos != 0) {
+      anyDelay = true;
     }
     if (!verdict.allowed) {
       if (rule.isShadow()) {
@@ -187,6 +195,7 @@ public final class RuleVerdicts {
     released = false;
     corrected = false;
     workAtEnd = false;
+    anyDelay = false;
   }
 
   /** An array for a refusal's quota headers ({@link QuotaHeaders#putInto}), kept for reuse. */
@@ -321,8 +330,8 @@ public final class RuleVerdicts {
    * handed out once, so a later decision point of the same request does not wait for it again.
    */
   public long takeDelayNanos() {
-    if (refusedBy != null) {
-      return 0;
+    if (refusedBy != null || !anyDelay) {
+      return 0; // nothing to wait for, now or at a later point (an entry's delay sets anyDelay)
     }
     long delay = 0;
     for (int i = 0; i < size; i++) {

@@ -336,7 +336,9 @@ public final class ServletExchange implements HttpExchange {
    * to the application's error page and lose our headers and body. The headers go as the quota
    * headers of an allowed response do ({@link #setResponseHeader}): on Tomcat's own responses as
    * bytes, so that Tomcat encodes none of a refusal's five header names and values when it commits
-   * it (under a flood, the one response it writes); the bytes on the wire are the same.
+   * it (under a flood, the one response it writes); the bytes on the wire are the same. There all
+   * five go in at once, kept with the refusal as bytes ({@link RefusalMessage#headerText}), with
+   * Tomcat's response looked up once for them ({@link TomcatResponseHeaders#setAll}).
    */
   @Override
   public void writeRefusal(RefusalMessage refusal) {
@@ -347,8 +349,11 @@ public final class ServletExchange implements HttpExchange {
     calls.reset(response);
     calls.setStatus(response, status);
     ReasonPhrase.apply(response, status);
-    for (int i = 0, n = refusal.headerCount(); i < n; i++) {
-      setResponseHeader(refusal.headerText(i, false), refusal.headerText(i, true));
+    TomcatResponseHeaders tomcat = api.tomcatHeaders;
+    if (tomcat == null || !tomcat.setAll(response, refusal)) {
+      for (int i = 0, n = refusal.headerCount(); i < n; i++) {
+        setResponseHeader(refusal.headerText(i, false), refusal.headerText(i, true));
+      }
     }
     byte[] body = refusal.body();
     calls.setContentType(response, refusal.contentType());

@@ -1,6 +1,7 @@
 package io.tollgate.instrumentation.servlet;
 
 import io.tollgate.http.HeaderText;
+import io.tollgate.http.RefusalMessage;
 import io.tollgate.instrumentation.DirectCalls;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -143,11 +144,55 @@ final class TomcatResponseHeaders {
   }
 
   /**
+   * A refusal's headers, after the response's reset, put in as bytes all at once: Tomcat's
+   * response is looked up once for all of them, not once a header. False when any of them cannot
+   * go in this way (the caller then sets each, and those put in already are found and replaced by
+   * {@code setHeader}, as one set twice would be).
+   */
+  boolean setAll(Object response, RefusalMessage refusal) {
+    int count = refusal.headerCount();
+    for (int i = 0; i < count; i++) {
+      HeaderText name = refusal.headerText(i, false);
+      if (name.printableAscii() == null || refusal.headerText(i, true).printableAscii() == null
+          || name.text().isEmpty() || isSpecial(name.text())) {
+        return false;
+      }
+    }
+    try {
+      Object headers = headersOf(response);
+      if (headers == null) {
+        return false;
+      }
+      for (int i = 0; i < count; i++) {
+        String name = refusal.headerText(i, false).text();
+        if (calls.getValue(headers, name) != null) {
+          return false; // setHeader replaces that one
+        }
+        copy(refusal.headerText(i, true).printableAscii(), calls.addValue(headers, name));
+        copy(refusal.headerText(i, false).printableAscii(),
+            calls.getName(headers, calls.size(headers) - 1));
+      }
+      return true;
+    } catch (Throwable e) {
+      return false;
+    }
+  }
+
+  /**
    * The headers of Tomcat's response behind {@code response} when a header {@code name} may be
    * added to them as bytes: a response of Tomcat's, not committed, without that header yet; else
    * null.
    */
   private Object headersToAddTo(Object response, String name) throws Throwable {
+    Object headers = headersOf(response);
+    if (headers == null || calls.getValue(headers, name) != null) {
+      return null; // setHeader replaces that one
+    }
+    return headers;
+  }
+
+  /** The headers of Tomcat's response behind {@code response}, if it is not committed; else null. */
+  private Object headersOf(Object response) throws Throwable {
     Object connector;
     Class<?> type = response.getClass();
     if (type == responseClass) {
@@ -164,11 +209,7 @@ final class TomcatResponseHeaders {
     if (calls.isCommitted(coyote)) {
       return null; // setHeader ignores it then, as it should
     }
-    Object headers = calls.getMimeHeaders(coyote);
-    if (calls.getValue(headers, name) != null) {
-      return null; // setHeader replaces that one
-    }
-    return headers;
+    return calls.getMimeHeaders(coyote);
   }
 
   /**
