@@ -159,17 +159,14 @@ public final class AgentMain {
    * bridge's ({@link JdkEntryPoints#prepare}). At start, on the start-up thread and before the
    * rules: changing the JDK's modules loads and spins classes that {@code premain}, on the
    * application's main thread, need not wait for; no outbound call is decided before the engine is
-   * installed anyway. A failure leaves those clients unwoven, their calls unlimited.
+   * installed anyway. A client class the application loads meanwhile is woven all the same
+   * ({@link io.tollgate.instrumentation.JdkWeavingSwitch}). A failure leaves those clients
+   * unwoven, their calls unlimited.
    */
   private static void weaveJdkEntryPoints(
       Instrumentation inst, EntryPointWeaving weaving, WeavingTransformer transformer) {
     try {
-      JdkEntryPoints.prepare(inst, weaving, new Runnable() {
-        @Override
-        public void run() {
-          transformer.weaveJdkEntryPoints();
-        }
-      });
+      JdkEntryPoints.prepare(inst, weaving, transformer.jdkEntryPoints());
     } catch (RuntimeException | Error e) {
       AgentLog.error("the JDK's HTTP clients could not be instrumented; their calls pass"
           + " unlimited", e);

@@ -3,6 +3,7 @@ package io.tollgate.agent;
 import io.tollgate.instrumentation.EntryPointClassFiles;
 import io.tollgate.instrumentation.EntryPointTransformer;
 import io.tollgate.instrumentation.EntryPointWeaving;
+import io.tollgate.instrumentation.JdkWeavingSwitch;
 import io.tollgate.instrumentation.classloader.ClassLoaderTransformer;
 import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
@@ -33,7 +34,7 @@ public final class WeavingTransformer implements ClassFileTransformer {
   private final EntryPointTransformer entryPoints;
   private volatile boolean weavingEntryPoints;
   /** Whether the JDK's own classes with entry points are woven: once their modules read ours. */
-  private volatile boolean weavingJdkEntryPoints;
+  private final JdkWeavingSwitch jdkEntryPoints = new JdkWeavingSwitch();
 
   public WeavingTransformer(ClassLoader agentClassLoader, EntryPointWeaving weaving) {
     this.agentClassLoader = agentClassLoader;
@@ -48,11 +49,12 @@ public final class WeavingTransformer implements ClassFileTransformer {
   }
 
   /**
-   * From now on, the entry points of the JDK's own classes are woven too (its HTTP clients): call
-   * once their modules read the bridge's ({@code JdkEntryPoints.prepare}).
+   * Turned on, the entry points of the JDK's own classes are woven too (its HTTP clients): by
+   * {@code JdkEntryPoints.prepare}, once their modules read the bridge's, after {@link
+   * #weaveEntryPoints}.
    */
-  public void weaveJdkEntryPoints() {
-    weavingJdkEntryPoints = true;
+  public JdkWeavingSwitch jdkEntryPoints() {
+    return jdkEntryPoints;
   }
 
   @Override
@@ -67,7 +69,8 @@ public final class WeavingTransformer implements ClassFileTransformer {
     }
     if (loader == null || loader == PLATFORM) {
       // the JDK's classes are never looked at, but the few HTTP clients an outbound module weaves
-      return weavingEntryPoints && weavingJdkEntryPoints && entryPoints.weavesJdkClass(className)
+      return entryPoints.weavesJdkClass(className) && jdkEntryPoints.weaves(loader, className)
+              && weavingEntryPoints
           ? entryPoints.weaveCandidate(loader, className, classBeingRedefined, classfileBuffer)
           : null;
     }
