@@ -3,10 +3,12 @@ package io.tollgate.agent;
 import io.tollgate.instrumentation.EntryPointClassFiles;
 import io.tollgate.instrumentation.EntryPointTransformer;
 import io.tollgate.instrumentation.EntryPointWeaving;
+import io.tollgate.instrumentation.EntryPointWeavingSwitch;
 import io.tollgate.instrumentation.JdkWeavingSwitch;
 import io.tollgate.instrumentation.classloader.ClassLoaderTransformer;
 import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
+import java.util.List;
 
 /**
  * The agent's one class file transformer: one walk over each class file's constant pool ({@link
@@ -32,7 +34,8 @@ public final class WeavingTransformer implements ClassFileTransformer {
   private final EntryPointClassFiles classFiles;
   private final ClassLoaderTransformer loaders;
   private final EntryPointTransformer entryPoints;
-  private volatile boolean weavingEntryPoints;
+  /** Whether the application's entry points are woven: from {@link #weaveEntryPoints} on. */
+  private final EntryPointWeavingSwitch appEntryPoints = new EntryPointWeavingSwitch();
   /** Whether the JDK's own classes with entry points are woven: once their modules read ours. */
   private final JdkWeavingSwitch jdkEntryPoints = new JdkWeavingSwitch();
 
@@ -43,9 +46,14 @@ public final class WeavingTransformer implements ClassFileTransformer {
     this.entryPoints = new EntryPointTransformer(agentClassLoader, weaving);
   }
 
-  /** From now on, entry points are woven too (class loaders always are). */
-  public void weaveEntryPoints() {
-    weavingEntryPoints = true;
+  /**
+   * From now on, entry points are woven too (class loaders always are).
+   *
+   * @return the class files that may declare an entry point and passed unwoven before: {@code
+   *     attach} retransforms them with the loaded classes ({@link EntryPointWeavingSwitch})
+   */
+  public List<EntryPointWeavingSwitch.PassedClassFile> weaveEntryPoints() {
+    return appEntryPoints.turnOn();
   }
 
   /**
@@ -70,7 +78,7 @@ public final class WeavingTransformer implements ClassFileTransformer {
     if (loader == null || loader == PLATFORM) {
       // the JDK's classes are never looked at, but the few HTTP clients an outbound module weaves
       return entryPoints.weavesJdkClass(className) && jdkEntryPoints.weaves(loader, className)
-              && weavingEntryPoints
+              && appEntryPoints.isOn()
           ? entryPoints.weaveCandidate(loader, className, classBeingRedefined, classfileBuffer)
           : null;
     }
@@ -82,7 +90,8 @@ public final class WeavingTransformer implements ClassFileTransformer {
     if ((found & EntryPointClassFiles.MENTIONS_LOAD_CLASS) != 0) {
       woven = loaders.weaveMentioningLoadClass(className, classBeingRedefined, classfileBuffer);
     }
-    if ((found & EntryPointClassFiles.MAY_DECLARE_ENTRY_POINT) != 0 && weavingEntryPoints) {
+    if ((found & EntryPointClassFiles.MAY_DECLARE_ENTRY_POINT) != 0
+        && appEntryPoints.weaves(loader, className)) {
       byte[] withEntryPoints =
           entryPoints.weaveCandidate(
               loader, className, classBeingRedefined, woven != null ? woven : classfileBuffer);
