@@ -99,13 +99,6 @@ public final class RedisBackend implements AutoCloseable {
   /** Backends whose first connection attempt has not ended: the agent's start waits for them. */
   private static final Set<RedisBackend> STARTING = ConcurrentHashMap.newKeySet();
 
-  /**
-   * How long a request thread watches for its reply before it parks ({@link #watchBeforeParking}):
-   * about a loopback round trip on this project's 2-core VM; none on one core.
-   */
-  private static final long WATCH_NANOS =
-      Runtime.getRuntime().availableProcessors() >= 2 ? TimeUnit.MICROSECONDS.toNanos(20) : 0;
-
   /** How often a decision that waits for a reconnect looks again. */
   private static final long RECONNECT_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
@@ -765,7 +758,6 @@ public final class RedisBackend implements AutoCloseable {
    */
   private <T> T await(RedisFuture<T> future, long sent, long softDeadline,
       long hardDeadline) {
-    watchBeforeParking(future, softDeadline);
     long deadline = softDeadline;
     boolean inBulkhead = false;
     try {
@@ -823,24 +815,6 @@ public final class RedisBackend implements AutoCloseable {
       if (inBulkhead) {
         waiting.decrementAndGet();
       }
-    }
-  }
-
-  /**
-   * On two or more cores, the request thread watches for the reply for up to {@link
-   * #WATCH_NANOS} before it parks (never past its timeout): a reply back by then costs no park and
-   * no thread switch, and the client's I/O thread makes no futex call to wake it ({@code
-   * CompletableFuture} wakes only a waiter that parked). On one core watching would only keep the
-   * I/O thread that brings the reply off the core, so it never does.
-   */
-  private static void watchBeforeParking(RedisFuture<?> future, long softDeadline) {
-    if (WATCH_NANOS == 0) {
-      return;
-    }
-    long now = System.nanoTime();
-    long until = now + WATCH_NANOS - softDeadline < 0 ? now + WATCH_NANOS : softDeadline;
-    while (!future.isDone() && System.nanoTime() - until < 0) {
-      Thread.onSpinWait();
     }
   }
 
