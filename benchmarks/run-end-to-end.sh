@@ -16,7 +16,8 @@
 #   bucket4j-caffeine - as bucket4j, with the buckets in a Caffeine cache bounded like Tollgate's
 #              (servlet-jakarta only)
 #   redis   - as rule, with backend: redis (e2e-rules-redis.yaml) on REDIS_URL, or on a redis-server
-#              this script starts on port 16399 (pinned beside wrk, off the server's core)
+#              this script starts on port REDIS_PORT (default 16399; pinned beside wrk, off the
+#              server's core)
 #   redis-lease - as redis, with lease-tokens: 100 (e2e-rules-redis-lease.yaml): one hot key takes
 #              100 tokens per round trip; with KEYS=many every decision is still a round trip
 #   redis-baseline - as redis, with the earlier build of the agent that rule-baseline uses
@@ -101,12 +102,13 @@ if [ "$KEYS" = many ]; then
 fi
 # Redis for the modes that need one: REDIS_URL, or a server of our own, ended when the script ends.
 REDIS_PID=""
+REDIS_PORT=${REDIS_PORT:-16399}
 if [[ " ${MODES[*]} " == *" redis"* || " ${MODES[*]} " == *" bucket4j-lettuce "* ]] && [ -z "${REDIS_URL:-}" ]; then
-  "${WRK_CPU[@]}" redis-server --port 16399 --save '' --appendonly no --daemonize no >/tmp/tollgate-e2e-redis.$$.log 2>&1 &
+  "${WRK_CPU[@]}" redis-server --port "$REDIS_PORT" --save '' --appendonly no --daemonize no >/tmp/tollgate-e2e-redis.$$.log 2>&1 &
   REDIS_PID=$!
   trap '[ -n "$REDIS_PID" ] && kill $REDIS_PID 2>/dev/null || true' EXIT
-  REDIS_URL=redis://127.0.0.1:16399
-  for _ in $(seq 1 100); do redis-cli -p 16399 ping >/dev/null 2>&1 && break; sleep 0.1; done
+  REDIS_URL=redis://127.0.0.1:$REDIS_PORT
+  for _ in $(seq 1 100); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
 fi
 export REDIS_URL=${REDIS_URL:-}
 
@@ -208,14 +210,16 @@ for line in open(sys.argv[1]):
           + f" (JIT {jus:4.1f})" + f"  switches {csr:5.2f}/req" + (f"  [{warm.group(1)}]" if warm else "")
           + ((f"  refused (429) {bad.group(1)} of {reqs}" if mode.startswith('refused') else f"  NON-2XX {bad.group(1)}") if bad else "") + (f"  socket errors: {errs.group(1)}" if errs else ""))
 print()
-print(f"| {sys.argv[2]} | req/s (median of rounds) | vs none | p50 ms | vs none | p99 ms | vs none | server CPU µs/req | vs none | of which not JIT | vs none | context switches/req | req/s vs none, round by round |")
+# the reference: the bare app, or in a run without it (the Redis runs) the local rule
+ref = 'none' if 'none' in rows else 'rule' if 'rule' in rows else None
+print(f"| {sys.argv[2]} | req/s (median of rounds) | vs {ref} | p50 ms | vs {ref} | p99 ms | vs {ref} | server CPU µs/req | vs {ref} | of which not JIT | vs {ref} | context switches/req | req/s vs {ref}, round by round |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-base = [statistics.median(x) for x in zip(*rows['none'])] if 'none' in rows else None
+base = [statistics.median(x) for x in zip(*rows[ref])] if ref else None
 for mode in order:
     m = [statistics.median(x) for x in zip(*rows[mode])]
     rel = (lambda i: f"{100*m[i]/base[i]:.1f}%") if base else (lambda i: "-")
-    per = (", ".join(f"{100*a[0]/b[0]:.0f}%" for a, b in zip(rows[mode], rows['none']))
-           if base and len(rows[mode]) == len(rows['none']) else "-")
+    per = (", ".join(f"{100*a[0]/b[0]:.0f}%" for a, b in zip(rows[mode], rows[ref]))
+           if base and len(rows[mode]) == len(rows[ref]) else "-")
     print(f"| {mode} | {m[0]:,.0f} | {rel(0)} | {m[1]:.3f} | {rel(1)} | {m[2]:.3f} | {rel(2)} | {m[3]:.1f} | {rel(3)} | {m[4]:.1f} | {rel(4)} | {m[5]:.2f} | {per} |")
 PY
 cat "$RES/e2e-$APP-summary.txt"

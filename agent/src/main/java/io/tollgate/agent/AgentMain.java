@@ -13,6 +13,7 @@ import io.tollgate.instrumentation.EntryPointDispatch;
 import io.tollgate.instrumentation.EntryPointWeaving;
 import io.tollgate.instrumentation.FrameworkModule;
 import io.tollgate.instrumentation.JdkEntryPoints;
+import io.tollgate.instrumentation.EntryPointWeavingSwitch;
 import io.tollgate.instrumentation.LoadedEntryPoints;
 import io.tollgate.instrumentation.classloader.LoadedClassLoaders;
 import io.tollgate.limiters.Clock;
@@ -90,6 +91,8 @@ public final class AgentMain {
             + " that the agent does not set up java.util.logging before the application does ("
             + ApplicationLogManager.ARGUMENT + "=false starts at once)");
       }
+      // Nothing of the application has begun loading yet (premain runs before its main): no class
+      // file passed unwoven
       transformer.weaveEntryPoints();
       // The JDK's own clients on the start-up thread: no application class waits for them
       startBesideTheApplication(arguments, startNanos, inst, weaving, transformer);
@@ -98,9 +101,10 @@ public final class AgentMain {
         boolean loaded = false;
         try {
           loaded = startEngine(arguments);
-          transformer.weaveEntryPoints();
+          List<EntryPointWeavingSwitch.PassedClassFile> passedUnwoven =
+              transformer.weaveEntryPoints();
           weaveJdkEntryPoints(inst, weaving, transformer);
-          LoadedEntryPoints.retransform(inst, weaving, agentClassLoader);
+          LoadedEntryPoints.retransform(inst, weaving, agentClassLoader, passedUnwoven);
           startBackgroundServices(arguments);
           AgentLog.info("ready; watching " + watched(arguments) + " for changes");
         } catch (RuntimeException | Error e) {
@@ -159,17 +163,14 @@ public final class AgentMain {
    * bridge's ({@link JdkEntryPoints#prepare}). At start, on the start-up thread and before the
    * rules: changing the JDK's modules loads and spins classes that {@code premain}, on the
    * application's main thread, need not wait for; no outbound call is decided before the engine is
-   * installed anyway. A failure leaves those clients unwoven, their calls unlimited.
+   * installed anyway. A client class the application loads meanwhile is woven all the same
+   * ({@link io.tollgate.instrumentation.JdkWeavingSwitch}). A failure leaves those clients
+   * unwoven, their calls unlimited.
    */
   private static void weaveJdkEntryPoints(
       Instrumentation inst, EntryPointWeaving weaving, WeavingTransformer transformer) {
     try {
-      JdkEntryPoints.prepare(inst, weaving, new Runnable() {
-        @Override
-        public void run() {
-          transformer.weaveJdkEntryPoints();
-        }
-      });
+      JdkEntryPoints.prepare(inst, weaving, transformer.jdkEntryPoints());
     } catch (RuntimeException | Error e) {
       AgentLog.error("the JDK's HTTP clients could not be instrumented; their calls pass"
           + " unlimited", e);

@@ -3,9 +3,12 @@ package io.tollgate.agent;
 import io.tollgate.instrumentation.EntryPointClassFiles;
 import io.tollgate.instrumentation.EntryPointTransformer;
 import io.tollgate.instrumentation.EntryPointWeaving;
+import io.tollgate.instrumentation.EntryPointWeavingSwitch;
+import io.tollgate.instrumentation.JdkWeavingSwitch;
 import io.tollgate.instrumentation.classloader.ClassLoaderTransformer;
 import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
+import java.util.List;
 
 /**
  * The agent's one class file transformer: one walk over each class file's constant pool ({@link
@@ -31,9 +34,10 @@ public final class WeavingTransformer implements ClassFileTransformer {
   private final EntryPointClassFiles classFiles;
   private final ClassLoaderTransformer loaders;
   private final EntryPointTransformer entryPoints;
-  private volatile boolean weavingEntryPoints;
+  /** Whether the application's entry points are woven: from {@link #weaveEntryPoints} on. */
+  private final EntryPointWeavingSwitch appEntryPoints = new EntryPointWeavingSwitch();
   /** Whether the JDK's own classes with entry points are woven: once their modules read ours. */
-  private volatile boolean weavingJdkEntryPoints;
+  private final JdkWeavingSwitch jdkEntryPoints = new JdkWeavingSwitch();
 
   public WeavingTransformer(ClassLoader agentClassLoader, EntryPointWeaving weaving) {
     this.agentClassLoader = agentClassLoader;
@@ -42,17 +46,23 @@ public final class WeavingTransformer implements ClassFileTransformer {
     this.entryPoints = new EntryPointTransformer(agentClassLoader, weaving);
   }
 
-  /** From now on, entry points are woven too (class loaders always are). */
-  public void weaveEntryPoints() {
-    weavingEntryPoints = true;
+  /**
+   * From now on, entry points are woven too (class loaders always are).
+   *
+   * @return the class files that may declare an entry point and passed unwoven before: {@code
+   *     attach} retransforms them with the loaded classes ({@link EntryPointWeavingSwitch})
+   */
+  public List<EntryPointWeavingSwitch.PassedClassFile> weaveEntryPoints() {
+    return appEntryPoints.turnOn();
   }
 
   /**
-   * From now on, the entry points of the JDK's own classes are woven too (its HTTP clients): call
-   * once their modules read the bridge's ({@code JdkEntryPoints.prepare}).
+   * Turned on, the entry points of the JDK's own classes are woven too (its HTTP clients): by
+   * {@code JdkEntryPoints.prepare}, once their modules read the bridge's, after {@link
+   * #weaveEntryPoints}.
    */
-  public void weaveJdkEntryPoints() {
-    weavingJdkEntryPoints = true;
+  public JdkWeavingSwitch jdkEntryPoints() {
+    return jdkEntryPoints;
   }
 
   @Override
@@ -67,7 +77,8 @@ public final class WeavingTransformer implements ClassFileTransformer {
     }
     if (loader == null || loader == PLATFORM) {
       // the JDK's classes are never looked at, but the few HTTP clients an outbound module weaves
-      return weavingEntryPoints && weavingJdkEntryPoints && entryPoints.weavesJdkClass(className)
+      return entryPoints.weavesJdkClass(className) && jdkEntryPoints.weaves(loader, className)
+              && appEntryPoints.isOn()
           ? entryPoints.weaveCandidate(loader, className, classBeingRedefined, classfileBuffer)
           : null;
     }
@@ -79,7 +90,8 @@ public final class WeavingTransformer implements ClassFileTransformer {
     if ((found & EntryPointClassFiles.MENTIONS_LOAD_CLASS) != 0) {
       woven = loaders.weaveMentioningLoadClass(className, classBeingRedefined, classfileBuffer);
     }
-    if ((found & EntryPointClassFiles.MAY_DECLARE_ENTRY_POINT) != 0 && weavingEntryPoints) {
+    if ((found & EntryPointClassFiles.MAY_DECLARE_ENTRY_POINT) != 0
+        && appEntryPoints.weaves(loader, className)) {
       byte[] withEntryPoints =
           entryPoints.weaveCandidate(
               loader, className, classBeingRedefined, woven != null ? woven : classfileBuffer);

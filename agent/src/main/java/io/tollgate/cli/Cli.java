@@ -108,7 +108,20 @@ public final class Cli {
     for (String file : files) {
       totalBytes += new File(file).length(); // 0 for what does not exist: refused below
     }
-    QuickCompiles.forFilesOf(totalBytes);
+    Thread jit = QuickCompiles.forFilesOf(totalBytes);
+    ValidateWarmUp.forFilesOf(totalBytes);
+    int result = validateEach(files, out, err);
+    if (jit != null) {
+      try {
+        jit.join(); // long done by now; what it loads is loaded whatever the file's length
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    return result;
+  }
+
+  private static int validateEach(String[] files, PrintStream out, PrintStream err) {
     int result = OK;
     for (String file : files) {
       try {

@@ -269,6 +269,11 @@ public final class RuleConfig extends ConfigValue {
     return match.paths();
   }
 
+  /** {@link #paths()} compiled once, when the rule was read. */
+  public List<PathGlob> pathGlobs() {
+    return match.pathGlobs();
+  }
+
   /** Whether any of the path globs matches (true when there are none). */
   public boolean matchesPath(String normalizedPath) {
     return match.matchesPath(normalizedPath);

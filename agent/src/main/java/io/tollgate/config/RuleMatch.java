@@ -1,6 +1,7 @@
 package io.tollgate.config;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -18,6 +19,12 @@ public final class RuleMatch extends ConfigValue {
   private final List<String> hosts;
   private final Map<String, String> headers;
   private final RequestConditions skip;
+  /**
+   * {@link #paths} compiled, once: the rules' build matches with these rather than compiling each
+   * glob again (for a file of 10,000 rules, 10,000 globs and their segments fewer to make). Not
+   * one of {@link #fields}: the same text makes the same glob.
+   */
+  private final List<PathGlob> pathGlobs;
 
   /** @throws IllegalArgumentException when a path glob is bad */
   RuleMatch(
@@ -27,9 +34,12 @@ public final class RuleMatch extends ConfigValue {
       List<String> hosts,
       Map<String, String> headers,
       RequestConditions skip) {
-    for (String p : paths) {
-      PathGlob.compile(p); // refused here, where the rule is made, not where it first matches
+    PathGlob[] compiled = new PathGlob[paths.size()];
+    for (int i = 0; i < compiled.length; i++) {
+      // refused here, where the rule is made, not where it first matches
+      compiled[i] = PathGlob.compile(paths.get(i));
     }
+    this.pathGlobs = Collections.unmodifiableList(Arrays.asList(compiled));
     this.paths = Collections.unmodifiableList(new ArrayList<>(paths));
     Set<String> upper = new LinkedHashSet<>();
     for (String method : methods) {
@@ -50,6 +60,11 @@ public final class RuleMatch extends ConfigValue {
   /** {@code match.path}: globs as written; empty = every path. */
   public List<String> paths() {
     return paths;
+  }
+
+  /** {@link #paths} compiled, in the same order. */
+  public List<PathGlob> pathGlobs() {
+    return pathGlobs;
   }
 
   /** {@code match.methods}, upper-case; empty = any method. */

@@ -6,7 +6,9 @@ import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -43,10 +45,11 @@ public final class JdkEntryPoints {
   }
 
   /**
-   * Lets the JDK modules that declare woven classes read the bridge's module, then has {@code
-   * weaveFromNow} start weaving their classes as they load, then retransforms those already loaded.
-   * Call after the transformer is added. A failure leaves the JDK's clients unwoven (their calls
-   * unlimited), and is logged.
+   * Lets the JDK modules that declare woven classes read the bridge's module, then turns {@code
+   * weavingFromNow} on for their classes as they load, then retransforms those already loaded,
+   * and those whose class files passed unwoven before (some may still be being defined on another
+   * thread: {@link JdkWeavingSwitch}). Call after the transformer is added. A failure leaves the
+   * JDK's clients unwoven (their calls unlimited), and is logged.
    *
    * <p>In that order because a JDK class woven before its module reads the bridge's would fail
    * the application's calls through it ({@code IllegalAccessError}). So it may run off {@code
@@ -54,7 +57,8 @@ public final class JdkEntryPoints {
    * method handles of its own, which the application's main thread need not wait for, and the
    * JDK's clients decide nothing before the engine is installed anyway.
    */
-  public static void prepare(Instrumentation inst, EntryPointWeaving weaving, Runnable weaveFromNow) {
+  public static void prepare(
+      Instrumentation inst, EntryPointWeaving weaving, JdkWeavingSwitch weavingFromNow) {
     Set<String> names = classes(weaving);
     if (names.isEmpty()) {
       return;
@@ -79,10 +83,22 @@ public final class JdkEntryPoints {
             + " its HTTP client's calls pass unlimited: " + e);
       }
     }
-    weaveFromNow.run();
-    List<Class<?>> loaded = new ArrayList<>();
+    Map<String, ClassLoader> passedUnwoven = weavingFromNow.turnOn();
+    Set<Class<?>> unwoven = new LinkedHashSet<>();
     for (Class<?> c : inst.getAllLoadedClasses()) {
-      if (names.contains(c.getName()) && inst.isModifiableClass(c)) {
+      if (names.contains(c.getName())) {
+        unwoven.add(c);
+      }
+    }
+    for (Map.Entry<String, ClassLoader> passed : passedUnwoven.entrySet()) {
+      Class<?> c = defined(passed.getKey(), passed.getValue());
+      if (c != null) {
+        unwoven.add(c);
+      }
+    }
+    List<Class<?>> loaded = new ArrayList<>();
+    for (Class<?> c : unwoven) {
+      if (inst.isModifiableClass(c)) {
         loaded.add(c);
       }
     }
@@ -91,6 +107,22 @@ public final class JdkEntryPoints {
     }
     Retransformation.inBatches(inst, loaded, c -> "could not instrument " + c.getName()
         + " (already loaded); outbound calls through it pass unlimited");
+  }
+
+  /**
+   * The class {@code name} whose class file {@code loader} (null: the boot loader) has shown the
+   * transformer, once defined: the JVM lists a class only then, and another thread may be defining
+   * it right now. {@code Class.forName} waits for that definition (the loader's lock on the name)
+   * and gives the class it defined; it loads nothing the application has not begun to load. Null
+   * if it cannot be loaded.
+   */
+  private static Class<?> defined(String name, ClassLoader loader) {
+    try {
+      return Class.forName(name, false, loader);
+    } catch (ClassNotFoundException | LinkageError e) {
+      AgentLog.debug("the JDK class " + name + " was not defined: " + e);
+      return null;
+    }
   }
 
   /** The JDK module of a woven JDK class. */

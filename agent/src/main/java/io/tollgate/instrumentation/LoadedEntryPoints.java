@@ -1,8 +1,10 @@
 package io.tollgate.instrumentation;
 
+import io.tollgate.logging.AgentLog;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -16,20 +18,49 @@ public final class LoadedEntryPoints {
 
   private LoadedEntryPoints() {}
 
+  /**
+   * Retransforms the loaded classes that may declare an entry point, and those of {@code
+   * passedUnwoven} (class files the transformer saw before entry points were woven: {@link
+   * EntryPointWeavingSwitch#turnOn}) once they are defined, listed by the JVM or not.
+   */
   public static void retransform(
-      Instrumentation inst, EntryPointWeaving weaving, ClassLoader agentClassLoader) {
+      Instrumentation inst,
+      EntryPointWeaving weaving,
+      ClassLoader agentClassLoader,
+      List<EntryPointWeavingSwitch.PassedClassFile> passedUnwoven) {
     Set<String> types = weaving.declaringTypes();
-    List<Class<?>> candidates = new ArrayList<>();
+    Set<Class<?>> candidates = new LinkedHashSet<>();
     for (Class<?> loaded : inst.getAllLoadedClasses()) {
       if (isCandidate(loaded, types, agentClassLoader) && inst.isModifiableClass(loaded)) {
         candidates.add(loaded);
       }
     }
+    for (EntryPointWeavingSwitch.PassedClassFile passed : passedUnwoven) {
+      Class<?> defined = defined(passed);
+      if (defined != null && !candidates.contains(defined)
+          && isCandidate(defined, types, agentClassLoader) && inst.isModifiableClass(defined)) {
+        candidates.add(defined);
+      }
+    }
     Retransformation.inBatches(
         inst,
-        candidates,
+        new ArrayList<>(candidates),
         loaded -> "could not instrument " + loaded.getName()
             + " (already loaded); requests through it pass unlimited");
+  }
+
+  /**
+   * The class of a class file the transformer was shown, once defined: another thread may be
+   * defining it right now, and {@code Class.forName} waits for that definition (the loader's lock
+   * on the name). It loads nothing the application has not begun to load. Null if it cannot be.
+   */
+  private static Class<?> defined(EntryPointWeavingSwitch.PassedClassFile passed) {
+    try {
+      return Class.forName(passed.name, false, passed.loader);
+    } catch (ClassNotFoundException | LinkageError e) {
+      AgentLog.debug("the class " + passed.name + " was not defined: " + e);
+      return null;
+    }
   }
 
   private static boolean isCandidate(Class<?> loaded, Set<String> types, ClassLoader agent) {

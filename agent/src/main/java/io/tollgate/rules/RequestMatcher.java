@@ -38,10 +38,16 @@ final class RequestMatcher {
       Set<String> methodNames,
       List<String> hostGlobs,
       Map<String, String> headerConditions) {
-    this.paths = new PathGlob[pathGlobs.size()];
-    for (int i = 0; i < paths.length; i++) {
-      paths[i] = PathGlob.compile(pathGlobs.get(i));
-    }
+    this(compiled(pathGlobs), methodNames, hostGlobs, headerConditions);
+  }
+
+  /** With the path globs compiled already (a rule's, {@code RuleConfig.pathGlobs()}). */
+  RequestMatcher(
+      PathGlob[] paths,
+      Set<String> methodNames,
+      List<String> hostGlobs,
+      Map<String, String> headerConditions) {
+    this.paths = paths;
     this.methods = withImpliedMethods(methodNames).toArray(new String[0]);
     this.hosts = new ValueGlob[hostGlobs.size()];
     for (int i = 0; i < hosts.length; i++) {
@@ -62,6 +68,14 @@ final class RequestMatcher {
       }
       i++;
     }
+  }
+
+  private static PathGlob[] compiled(List<String> pathGlobs) {
+    PathGlob[] paths = new PathGlob[pathGlobs.size()];
+    for (int i = 0; i < paths.length; i++) {
+      paths[i] = PathGlob.compile(pathGlobs.get(i));
+    }
+    return paths;
   }
 
   /** A rule's {@code skip:}. */

@@ -7,6 +7,7 @@ import io.tollgate.config.CountedState;
 import io.tollgate.config.Durations;
 import io.tollgate.config.ForgeableConditions;
 import io.tollgate.config.Mode;
+import io.tollgate.config.PathGlob;
 import io.tollgate.config.PenaltyConfig;
 import io.tollgate.config.PlansConfig;
 import io.tollgate.config.RedisSettings;
@@ -169,7 +170,8 @@ public final class RuleSetFactory {
           new Rule.Shared(
               ruleConfig.name(),
               new RequestMatcher(
-                  ruleConfig.paths(), ruleConfig.methods(), ruleConfig.hosts(), ruleConfig.headers()),
+                  ruleConfig.pathGlobs().toArray(new PathGlob[0]), ruleConfig.methods(),
+                  ruleConfig.hosts(), ruleConfig.headers()),
               keyResolver,
               ruleConfig.cost(),
               shadow,

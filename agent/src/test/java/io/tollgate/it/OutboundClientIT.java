@@ -229,10 +229,17 @@ class OutboundClientIT {
 
   /**
    * Until the agent is ready, the application's calls go out unlimited (they never wait for the
-   * agent's start, see {@code TollgateBridge.enterIfStarted}): the bursts come after it.
+   * agent's start, see {@code TollgateBridge.enterIfStarted}): the bursts come after it. By then
+   * the JDK client the app made in {@code main}, as the agent started, is woven: in a CI run it
+   * was not (its class defined as the agent turned the JDK's weaving on, {@code
+   * JdkWeavingSwitch}), and its calls went out unlimited.
    */
   private static void awaitReady(ForkedApp app) throws InterruptedException {
     app.awaitOutput("[tollgate] ready", Duration.ofSeconds(60));
+    assertTrue(app.output().stream()
+            .anyMatch(line -> line.contains("instrumented jdk.internal.net.http.HttpClientImpl")),
+        "the JDK's HttpClient is woven once the agent is ready:\n"
+            + String.join("\n", app.output()));
   }
 
   private static long longestMillis(Burst burst) {

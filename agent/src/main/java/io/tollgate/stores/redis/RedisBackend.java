@@ -21,7 +21,6 @@ import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
-import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.event.connection.ReconnectFailedEvent;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
@@ -360,10 +359,10 @@ public final class RedisBackend implements AutoCloseable {
       if (client instanceof RedisClusterClient) {
         RedisClusterClient cluster = (RedisClusterClient) client;
         // The first topology must be loaded before connecting; later changes refresh on their own.
-        future =
-            cluster.refreshPartitionsAsync().thenCompose(ignored -> cluster.connectAsync(StringCodec.UTF8));
+        future = cluster.refreshPartitionsAsync()
+            .thenCompose(ignored -> cluster.connectAsync(ExactUtf8Codec.INSTANCE));
       } else {
-        future = ((RedisClient) client).connectAsync(StringCodec.UTF8, singleUri);
+        future = ((RedisClient) client).connectAsync(ExactUtf8Codec.INSTANCE, singleUri);
       }
     } catch (RuntimeException e) {
       onConnectFailure(e);
