@@ -6,10 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tollgate.agent.WeavingTransformer;
-import java.lang.instrument.Instrumentation;
-import java.lang.reflect.Proxy;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -65,38 +61,5 @@ class JdkEntryPointsTest {
     // Retransformed, or loaded from now on: its class file is shown to a transformer that weaves
     // it (woven for real where the bridge is on the boot class path: OutboundClientIT).
     assertTrue(transformer.jdkEntryPoints().weaves(loader, internalName), "woven from now on");
-  }
-
-  /**
-   * The JVM as {@code prepare} meets it: it lists {@code loaded} (or nothing) as loaded, lets
-   * modules be changed, and records what it is asked to retransform.
-   */
-  private static final class ScriptedJvm {
-    final List<Class<?>> retransformed = new ArrayList<>();
-    private final Class<?> loaded;
-
-    ScriptedJvm(Class<?> loaded) {
-      this.loaded = loaded;
-    }
-
-    Instrumentation instrumentation() {
-      return (Instrumentation) Proxy.newProxyInstance(
-          JdkEntryPointsTest.class.getClassLoader(), new Class<?>[] {Instrumentation.class},
-          (proxy, method, args) -> {
-            switch (method.getName()) {
-              case "redefineModule":
-                return null;
-              case "getAllLoadedClasses":
-                return loaded == null ? new Class<?>[0] : new Class<?>[] {loaded};
-              case "isModifiableClass":
-                return true;
-              case "retransformClasses":
-                retransformed.addAll(Arrays.asList((Class<?>[]) args[0]));
-                return null;
-              default:
-                throw new UnsupportedOperationException(method.getName() + Arrays.toString(args));
-            }
-          });
-    }
   }
 }

@@ -6,10 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tollgate.agent.WeavingTransformer;
-import java.lang.instrument.Instrumentation;
-import java.lang.reflect.Proxy;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -76,33 +72,5 @@ class LoadedEntryPointsTest {
     assertEquals("app.Servlet0", passed.get(0).name);
     assertTrue(weaving.weaves(getClass().getClassLoader(), "app/Later"), "on from now");
     assertEquals(List.of(), weaving.turnOn(), "nothing noted once on");
-  }
-
-  /** The JVM as {@code retransform} meets it: lists {@code loaded} (or nothing), records the rest. */
-  private static final class ScriptedJvm {
-    final List<Class<?>> retransformed = new ArrayList<>();
-    private final Class<?> loaded;
-
-    ScriptedJvm(Class<?> loaded) {
-      this.loaded = loaded;
-    }
-
-    Instrumentation instrumentation() {
-      return (Instrumentation) Proxy.newProxyInstance(
-          LoadedEntryPointsTest.class.getClassLoader(), new Class<?>[] {Instrumentation.class},
-          (proxy, method, args) -> {
-            switch (method.getName()) {
-              case "getAllLoadedClasses":
-                return loaded == null ? new Class<?>[0] : new Class<?>[] {loaded};
-              case "isModifiableClass":
-                return true;
-              case "retransformClasses":
-                retransformed.addAll(Arrays.asList((Class<?>[]) args[0]));
-                return null;
-              default:
-                throw new UnsupportedOperationException(method.getName() + Arrays.toString(args));
-            }
-          });
-    }
   }
 }
