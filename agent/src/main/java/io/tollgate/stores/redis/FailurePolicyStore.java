@@ -223,7 +223,7 @@ public final class FailurePolicyStore implements LimiterStore {
         // A refusal empties the share (below); what it had left stays the ledger's, where only
         // tokens Redis counted (credits) may be spent in it.
         lateReplies.answered(inFlight, verdict,
-            verdict.allowed ? 0 : share.remaining + (share.allowed ? cost : 0));
+            verdict.allowed ? 0 : shareLeftNow(key, cost, share));
       }
       backendDecisions.increment();
       if (share != null && !verdict.allowed && share.remaining > 0) {
@@ -331,6 +331,21 @@ public final class FailurePolicyStore implements LimiterStore {
     Verdict share = new Verdict();
     localStore().decide(key, cost, share);
     return share;
+  }
+
+  /**
+   * What the share has left now, with this request's own unit (taken for it before it was sent,
+   * and Redis refused it): read again, not the {@code share} of when the call was sent, since the
+   * late decisions meanwhile may have spent some (reported stale, they were room twice: 105).
+   */
+  private long shareLeftNow(String key, long cost, Verdict share) {
+    long left = 0;
+    if (share.remaining > 0) {
+      Verdict now = new Verdict();
+      localStore().decide(key, 0, now); // takes nothing
+      left = Math.max(0, Math.min(share.remaining, now.remaining));
+    }
+    return left + (share.allowed ? cost : 0);
   }
 
   /** The local share's verdict: taken already for this request ({@code share}), or now. */
