@@ -51,7 +51,9 @@ import java.util.function.IntSupplier;
  * token-bucket} and {@code gcra}, every such token only where the share admits, and one this
  * instance cannot spend goes back to Redis, for the others); so the instances together admit the
  * limit, not the limit plus what an instance that got fewer of Redis's tokens had left of its
- * share, nor less by the tokens an instance that got more could not spend.
+ * share, nor less by the tokens an instance that got more could not spend (a share that a
+ * refusal of Redis answered in time emptied bets nothing more, but what it had left is kept for
+ * those tokens: the ledger's room for credits).
  *
  * <p>A failure of one rule's call only ({@link RedisFailure#RULE_ERROR}: WRONGTYPE, a script error)
  * applies this rule's policy the same way and is logged naming the rule, at most once a minute;
@@ -218,13 +220,19 @@ public final class FailurePolicyStore implements LimiterStore {
         throw e;
       }
       if (inFlight != null) {
-        lateReplies.answered(inFlight, verdict);
+        // A refusal empties the share (below); what it had left stays the ledger's, where only
+        // tokens Redis counted (credits) may be spent in it.
+        lateReplies.answered(inFlight, verdict,
+            verdict.allowed ? 0 : shareLeftNow(key, cost, share));
       }
       backendDecisions.increment();
       if (share != null && !verdict.allowed && share.remaining > 0) {
-        // Redis says the shared budget is spent: so is this instance's share of it, whatever it
-        // had left (an instance that got fewer of Redis's tokens would carry them into a slow
-        // spell, and admit them on top of the limit: 118 of 100 under kill -STOP before this).
+        // Redis says the shared budget is spent: so is this instance's share of it for a bet,
+        // whatever it had left (an instance that got fewer of Redis's tokens would carry them
+        // into a slow spell, and admit them on top of the limit: 118 of 100 under kill -STOP
+        // before this). Tokens Redis grants to this instance's late calls are still spent in
+        // what was left (the ledger keeps it): they are counted on Redis, and with replies about
+        // max-wait late the shares' room was lost at the first such refusal (88-95 of 100).
         localStore().adjust(key, share.remaining);
       }
       return DecisionSource.BACKEND;
@@ -323,6 +331,21 @@ public final class FailurePolicyStore implements LimiterStore {
     Verdict share = new Verdict();
     localStore().decide(key, cost, share);
     return share;
+  }
+
+  /**
+   * What the share has left now, with this request's own unit (taken for it before it was sent,
+   * and Redis refused it): read again, not the {@code share} of when the call was sent, since the
+   * late decisions meanwhile may have spent some (reported stale, they were room twice: 105).
+   */
+  private long shareLeftNow(String key, long cost, Verdict share) {
+    long left = 0;
+    if (share.remaining > 0) {
+      Verdict now = new Verdict();
+      localStore().decide(key, 0, now); // takes nothing
+      left = Math.max(0, Math.min(share.remaining, now.remaining));
+    }
+    return left + (share.allowed ? cost : 0);
   }
 
   /** The local share's verdict: taken already for this request ({@code share}), or now. */

@@ -85,6 +85,24 @@ import java.util.function.LongSupplier;
  * and never moves a bucket back before now, so it never gives back a token that time has already
  * returned.
  *
+ * <p><b>What the share had left when Redis refused in time</b> stays room for credits. With
+ * replies about {@code max-wait} late, some calls of every instance are answered in time after
+ * all (a request thread that waited the whole {@code max-wait} in the bulkhead wakes on a saturated
+ * host a few ms late and finds the reply there), most of them refusals once Redis's budget is
+ * given out; a refusal empties the share, so that a share Redis says is spent bets nothing when
+ * Redis then goes silent (a {@code kill -STOP}: 118 of 100 before that). The share of the instance
+ * that got fewer of Redis's tokens was emptied too, so the tokens the others gave back found no
+ * instance with room and went round until the flood ended (88-95 of 100). Now the units left in
+ * the share at such a refusal (the refused request's own included) are kept here, for credits
+ * only: a credit that the share would have admitted is admitted by that room, and the room is
+ * never bet. Both bounds hold: from above, every late admission is still charged to one unit of
+ * its instance's share (the room is units the share had and no longer has; the most left at any
+ * refusal, never a sum, so never more than one share), and a bet still needs the share itself;
+ * from below, the instance with room takes the tokens the others give back. (A token is given
+ * back at this instance's next late request that its share refuses, not at the token's reply:
+ * under a flood that request comes a few ms later, and giving it back at the reply gained
+ * nothing in the tables of {@code LateReplyLedgerTest}.)
+ *
  * <p>Why this and not the alternatives issue 28 weighed: reservations taken ahead on Redis (as
  * {@code lease-tokens} does for the hot path) would need a second write per key in every
  * algorithm's script and would not help the case that matters most to "slow is not down", a key
@@ -170,6 +188,12 @@ final class LateReplyLedger {
     long creditsThroughShare;
     /** The latest call sent when the share last bet because Redis was silent (0: never). */
     long silentBetThrough;
+    /**
+     * What this instance's share had not spent when Redis refused a call of the key in time (and
+     * {@link FailurePolicyStore} emptied the share, which then bets nothing more): room in which
+     * credits, tokens Redis counted, are still spent; never a bet.
+     */
+    long roomForCredits;
 
     Key(String name) {
       this.name = name;
@@ -240,11 +264,24 @@ final class LateReplyLedger {
 
   /** Redis answered the call in time. */
   void answered(Call call, Verdict decided) {
+    answered(call, decided, 0);
+  }
+
+  /**
+   * Redis answered the call in time; refused, with {@code shareLeft} units of this instance's
+   * share not spent (this request's own included, if the share had admitted it), which the
+   * share no longer holds (a refusal empties it): they stay here as room for credits only (the
+   * most left at any refusal, never a sum of them, so never more than one share).
+   */
+  void answered(Call call, Verdict decided, long shareLeft) {
     long now = clock.nowNanos();
     Key k = call.key;
     synchronized (k) {
       k.outstanding--;
       note(k, call.number, decided, now);
+      if (!decided.allowed && shareLeft > k.roomForCredits) {
+        k.roomForCredits = shareLeft;
+      }
     }
   }
 
@@ -279,14 +316,18 @@ final class LateReplyLedger {
     long refund;
     synchronized (k) {
       refund = expireCredits(k, now);
-      if (refunds != null && !share.allowed && k.credits > 0) {
+      boolean roomAdmits = share.allowed || k.roomForCredits >= cost;
+      if (refunds != null && !roomAdmits && k.credits > 0) {
         // This instance's share is spent: its tokens go back to Redis, to the next call of any
         // instance (one whose share has room, or whose bet Redis refused), not kept here unspent.
         refund += k.credits;
         k.credits = 0;
         k.creditsThroughShare = 0;
       }
-      if (creditAdmits(k, cost, share.allowed)) {
+      if (creditAdmits(k, cost, roomAdmits)) {
+        if (!share.allowed && k.credits - k.creditsThroughShare < cost) {
+          k.roomForCredits -= cost; // spent through the share's room kept at Redis's refusal
+        }
         debit(k, cost);
         how = LateDecision.CREDIT;
       } else if (!k.answered || now - k.answeredAt >= fresh) {

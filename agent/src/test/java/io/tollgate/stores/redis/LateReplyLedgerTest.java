@@ -386,7 +386,54 @@ class LateReplyLedgerTest {
   })
   void interleavedFloodsAdmitTheLimitWhenTokensGoBackToRedis(int granted1, int granted2,
       int granted3, int whileSilent, boolean refunds, int expected) {
-    int[] granted = {granted1, granted2, granted3};
+    int admitted = interleavedFloods(new int[] {granted1, granted2, granted3}, whileSilent,
+        refunds, 10, 0);
+    assertEquals(expected, admitted);
+    assertTrue(admitted <= 105, "at most 1.05 x the limit");
+  }
+
+  /**
+   * The rows of replies about {@code max-wait} (1 s) late as the benchmark has them: a request
+   * thread that waited the whole {@code max-wait} in the bulkhead often finds its reply there when
+   * it wakes (a saturated host wakes it a few ms late, the reply a few ms past {@code max-wait}),
+   * so some calls of every instance are answered in time, most of them refusals once Redis's
+   * budget is given out. Such a refusal empties the share, for a bet (a frozen Redis must not be
+   * bet on by a share Redis says is spent); so the share of the instance that got fewer of Redis's
+   * tokens could no longer take the tokens the others gave back either, and they went from
+   * instance to instance until the flood ended (the benchmark's 88-95; here 73-86 where Redis's
+   * tokens came unevenly). What the share had left stays room for credits only: 95-100, never
+   * above the limit (what is missing is still moving between instances when the flood ends).
+   */
+  @ParameterizedTest(name = "Redis grants {0} : {1} : {2}, {3} of each instance's 40 requests a"
+      + " round answered in time: {4} admitted of 100")
+  @CsvSource({
+    // before this (what the share had left lost at the refusal): 98, 86, 86, 99, 82, 82, 82, 73
+    " 45, 35, 20, 0, 98",
+    " 45, 35, 20, 1, 98",
+    " 45, 35, 20, 3, 98",
+    " 34, 33, 33, 1, 99",
+    " 50, 50,  0, 1, 95",
+    " 60, 40,  0, 1, 95",
+    " 60, 40,  0, 3, 95",
+    "100,  0,  0, 1, 100",
+  })
+  void repliesInTimeAmongTheLateOnesLeaveTheShareRoomForCredits(int granted1, int granted2,
+      int granted3, int inTime, int expected) {
+    int admitted = interleavedFloods(new int[] {granted1, granted2, granted3}, 5, true, 40,
+        inTime);
+    assertEquals(expected, admitted);
+    assertTrue(admitted <= 105, "at most 1.05 x the limit");
+  }
+
+  /**
+   * The flood of the two tests above: Redis grants its budget to the first calls as {@code
+   * granted} says and refuses the next 20 of each instance, all late; Redis silent for a moment
+   * ({@code whileSilent} requests of each instance decided by the share); then 6 rounds of
+   * {@code perRound} requests of each instance, interleaved, the last {@code inTime} of each answered in time (the
+   * bulkhead's threads, which waited a whole {@code max-wait}), the late ones a round later. Returns the requests admitted.
+   */
+  private static int interleavedFloods(int[] granted, int whileSilent, boolean refunds,
+      int perRound, int inTime) {
     ScriptedRedis redis = new ScriptedRedis(100);
     redis.late = true;
     boolean[] answering = {true};
@@ -408,18 +455,19 @@ class LateReplyLedgerTest {
     redis.answerLateCalls();
     answering[0] = true;
     for (int round = 0; round < 6; round++) {
-      for (int request = 0; request < 10; request++) {
+      for (int request = 0; request < perRound; request++) {
         for (FailurePolicyStore instance : instances) {
+          redis.late = request < perRound - inTime;
           admitted += admitted(instance, 1);
         }
       }
+      redis.late = true;
       redis.answerLateCalls();
     }
-    assertEquals(expected, admitted);
-    assertTrue(admitted <= 105, "at most 1.05 x the limit");
     if (!refunds) {
       assertEquals(0, redis.refunded);
     }
+    return admitted;
   }
 
   /**
@@ -459,6 +507,51 @@ class LateReplyLedgerTest {
       assertEquals(LateDecision.CREDIT, decide(ledger, new Verdict().allow(5, HOUR)),
           "a token kept for want of a connection is spent where the share admits");
     }
+  }
+
+  /**
+   * Redis refused a call in time, and the share, emptied by it, no longer bets; what it had left
+   * ({@code room}) is still spent on tokens Redis grants to this instance's late calls (credits),
+   * never on a bet (Redis silent: the emptied share decides), and the tokens beyond it go back to
+   * Redis.
+   */
+  @ParameterizedTest(name = "room {0}, {1} tokens granted to held calls: {2} admitted by them,"
+      + " {3} given back")
+  @CsvSource({
+    "0, 3, 0, 3",
+    "1, 3, 1, 2",
+    "2, 3, 2, 1",
+    "5, 3, 3, 0",
+  })
+  void aRefusalInTimeLeavesWhatTheShareHadLeftForCreditsOnly(long room, int tokens,
+      int admitted, long givenBack) {
+    ManualClock clock = new ManualClock(TimeUnit.DAYS.toNanos(1));
+    long[] refunded = {0};
+    boolean[] answering = {true};
+    LateReplyLedger ledger = new LateReplyLedger(clock, () -> TimeUnit.SECONDS.toNanos(1),
+        () -> 3, () -> answering[0], 100, (key, cost) -> {
+          refunded[0] += cost;
+          return true;
+        });
+    Verdict spent = new Verdict().refuse(0, HOUR, HOUR);
+    ledger.answered(ledger.sending("k"), new Verdict().refuse(0, HOUR, HOUR), room);
+    List<CompletableFuture<Verdict>> held = new ArrayList<>();
+    for (int i = 0; i < tokens; i++) {
+      held.add(late(ledger, spent, LateDecision.HELD));
+    }
+    held.forEach(reply -> reply.complete(new Verdict().allow(0, HOUR)));
+    int byCredits = 0;
+    for (int i = 0; i <= tokens; i++) {
+      byCredits += decide(ledger, spent) == LateDecision.CREDIT ? 1 : 0;
+    }
+    assertEquals(admitted, byCredits);
+    assertEquals(givenBack, refunded[0]);
+    clock.advanceNanos(TimeUnit.SECONDS.toNanos(2));
+    answering[0] = false; // Redis silent: the emptied share decides
+    Verdict bet = new Verdict();
+    assertEquals(LateDecision.SHARE, ledger.decideLate(ledger.sending("k"), 1, spent, bet,
+        new CompletableFuture<>(), () -> { }));
+    assertFalse(bet.allowed, "the room is never bet");
   }
 
   /**
