@@ -145,6 +145,7 @@ public final class CountedState {
 
       // Which requests count: a request newly matched counts against the same budgets.
       keeps(RuleMatch.class, "paths"),
+      keeps(RuleMatch.class, "pathGlobs"), // compiled from paths when read: changes with them
       keeps(RuleMatch.class, "methods"),
       keeps(RuleMatch.class, "route"),
       keeps(RuleMatch.class, "hosts"),

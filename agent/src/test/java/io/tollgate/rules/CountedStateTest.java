@@ -77,6 +77,8 @@ class CountedStateTest {
           row("RuleConfig.name", TOKEN_BUCKET, "name: api-v2"),
           row("RuleConfig.name", CONCURRENCY, "name: api-v2"),
           row("RuleMatch.paths", TOKEN_BUCKET, "match: {path: /v2/**}"),
+          // compiled from the paths as they are read: a change of path changes both
+          row("RuleMatch.pathGlobs", TOKEN_BUCKET, "match: {path: /v2/**}"),
           row("RuleMatch.methods", TOKEN_BUCKET, "match: {path: /api/**, methods: [POST]}"),
           row("RuleMatch.route", TOKEN_BUCKET, "match: {route: '/api/{id}'}"),
           row("RuleMatch.hosts", TOKEN_BUCKET, "match: {path: /api/**, hosts: [a.example]}"),
