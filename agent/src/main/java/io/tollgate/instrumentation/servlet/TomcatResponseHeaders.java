@@ -121,23 +121,12 @@ final class TomcatResponseHeaders {
    * response, a refusal's headers).
    */
   boolean set(Object response, HeaderText name, HeaderText value) {
-    byte[] nameBytes = name.printableAscii();
-    byte[] valueBytes = value.printableAscii();
-    if (nameBytes == null || valueBytes == null) {
-      return false; // the caller's setHeader: Tomcat's own way with such characters
-    }
-    String text = name.text();
-    if (text.isEmpty() || isSpecial(text)) {
+    if (!goesInAsBytes(name, value)) {
       return false;
     }
     try {
-      Object headers = headersToAddTo(response, text);
-      if (headers == null) {
-        return false;
-      }
-      copy(valueBytes, calls.addValue(headers, text));
-      copy(nameBytes, calls.getName(headers, calls.size(headers) - 1));
-      return true;
+      Object headers = headersOf(response);
+      return headers != null && addAsBytes(headers, name, value);
     } catch (Throwable e) {
       return false;
     }
@@ -152,9 +141,7 @@ final class TomcatResponseHeaders {
   boolean setAll(Object response, RefusalMessage refusal) {
     int count = refusal.headerCount();
     for (int i = 0; i < count; i++) {
-      HeaderText name = refusal.headerText(i, false);
-      if (name.printableAscii() == null || refusal.headerText(i, true).printableAscii() == null
-          || name.text().isEmpty() || isSpecial(name.text())) {
+      if (!goesInAsBytes(refusal.headerText(i, false), refusal.headerText(i, true))) {
         return false;
       }
     }
@@ -164,18 +151,37 @@ final class TomcatResponseHeaders {
         return false;
       }
       for (int i = 0; i < count; i++) {
-        String name = refusal.headerText(i, false).text();
-        if (calls.getValue(headers, name) != null) {
-          return false; // setHeader replaces that one
+        if (!addAsBytes(headers, refusal.headerText(i, false), refusal.headerText(i, true))) {
+          return false;
         }
-        copy(refusal.headerText(i, true).printableAscii(), calls.addValue(headers, name));
-        copy(refusal.headerText(i, false).printableAscii(),
-            calls.getName(headers, calls.size(headers) - 1));
       }
       return true;
     } catch (Throwable e) {
       return false;
     }
+  }
+
+  /**
+   * Whether the header can go into Tomcat's headers as the bytes kept with it: printable ASCII,
+   * and a name Tomcat's {@code setHeader} keeps as it is. Else the caller's setHeader: Tomcat's own
+   * way with such characters and names.
+   */
+  private static boolean goesInAsBytes(HeaderText name, HeaderText value) {
+    return name.printableAscii() != null && value.printableAscii() != null
+        && !name.text().isEmpty() && !isSpecial(name.text());
+  }
+
+  /**
+   * Adds the header to {@code headers} as its bytes ({@link #goesInAsBytes}); false, with nothing
+   * added, when the response has that header already ({@code setHeader} replaces that one).
+   */
+  private boolean addAsBytes(Object headers, HeaderText name, HeaderText value) throws Throwable {
+    if (calls.getValue(headers, name.text()) != null) {
+      return false;
+    }
+    copy(value.printableAscii(), calls.addValue(headers, name.text()));
+    copy(name.printableAscii(), calls.getName(headers, calls.size(headers) - 1));
+    return true;
   }
 
   /**
