@@ -151,12 +151,13 @@ public final class RuleSetFactory {
       warnAboutSettings(clients, config);
     }
     List<Rule> rules = new ArrayList<>();
+    CountedState.OfFile ofFile = CountedState.ofFile(config);
     for (RuleConfig ruleConfig : config.rules()) {
       boolean shadow = ruleConfig.effectiveMode(config.mode()) == Mode.SHADOW;
       Rule kept = previous == null ? null : previous.find(ruleConfig.name());
       PenaltyTracker penalty = null;
       if (ruleConfig.penalty() != null) {
-        String fp = CountedState.ofPenaltyBoxes(ruleConfig, config);
+        String fp = ofFile.ofPenaltyBoxes(ruleConfig);
         penalty =
             kept != null && kept.penalty() != null && kept.penalty().fingerprint().equals(fp)
                 ? kept.penalty()
@@ -192,13 +193,13 @@ public final class RuleSetFactory {
         rules.add(
             Rule.of(
                 shared,
-                budgets(config, ruleConfig, shared, "", ruleConfig.limits(), kept)));
+                budgets(config, ofFile, ruleConfig, shared, "", ruleConfig.limits(), kept)));
       } else {
         Map<String, Rule.Budget[]> byPlan = new LinkedHashMap<>();
         for (Map.Entry<String, List<LimitSpec>> e : plans.limits().entrySet()) {
           byPlan.put(
               e.getKey(),
-              budgets(config, ruleConfig, shared, e.getKey(), e.getValue(), kept));
+              budgets(config, ofFile, ruleConfig, shared, e.getKey(), e.getValue(), kept));
         }
         rules.add(Rule.withPlans(shared, plans, byPlan));
       }
@@ -248,6 +249,7 @@ public final class RuleSetFactory {
    */
   private Rule.Budget[] budgets(
       RulesConfig config,
+      CountedState.OfFile ofFile,
       RuleConfig ruleConfig,
       Rule.Shared shared,
       String plan,
@@ -268,11 +270,11 @@ public final class RuleSetFactory {
       names[i] = ruleConfig.name() + suffix;
       algorithms.add(algorithmOf(ruleConfig, limit, shared.shadow, limitLog(ruleConfig.name())));
       fingerprints[i] =
-          fingerprinting ? CountedState.ofBudget(ruleConfig, config, ids[i], limit) : null;
+          fingerprinting ? ofFile.ofBudget(ruleConfig, ids[i], limit) : null;
     }
     String[] carryFingerprints = new String[n];
     for (int i = 0; i < n && fingerprinting; i++) {
-      carryFingerprints[i] = CountedState.carriedOverBy(ruleConfig, config, ids[i]);
+      carryFingerprints[i] = ofFile.carriedOverBy(ruleConfig, ids[i]);
     }
     Rule[] previous = new Rule[n];
     boolean allKept = kept != null;
