@@ -246,9 +246,7 @@ final class RuleParser {
       b.adaptive(adaptiveSettings.min, adaptiveSettings.initial, adaptiveSettings.max,
           adaptiveSettings.maxWaitNanos);
     }
-    for (Map.Entry<String, Integer> e : keyLines.entrySet()) {
-      b.keyLine(e.getKey(), e.getValue());
-    }
+    b.keyLines(keyLines);
     return b.build();
   }
 
