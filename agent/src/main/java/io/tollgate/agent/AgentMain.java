@@ -23,8 +23,6 @@ import io.tollgate.stores.LocalLimiterStore;
 import io.tollgate.stores.redis.RedisBackend;
 import java.io.File;
 import java.lang.instrument.Instrumentation;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -202,7 +200,7 @@ public final class AgentMain {
     AgentLog.info("ready; watching " + watched(arguments) + " for changes ("
         + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos)
         + " ms after premain began: premain " + premainMillis + " ms, then "
-        + ownCpuMillis() + " ms CPU on the start-up thread; "
+        + StartupThreadCpu.millis() + " ms CPU on the start-up thread; "
         + EngineReadiness.waitSummary() + ")");
   }
 
@@ -265,13 +263,6 @@ public final class AgentMain {
     PrometheusExporter.startIfConfigured(
         arguments.get("metrics-port"), arguments.get("metrics-host"));
     EntryPoints.warnIfNoneSeen(arguments.get("entry-point-warning-after"));
-  }
-
-  private static long ownCpuMillis() {
-    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    return threads.isCurrentThreadCpuTimeSupported()
-        ? TimeUnit.NANOSECONDS.toMillis(threads.getCurrentThreadCpuTime())
-        : -1;
   }
 
   private static String watched(AgentArguments arguments) {
