@@ -115,6 +115,17 @@ public interface HttpExchange {
   }
 
   /**
+   * Two headers kept with their bytes, set in this order as {@link #setResponseHeader(HeaderText,
+   * HeaderText)} sets each (an allowed response's two quota headers): a module that finds its
+   * framework's response for each header can find it once for both.
+   */
+  default void setResponseHeaders(HeaderText name, HeaderText value, HeaderText secondName,
+      HeaderText secondValue) {
+    setResponseHeader(name, value);
+    setResponseHeader(secondName, secondValue);
+  }
+
+  /**
    * Answers the request with {@code refusal} in place of whatever its response holds, and
    * completes it: the module writes it with its framework's own API (or makes it the framework's
    * response). The engine builds the value; nothing in it calls back here.

@@ -24,12 +24,30 @@ public final class RefusalMessage {
    * Volatile: the array is filled before it is published.
    */
   private volatile HeaderText[] texts;
+  /**
+   * Whether no two header names are the same (by any case): then a module that writes them all
+   * into a response it has just reset need not look for one set before each ({@link
+   * #hasDistinctNames}). Found once per value, which a flood's refusals share.
+   */
+  private final boolean distinctNames;
 
   RefusalMessage(int status, String[] headers, String contentType, byte[] body) {
     this.status = status;
     this.headers = headers;
     this.contentType = contentType;
     this.body = body;
+    this.distinctNames = namesDiffer(headers);
+  }
+
+  private static boolean namesDiffer(String[] headers) {
+    for (int i = 0; i < headers.length; i += 2) {
+      for (int j = i + 2; j < headers.length; j += 2) {
+        if (headers[i].equalsIgnoreCase(headers[j])) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   /** 429, the rule's own status, or 503 when the shared backend could not decide. */
@@ -68,6 +86,11 @@ public final class RefusalMessage {
       texts = kept; // two racing threads make the same texts
     }
     return kept[2 * i + (value ? 1 : 0)];
+  }
+
+  /** Whether every header has a name of its own (by any case): none is set twice. */
+  public boolean hasDistinctNames() {
+    return distinctNames;
   }
 
   public String[] namesAndValues() {

@@ -144,7 +144,7 @@ public class Gcra implements RateLimitAlgorithm<Gcra.State> {
 
     if (cost > maxCost) {
       verdict.refuse(
-          remaining(behindScaled), spec.periodNanos(), ExactMath.ceilDiv(behindScaled, limit) * unitNanos);
+          remaining(behindScaled), spec.periodNanos(), unitsUpTo(base - now, baseFraction) * unitNanos);
       return;
     }
 
@@ -170,7 +170,7 @@ public class Gcra implements RateLimitAlgorithm<Gcra.State> {
       long toNextUnitScaled = periodUnits - (-excessScaled % periodUnits);
       verdict.allow(
           -excessScaled / periodUnits,
-          ExactMath.ceilDiv(aheadScaled, limit) * unitNanos,
+          unitsUpTo(newTat - now, newFraction) * unitNanos,
           ExactMath.ceilDiv(toNextUnitScaled, limit) * unitNanos);
     } else if (excessScaled <= maxDelayScaled) {
       state.tat = newTat;
@@ -178,14 +178,14 @@ public class Gcra implements RateLimitAlgorithm<Gcra.State> {
       // Delayed: a unit passes at once again when tat' is one interval inside the tolerance.
       verdict.allow(
           0,
-          ExactMath.ceilDiv(aheadScaled, limit) * unitNanos,
+          unitsUpTo(newTat - now, newFraction) * unitNanos,
           ExactMath.ceilDiv(excessScaled + periodUnits, limit) * unitNanos);
       verdict.delayNanos = ExactMath.ceilDiv(excessScaled, limit) * unitNanos;
     } else {
       verdict.refuse(
           remaining(behindScaled),
           ExactMath.ceilDiv(excessScaled - maxDelayScaled, limit) * unitNanos,
-          ExactMath.ceilDiv(behindScaled, limit) * unitNanos);
+          unitsUpTo(base - now, baseFraction) * unitNanos);
     }
   }
 
@@ -198,6 +198,18 @@ public class Gcra implements RateLimitAlgorithm<Gcra.State> {
   }
 
   /** Whole units that would pass at once, with {@code tat} this far ahead of now (scaled). */
+  /**
+   * {@code ceil((whole * limit + fraction) / limit)}: for a fraction of a unit, as the state keeps
+   * it ({@code 0 <= fraction < limit}), the whole units and one more for any fraction, without the
+   * division (one less on every allowed decision); else the division.
+   */
+  private long unitsUpTo(long whole, long fraction) {
+    if (fraction >= 0 && fraction < limit) {
+      return fraction == 0 ? whole : whole + 1;
+    }
+    return ExactMath.ceilDiv(whole * limit + fraction, limit);
+  }
+
   private long remaining(long behindScaled) {
     return Math.max(0, (burstToleranceScaled - behindScaled) / periodUnits);
   }

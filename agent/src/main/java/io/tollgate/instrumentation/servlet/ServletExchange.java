@@ -309,6 +309,17 @@ public final class ServletExchange implements HttpExchange {
     }
   }
 
+  /** On Tomcat's own responses both put in as bytes, its response looked up once for them. */
+  @Override
+  public void setResponseHeaders(HeaderText name, HeaderText value, HeaderText secondName,
+      HeaderText secondValue) {
+    TomcatResponseHeaders tomcat = api.tomcatHeaders;
+    if (tomcat == null || !tomcat.setBoth(response, name, value, secondName, secondValue)) {
+      setResponseHeader(name, value);
+      setResponseHeader(secondName, secondValue);
+    }
+  }
+
   @Override
   public String responseHeader(String name) {
     return calls.getResponseHeader(response, name);

@@ -126,7 +126,34 @@ final class TomcatResponseHeaders {
     }
     try {
       Object headers = headersOf(response);
-      return headers != null && addAsBytes(headers, name, value);
+      return headers != null && addAsBytes(headers, name, value, true);
+    } catch (Throwable e) {
+      return false;
+    }
+  }
+
+  /**
+   * Two headers kept with their bytes, in this order (the quota headers of an allowed response):
+   * Tomcat's response looked up once for both, as {@link #setAll} does for a refusal's. False when
+   * either could not go in this way (the caller then sets each: one put in already is found and
+   * replaced by {@code setHeader}, as one set twice would be).
+   */
+  boolean setBoth(Object response, HeaderText name, HeaderText value, HeaderText secondName,
+      HeaderText secondValue) {
+    if (!goesInAsBytes(name, value) || !goesInAsBytes(secondName, secondValue)) {
+      return false;
+    }
+    try {
+      Object headers = headersOf(response);
+      if (headers == null) {
+        return false;
+      }
+      // A response without headers yet (the first entry point's, before the application runs)
+      // has neither name: nothing to look for, unless the two names are one.
+      boolean lookFirst =
+          calls.size(headers) != 0 || name.text().equalsIgnoreCase(secondName.text());
+      return addAsBytes(headers, name, value, lookFirst)
+          && addAsBytes(headers, secondName, secondValue, lookFirst);
     } catch (Throwable e) {
       return false;
     }
@@ -134,9 +161,10 @@ final class TomcatResponseHeaders {
 
   /**
    * A refusal's headers, after the response's reset, put in as bytes all at once: Tomcat's
-   * response is looked up once for all of them, not once a header. False when any of them cannot
-   * go in this way (the caller then sets each, and those put in already are found and replaced by
-   * {@code setHeader}, as one set twice would be).
+   * response is looked up once for all of them, not once a header, and, the reset having left it
+   * no header, none is looked for before it is added when the refusal's names all differ. False
+   * when any of them cannot go in this way (the caller then sets each, and those put in already
+   * are found and replaced by {@code setHeader}, as one set twice would be).
    */
   boolean setAll(Object response, RefusalMessage refusal) {
     int count = refusal.headerCount();
@@ -150,8 +178,10 @@ final class TomcatResponseHeaders {
       if (headers == null) {
         return false;
       }
+      boolean lookFirst = calls.size(headers) != 0 || !refusal.hasDistinctNames();
       for (int i = 0; i < count; i++) {
-        if (!addAsBytes(headers, refusal.headerText(i, false), refusal.headerText(i, true))) {
+        if (!addAsBytes(headers, refusal.headerText(i, false), refusal.headerText(i, true),
+            lookFirst)) {
           return false;
         }
       }
@@ -173,10 +203,12 @@ final class TomcatResponseHeaders {
 
   /**
    * Adds the header to {@code headers} as its bytes ({@link #goesInAsBytes}); false, with nothing
-   * added, when the response has that header already ({@code setHeader} replaces that one).
+   * added, when the response has that header already ({@code setHeader} replaces that one), which
+   * is looked for only when {@code lookFirst} (else the caller knows it cannot have it).
    */
-  private boolean addAsBytes(Object headers, HeaderText name, HeaderText value) throws Throwable {
-    if (calls.getValue(headers, name.text()) != null) {
+  private boolean addAsBytes(Object headers, HeaderText name, HeaderText value,
+      boolean lookFirst) throws Throwable {
+    if (lookFirst && calls.getValue(headers, name.text()) != null) {
       return false;
     }
     copy(value.printableAscii(), calls.addValue(headers, name.text()));
