@@ -36,7 +36,9 @@ package io.tollgate.limiters;
  * a day) that nanoseconds would overflow a {@code long}; then it coarsens to micro-, milli- or whole
  * seconds, still exact in that unit ({@link #chooseUnit}; the token bucket keeps its own rule,
  * {@link TokenBucket#chooseUnit}). The max delay is floored to whole units. The Redis script {@code
- * gcra.lua} mirrors {@link #decide} and {@link #adjust} line for line, for both algorithms.
+ * gcra.lua} mirrors {@link #decide} and {@link #adjust} for both algorithms: the same values
+ * (AlgorithmConformanceTest), though the reset is computed here without a division where the
+ * fraction allows it.
  */
 public class Gcra implements RateLimitAlgorithm<Gcra.State> {
 
@@ -197,7 +199,6 @@ public class Gcra implements RateLimitAlgorithm<Gcra.State> {
     return unitNanos == 1 ? nowNanos : Math.floorDiv(nowNanos, unitNanos);
   }
 
-  /** Whole units that would pass at once, with {@code tat} this far ahead of now (scaled). */
   /**
    * {@code ceil((whole * limit + fraction) / limit)}: for a fraction of a unit, as the state keeps
    * it ({@code 0 <= fraction < limit}), the whole units and one more for any fraction, without the
@@ -210,6 +211,7 @@ public class Gcra implements RateLimitAlgorithm<Gcra.State> {
     return ExactMath.ceilDiv(whole * limit + fraction, limit);
   }
 
+  /** Whole units that would pass at once, with {@code tat} this far ahead of now (scaled). */
   private long remaining(long behindScaled) {
     return Math.max(0, (burstToleranceScaled - behindScaled) / periodUnits);
   }
