@@ -103,6 +103,22 @@ import java.util.function.LongSupplier;
  * under a flood that request comes a few ms later, and giving it back at the reply gained
  * nothing in the tables of {@code LateReplyLedgerTest}.)
  *
+ * <p><b>A share lent is not a share spent.</b> Each request takes its unit of the share before its
+ * call is sent ({@link FailurePolicyStore}), and gives it back if it is held; under a flood an
+ * instance has as many requests between the two as it has request threads (22 in the benchmark,
+ * four of them up to {@code max-wait} in the bulkhead). So when its share is down to its last few
+ * units, a request decided late usually finds the share refusing it because others hold those
+ * units, not because they are spent; giving this instance's tokens back to Redis then sent them
+ * away from an instance with room, and they went round the instances until the flood ended (with
+ * replies 1 s late, {@link LateReplyTrace} showed instances that admitted 29 and 30 of their 33
+ * giving back 26 and 38 tokens: 92 of 100). So the ledger counts the units its requests in flight
+ * hold ({@link Key#shareInFlight}), and gives tokens back only when none do: the next of those
+ * requests, the share admitting it, spends a token here (or, held, gives its unit back, and the
+ * next request takes it). Bounds: from above nothing changes, a token is still spent only where
+ * the share (or the room kept at a refusal) admits; from below, a token waits here at most until
+ * the requests holding units are decided (one {@code max-wait} at most) or it expires ({@link
+ * #CREDIT_NANOS}), and then goes back as before.
+ *
  * <p>Why this and not the alternatives issue 28 weighed: reservations taken ahead on Redis (as
  * {@code lease-tokens} does for the hot path) would need a second write per key in every
  * algorithm's script and would not help the case that matters most to "slow is not down", a key
