@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import io.tollgate.limiters.Clock;
 import io.tollgate.limiters.Verdict;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -589,7 +590,7 @@ final class LateReplyLedger {
   }
 
   /** The keys followed now, for {@link LateReplyTrace}. */
-  java.util.Collection<Key> keysForTrace() {
+  Collection<Key> keysForTrace() {
     return keys.asMap().values();
   }
 

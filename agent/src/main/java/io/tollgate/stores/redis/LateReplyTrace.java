@@ -3,6 +3,7 @@ package io.tollgate.stores.redis;
 import io.tollgate.logging.AgentLog;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -103,7 +104,7 @@ final class LateReplyTrace {
           .append(" credits=").append(credits).append(" room=").append(room)
           .append(" outstanding=").append(outstanding);
       for (Count c : Count.values()) {
-        line.append(' ').append(c.name().toLowerCase(java.util.Locale.ROOT)).append('=')
+        line.append(' ').append(c.name().toLowerCase(Locale.ROOT)).append('=')
             .append(now[c.ordinal()]);
       }
       AgentLog.info(line.toString());
