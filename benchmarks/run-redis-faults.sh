@@ -27,6 +27,9 @@
 # p99 near flood-many's.
 # Settings: CONNS=22 MANY=133 DURATION=8 LIMIT=100 TIMEOUT=50ms ROUNDS="..." NAME=redis-faults
 # AGENT=path/to/tollgate-agent.jar runs another build of the agent (an older one, for a before).
+# TRACE=1 has the agents print, per key, how each late call was decided and what its reply said
+# (-Dtollgate.test.late-trace=true, builds from h-late3 on); each round then adds one TRACE line
+# per JVM: its 200s, and those counts at the flood's end and after the replies drained.
 # Every round also measures a path no rule matches (/health on JVM 1, 2 connections beside the
 # flood): its p99 (unmatched_p99_ms) is what a slow Redis costs the rest of the app; the goal is
 # within 1.5 x of the flood round's (a healthy Redis).
@@ -39,6 +42,8 @@ DURATION=${DURATION:-8}
 MANY=${MANY:-133}
 LIMIT=${LIMIT:-100}
 TIMEOUT=${TIMEOUT:-50ms}
+TRACE=${TRACE:-}
+trace_opt=; [ -n "$TRACE" ] && trace_opt=-Dtollgate.test.late-trace=true
 LADDER=${LADDER:-"20 200 1000 2000 10000"}
 ladder=""
 for suffix in "" -deny -local; do  # grouped by policy: the JVMs restart only when it changes
@@ -115,7 +120,7 @@ EOF
   app_ports=(); pids=(); started=$round
   for i in 1 2 3; do
     local port; port=$(free_port)
-    PORT=$port java -Xmx256m -javaagent:"$agent"=config="$rules" -jar "$app" \
+    PORT=$port java -Xmx256m $trace_opt -javaagent:"$agent"=config="$rules" -jar "$app" \
       > "$logs/$round-jvm$i.log" 2>&1 &
     pids+=($!); app_ports+=("$port")
   done
@@ -161,6 +166,24 @@ flood() {
   KEY=unmatched wrk -t1 -c2 -d"${DURATION}s" --timeout 10s -s benchmarks/redis-faults.lua \
     "http://127.0.0.1:${app_ports[0]}/health" > "$work/unmatched.txt" 2>&1 &
   wrk_pids+=($!)
+}
+
+# trace_lines: per JVM, its 200s and the round key's late-trace counts at the flood's end and last
+trace_lines() {
+  local j=0
+  for port in "${app_ports[@]}"; do
+    j=$((j + 1))
+    local ok; ok=$(sed -n 's/^WRK ok=\([0-9]*\).*/\1/p' "$work/wrk-$j.txt" | head -1)
+    local log="$logs/$started-jvm$j.log"
+    # the ledger names the key as stored (hashed): the one whose counts changed during the flood
+    local lines at_end last
+    lines=$(grep "late-trace ms=" "$log" | awk -v start="$flood_start" '{ split($3, m, "="); if (m[2] >= start) print }' || true)
+    local stored; stored=$(echo "$lines" | head -1 | sed -n 's/.* key=\([^ ]*\) .*/\1/p')
+    lines=$(echo "$lines" | grep " key=$stored " || true)
+    at_end=$(echo "$lines" | awk -v end="$flood_end" '{ split($3, m, "="); if (m[2] <= end) line = $0 } END { print line }' | sed 's/.*key=[^ ]* //')
+    last=$(echo "$lines" | tail -1 | sed 's/.*key=[^ ]* //')
+    echo "TRACE round=$round jvm=$j admitted=$ok flood_ms=$((flood_end - flood_start)) | at_end: $at_end | last: $last" | tee -a "$result"
+  done
 }
 
 unmatched_p99() {
@@ -212,6 +235,7 @@ for round in $ROUNDS; do
   rm -f "$work"/wrk-*.txt
   # a slow Redis from the round's first request: the key's whole budget is decided while slow
   case $fault in late*) proxy delay "${fault#late}"; sleep 0.2 ;; esac
+  flood_start=$(now_ms)
   flood "$key" "$conns"
   sleep 2
   recovery=-
@@ -228,6 +252,7 @@ for round in $ROUNDS; do
     refused) proxy refuse on; sleep 3; proxy refuse off; recovery=$(first_redis_answer) ;;
   esac
   wait "${wrk_pids[@]}"
+  flood_end=$(now_ms)
   proxy delay 0
   # replies held by the proxy still come in order: let them drain before the next round
   case $fault in late*) sleep $(( ${fault#late} / 1000 + 1 )) ;; esac
@@ -239,6 +264,7 @@ for round in $ROUNDS; do
   fi
   line="RESULT round=$round policy=$policy conns=$((conns * 3)) limit=$LIMIT $(sum_wrk) unmatched_p99_ms=$(unmatched_p99) recovery_ms=$recovery$extra"
   echo "$line" | tee -a "$result"
+  if [ -n "$TRACE" ]; then sleep 0.5; trace_lines; fi
 done
 stop_apps
 

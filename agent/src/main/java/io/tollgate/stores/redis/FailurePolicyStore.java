@@ -176,6 +176,9 @@ public final class FailurePolicyStore implements LimiterStore {
         new LateReplyLedger(clock, this::maxWaitNanos, this::instances,
             redisAnswering != null ? redisAnswering : this::redisAnswering, maxLocalKeys,
             refunds);
+    if (LateReplyTrace.ON) {
+      LateReplyTrace.follow(primary.ruleName(), lateReplies::keysForTrace);
+    }
   }
 
   /**
@@ -207,7 +210,7 @@ public final class FailurePolicyStore implements LimiterStore {
       }
       if (carriesState && cost > 0) {
         share = takeFromShare(key, cost);
-        inFlight = lateReplies.sending(key);
+        inFlight = lateReplies.sending(key, share.allowed ? cost : 0);
       }
       try {
         decider.decide(key, cost, verdict);

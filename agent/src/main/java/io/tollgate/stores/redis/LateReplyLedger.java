@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import io.tollgate.limiters.Clock;
 import io.tollgate.limiters.Verdict;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -103,6 +104,22 @@ import java.util.function.LongSupplier;
  * under a flood that request comes a few ms later, and giving it back at the reply gained
  * nothing in the tables of {@code LateReplyLedgerTest}.)
  *
+ * <p><b>A share lent is not a share spent.</b> Each request takes its unit of the share before its
+ * call is sent ({@link FailurePolicyStore}), and gives it back if it is held; under a flood an
+ * instance has as many requests between the two as it has request threads (22 in the benchmark,
+ * four of them up to {@code max-wait} in the bulkhead). So when its share is down to its last few
+ * units, a request decided late usually finds the share refusing it because others hold those
+ * units, not because they are spent; giving this instance's tokens back to Redis then sent them
+ * away from an instance with room, and they went round the instances until the flood ended (with
+ * replies 1 s late, {@link LateReplyTrace} showed instances that admitted 29 and 30 of their 33
+ * giving back 26 and 38 tokens: 92 of 100). So the ledger counts the units its requests in flight
+ * hold ({@link Key#shareInFlight}), and gives tokens back only when none do: the next of those
+ * requests, the share admitting it, spends a token here (or, held, gives its unit back, and the
+ * next request takes it). Bounds: from above nothing changes, a token is still spent only where
+ * the share (or the room kept at a refusal) admits; from below, a token waits here at most until
+ * the requests holding units are decided (one {@code max-wait} at most) or it expires ({@link
+ * #CREDIT_NANOS}), and then goes back as before.
+ *
  * <p>Why this and not the alternatives issue 28 weighed: reservations taken ahead on Redis (as
  * {@code lease-tokens} does for the hot path) would need a second write per key in every
  * algorithm's script and would not help the case that matters most to "slow is not down", a key
@@ -194,6 +211,16 @@ final class LateReplyLedger {
      * credits, tokens Redis counted, are still spent; never a bet.
      */
     long roomForCredits;
+    /**
+     * Units of the share taken by this instance's requests whose calls are in flight, not decided
+     * yet: the share still has them (a request held gives its unit back, one admitted keeps it),
+     * though a request that finds the share empty meanwhile is refused by it.
+     */
+    long shareInFlight;
+    /** How the key's calls went here, for a benchmark ({@link LateReplyTrace}); null when off. */
+    final long[] counts = LateReplyTrace.countsOrNull();
+    /** The counts last printed (the trace's, under the same lock). */
+    long[] countsPrinted;
 
     Key(String name) {
       this.name = name;
@@ -246,19 +273,31 @@ final class LateReplyLedger {
   static final class Call {
     final Key key;
     final long number;
+    /** The units of the share its request took before it was sent (0: the share refused it). */
+    final long shareTaken;
 
-    Call(Key key, long number) {
+    Call(Key key, long number, long shareTaken) {
       this.key = key;
       this.number = number;
+      this.shareTaken = shareTaken;
     }
   }
 
   /** A call of {@code key} is about to be sent: in flight until {@link #answered} or {@link #noReply}. */
   Call sending(String key) {
+    return sending(key, 0);
+  }
+
+  /**
+   * A call of {@code key} is about to be sent, its request having taken {@code shareTaken} units
+   * of the share: in flight until {@link #answered}, {@link #decideLate} or {@link #noReply}.
+   */
+  Call sending(String key, long shareTaken) {
     Key k = keys.get(key, Key::new);
     synchronized (k) {
       k.outstanding++;
-      return new Call(k, ++k.sent);
+      k.shareInFlight += shareTaken;
+      return new Call(k, ++k.sent, shareTaken);
     }
   }
 
@@ -278,7 +317,10 @@ final class LateReplyLedger {
     Key k = call.key;
     synchronized (k) {
       k.outstanding--;
+      k.shareInFlight -= call.shareTaken;
       note(k, call.number, decided, now);
+      LateReplyTrace.count(k.counts, decided.allowed
+          ? LateReplyTrace.Count.IN_TIME_GRANTED : LateReplyTrace.Count.IN_TIME_REFUSED, 1);
       if (!decided.allowed && shareLeft > k.roomForCredits) {
         k.roomForCredits = shareLeft;
       }
@@ -290,6 +332,7 @@ final class LateReplyLedger {
     Key k = call.key;
     synchronized (k) {
       k.outstanding--;
+      k.shareInFlight -= call.shareTaken;
     }
   }
 
@@ -315,11 +358,16 @@ final class LateReplyLedger {
     long retryNanos;
     long refund;
     synchronized (k) {
+      k.shareInFlight -= call.shareTaken; // decided now: kept (admitted) or given back (held)
       refund = expireCredits(k, now);
       boolean roomAdmits = share.allowed || k.roomForCredits >= cost;
-      if (refunds != null && !roomAdmits && k.credits > 0) {
+      if (refunds != null && !roomAdmits && k.credits > 0 && k.shareInFlight < cost) {
         // This instance's share is spent: its tokens go back to Redis, to the next call of any
         // instance (one whose share has room, or whose bet Redis refused), not kept here unspent.
+        // (Not while other requests of this instance hold units of the share, taken before their
+        // calls were sent: the share is not spent, only lent to them, and the next of them to be
+        // decided spends a token here. Given back then, the tokens of an instance with room went
+        // round the instances until the flood ended: 92 of 100 with replies 1 s late.)
         refund += k.credits;
         k.credits = 0;
         k.creditsThroughShare = 0;
@@ -327,6 +375,7 @@ final class LateReplyLedger {
       if (creditAdmits(k, cost, roomAdmits)) {
         if (!share.allowed && k.credits - k.creditsThroughShare < cost) {
           k.roomForCredits -= cost; // spent through the share's room kept at Redis's refusal
+          LateReplyTrace.count(k.counts, LateReplyTrace.Count.CREDIT_FROM_ROOM, 1);
         }
         debit(k, cost);
         how = LateDecision.CREDIT;
@@ -351,6 +400,9 @@ final class LateReplyLedger {
         if (how == LateDecision.SHARE) {
           k.silentBetThrough = k.sent;
         }
+      }
+      if (k.counts != null) {
+        countDecision(k.counts, how, share.allowed, reply == null);
       }
     }
     if (refund > 0) {
@@ -410,6 +462,13 @@ final class LateReplyLedger {
       if (decided != null) {
         note(k, call.number, decided, now);
       }
+      if (decided != null && k.counts != null) {
+        LateReplyTrace.count(k.counts, decided.allowed
+            ? (admittedHere ? LateReplyTrace.Count.LATE_GRANT_ADMITTED_HERE
+                : LateReplyTrace.Count.LATE_GRANT_REFUSED_HERE)
+            : (admittedHere ? LateReplyTrace.Count.LATE_REFUSAL_ADMITTED_HERE
+                : LateReplyTrace.Count.LATE_REFUSAL_REFUSED_HERE), 1);
+      }
       boolean bet = admittedHere && how != LateDecision.CREDIT;
       boolean counted = decided == null ? bet : decided.allowed;
       if (counted && (admittedHere || how == LateDecision.HELD
@@ -429,11 +488,40 @@ final class LateReplyLedger {
    * another lease's time (spent through the share, or given back at the next try).
    */
   private void giveBack(Key k, long amount) {
-    if (!refunds.refund(k.name, amount)) {
+    boolean sent = refunds.refund(k.name, amount);
+    if (!sent || k.counts != null) {
       long now = clock.nowNanos();
       synchronized (k) {
-        addCredit(k, amount, now, true);
+        if (!sent) {
+          addCredit(k, amount, now, true);
+        }
+        LateReplyTrace.count(k.counts, sent
+            ? LateReplyTrace.Count.REFUNDED : LateReplyTrace.Count.REFUND_NOT_SENT, amount);
       }
+    }
+  }
+
+  /** Counts a late decision for the trace. */
+  private static void countDecision(
+      long[] counts, LateDecision how, boolean shareAdmits, boolean noReply) {
+    LateReplyTrace.Count what;
+    switch (how) {
+      case CREDIT:
+        what = LateReplyTrace.Count.CREDIT;
+        break;
+      case SHARE:
+        what = shareAdmits ? LateReplyTrace.Count.SHARE_BET : LateReplyTrace.Count.SHARE_REFUSED;
+        break;
+      case COVERED:
+        what = LateReplyTrace.Count.COVERED_BET;
+        break;
+      default:
+        what = shareAdmits
+            ? LateReplyTrace.Count.HELD_SHARE_ADMITS : LateReplyTrace.Count.HELD_SHARE_REFUSES;
+    }
+    LateReplyTrace.count(counts, what, 1);
+    if (noReply) {
+      LateReplyTrace.count(counts, LateReplyTrace.Count.NO_REPLY, 1);
     }
   }
 
@@ -469,6 +557,7 @@ final class LateReplyLedger {
   private long expireCredits(Key k, long now) {
     if (k.credits > 0 && now - k.creditsUntil >= 0) {
       long expired = k.credits;
+      LateReplyTrace.count(k.counts, LateReplyTrace.Count.EXPIRED, expired);
       k.credits = 0;
       k.creditsThroughShare = 0;
       return refunds == null ? 0 : expired;
@@ -498,6 +587,11 @@ final class LateReplyLedger {
     to.delayNanos = from.delayNanos;
     to.backendUnavailable = false;
     to.fallback = false;
+  }
+
+  /** The keys followed now, for {@link LateReplyTrace}. */
+  Collection<Key> keysForTrace() {
+    return keys.asMap().values();
   }
 
   /** Credits of {@code key} now (negative: a debt); for tests. */
