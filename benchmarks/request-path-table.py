@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""RequestPathBenchmark rounds tabled: CPU ns per op (median of the last 3 iterations of cpu.time.norm) and B/op per case, per JSON file of the directory given (benchmarks/results/*/rounds.sh writes them)."""
+"""RequestPathBenchmark rounds tabled: CPU ns per op (median of the last 3 iterations of cpu.time.norm) and B/op per case, per JSON file of the directory given (benchmarks/request-path-rounds.sh writes them)."""
 import json, sys, statistics, glob, os, re
 d = sys.argv[1]
 rows = {}

@@ -14,7 +14,9 @@ import java.util.Locale;
  * One HTTP/1.1 request written byte for byte on its own connection, as a test needs it: the body
  * in the exact bytes given (any charset), sent whole, in chunks ({@code Transfer-Encoding:
  * chunked}) or in separately flushed pieces; and the response read back as bytes, status and
- * body. No client library normalises anything on the way.
+ * body. No client library normalises anything on the way. A response that is not whole (no
+ * complete head, a body shorter or longer than its {@code Content-Length}, a chunked body cut
+ * short) is an {@link IOException}: a server, or the agent refusing, must always answer in full.
  */
 final class RawHttp {
 
@@ -94,6 +96,15 @@ final class RawHttp {
     }
   }
 
+  /**
+   * The status of {@code GET target}, on a connection of its own: for a test that sends many
+   * requests back to back, which the JDK 17 {@code HttpClient}'s pool can fail on its own (see
+   * {@link SlowSendersIT}).
+   */
+  static int getStatus(int port, String target) throws IOException {
+    return send(port, "GET", target, List.of(), new byte[0], Framing.WHOLE, 1).status;
+  }
+
   private static List<byte[]> cut(byte[] body, int pieces) {
     List<byte[]> out = new ArrayList<>();
     int size = Math.max(1, (body.length + pieces - 1) / Math.max(1, pieces));
@@ -118,7 +129,23 @@ final class RawHttp {
     int status = Integer.parseInt(head.substring(9, 12));
     byte[] rest = java.util.Arrays.copyOfRange(all, headEnd + 4, all.length);
     boolean chunked = head.toLowerCase(Locale.ROOT).contains("\r\ntransfer-encoding: chunked");
+    long declared = contentLength(head);
+    if (!chunked && declared >= 0 && declared != rest.length) {
+      throw new IOException("a body of " + rest.length + " bytes after Content-Length: " + declared
+          + "\n" + head);
+    }
     return new Response(status, chunked ? unchunk(rest) : rest);
+  }
+
+  /** The head's {@code Content-Length}, or -1 without one. */
+  private static long contentLength(String head) {
+    for (String line : head.split("\r\n")) {
+      int colon = line.indexOf(':');
+      if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase("Content-Length")) {
+        return Long.parseLong(line.substring(colon + 1).trim());
+      }
+    }
+    return -1;
   }
 
   private static byte[] unchunk(byte[] chunked) throws IOException {
@@ -135,6 +162,9 @@ final class RawHttp {
           (semicolon < 0 ? sizeLine : sizeLine.substring(0, semicolon)).trim(), 16);
       if (size == 0) {
         return body.toByteArray();
+      }
+      if (lineEnd + 2 + size > chunked.length) {
+        throw new IOException("truncated chunked body");
       }
       body.write(chunked, lineEnd + 2, size);
       at = lineEnd + 2 + size + 2;

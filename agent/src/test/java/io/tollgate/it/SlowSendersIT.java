@@ -2,13 +2,10 @@ package io.tollgate.it;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tollgate.it.RawHttp.Framing;
 import io.tollgate.testing.attack.SlowSenders;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -36,6 +33,21 @@ import org.junit.jupiter.params.provider.CsvSource;
  *
  * <p>Clients are told apart by {@code X-Forwarded-For} from a trusted proxy hop: every socket of
  * the test comes from the loopback address.
+ *
+ * <p>Each login goes on a connection of its own ({@link RawHttp}), not through the JDK's {@code
+ * HttpClient}: on JDK 17, the JVM these tests run in, that client's pool can close a connection it
+ * has just handed to the next request (JDK-8338569, fixed in JDK 24). The pool watches an idle
+ * connection with a read subscriber that closes it when bytes arrive; taken out for a new
+ * request, the connection swaps that subscriber for the request's on the client's selector
+ * thread, and when that thread runs late the response comes first, the watcher takes it for data
+ * on an idle connection and closes it: {@code HTTP/1.1 header parser received no bytes}, caused
+ * by {@code connection closed locally} in {@code ConnectionPool.cleanup}. Three clients logging
+ * in back to back on a busy machine met it once in seven CI runs. The server was not at fault:
+ * under the same attack, with and without the agent, every response was complete and no byte came
+ * on an idle connection (Tomcat closes after each 503 and each 100th response, saying so in {@code
+ * Connection: close}). A connection per request has no pool, and a refused request that gets no
+ * complete response still fails the test: {@link RawHttp} throws on a missing head or a body
+ * shorter than its {@code Content-Length}.
  */
 class SlowSendersIT {
 
@@ -105,7 +117,6 @@ class SlowSendersIT {
    * #REQUESTS_EACH} logins one after the other.
    */
   private static double successShare(ForkedApp app) throws Exception {
-    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(20)).build();
     ExecutorService clients = Executors.newFixedThreadPool(LEGITIMATE_CLIENTS);
     AtomicInteger passed = new AtomicInteger();
     try {
@@ -114,8 +125,7 @@ class SlowSendersIT {
         String address = "198.51.100." + (c + 1);
         done.add(clients.submit(() -> {
           for (int i = 0; i < REQUESTS_EACH; i++) {
-            int status = http.send(login(app, address), HttpResponse.BodyHandlers.ofString())
-                .statusCode();
+            int status = login(app, address).status;
             assertTrue(status == 200 || status == 503 || status == 429, "status " + status);
             if (status == 200) {
               passed.incrementAndGet();
@@ -135,18 +145,15 @@ class SlowSendersIT {
 
   /** Whether a quick login from {@code address} passes now. */
   private static boolean loginPasses(ForkedApp app, String address) throws Exception {
-    HttpResponse<String> response = HttpClient.newHttpClient().send(login(app, address),
-        HttpResponse.BodyHandlers.ofString());
-    return response.statusCode() == 200;
+    return login(app, address).status == 200;
   }
 
-  private static HttpRequest login(ForkedApp app, String address) {
-    return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + "/login"))
-        .timeout(Duration.ofSeconds(30))
-        .header("X-Forwarded-For", address)
-        .header("Content-Type", "application/x-www-form-urlencoded")
-        .POST(HttpRequest.BodyPublishers.ofString("user=ann&password=right"))
-        .build();
+  /** A login from {@code address}, on a connection of its own (see the class comment). */
+  private static RawHttp.Response login(ForkedApp app, String address) throws Exception {
+    return RawHttp.send(app.port(), "POST", "/login",
+        List.of("X-Forwarded-For: " + address,
+            "Content-Type: application/x-www-form-urlencoded"),
+        "user=ann&password=right".getBytes(StandardCharsets.US_ASCII), Framing.WHOLE, 1);
   }
 
   /**
