@@ -173,12 +173,13 @@ trace_lines() {
   local j=0
   for port in "${app_ports[@]}"; do
     j=$((j + 1))
-    local ok; ok=$(sed -n 's/^WRK ok=\([0-9]*\).*/\1/p' "$work/wrk-$j.txt" | head -1)
+    # sed -n 1p, not head -1: head stops reading, and under pipefail the writer's SIGPIPE ends the run
+    local ok; ok=$(sed -n 's/^WRK ok=\([0-9]*\).*/\1/p' "$work/wrk-$j.txt" | sed -n 1p)
     local log="$logs/$started-jvm$j.log"
     # the ledger names the key as stored (hashed): the one whose counts changed during the flood
     local lines at_end last
     lines=$(grep "late-trace ms=" "$log" | awk -v start="$flood_start" '{ split($3, m, "="); if (m[2] >= start) print }' || true)
-    local stored; stored=$(echo "$lines" | head -1 | sed -n 's/.* key=\([^ ]*\) .*/\1/p')
+    local stored; stored=$(echo "$lines" | sed -n 1p | sed -n 's/.* key=\([^ ]*\) .*/\1/p')
     lines=$(echo "$lines" | grep " key=$stored " || true)
     at_end=$(echo "$lines" | awk -v end="$flood_end" '{ split($3, m, "="); if (m[2] <= end) line = $0 } END { print line }' | sed 's/.*key=[^ ]* //')
     last=$(echo "$lines" | tail -1 | sed 's/.*key=[^ ]* //')
