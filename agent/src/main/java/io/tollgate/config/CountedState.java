@@ -11,10 +11,10 @@ import java.util.function.Function;
 /**
  * What a reload does to a rule's counts, setting by setting: the one place that says which fields
  * of a rule's parts (and of the file) are its counted state. The reload compares what this class
- * derives from the rule before and after ({@link #ofBudget}, {@link #carriedOverBy}, {@link
- * #ofPenaltyBoxes}), never a hand-written list, so a setting is counted state exactly when its row
- * below says so; {@code CountedStateTest} fails, naming the field, when a field of a part has no
- * row, and proves each row through a real reload.
+ * derives from the rule before and after ({@link OfFile#ofBudget}, {@link OfFile#carriedOverBy},
+ * {@link OfFile#ofPenaltyBoxes}), never a hand-written list, so a setting is counted state exactly
+ * when its row below says so; {@code CountedStateTest} fails, naming the field, when a field of a
+ * part has no row, and proves each row through a real reload.
  *
  * <p>A rule keeps three kinds of state across a reload: its budgets (what each key used), its
  * penalty boxes ({@code penalty}) and its per-client shares (the permits each client holds). A row
@@ -263,32 +263,10 @@ public final class CountedState {
   }
 
   /**
-   * Everything that defines one budget's counting: a reload that gives the same keeps the
-   * budget's very store.
-   */
-  public static String ofBudget(RuleConfig rule, RulesConfig file, String budgetId, LimitSpec limit) {
-    return join(null, "budget " + budgetId, new Of(rule, file, limit), BUDGET_ROWS, null);
-  }
-
-  /**
-   * What a budget's counts need to be carried over a reload that changes its parameters: the
-   * same budget, counting the same keys the same way in the same place. Where it differs, the
-   * budget starts afresh.
-   */
-  public static String carriedOverBy(RuleConfig rule, RulesConfig file, String budgetId) {
-    return join(null, "budget " + budgetId, new Of(rule, file, null), CARRY_ROWS, null);
-  }
-
-  /** Everything that defines the rule's penalty boxes: a reload that gives the same keeps them. */
-  public static String ofPenaltyBoxes(RuleConfig rule, RulesConfig file) {
-    return join(null, "penalty", new Of(rule, file, null), PENALTY_ROWS, null);
-  }
-
-  /**
-   * The fingerprints of the rules of {@code file}, the same as {@link #ofBudget}, {@link
-   * #carriedOverBy} and {@link #ofPenaltyBoxes} give, with the values of the rows that read the
-   * file alone (its {@code client-ip}, {@code backend} and {@code redis} rows) made once: for a
-   * file of 10,000 rules they were made 20,000 times, the same each time.
+   * The fingerprints of the rules of {@code file} ({@link OfFile#ofBudget}, {@link
+   * OfFile#carriedOverBy}, {@link OfFile#ofPenaltyBoxes}), with the values of the rows that read
+   * the file alone (its {@code client-ip}, {@code backend} and {@code redis} rows) made once: for
+   * a file of 10,000 rules they were made 20,000 times, the same each time.
    */
   public static OfFile ofFile(RulesConfig file) {
     return new OfFile(file);
@@ -316,18 +294,27 @@ public final class CountedState {
       this.file = file;
     }
 
-    /** As {@link CountedState#ofBudget} for this file. */
+    /**
+     * Everything that defines one budget's counting: a reload that gives the same keeps the
+     * budget's very store.
+     */
     public String ofBudget(RuleConfig rule, String budgetId, LimitSpec limit) {
       return join(text, "budget " + budgetId, new Of(rule, file, limit), BUDGET_ROWS,
           budgetValues);
     }
 
-    /** As {@link CountedState#carriedOverBy} for this file. */
+    /**
+     * What a budget's counts need to be carried over a reload that changes its parameters: the
+     * same budget, counting the same keys the same way in the same place. Where it differs, the
+     * budget starts afresh.
+     */
     public String carriedOverBy(RuleConfig rule, String budgetId) {
       return join(text, "budget " + budgetId, new Of(rule, file, null), CARRY_ROWS, carryValues);
     }
 
-    /** As {@link CountedState#ofPenaltyBoxes} for this file. */
+    /**
+     * Everything that defines the rule's penalty boxes: a reload that gives the same keeps them.
+     */
     public String ofPenaltyBoxes(RuleConfig rule) {
       return join(text, "penalty", new Of(rule, file, null), PENALTY_ROWS, penaltyValues);
     }
@@ -383,31 +370,28 @@ public final class CountedState {
 
   /**
    * {@code prefix}, then the value of each of {@code rows} for {@code of} (those of the file alone
-   * made once into {@code valuesOfTheFile}, when given), in row order, written in {@code reused}
-   * when given. The
+   * made once into {@code valuesOfTheFile}), in row order, written in {@code text}. The
    * values only: the rows are the same for every fingerprint of a kind, so their position says
    * which is which, and their names would make each of a 10,000-rule file's 20,000 fingerprints
    * ten times longer (they were half of what {@code validate} allocated).
    */
   private static String join(
-      StringBuilder reused, String prefix, Of of, Setting[] rows, String[] valuesOfTheFile) {
-    StringBuilder sb = reused == null ? new StringBuilder(prefix.length() + 16 * rows.length)
-        : reused;
-    sb.setLength(0);
-    sb.append(prefix);
+      StringBuilder text, String prefix, Of of, Setting[] rows, String[] valuesOfTheFile) {
+    text.setLength(0);
+    text.append(prefix);
     for (int i = 0; i < rows.length; i++) {
-      sb.append(BETWEEN);
-      if (valuesOfTheFile != null && rows[i].ofFileAlone) {
+      text.append(BETWEEN);
+      if (rows[i].ofFileAlone) {
         if (valuesOfTheFile[i] == null) {
           // the text StringBuilder.append(Object) writes: the fingerprint is the same
           valuesOfTheFile[i] = String.valueOf(rows[i].value.apply(of));
         }
-        sb.append(valuesOfTheFile[i]);
+        text.append(valuesOfTheFile[i]);
       } else {
-        sb.append(rows[i].value.apply(of));
+        text.append(rows[i].value.apply(of));
       }
     }
-    return sb.toString();
+    return text.toString();
   }
 
   /**

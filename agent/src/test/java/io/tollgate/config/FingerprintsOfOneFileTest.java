@@ -11,10 +11,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The fingerprints a build makes through {@link CountedState#ofFile} (the file's own rows made
- * once) are, character for character, those of {@link CountedState#ofBudget}, {@link
- * CountedState#carriedOverBy} and {@link CountedState#ofPenaltyBoxes}: a reload compares them, so
- * a difference would start counts afresh. For every example file, and for files whose rows of the
+ * The fingerprints a build makes through one {@link CountedState#ofFile} for all of a file's rules
+ * (the file's own rows made once, one builder written over) are, character for character, those
+ * made one by one, each through an {@code OfFile} of its own: a reload compares them, so a
+ * difference would start counts afresh. For every example file, and for files whose rows of the
  * file are not their defaults.
  */
 class FingerprintsOfOneFileTest {
@@ -69,8 +69,8 @@ class FingerprintsOfOneFileTest {
     for (int pass = 0; pass < 2; pass++) {
       for (RuleConfig rule : file.rules()) {
         if (rule.penalty() != null) {
-          assertEquals(CountedState.ofPenaltyBoxes(rule, file), ofFile.ofPenaltyBoxes(rule),
-              rule.name());
+          assertEquals(CountedState.ofFile(file).ofPenaltyBoxes(rule),
+              ofFile.ofPenaltyBoxes(rule), rule.name());
         }
         budgetsOf(file, ofFile, rule, "", rule.limits());
         if (rule.plans() != null) {
@@ -86,9 +86,11 @@ class FingerprintsOfOneFileTest {
       String plan, List<LimitSpec> limits) {
     for (LimitSpec limit : limits) {
       String id = plan + "/" + limit.periodNanos();
-      assertEquals(CountedState.ofBudget(rule, file, id, limit), ofFile.ofBudget(rule, id, limit),
+      assertEquals(CountedState.ofFile(file).ofBudget(rule, id, limit),
+          ofFile.ofBudget(rule, id, limit),
           rule.name() + " " + id);
-      assertEquals(CountedState.carriedOverBy(rule, file, id), ofFile.carriedOverBy(rule, id),
+      assertEquals(CountedState.ofFile(file).carriedOverBy(rule, id),
+          ofFile.carriedOverBy(rule, id),
           rule.name() + " " + id);
     }
   }
