@@ -81,7 +81,7 @@ final class OutboundParser {
     } else {
       Node v = nameTuple.getValueNode();
       String n = isNull(v) || !(v instanceof ScalarNode) ? null : ((ScalarNode) v).getValue();
-      if (n == null || !RuleParser.RULE_NAME.matcher(n).matches()) {
+      if (n == null || !RuleParser.isRuleName(n)) {
         y.problem(v, ctx + "name must use only letters, digits, '.', '_' and '-', got "
             + describe(v));
       } else if (names.containsKey(n)) {

@@ -54,6 +54,12 @@ final class PlainBlockYaml {
   private static final NotPlain NOT_PLAIN = new NotPlain();
 
   private final String text;
+  /**
+   * The text's characters: read through an array, not {@code String.charAt} (four calls a
+   * character until the JIT inlines them; a load reads every character of the file once or
+   * twice, mostly before the JIT has compiled these methods).
+   */
+  private final char[] chars;
   private final Resolver resolver;
   /** The lines with content (not blank, not a comment): their start offset, number and indent. */
   private int[] starts = new int[256];
@@ -69,6 +75,7 @@ final class PlainBlockYaml {
 
   private PlainBlockYaml(String text, Resolver resolver) {
     this.text = text;
+    this.chars = text.toCharArray();
     this.resolver = resolver;
   }
 
@@ -100,18 +107,18 @@ final class PlainBlockYaml {
     int number = 0;
     while (lineStart <= n) {
       int i = lineStart;
-      while (i < n && text.charAt(i) == ' ') {
+      while (i < n && chars[i] == ' ') {
         i++;
       }
       int end = i;
-      while (end < n && text.charAt(end) != '\n') {
-        char c = text.charAt(end);
+      while (end < n && chars[end] != '\n') {
+        char c = chars[end];
         if (c < 0x20 || c > 0x7e) {
           throw NOT_PLAIN; // a tab, a carriage return, anything not printable ASCII
         }
         end++;
       }
-      if (i < end && text.charAt(i) != '#') {
+      if (i < end && chars[i] != '#') {
         add(lineStart, i - lineStart, end, number);
       }
       number++;
@@ -145,7 +152,7 @@ final class PlainBlockYaml {
   /** Whether line {@code line} holds {@code - } at column {@code col}. */
   private boolean isItem(int line, int col) {
     int at = starts[line] + col;
-    return at + 1 < ends[line] && text.charAt(at) == '-' && text.charAt(at + 1) == ' ';
+    return at + 1 < ends[line] && chars[at] == '-' && chars[at + 1] == ' ';
   }
 
   private MappingNode mapping(int col) {
@@ -186,13 +193,13 @@ final class PlainBlockYaml {
       }
     } else {
       int valueStart = colon + 1;
-      while (valueStart < end && text.charAt(valueStart) == ' ') {
+      while (valueStart < end && chars[valueStart] == ' ') {
         valueStart++;
       }
       if (valueStart == colon + 1 || valueStart == end) {
         throw NOT_PLAIN;
       }
-      value = text.charAt(valueStart) == '['
+      value = chars[valueStart] == '['
           ? flowSequence(line, valueStart, end)
           : plainValue(line, valueStart, end);
       pos++;
@@ -203,16 +210,16 @@ final class PlainBlockYaml {
   /** The offset of the colon ending a plain key that starts at {@code from}, or -1. */
   private int keyEnd(int from, int end) {
     int i = from;
-    if (i >= end || !isKeyStart(text.charAt(i))) {
+    if (i >= end || !isKeyStart(chars[i])) {
       return -1;
     }
-    while (i < end && i - from <= MAX_KEY_LENGTH && isKeyPart(text.charAt(i))) {
+    while (i < end && i - from <= MAX_KEY_LENGTH && isKeyPart(chars[i])) {
       i++;
     }
-    if (i >= end || text.charAt(i) != ':' || i - from > MAX_KEY_LENGTH) {
+    if (i >= end || chars[i] != ':' || i - from > MAX_KEY_LENGTH) {
       return -1;
     }
-    return i + 1 == end || text.charAt(i + 1) == ' ' ? i : -1;
+    return i + 1 == end || chars[i + 1] == ' ' ? i : -1;
   }
 
   /** Items {@code - ...} at column {@code col}, from the current line on. */
@@ -224,7 +231,7 @@ final class PlainBlockYaml {
       int line = pos;
       int at = starts[line] + col + 1;
       int end = ends[line];
-      while (at < end && text.charAt(at) == ' ') {
+      while (at < end && chars[at] == ' ') {
         at++;
       }
       if (at == end) {
@@ -232,7 +239,7 @@ final class PlainBlockYaml {
       }
       if (keyEnd(at, end) >= 0) {
         items.add(mapping(at - starts[line]));
-      } else if (text.charAt(at) == '[' || text.charAt(at) == '-') {
+      } else if (chars[at] == '[' || chars[at] == '-') {
         throw NOT_PLAIN; // a list in a list: left to SnakeYAML
       } else {
         items.add(plainValue(line, at, end));
@@ -253,22 +260,22 @@ final class PlainBlockYaml {
     Mark start = mark(line, from - starts[line]);
     List<Node> items = new ArrayList<>();
     int i = skipSpaces(from + 1, end);
-    if (i < end && text.charAt(i) == ']') {
+    if (i < end && chars[i] == ']') {
       i++;
     } else {
       while (true) {
         int itemStart = i;
-        if (i >= end || !isPlainStart(text.charAt(i))) {
+        if (i >= end || !isPlainStart(chars[i])) {
           throw NOT_PLAIN;
         }
-        while (i < end && isFlowPart(text.charAt(i))) {
+        while (i < end && isFlowPart(chars[i])) {
           i++;
         }
         items.add(scalar(line, itemStart, i));
         i = skipSpaces(i, end);
-        if (i < end && text.charAt(i) == ',') {
+        if (i < end && chars[i] == ',') {
           i = skipSpaces(i + 1, end);
-        } else if (i < end && text.charAt(i) == ']') {
+        } else if (i < end && chars[i] == ']') {
           i++;
           break;
         } else {
@@ -285,7 +292,7 @@ final class PlainBlockYaml {
   }
 
   private int skipSpaces(int i, int end) {
-    while (i < end && text.charAt(i) == ' ') {
+    while (i < end && chars[i] == ' ') {
       i++;
     }
     return i;
@@ -293,16 +300,16 @@ final class PlainBlockYaml {
 
   /** A plain scalar from {@code from} to the end of the line. */
   private Node plainValue(int line, int from, int end) {
-    char first = text.charAt(from);
+    char first = chars[from];
     if (!isPlainStart(first)
-        && !(first == '-' && from + 1 < end && isPlainStart(text.charAt(from + 1)))) {
+        && !(first == '-' && from + 1 < end && isPlainStart(chars[from + 1]))) {
       throw NOT_PLAIN;
     }
     for (int i = from + 1; i < end; i++) {
-      char c = text.charAt(i);
+      char c = chars[i];
       if (c == ':') {
         // ': ' would start a mapping, and a colon that ends the line an empty value
-        if (i + 1 == end || !isBlockPart(text.charAt(i + 1))) {
+        if (i + 1 == end || !isBlockPart(chars[i + 1])) {
           throw NOT_PLAIN;
         }
       } else if (!isBlockPart(c)) {
@@ -331,7 +338,7 @@ final class PlainBlockYaml {
     }
     int hash = 0;
     for (int i = from; i < end; i++) {
-      hash = 31 * hash + text.charAt(i);
+      hash = 31 * hash + chars[i];
     }
     int slot = (hash ^ (hash >>> 11)) & (recent.length - 1);
     String value = recent[slot];

@@ -62,7 +62,7 @@ final class PlansParser {
       for (NodeTuple t : ((MappingNode) lt.getValueNode()).getValue()) {
         Node k = t.getKeyNode();
         String plan = k instanceof ScalarNode ? ((ScalarNode) k).getValue().trim() : null;
-        if (plan == null || !RuleParser.RULE_NAME.matcher(plan).matches()) {
+        if (plan == null || !RuleParser.isRuleName(plan)) {
           y.problem(k, ctx + "plan names use only letters, digits, '.', '_' and '-', got " + describe(k));
           ok = false;
           continue;

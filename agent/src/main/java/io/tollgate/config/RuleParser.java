@@ -11,7 +11,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
@@ -57,7 +56,30 @@ final class RuleParser {
           "max-wait",
           "per-client",
           "per-client-key");
-  static final Pattern RULE_NAME = Pattern.compile("[A-Za-z0-9._-]+");
+  /** The enumerations' values, once: {@code values()} copies its array at every call (every rule). */
+  private static final OnFailure[] ON_FAILURES = OnFailure.values();
+  private static final Mode[] MODES = Mode.values();
+
+  /**
+   * Whether {@code name} is a rule's (or a plan's) name: letters, digits, '.', '_' and '-', at
+   * least one. A loop, not a regular expression: every rule of a long file is checked at every
+   * load, and a matcher each was a tenth of what reading a rule allocated.
+   */
+  static boolean isRuleName(String name) {
+    if (name.isEmpty()) {
+      return false;
+    }
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+          || c == '.' || c == '_' || c == '-';
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** The longest a gcra rule may hold a request: longer would tie up the server's threads. */
   static final long MAX_DELAY_CAP_NANOS = 10_000_000_000L;
 
@@ -109,7 +131,7 @@ final class RuleParser {
     if (nameTuple != null) {
       Node v = nameTuple.getValueNode();
       String n = isNull(v) || !(v instanceof ScalarNode) ? null : ((ScalarNode) v).getValue();
-      if (n != null && RULE_NAME.matcher(n).matches()) {
+      if (n != null && isRuleName(n)) {
         name = n;
         ctx = "rule '" + name + "': ";
       }
@@ -153,8 +175,8 @@ final class RuleParser {
         cost = c;
       }
     }
-    OnFailure onFailure = y.enumValue(f.get("on-failure"), "on-failure", OnFailure.values(), ctx);
-    Mode mode = y.enumValue(f.get("mode"), "mode", Mode.values(), ctx);
+    OnFailure onFailure = y.enumValue(f.get("on-failure"), "on-failure", ON_FAILURES, ctx);
+    Mode mode = y.enumValue(f.get("mode"), "mode", MODES, ctx);
     NodeTuple pk = f.get("partition-key");
     Boolean partitionKey = pk == null ? null : y.bool(pk.getValueNode(), "partition-key", ctx);
     Boolean quotaHeaders = null;
