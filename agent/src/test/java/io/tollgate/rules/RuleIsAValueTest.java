@@ -20,9 +20,12 @@ class RuleIsAValueTest {
 
   /**
    * Not part of the rule: its counters, looked up in the registry on first use and kept, and its
-   * policy header's bytes, made at its first response (an immutable value: a race makes it twice).
+   * quota headers' constant parts (the policy item, its bytes, the cache of recent RateLimit
+   * values), made at its first response rather than when a long file's rules are built (each an
+   * immutable value or a cache of them: a race makes it twice).
    */
-  static final List<String> CACHES = Arrays.asList("Rule.metrics", "Rule.quotaPolicyHeader");
+  static final List<String> CACHES = Arrays.asList("Rule.metrics", "Rule.quotaPolicyHeader",
+      "Rule.quotaPolicyItem", "Rule.rateLimitValues");
 
   @ParameterizedTest(name = "every field of {0} is final")
   @ValueSource(classes = {Rule.class, Rule.Budget.class, Rule.Shared.class})
