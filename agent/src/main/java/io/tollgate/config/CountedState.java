@@ -299,7 +299,7 @@ public final class CountedState {
      * budget's very store.
      */
     public String ofBudget(RuleConfig rule, String budgetId, LimitSpec limit) {
-      return join(text, "budget " + budgetId, new Of(rule, file, limit), BUDGET_ROWS,
+      return join(text, "budget ", budgetId, new Of(rule, file, limit), BUDGET_ROWS,
           budgetValues);
     }
 
@@ -309,14 +309,14 @@ public final class CountedState {
      * budget starts afresh.
      */
     public String carriedOverBy(RuleConfig rule, String budgetId) {
-      return join(text, "budget " + budgetId, new Of(rule, file, null), CARRY_ROWS, carryValues);
+      return join(text, "budget ", budgetId, new Of(rule, file, null), CARRY_ROWS, carryValues);
     }
 
     /**
      * Everything that defines the rule's penalty boxes: a reload that gives the same keeps them.
      */
     public String ofPenaltyBoxes(RuleConfig rule) {
-      return join(text, "penalty", new Of(rule, file, null), PENALTY_ROWS, penaltyValues);
+      return join(text, "penalty", "", new Of(rule, file, null), PENALTY_ROWS, penaltyValues);
     }
   }
 
@@ -375,10 +375,11 @@ public final class CountedState {
    * which is which, and their names would make each of a 10,000-rule file's 20,000 fingerprints
    * ten times longer (they were half of what {@code validate} allocated).
    */
-  private static String join(
-      StringBuilder text, String prefix, Of of, Setting[] rows, String[] valuesOfTheFile) {
+  /** {@code prefix} and {@code id} (written into {@code text}, not joined apart), then the rows. */
+  private static String join(StringBuilder text, String prefix, String id, Of of, Setting[] rows,
+      String[] valuesOfTheFile) {
     text.setLength(0);
-    text.append(prefix);
+    text.append(prefix).append(id);
     for (int i = 0; i < rows.length; i++) {
       text.append(BETWEEN);
       if (rows[i].ofFileAlone) {
