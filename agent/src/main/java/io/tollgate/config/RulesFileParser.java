@@ -67,19 +67,34 @@ public final class RulesFileParser {
     } catch (IOException e) {
       throw single(source, "the rules file cannot be read: " + e);
     }
-    String text;
-    try {
-      text =
-          StandardCharsets.UTF_8
-              .newDecoder()
-              .onMalformedInput(CodingErrorAction.REPORT)
-              .onUnmappableCharacter(CodingErrorAction.REPORT)
-              .decode(ByteBuffer.wrap(bytes))
-              .toString();
-    } catch (CharacterCodingException e) {
+    String text = utf8(bytes);
+    if (text == null) {
       throw single(source, "the rules file is not valid UTF-8 text");
     }
     return parse(text, source, env);
+  }
+
+  /**
+   * The text of {@code bytes} in UTF-8, or null when they are not valid UTF-8. The String
+   * constructor decodes without a char buffer in between (an ASCII file is copied as it is: 2 MB
+   * less for a file of 10,000 rules), but puts U+FFFD for what it cannot decode: a text without
+   * U+FFFD was valid, and only one with it is decoded again by a decoder that says whether it was.
+   */
+  private static String utf8(byte[] bytes) {
+    String text = new String(bytes, StandardCharsets.UTF_8);
+    if (text.indexOf('\uFFFD') < 0) {
+      return text;
+    }
+    try {
+      return StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes))
+          .toString();
+    } catch (CharacterCodingException e) {
+      return null;
+    }
   }
 
   /**

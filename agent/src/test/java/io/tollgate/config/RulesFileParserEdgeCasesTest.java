@@ -174,6 +174,41 @@ class RulesFileParserEdgeCasesTest {
   }
 
   @ParameterizedTest(name = "{0}")
+  @CsvSource({
+    // what                         bytes after 'mode: shadow  # '      valid UTF-8
+    "ASCII only,                    41,                                  true",
+    "an accented letter,            c3 a9,                               true",
+    "U+FFFD itself encoded,         ef bf bd,                            true",
+    "U+FFFD and an invalid byte,    ef bf bd ff,                         false",
+    "a byte never in UTF-8,         ff,                                  false",
+    "a sequence cut short,          e2 82,                               false",
+    "an overlong slash,             c0 af,                               false",
+    "an encoded surrogate,          ed a0 80,                            false",
+  })
+  void aFileThatIsNotUtf8IsRefusedWithOneProblem(String what, String hex, boolean valid)
+      throws Exception {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    bytes.write("mode: shadow  # ".getBytes("UTF-8"));
+    for (String b : hex.trim().split(" +")) {
+      bytes.write(Integer.parseInt(b, 16));
+    }
+    bytes.write('\n');
+    java.nio.file.Path file = java.nio.file.Files.createTempFile("rules", ".yaml");
+    try {
+      java.nio.file.Files.write(file, bytes.toByteArray());
+      List<ConfigProblem> problems = RulesFileParser.validate(file, name -> null);
+      if (valid) {
+        assertTrue(problems.isEmpty(), what + ": " + problems);
+      } else {
+        assertEquals(1, problems.size(), what + ": " + problems);
+        assertEquals("the rules file is not valid UTF-8 text", problems.get(0).message());
+      }
+    } finally {
+      java.nio.file.Files.delete(file);
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
   @CsvSource(
       delimiter = '|',
       value = {
