@@ -4,7 +4,6 @@ import io.tollgate.limiters.AlgorithmKind;
 import io.tollgate.limiters.CalendarQuota;
 import io.tollgate.limiters.LimitSpec;
 import java.time.ZoneId;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -30,8 +29,6 @@ public final class RuleConfig extends ConfigValue {
   /** Nominal days of each {@link CalendarQuota.Unit}, in declaration order. */
   private static final long[] CALENDAR_NOMINAL_DAYS = {1, 7, 30, 365};
 
-  private static final String[] LOGIN_STYLE_WORDS = {"login", "signin", "otp", "password", "passwd", "token", "mfa", "2fa", "auth",
-      "securitycheck"}; // compared with '-' and '_' removed: sign-in, j_security_check, oauth
   /** Parameter names (or their ends: j_username, userEmail) that name an account. */
   private static final String[] USER_NAME_WORDS = {"username", "user", "userid", "login", "email",
       "mail", "account", "uid", "principal"}; // compared lower case with '-', '_' and '.' removed
@@ -426,20 +423,14 @@ public final class RuleConfig extends ConfigValue {
   }
 
   private boolean isLoginStyle() {
-    List<String> all = new ArrayList<>(paths());
-    if (route() != null) {
-      all.add(route());
-    }
-    for (String p : all) {
-      String lower = p.toLowerCase(Locale.ROOT).replace("-", "").replace("_", "");
-      for (String word : LOGIN_STYLE_WORDS) {
-        if (lower.contains(word)) {
-          return true;
-        }
+    for (String p : paths()) {
+      if (LoginStyleWords.in(p)) {
+        return true;
       }
     }
-    return false;
+    return route() != null && LoginStyleWords.in(route());
   }
+
 
   /** {@code max-keys}: how many keys this rule tracks locally; default 100000. */
   public long maxKeys() {
