@@ -235,9 +235,14 @@ public class Gcra implements RateLimitAlgorithm<Gcra.State> {
     return ExactMath.ceilDiv(whole * limit + fraction, limit);
   }
 
-  /** Whole units that would pass at once, with {@code tat} this far ahead of now (scaled). */
+  /**
+   * Whole units that would pass at once, with {@code tat} this far ahead of now (scaled): none,
+   * without the division, when less than one unit's room is left (every refusal of cost 1, the
+   * common case of a flood).
+   */
   private long remaining(long behindScaled) {
-    return Math.max(0, (burstToleranceScaled - behindScaled) / periodUnits);
+    long room = burstToleranceScaled - behindScaled;
+    return room < periodUnits ? 0 : room / periodUnits;
   }
 
   /**
