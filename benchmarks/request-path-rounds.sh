@@ -8,6 +8,8 @@
 #   BENCH    the engine's benchmark (default 'RequestPathBenchmark.tollgate$')
 #   WI=15 I=8  warm-up and measured iterations of 1 s;  CPU=1  pins the JVMs to that CPU
 #   NOFILTER=1 leaves out the filter runs;  FLOOR=1 adds, on each "after", the 429 written by hand
+#   DRAFT=1 adds, after each filter run, the filter sending the engine's two quota headers
+#     (bucket4jFilterDraftHeaders, always from AFTER_JAR: older jars lack it), as -draft
 # Writes OUTDIR/{before,after}-rN[-filter].{json,txt} (and floor-rN), and OUTDIR/rounds.txt with
 # the time and the load at each step; benchmarks/request-path-table.py tables the directory.
 set -u
@@ -25,6 +27,7 @@ for r in $(seq 1 "$ROUNDS"); do
     jar=$BEFORE; [ $which = after ] && jar=$AFTER
     log "round $r $which"
     [ -n "${NOFILTER:-}" ] || run "$jar" "$which-r$r-filter" 'RequestPathBenchmark.bucket4jFilter$' rule
+    [ -z "${DRAFT:-}" ] || run "$AFTER" "$which-r$r-draft" 'RequestPathBenchmark.bucket4jFilterDraftHeaders$' rule
     run "$jar" "$which-r$r" "$BENCH" "$PARAMS"
     if [ $which = after ] && [ -n "${FLOOR:-}" ]; then
       run "$jar" "floor-r$r" 'RequestPathBenchmark.refusalWrittenByHand$' refused

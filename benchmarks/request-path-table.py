@@ -5,13 +5,15 @@ d = sys.argv[1]
 rows = {}
 for path in sorted(glob.glob(os.path.join(d, '*.json'))):
     name = os.path.basename(path)[:-5]
-    m = re.match(r'(before|after|[a-z0-9]+)-r(\d+)(-filter)?$', name)
+    m = re.match(r'(before|after|[a-z0-9]+)-r(\d+)(-filter|-draft)?$', name)
     try:
         data = json.load(open(path))
     except Exception:
         continue
     for r in data:
-        case = 'filter' if r['benchmark'].endswith('bucket4jFilter') else r['params']['rules']
+        case = ('filter' if r['benchmark'].endswith('bucket4jFilter')
+                else 'filter-draft-headers' if r['benchmark'].endswith('bucket4jFilterDraftHeaders')
+                else r['params']['rules'])
         sec = r['secondaryMetrics']
         raw = [x for fork in sec['cpu.time.norm']['rawData'] for x in fork]
         cpu = statistics.median(raw[-3:])

@@ -68,6 +68,10 @@ public class Gcra implements RateLimitAlgorithm<Gcra.State> {
   private final long maxDelayScaled;
   /** The largest cost that can ever pass: {@code (burst*T + maxDelay) / T}. */
   private final long maxCost;
+  /** {@code burst - 1}: the units left after a request of cost 1 that finds the bucket full. */
+  private final long burstLessOne;
+  /** One interval {@code T} rounded up to whole units, in nanoseconds ({@link #decideFull}). */
+  private final long intervalCeilNanos;
 
   public Gcra(LimitSpec spec) {
     this(spec, 0);
@@ -92,6 +96,8 @@ public class Gcra implements RateLimitAlgorithm<Gcra.State> {
     this.burstToleranceScaled = spec.burst() * periodUnits;
     this.maxDelayScaled = (maxDelayNanos / unitNanos) * limit;
     this.maxCost = (burstToleranceScaled + maxDelayScaled) / periodUnits;
+    this.burstLessOne = spec.burst() - 1;
+    this.intervalCeilNanos = ExactMath.ceilDiv(periodUnits, limit) * unitNanos;
   }
 
   private static long notNegative(long maxDelayNanos) {
@@ -132,6 +138,10 @@ public class Gcra implements RateLimitAlgorithm<Gcra.State> {
   @Override
   public final void decide(State state, long nowNanos, long cost, Verdict verdict) {
     long now = inUnits(nowNanos);
+    if (cost == 1 && state.tat < now) {
+      decideFull(state, now, verdict);
+      return;
+    }
 
     long base;
     long baseFraction;
@@ -192,6 +202,20 @@ public class Gcra implements RateLimitAlgorithm<Gcra.State> {
   }
 
   /**
+   * A request of cost 1 that finds the bucket full ({@code tat < now}: a key's first request, and
+   * any after a pause long enough to refill it), which {@link #decide} would compute with three
+   * divisions: {@code tat' = now + T} is exactly one interval ahead ({@code T * limit = period},
+   * scaled), so {@code burst - 1} units are left and both the reset and the next unit are one
+   * interval rounded up to whole units, the same values every time. Always allowed at once: a
+   * burst is at least 1 ({@link LimitSpec}).
+   */
+  private void decideFull(State state, long now, Verdict verdict) {
+    state.tat = now + intervalWhole; // the fraction carried is T's own, less than one unit
+    state.tatFraction = intervalRemainder;
+    verdict.allow(burstLessOne, intervalCeilNanos, intervalCeilNanos);
+  }
+
+  /**
    * {@code nowNanos} in whole time units, rounded down: the nanoseconds themselves in the usual
    * unit, without the division that every decision would otherwise make.
    */
@@ -211,9 +235,14 @@ public class Gcra implements RateLimitAlgorithm<Gcra.State> {
     return ExactMath.ceilDiv(whole * limit + fraction, limit);
   }
 
-  /** Whole units that would pass at once, with {@code tat} this far ahead of now (scaled). */
+  /**
+   * Whole units that would pass at once, with {@code tat} this far ahead of now (scaled): none,
+   * without the division, when less than one unit's room is left (every refusal of cost 1, the
+   * common case of a flood).
+   */
   private long remaining(long behindScaled) {
-    return Math.max(0, (burstToleranceScaled - behindScaled) / periodUnits);
+    long room = burstToleranceScaled - behindScaled;
+    return room < periodUnits ? 0 : room / periodUnits;
   }
 
   /**
