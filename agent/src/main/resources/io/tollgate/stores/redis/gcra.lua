@@ -31,7 +31,9 @@
 -- decision of another caller that the bucket refuses takes a gift as adjust would have given it
 -- back then (tat back by cost intervals, never before now) and is decided again on that; a
 -- decision that finds the bucket full drops them (time has given them back). So a gift is never
--- more than the token it was, and the bucket never more than full.
+-- more than the token it was, and the bucket never more than full. When no gift has come for 2 s
+-- (giftsAt: the latest's second), a giver's call may take its own too: gifts nobody else came for
+-- are not kept from it (an instance alone on the key again, or Redis fast again).
 --
 -- The hash's field p names the parameters it was written with (unit:periodUnits:limit:capWhole:
 -- capFraction); a state written with others (a reload changed the rule) is carried over first, as
@@ -153,7 +155,7 @@ local function write_tat(d, frac)
 end
 
 local caller = ARGV[16] or ''
-local state = redis.call('HMGET', KEYS[1], 'tat', 'tatFraction', 'p', 'gifts')
+local state = redis.call('HMGET', KEYS[1], 'tat', 'tatFraction', 'p', 'gifts', 'giftsAt')
 
 if state[1] and state[3] and state[3] ~= params then
   local w, f = carry_used(state[3], state[1], state[2], now_hi, now_sub_ns, limit, period_units,
@@ -162,10 +164,10 @@ if state[1] and state[3] and state[3] ~= params then
     write_tat(w, f)
     local lo = now_lo + w
     local hi = now_hi + math.floor(lo / U)
-    state = {join(hi, lo % U), string.format('%d', f), params, state[4]}
+    state = {join(hi, lo % U), string.format('%d', f), params, state[4], state[5]}
   else
     redis.call('DEL', KEYS[1])
-    state = {false, false, false, false}
+    state = {false, false, false, false, false}
   end
 end
 
@@ -198,7 +200,7 @@ if state[4] and d == 0 and base_frac == 0 then
   for _, field in ipairs(all) do
     if string.sub(field, 1, 5) == 'gift:' then redis.call('HDEL', KEYS[1], field) end
   end
-  redis.call('HDEL', KEYS[1], 'gifts')
+  redis.call('HDEL', KEYS[1], 'gifts', 'giftsAt')
   state[4] = false
 end
 
@@ -238,6 +240,7 @@ if op == 'refund' then
   if cost <= 0 or not state[1] or caller == '' or (d == 0 and base_frac == 0) then return {1} end
   redis.call('HINCRBY', KEYS[1], 'gift:' .. caller, cost)
   redis.call('HINCRBY', KEYS[1], 'gifts', cost)
+  redis.call('HSET', KEYS[1], 'giftsAt', string.format('%d', now_hi))
   return {1}
 end
 
@@ -266,9 +269,12 @@ if not fits and caller ~= '' and cost > 0 and (tonumber(state[4]) or 0) >= cost 
   local all = redis.call('HGETALL', KEYS[1])
   local givers = {}
   local others = 0
+  -- No gift for 2 s (whole seconds of Redis time): the others have not come for them, and the
+  -- givers may take their own back (an instance alone on the key again, Redis fast again).
+  local own_too = now_hi - (tonumber(state[5]) or now_hi) >= 2
   for i = 1, #all, 2 do
     local field = all[i]
-    if string.sub(field, 1, 5) == 'gift:' and field ~= 'gift:' .. caller then
+    if string.sub(field, 1, 5) == 'gift:' and (own_too or field ~= 'gift:' .. caller) then
       local n = tonumber(all[i + 1]) or 0
       if n > 0 then
         givers[#givers + 1] = {field, n}
