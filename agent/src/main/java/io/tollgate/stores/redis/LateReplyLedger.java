@@ -124,12 +124,13 @@ import java.util.function.LongSupplier;
  * whichever call reached Redis next, and that was most often the giver's own: its request threads
  * send their next calls as soon as the last are decided, right behind the refund on its
  * connection, and its share being spent, it gave the token back again one reply delay later
- * ({@link LateReplyTrace}, replies 1 s late: the two instances whose shares were spent gave 38 and
- * 33 tokens back and had 71 and 66 granted to their own calls, the one with room 28; 91 of 100). So where other instances share the limit a refund is this instance's gift
- * ({@code gcra.lua}'s {@code refund}), which only another instance's call that the bucket refuses
- * takes, as the refund would have given it back then (never beyond a full bucket; a bucket found
- * full drops the gifts, and gifts nobody else came for in 2 s are anyone's). Bounds unchanged:
- * a gift is one token Redis counted and no request has, spent once.
+ * ({@link LateReplyTrace}, replies 1 s late: the two instances whose shares were spent gave 38
+ * and 33 tokens back and had 71 and 66 granted to their own calls, the one with room 28; 91 of
+ * 100). So where other instances share the limit a refund is this instance's gift ({@code
+ * gcra.lua}'s {@code refund}), which only another instance's call that the bucket refuses takes,
+ * as the refund would have given it back then (never beyond a full bucket; a bucket found full
+ * drops the gifts, and gifts nobody else came for in 2 s are anyone's). Bounds unchanged: a gift
+ * is one token Redis counted and no request has, spent once.
  *
  * <p>Why this and not the alternatives issue 28 weighed: reservations taken ahead on Redis (as
  * {@code lease-tokens} does for the hot path) would need a second write per key in every
@@ -503,8 +504,8 @@ final class LateReplyLedger {
   private void giveBack(Key k, long amount) {
     // For the others only: this instance gives a token back when it cannot spend it (its share
     // spent, or the token unspent for a lease's time), and its own next calls, queued right
-    // behind the refund, took it again first ~2 times in 3 (LateReplyTrace, replies 1 s late),
-    // one more reply delay each time. Alone, it gives back to itself, for later.
+    // behind the refund, mostly took it again (LateReplyTrace, replies 1 s late), a reply delay
+    // lost each time. Alone, it gives back to itself, for later.
     boolean sent = refunds.refund(k.name, amount, instances.getAsInt() > 1);
     if (!sent || k.counts != null) {
       long now = clock.nowNanos();
