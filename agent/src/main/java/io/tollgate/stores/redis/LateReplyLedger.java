@@ -120,6 +120,18 @@ import java.util.function.LongSupplier;
  * the requests holding units are decided (one {@code max-wait} at most) or it expires ({@link
  * #CREDIT_NANOS}), and then goes back as before.
  *
+ * <p><b>A token given back is the other instances'.</b> Put back in the bucket, a refund went to
+ * whichever call reached Redis next, and that was most often the giver's own: its request threads
+ * send their next calls as soon as the last are decided, right behind the refund on its
+ * connection, and its share being spent, it gave the token back again one reply delay later
+ * ({@link LateReplyTrace}, replies 1 s late: the two instances whose shares were spent gave 38
+ * and 33 tokens back and had 71 and 66 granted to their own calls, the one with room 28; 91 of
+ * 100). So where other instances share the limit a refund is this instance's gift ({@code
+ * gcra.lua}'s {@code refund}), which only another instance's call that the bucket refuses takes,
+ * as the refund would have given it back then (never beyond a full bucket; a bucket found full
+ * drops the gifts, and gifts nobody else came for in 2 s are anyone's). Bounds unchanged: a gift
+ * is one token Redis counted and no request has, spent once.
+ *
  * <p>Why this and not the alternatives issue 28 weighed: reservations taken ahead on Redis (as
  * {@code lease-tokens} does for the hot path) would need a second write per key in every
  * algorithm's script and would not help the case that matters most to "slow is not down", a key
@@ -159,10 +171,12 @@ final class LateReplyLedger {
   /** Gives tokens of a key back to Redis, without waiting for its reply; never throws. */
   interface Refunds {
     /**
+     * @param othersOnly for the other instances' calls only: this instance's own next calls,
+     *     which reach Redis right behind the refund on its connection, must not take it again
      * @return false when the refund could not be sent at all (not connected, too many calls
      *     outstanding): the tokens stay here, to be spent through the share or given back later
      */
-    boolean refund(String key, long cost);
+    boolean refund(String key, long cost, boolean othersOnly);
   }
 
   /** How a late decision was made: what its reply, when it comes, does. */
@@ -488,7 +502,11 @@ final class LateReplyLedger {
    * another lease's time (spent through the share, or given back at the next try).
    */
   private void giveBack(Key k, long amount) {
-    boolean sent = refunds.refund(k.name, amount);
+    // For the others only: this instance gives a token back when it cannot spend it (its share
+    // spent, or the token unspent for a lease's time), and its own next calls, queued right
+    // behind the refund, mostly took it again (LateReplyTrace, replies 1 s late), a reply delay
+    // lost each time. Alone, it gives back to itself, for later.
+    boolean sent = refunds.refund(k.name, amount, instances.getAsInt() > 1);
     if (!sent || k.counts != null) {
       long now = clock.nowNanos();
       synchronized (k) {

@@ -39,6 +39,7 @@ public abstract class RedisAlgorithmStore implements LimiterStore {
   static final String DECIDE = "decide";
   static final String ADJUST = "adjust";
   static final String RELEASE = "release";
+  static final String REFUND = "refund";
 
   private final RedisBackend backend;
   private final String ruleName;
@@ -368,10 +369,18 @@ public abstract class RedisAlgorithmStore implements LimiterStore {
    * no request waits on it); best effort once sent: lost with the connection. Only where {@link
    * #refundsGrants}.
    *
+   * @param othersOnly for the other instances' calls only, not this one's (which would take it
+   *     again first: its calls queue on its connection behind the refund); false where no other
+   *     instance shares the limit
    * @return false when it could not be sent at all (not connected, too many calls outstanding)
    */
-  boolean refundInBackground(String key, long cost) {
+  boolean refundInBackground(String key, long cost, boolean othersOnly) {
     throw new UnsupportedOperationException(getClass().getSimpleName());
+  }
+
+  /** This instance's name to the scripts ({@link RedisBackend#callerId}); empty without one. */
+  final String callerId() {
+    return backend == null ? "" : backend.callerId();
   }
 
   /**
@@ -382,13 +391,19 @@ public abstract class RedisAlgorithmStore implements LimiterStore {
    */
   final boolean adjustInBackground(
       RedisScript script, String[] template, String key, long delta) {
-    if (delta == 0) {
-      return true;
-    }
+    return delta == 0 || sendInBackground(script, key, argv(template, ADJUST, delta));
+  }
+
+  /**
+   * Runs {@code argv} (the algorithm script's own, as {@link #eval} takes) in the background; its
+   * reply, or failure, is not waited for.
+   *
+   * @return false when it was not sent at all: the backend failed it at once, on this thread
+   */
+  final boolean sendInBackground(RedisScript script, String key, String[] argv) {
     if (backend == null) {
       return false;
     }
-    String[] argv = argv(template, ADJUST, delta);
     Thread sender = Thread.currentThread();
     boolean[] sending = {true};
     boolean[] notSent = {false};

@@ -39,6 +39,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -152,6 +153,13 @@ public final class RedisBackend implements AutoCloseable {
   private int connectAttempts;
   /** Open until the first connection attempt has ended, in success or failure. */
   private final CountDownLatch firstAttempt = new CountDownLatch(1);
+  /**
+   * This backend's name to the scripts, so that a token it gives back for the other instances
+   * ({@code gcra.lua}'s {@code refund}) is not taken again by its own next calls: random, short
+   * (it goes with every decision), one per backend, so one per instance.
+   */
+  private final String callerId =
+      Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36);
 
   private RedisBackend(RedisConnectionSettings settings) {
     // Our (relocated) Lettuce and Netty log as Tollgate does, never through whatever the app has.
@@ -1005,6 +1013,11 @@ public final class RedisBackend implements AutoCloseable {
 
   public RedisConnectionSettings settings() {
     return settings;
+  }
+
+  /** This backend's name to the scripts ({@link #callerId}). */
+  String callerId() {
+    return callerId;
   }
 
   ScheduledExecutorService scheduler() {

@@ -88,7 +88,8 @@ public final class RedisGcraStore extends RedisAlgorithmStore {
           Long.toString(maxCost),
           Long.toString(ttlMillis(gcra.idleNanosUntilFresh())),
           Long.toString(periodUnits),
-          Long.toString((toleranceScaled + maxDelayUnits * limit) / periodUnits + 1)
+          Long.toString((toleranceScaled + maxDelayUnits * limit) / periodUnits + 1),
+          callerId()
         };
   }
 
@@ -137,7 +138,9 @@ public final class RedisGcraStore extends RedisAlgorithmStore {
 
   /**
    * A refund moves the bucket's {@code tat} back by the cost's intervals, never before now, and
-   * does nothing to a key that expired: one grant undone, as far as it still counts.
+   * does nothing to a key that expired: one grant undone, as far as it still counts. One for the
+   * other instances only is kept beside the bucket as this caller's gift, which a decision of
+   * another caller that the bucket refuses takes, as that same move made then ({@code gcra.lua}).
    */
   @Override
   boolean refundsGrants() {
@@ -145,7 +148,10 @@ public final class RedisGcraStore extends RedisAlgorithmStore {
   }
 
   @Override
-  boolean refundInBackground(String key, long cost) {
+  boolean refundInBackground(String key, long cost, boolean othersOnly) {
+    if (othersOnly && !callerId().isEmpty()) {
+      return cost <= 0 || sendInBackground(RedisScript.GCRA, key, argv(argvTemplate, REFUND, cost));
+    }
     return adjustInBackground(RedisScript.GCRA, argvTemplate, key, -cost);
   }
 

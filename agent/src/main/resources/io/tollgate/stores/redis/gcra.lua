@@ -5,7 +5,7 @@
 --
 -- KEYS[1]   a hash with fields tat (decimal integer, time units since the Unix epoch) and
 --           tatFraction (in 1/limit of a unit), exactly Gcra.State.
--- ARGV[1]   decide | adjust
+-- ARGV[1]   decide | adjust | refund
 -- ARGV[2]   "now" as epoch nanoseconds (tests only); empty: Redis TIME is the clock
 -- ARGV[3]   cost (decide) or delta (adjust: > 0 charges, < 0 refunds)
 -- ARGV[4]   limit
@@ -21,6 +21,19 @@
 -- ARGV[13]  milliseconds to PEXPIRE the key with on every write (idleNanosUntilFresh, rounded up)
 -- ARGV[14]  periodUnits        = the period in units
 -- ARGV[15]  maxTokens          = floor((burstToleranceScaled + maxDelayScaled) / periodUnits) + 1
+-- ARGV[16]  the caller: the instance's name (RedisBackend.callerId; empty or absent: none)
+--
+-- refund gives back ARGV[3] tokens granted to the caller that it cannot spend (LateReplyLedger),
+-- for the other instances only: kept beside the bucket as gifts (fields gift:CALLER, and their sum
+-- in gifts), not as tat moved back, because the caller's own next calls, queued on its connection
+-- right behind the refund, would take them again before any other instance's call came (with
+-- replies 1 s late, the instance that gave a token back was granted it again ~2 times in 3). A
+-- decision of another caller that the bucket refuses takes a gift as adjust would have given it
+-- back then (tat back by cost intervals, never before now) and is decided again on that; a
+-- decision that finds the bucket full drops them (time has given them back). So a gift is never
+-- more than the token it was, and the bucket never more than full. When no gift has come for 2 s
+-- (giftsAt: the latest's second), a giver's call may take its own too: gifts nobody else came for
+-- are not kept from it (an instance alone on the key again, or Redis fast again).
 --
 -- The hash's field p names the parameters it was written with (unit:periodUnits:limit:capWhole:
 -- capFraction); a state written with others (a reload changed the rule) is carried over first, as
@@ -141,7 +154,8 @@ local function write_tat(d, frac)
   redis.call('PEXPIRE', KEYS[1], ttl_ms)
 end
 
-local state = redis.call('HMGET', KEYS[1], 'tat', 'tatFraction', 'p')
+local caller = ARGV[16] or ''
+local state = redis.call('HMGET', KEYS[1], 'tat', 'tatFraction', 'p', 'gifts', 'giftsAt')
 
 if state[1] and state[3] and state[3] ~= params then
   local w, f = carry_used(state[3], state[1], state[2], now_hi, now_sub_ns, limit, period_units,
@@ -150,10 +164,10 @@ if state[1] and state[3] and state[3] ~= params then
     write_tat(w, f)
     local lo = now_lo + w
     local hi = now_hi + math.floor(lo / U)
-    state = {join(hi, lo % U), string.format('%d', f), params}
+    state = {join(hi, lo % U), string.format('%d', f), params, state[4], state[5]}
   else
     redis.call('DEL', KEYS[1])
-    state = {false, false, false}
+    state = {false, false, false, false, false}
   end
 end
 
@@ -177,6 +191,17 @@ if state[1] then
       base_frac = cap_frac
     end
   end
+end
+
+-- Gifts (see refund) are tokens given back; a bucket found full has had them all back from time,
+-- as adjust would have given them (never beyond full): they are dropped.
+if state[4] and d == 0 and base_frac == 0 then
+  local all = redis.call('HKEYS', KEYS[1])
+  for _, field in ipairs(all) do
+    if string.sub(field, 1, 5) == 'gift:' then redis.call('HDEL', KEYS[1], field) end
+  end
+  redis.call('HDEL', KEYS[1], 'gifts', 'giftsAt')
+  state[4] = false
 end
 
 if op == 'adjust' then
@@ -210,20 +235,82 @@ if op == 'adjust' then
   return {1}
 end
 
+if op == 'refund' then
+  -- Kept for the other callers (see the header); nothing for an expired key, as adjust.
+  if cost <= 0 or not state[1] or caller == '' or (d == 0 and base_frac == 0) then return {1} end
+  redis.call('HINCRBY', KEYS[1], 'gift:' .. caller, cost)
+  redis.call('HINCRBY', KEYS[1], 'gifts', cost)
+  redis.call('HSET', KEYS[1], 'giftsAt', string.format('%d', now_hi))
+  return {1}
+end
+
 if cost > max_cost then
   -- More than can ever pass: never allowed, so say when the key is back on schedule.
   return {0, remaining(d, base_frac), -1, ceil_units(d, base_frac), 0}
 end
 
--- tat' = base + cost * T, kept exact as whole units plus a fraction over limit.
-local fraction_sum = base_frac + cost * ir
-local new_d = d + cost * iw + math.floor(fraction_sum / limit)
-local new_frac = fraction_sum % limit
+-- tat' = base + cost * T, kept exact as whole units plus a fraction over limit; and excess =
+-- tat' - now - burst * T, as a (whole, fraction) pair. fits: allowed, at once or delayed.
+local function charge(d0, f0)
+  local fraction_sum = f0 + cost * ir
+  local nd = d0 + cost * iw + math.floor(fraction_sum / limit)
+  local nf = fraction_sum % limit
+  local xw = nd - tol_whole
+  local xf = nf - tol_frac
+  if xf < 0 then xf = xf + limit; xw = xw - 1 end
+  return xw < md or (xw == md and xf == 0), nd, nf, xw, xf
+end
 
--- excess = tat' - now - burst * T, as a (whole, fraction) pair.
-local ew = new_d - tol_whole
-local ef = new_frac - tol_frac
-if ef < 0 then ef = ef + limit; ew = ew - 1 end
+local fits, new_d, new_frac, ew, ef = charge(d, base_frac)
+
+-- Refused: a gift of another caller, given back now (tat back by cost intervals, never before
+-- now), and the decision made again on that; taken only if it then fits.
+if not fits and caller ~= '' and cost > 0 and (tonumber(state[4]) or 0) >= cost then
+  local all = redis.call('HGETALL', KEYS[1])
+  local givers = {}
+  local others = 0
+  -- No gift for 2 s (whole seconds of Redis time): the others have not come for them, and the
+  -- givers may take their own back (an instance alone on the key again, Redis fast again).
+  local own_too = now_hi - (tonumber(state[5]) or now_hi) >= 2
+  for i = 1, #all, 2 do
+    local field = all[i]
+    if string.sub(field, 1, 5) == 'gift:' and (own_too or field ~= 'gift:' .. caller) then
+      local n = tonumber(all[i + 1]) or 0
+      if n > 0 then
+        givers[#givers + 1] = {field, n}
+        others = others + n
+      end
+    end
+  end
+  if others >= cost then
+    local sw, sf = times_interval(cost)
+    local gd = d - sw
+    local gf = base_frac - sf
+    if gf < 0 then gf = gf + limit; gd = gd - 1 end
+    if gd < 0 then gd = 0; gf = 0 end
+    local f2, nd2, nf2, ew2, ef2 = charge(gd, gf)
+    if f2 then
+      local need = cost
+      for _, g in ipairs(givers) do
+        if need == 0 then break end
+        local take = math.min(need, g[2])
+        if take == g[2] then
+          redis.call('HDEL', KEYS[1], g[1])
+        else
+          redis.call('HINCRBY', KEYS[1], g[1], -take)
+        end
+        need = need - take
+      end
+      local left = tonumber(state[4]) - cost
+      if left > 0 then
+        redis.call('HSET', KEYS[1], 'gifts', string.format('%d', left))
+      else
+        redis.call('HDEL', KEYS[1], 'gifts')
+      end
+      fits, new_d, new_frac, ew, ef = f2, nd2, nf2, ew2, ef2
+    end
+  end
+end
 
 -- The wait for one more unit than k: (k + 1) * T - (a + b/limit), rounded up (Gcra.decide's
 -- toNextUnitScaled).

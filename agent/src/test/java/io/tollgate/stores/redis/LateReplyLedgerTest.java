@@ -39,6 +39,16 @@ class LateReplyLedgerTest {
     long left;
     long refunded;
     boolean late;
+    /**
+     * Whether a refund for the other instances stays theirs (gcra.lua's refund since h-refund: a
+     * gift of its caller, taken by another caller's call the bucket refuses); false: a refund is
+     * put back in the bucket, for whichever call comes next (gcra.lua's adjust, as before).
+     */
+    boolean giftsForOthers = true;
+    /** Tokens given back for the other instances only, by giver. */
+    final long[] gifts = new long[8];
+    /** The instance whose call is being decided (its {@link #as} view sets it). */
+    int caller;
     final List<CompletableFuture<Verdict>> replies = new ArrayList<>();
     final List<Verdict> decided = new ArrayList<>();
     /** Sent next, before this call's reply is read: another request of the same instance. */
@@ -56,11 +66,64 @@ class LateReplyLedgerTest {
       return true;
     }
 
+    /** As above, by instance {@code giver}; for the others only, a gift, as gcra.lua's refund. */
+    boolean refund(String key, long cost, boolean othersOnly, int giver) {
+      if (!othersOnly || !giftsForOthers) {
+        return refund(key, cost);
+      }
+      refunded += cost;
+      gifts[giver] += cost;
+      return true;
+    }
+
+    /** Instance {@code i}'s calls: the same bucket, this caller's. */
+    LimiterStore as(int i) {
+      ScriptedRedis redis = this;
+      return new LimiterStore() {
+        @Override
+        public void decide(String key, long cost, Verdict verdict) {
+          redis.caller = i;
+          redis.decide(key, cost, verdict);
+        }
+
+        @Override
+        public void release(String key, long cost) {}
+
+        @Override
+        public void adjust(String key, long delta) {}
+
+        @Override
+        public long estimatedKeys() {
+          return 0;
+        }
+      };
+    }
+
+    /** Takes {@code cost} of the other callers' gifts, if they have as much. */
+    private boolean takeGift(long cost) {
+      long others = 0;
+      for (int g = 0; g < gifts.length; g++) {
+        others += g == caller ? 0 : gifts[g];
+      }
+      if (cost <= 0 || others < cost) {
+        return false;
+      }
+      long need = cost;
+      for (int g = 0; g < gifts.length && need > 0; g++) {
+        long take = g == caller ? 0 : Math.min(need, gifts[g]);
+        gifts[g] -= take;
+        need -= take;
+      }
+      return true;
+    }
+
     @Override
     public void decide(String key, long cost, Verdict verdict) {
       Verdict decision = new Verdict();
       if (left >= cost) {
         left -= cost;
+        decision.allow(left, HOUR);
+      } else if (takeGift(cost)) {
         decision.allow(left, HOUR);
       } else {
         decision.refuse(0, TimeUnit.SECONDS.toNanos(36), HOUR);
@@ -121,13 +184,16 @@ class LateReplyLedgerTest {
         OnFailure.DENY, () -> instances, Clock.system(), 100, () -> answering[0]);
   }
 
-  /** As above; with {@code refunds}, a token no request here can spend goes back to Redis. */
+  /**
+   * As above, instance {@code i} of them; with {@code refunds}, a token no request here can spend
+   * goes back to Redis.
+   */
   private static FailurePolicyStore instance(ScriptedRedis redis, int limit, int instances,
-      boolean[] answering, boolean refunds) {
+      boolean[] answering, boolean refunds, int i) {
     TokenBucket bucket = new TokenBucket(LimitSpec.of(limit, HOUR));
-    return new FailurePolicyStore(new RedisGcraStore(null, "late", bucket), redis,
+    return new FailurePolicyStore(new RedisGcraStore(null, "late", bucket), redis.as(i),
         OnFailure.DENY, () -> instances, Clock.system(), 100, () -> answering[0],
-        refunds ? redis::refund : null);
+        refunds ? (key, cost, othersOnly) -> redis.refund(key, cost, othersOnly, i) : null);
   }
 
   /**
@@ -389,15 +455,16 @@ class LateReplyLedgerTest {
   @ParameterizedTest(name = "Redis grants {0} : {1} : {2}, the instances decide {3} each while it"
       + " is silent, tokens refunded {4}: {5} admitted of 100")
   @CsvSource({
-    // replies about max-wait late: Redis silent a moment
+    // replies about max-wait late: Redis silent a moment (before a token given back was the
+    // other instances' gift, the rows refunded: 97, 99, 91, 91, 99)
     " 45, 35, 20,  5, false, 86",
-    " 45, 35, 20,  5, true,  97",
+    " 45, 35, 20,  5, true,  98",
     " 34, 33, 33,  5, false, 99",
     " 34, 33, 33,  5, true,  99",
     " 50, 50,  0,  5, false, 82",
-    " 50, 50,  0,  5, true,  91",
+    " 50, 50,  0,  5, true,  92",
     " 60, 40,  0,  5, false, 82",
-    " 60, 40,  0,  5, true,  91",
+    " 60, 40,  0,  5, true,  92",
     "100,  0,  0,  5, false, 65",
     "100,  0,  0,  5, true,  99",
     // replies 2 s late: the shares bet in full while Redis is silent
@@ -442,15 +509,16 @@ class LateReplyLedgerTest {
   @ParameterizedTest(name = "Redis grants {0} : {1} : {2}, {3} of each instance's 40 requests a"
       + " round answered in time, {4} at once: {5} admitted of 100")
   @CsvSource({
-    // before the room kept at a refusal: 98, 86, 86, 99, 82, 82, 82, 73
-    " 45, 35, 20, 0,  1, 98",
-    " 45, 35, 20, 1,  1, 98",
-    " 45, 35, 20, 3,  1, 98",
+    // before the room kept at a refusal: 98, 86, 86, 99, 82, 82, 82, 73; before a token given
+    // back was the other instances' (a gift): 98, 98, 98, 99, 95, 95, 95, 100
+    " 45, 35, 20, 0,  1, 99",
+    " 45, 35, 20, 1,  1, 99",
+    " 45, 35, 20, 3,  1, 99",
     " 34, 33, 33, 1,  1, 99",
-    " 50, 50,  0, 1,  1, 95",
-    " 60, 40,  0, 1,  1, 95",
-    " 60, 40,  0, 3,  1, 95",
-    "100,  0,  0, 1,  1, 100",
+    " 50, 50,  0, 1,  1, 97",
+    " 60, 40,  0, 1,  1, 97",
+    " 60, 40,  0, 3,  1, 97",
+    "100,  0,  0, 1,  1, 99",
     // before a share lent to requests in flight was told from a share spent: 48, 99, 48, 99, 48, 99
     " 45, 35, 20, 0, 20, 99",
     " 45, 35, 20, 1, 20, 99",
@@ -468,6 +536,50 @@ class LateReplyLedgerTest {
   }
 
   /**
+   * A token an instance gives back because it cannot spend it is for the other instances: put
+   * back in the bucket (gcra.lua's {@code adjust}), it went to whichever call reached Redis next,
+   * and that was most often the giver's own, sent by its request threads as soon as the last were
+   * decided, right behind the refund on its connection; its share spent, it gave the token back
+   * again a reply delay later, and the tokens went round until the flood ended ({@link
+   * LateReplyTrace}, replies 1 s late: the two instances whose shares were spent had 95 and 100
+   * tokens granted to their own calls, the one with room 20, in a round of 84). Here {@code inARow}
+   * groups of one instance's requests are decided before the next instance's, so its next calls
+   * come first: 82-94 admitted of 100 with the token put back in the bucket, where one instance
+   * after the other ({@code inARow} 1) gave 98-99. Kept as the giver's gift, which only another
+   * caller's call takes (gcra.lua's {@code refund}): 99 in every row, the most the three shares
+   * of 33 admit.
+   */
+  @ParameterizedTest(name = "Redis grants {0} : {1} : {2}, {3} answered in time a round, {4} at"
+      + " once, {5} in a row, gifts for the others {6}: {7} admitted of 100")
+  @CsvSource({
+    " 45, 35, 20, 0,  1, 1, false, 98",
+    " 45, 35, 20, 0,  1, 1, true,  99",
+    " 45, 35, 20, 0,  1, 4, false, 94",
+    " 45, 35, 20, 0,  1, 4, true,  99",
+    " 45, 35, 20, 0, 20, 1, false, 99",
+    " 45, 35, 20, 0, 20, 1, true,  99",
+    " 45, 35, 20, 0, 10, 2, false, 86",
+    " 45, 35, 20, 0, 10, 2, true,  99",
+    " 45, 35, 20, 1, 10, 2, false, 86",
+    " 45, 35, 20, 1, 10, 2, true,  99",
+    " 60, 40,  0, 0, 10, 2, false, 82",
+    " 60, 40,  0, 0, 10, 2, true,  99",
+    "100,  0,  0, 0, 10, 2, false, 90",
+    "100,  0,  0, 0, 10, 2, true,  99",
+    " 34, 33, 33, 1, 10, 2, false, 99",
+    " 34, 33, 33, 1, 10, 2, true,  99",
+    " 60, 40,  0, 1,  5, 4, false, 82",
+    " 60, 40,  0, 1,  5, 4, true,  99",
+  })
+  void aTokenGivenBackGoesToTheOtherInstances(int granted1, int granted2, int granted3,
+      int inTime, int together, int inARow, boolean gifts, int expected) {
+    int admitted = interleavedFloods(new int[] {granted1, granted2, granted3}, 5, true, 40,
+        inTime, together, inARow, gifts);
+    assertEquals(expected, admitted);
+    assertTrue(admitted <= 105, "at most 1.05 x the limit");
+  }
+
+  /**
    * The flood of the two tests above: Redis grants its budget to the first calls as {@code
    * granted} says and refuses the next 20 of each instance, all late; Redis silent for a moment
    * ({@code whileSilent} requests of each instance decided by the share); then 6 rounds of
@@ -477,12 +589,24 @@ class LateReplyLedgerTest {
    */
   private static int interleavedFloods(int[] granted, int whileSilent, boolean refunds,
       int perRound, int inTime, int together) {
+    return interleavedFloods(granted, whileSilent, refunds, perRound, inTime, together, 1, true);
+  }
+
+  /**
+   * As above, with {@code inARow} groups of {@code together} requests of one instance decided one
+   * after the other before the next instance's (its request threads send their next calls as soon
+   * as the last are decided, right behind any token it gave back), and refunds for the other
+   * instances kept theirs ({@code giftsForOthers}) or put back in the bucket for any next call.
+   */
+  private static int interleavedFloods(int[] granted, int whileSilent, boolean refunds,
+      int perRound, int inTime, int together, int inARow, boolean giftsForOthers) {
     ScriptedRedis redis = new ScriptedRedis(100);
     redis.late = true;
+    redis.giftsForOthers = giftsForOthers;
     boolean[] answering = {true};
     FailurePolicyStore[] instances = new FailurePolicyStore[granted.length];
     for (int i = 0; i < instances.length; i++) {
-      instances[i] = instance(redis, 100, instances.length, answering, refunds);
+      instances[i] = instance(redis, 100, instances.length, answering, refunds, i);
     }
     int admitted = 0;
     for (int i = 0; i < instances.length; i++) {
@@ -499,9 +623,12 @@ class LateReplyLedgerTest {
     answering[0] = true;
     for (int round = 0; round < 6; round++) {
       int late = perRound - inTime;
-      for (int request = 0; request < late; request += together) {
+      for (int request = 0; request < late; request += together * inARow) {
         for (FailurePolicyStore instance : instances) {
-          admitted += admittedTogether(instance, redis, Math.min(together, late - request));
+          for (int next = request; next < Math.min(late, request + together * inARow);
+              next += together) {
+            admitted += admittedTogether(instance, redis, Math.min(together, late - next));
+          }
         }
       }
       redis.late = false;
@@ -539,7 +666,8 @@ class LateReplyLedgerTest {
     ManualClock clock = new ManualClock(TimeUnit.DAYS.toNanos(1));
     long[] tried = {0};
     LateReplyLedger ledger = new LateReplyLedger(clock, () -> HOUR, () -> 3, () -> true, 100,
-        (key, cost) -> {
+        (key, cost, othersOnly) -> {
+          assertTrue(othersOnly, "three instances: for the other two");
           tried[0] += cost;
           return sent;
         });
@@ -578,7 +706,7 @@ class LateReplyLedgerTest {
     long[] refunded = {0};
     boolean[] answering = {true};
     LateReplyLedger ledger = new LateReplyLedger(clock, () -> TimeUnit.SECONDS.toNanos(1),
-        () -> 3, () -> answering[0], 100, (key, cost) -> {
+        () -> 3, () -> answering[0], 100, (key, cost, othersOnly) -> {
           refunded[0] += cost;
           return true;
         });
