@@ -335,7 +335,7 @@ public abstract class RedisAlgorithmStore implements LimiterStore {
     checkCost(cost);
     RedisScript script = script();
     String[] argv = decideArgv(cost);
-    backend.evalInBackground(script, ruleKey(key),
+    backend.decideInBackground(script, ruleKey(key),
         budgetsArgv(argv[0], argv[1], argv[2], this, argv), (flat, failure) -> {
           if (failure != null) {
             done.accept(null, failure);
