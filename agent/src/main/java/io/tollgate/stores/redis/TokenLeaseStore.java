@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.tollgate.limiters.Clock;
 import io.tollgate.limiters.Verdict;
+import io.tollgate.logging.RateLimitedLog;
 import io.tollgate.stores.LimiterStore;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -63,6 +64,9 @@ public final class TokenLeaseStore implements LimiterStore {
 
   /** How long a lease's tokens may be used, from when it was asked for; those left are given up. */
   public static final long LEASE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  /** A late lease is said once a minute per rule: its requests are decided by the share. */
+  private static final RateLimitedLog LATE_LEASES = new RateLimitedLog(60_000);
 
   private final RedisAlgorithmStore shared;
   private final Clock clock;
@@ -180,10 +184,14 @@ public final class TokenLeaseStore implements LimiterStore {
         waitedForLease.increment();
         if (!awaitLease(lease)) {
           lateLeases.increment();
+          long lateMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lease.askedNanos);
+          LATE_LEASES.warn(shared.ruleName(), () -> "rule '" + shared.ruleName() + "': a lease of "
+              + leaseTokens + " tokens has had no reply from redis for " + lateMillis + " ms;"
+              + " requests that find no token held are decided by the rule's local share until it"
+              + " comes (the redis is slow, or the host is overloaded)");
           throw new BackendUnavailableException(
               "no token of a lease of " + leaseTokens + " asked of redis "
-                  + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lease.askedNanos)
-                  + " ms ago", null, 0, RedisFailure.BUSY);
+                  + lateMillis + " ms ago", null, 0, RedisFailure.BUSY);
         }
         now = clock.nowNanos();
         if (lease.tokens > 0 && now >= lease.expiresAt) {

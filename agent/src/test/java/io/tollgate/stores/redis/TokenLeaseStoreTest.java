@@ -11,6 +11,7 @@ import io.tollgate.limiters.ManualClock;
 import io.tollgate.limiters.TokenBucket;
 import io.tollgate.limiters.Verdict;
 import io.tollgate.stores.LocalLimiterStore;
+import io.tollgate.testing.StandardErrorCapture;
 import io.tollgate.testing.redis.PrivateRedis;
 import io.tollgate.testing.redis.RedisServer;
 import io.tollgate.testing.redis.RedisServerExtension;
@@ -25,6 +26,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code lease-tokens: N} on a real Redis of the test's own, with the test's clock as Redis's (the
@@ -36,6 +38,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(RedisServerExtension.class)
 class TokenLeaseStoreTest {
+
+  @RegisterExtension final StandardErrorCapture err = new StandardErrorCapture();
 
   private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
   private static final int N = 10;
@@ -160,6 +164,10 @@ class TokenLeaseStoreTest {
           assertEquals(RedisFailure.BUSY, late.kind(), late.getMessage());
         }
         assertEquals(3, leased.lateLeases(), "each waited, at most until the timeout");
+        assertEquals(1, err.agentLines().stream()
+                .filter(line -> line.contains("a lease of " + N + " tokens has had no reply"))
+                .count(),
+            "said once (a minute), naming the rule: " + err.agentLines());
         FailurePolicyStore allowPolicy =
             new FailurePolicyStore(shared, leased, OnFailure.ALLOW, () -> 1, clock, 1_000);
         assertEquals(DecisionSource.DEGRADED_LOCAL, allowPolicy.decideWithSource("k", 1, verdict),
