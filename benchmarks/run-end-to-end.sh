@@ -21,6 +21,8 @@
 #   redis-lease - as redis, with lease-tokens: 100 (e2e-rules-redis-lease.yaml): one hot key takes
 #              100 tokens per round trip; with KEYS=many every decision is still a round trip
 #   redis-baseline - as redis, with the earlier build of the agent that rule-baseline uses
+#   redis-lease-baseline - as redis-lease, with that earlier build: added to every run that has
+#              redis-lease (BASELINE=0 leaves it out; name it to have it anyway)
 #   bucket4j-lettuce - as bucket4j, with the buckets on that Redis through Bucket4j's Lettuce proxy
 #              manager (servlet-jakarta only)
 #   rule-baseline - as rule, with an earlier build of the agent, to compare two builds in the same
@@ -122,6 +124,9 @@ fi
 if [[ " ${MODES[*]} " == *" redis "* && " ${MODES[*]} " != *" redis-baseline "* && "${BASELINE:-1}" != 0 ]]; then
   MODES+=(redis-baseline)
 fi
+if [[ " ${MODES[*]} " == *" redis-lease "* && " ${MODES[*]} " != *" redis-lease-baseline "* && "${BASELINE:-1}" != 0 ]]; then
+  MODES+=(redis-lease-baseline)
+fi
 if [[ " ${MODES[*]} " == *" refused "* && " ${MODES[*]} " != *" refused-baseline "* && "${BASELINE:-1}" != 0 ]]; then
   MODES+=(refused-baseline)
 fi
@@ -142,7 +147,7 @@ if [[ " ${MODES[*]} " == *"-baseline "* && -z "${BASELINE_AGENT:-}" ]]; then
     cp "$scratch/agent/target/tollgate-agent.jar" "$BASELINE_AGENT"
     git worktree remove --force "$scratch"
   fi
-  echo "rule-baseline, redis-baseline, refused-baseline: $BASELINE_AGENT (${BASELINE_REF:-given})" >&2
+  echo "rule-baseline, redis-baseline, redis-lease-baseline, refused-baseline: $BASELINE_AGENT (${BASELINE_REF:-given})" >&2
 fi
 KEYS=${KEYS:-one}
 WRK_SCRIPT=(); MANY=""; FILTER_KEY=()
@@ -168,6 +173,7 @@ start_app() { # mode -> sets PID
     redis) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-redis$MANY.yaml) ;;
     redis-lease) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-redis-lease$MANY.yaml) ;;
     redis-baseline) args=(-javaagent:${BASELINE_AGENT:?set BASELINE_AGENT}=config=benchmarks/e2e-rules-redis$MANY.yaml) ;;
+    redis-lease-baseline) args=(-javaagent:${BASELINE_AGENT:?set BASELINE_AGENT}=config=benchmarks/e2e-rules-redis-lease$MANY.yaml) ;;
     bucket4j-lettuce) args=(-Dtestapp.bucket4j=lettuce "-Dtestapp.bucket4j.redis=$REDIS_URL" "${FILTER_KEY[@]}") ;;
     rule-noheaders) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-noheaders.yaml) ;;
     nomatch) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-nomatch.yaml) ;;

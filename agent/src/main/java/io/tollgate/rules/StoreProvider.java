@@ -238,7 +238,7 @@ public final class StoreProvider {
     boolean tokenBucket = algorithm instanceof TokenBucket;
     LimiterStore decider = shared;
     if (tokenBucket && config.redis().leaseTokens() > 1) {
-      decider = new TokenLeaseStore(decider, clock, config.redis().leaseTokens(), rule.maxKeys());
+      decider = new TokenLeaseStore(shared, clock, config.redis().leaseTokens(), rule.maxKeys());
     }
     if (tokenBucket && config.redis().refusalCache()) {
       decider = new RefusalCacheStore(decider, clock, rule.maxKeys());

@@ -319,6 +319,42 @@ public abstract class RedisAlgorithmStore implements LimiterStore {
   }
 
   /**
+   * A decision of {@code cost} of {@code key}, sent without waiting for it: {@code done} gets
+   * Redis's verdict, or the failure, on the client's I/O thread (or at once on this one when the
+   * call cannot be sent: not connected, the breaker open, too many calls outstanding). For a
+   * {@link TokenLeaseStore}'s lease taken ahead, which no request waits on when it is sent. No
+   * timeout of its own: the reply comes, or the connection's failure does.
+   *
+   * @return false, with {@code done} not called, where this store cannot decide in the background
+   *     (no backend, an outbound rule's partner holds, a script not run by {@code budgets.lua})
+   */
+  final boolean decideInBackground(
+      String key, long cost, java.util.function.BiConsumer<Verdict, Throwable> done) {
+    if (backend == null || partnerHolds != null || !decidesInGroups()) {
+      return false;
+    }
+    checkCost(cost);
+    RedisScript script = script();
+    String[] argv = decideArgv(cost);
+    backend.decideInBackground(script, ruleKey(key),
+        budgetsArgv(argv[0], argv[1], argv[2], this, argv), (flat, failure) -> {
+          if (failure != null) {
+            done.accept(null, failure);
+            return;
+          }
+          Verdict decided = new Verdict();
+          try {
+            applyDecision(replyOf(flat, 0, script), decided);
+          } catch (RuntimeException unreadable) {
+            done.accept(null, unreadable);
+            return;
+          }
+          done.accept(decided, null);
+        });
+    return true;
+  }
+
+  /**
    * {@code failure} with Redis's decision of its late call, read as budget {@code index} of the
    * driver's reply when it comes; {@code failure} itself when no reply is to come.
    */

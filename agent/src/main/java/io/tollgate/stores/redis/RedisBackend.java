@@ -540,12 +540,30 @@ public final class RedisBackend implements AutoCloseable {
    * waits on. A breaker stays half open until a decision probes it, which may be long on an
    * instance with no traffic on Redis rules.
    */
-  @SuppressWarnings("unchecked")
   void evalInBackground(RedisScript script, String key, String[] args, boolean pastOpenBreaker,
+      java.util.function.BiConsumer<List<Object>, Throwable> done) {
+    evalInBackground(script, key, args, pastOpenBreaker, false, done);
+  }
+
+  /**
+   * As {@link #evalInBackground(RedisScript, String, String[], java.util.function.BiConsumer)},
+   * for a decision no request waits on when it is sent (a {@link TokenLeaseStore}'s lease taken
+   * ahead): its reply is noted as Redis answering, as a decision's is, so that an instance whose
+   * hot keys are decided by leases still knows Redis answers ({@link #answeredWithin}).
+   */
+  void decideInBackground(RedisScript script, String key, String[] args,
+      java.util.function.BiConsumer<List<Object>, Throwable> done) {
+    evalInBackground(script, key, args, false, true, done);
+  }
+
+  @SuppressWarnings("unchecked")
+  private void evalInBackground(RedisScript script, String key, String[] args,
+      boolean pastOpenBreaker, boolean noteReply,
       java.util.function.BiConsumer<List<Object>, Throwable> done) {
     if (!closed && !firstAttemptHasEnded()) {
       // Still making its first connection (the app's first calls): sent once that has ended.
-      afterFirstAttempt(() -> evalInBackground(script, key, args, pastOpenBreaker, done));
+      afterFirstAttempt(
+          () -> evalInBackground(script, key, args, pastOpenBreaker, noteReply, done));
       return;
     }
     String[] keys = {key};
@@ -562,14 +580,15 @@ public final class RedisBackend implements AutoCloseable {
             RedisFailure.UNREACHABLE));
         return;
       }
-      sendInBackground(() -> c.<Object>evalsha(script.sha1(), ScriptOutputType.MULTI, keys, args))
+      send(() -> c.<Object>evalsha(script.sha1(), ScriptOutputType.MULTI, keys, args), noteReply)
           .whenComplete((result, thrown) -> {
             Throwable failure = thrown instanceof java.util.concurrent.CompletionException
                 && thrown.getCause() != null ? thrown.getCause() : thrown;
             if (failure instanceof RedisNoScriptException) {
               // Not cached on this node (restart, failover, SCRIPT FLUSH): EVAL loads it again.
               try {
-                sendInBackground(() -> c.<Object>eval(script.body(), ScriptOutputType.MULTI, keys, args))
+                send(() -> c.<Object>eval(script.body(), ScriptOutputType.MULTI, keys, args),
+                    noteReply)
                     .whenComplete((again, failed) -> done.accept(
                         again instanceof List ? (List<Object>) again : singleton(again), failed));
               } catch (RuntimeException e) {
@@ -850,11 +869,10 @@ public final class RedisBackend implements AutoCloseable {
     return send(command, true);
   }
 
-  /** As {@link #send(java.util.function.Supplier)}; a background call's reply is not noted. */
-  private <T> RedisFuture<T> sendInBackground(java.util.function.Supplier<RedisFuture<T>> command) {
-    return send(command, false);
-  }
-
+  /**
+   * As {@link #send(java.util.function.Supplier)}; with {@code noteReply} false (a background
+   * write's, a refund's or a partner's wait), its reply is not noted as Redis answering.
+   */
   private <T> RedisFuture<T> send(java.util.function.Supplier<RedisFuture<T>> command,
       boolean noteReply) {
     int nowOutstanding = outstanding.incrementAndGet();
