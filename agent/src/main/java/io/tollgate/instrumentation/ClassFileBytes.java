@@ -14,8 +14,8 @@ final class ClassFileBytes {
 
   static final int UTF8 = 1;
   static final int CLASS = 7;
-  private static final int LONG = 5;
-  private static final int DOUBLE = 6;
+  static final int LONG = 5;
+  static final int DOUBLE = 6;
 
   private ClassFileBytes() {}
 
@@ -25,36 +25,46 @@ final class ClassFileBytes {
   }
 
   /**
+   * The length in bytes of each constant pool entry of a fixed length, its tag included, by tag; 0
+   * for a string ({@link #UTF8}, its length follows its tag) and for a tag this reader does not
+   * know. A table, not a switch: the pre-filter reads it for every entry of every class the
+   * application loads, mostly interpreted, where a call per entry costs as much as the rest.
+   */
+  static final byte[] FIXED_LENGTH = {
+    0, // 0: none
+    0, // 1: Utf8, its length follows
+    0, // 2: none
+    5, // 3: Integer
+    5, // 4: Float
+    9, // 5: Long
+    9, // 6: Double
+    3, // 7: Class
+    3, // 8: String
+    5, // 9: Fieldref
+    5, // 10: Methodref
+    5, // 11: InterfaceMethodref
+    5, // 12: NameAndType
+    0, // 13: none
+    0, // 14: none
+    4, // 15: MethodHandle
+    3, // 16: MethodType
+    5, // 17: Dynamic
+    5, // 18: InvokeDynamic
+    3, // 19: Module
+    3, // 20: Package
+  };
+
+  /**
    * The length in bytes of the constant pool entry at {@code at}, its tag included; -1 for a tag
    * this reader does not know (a newer class file format: the caller then judges nothing).
    */
   static int entryLength(byte[] b, int at) {
-    switch (b[at] & 0xFF) {
-      case UTF8:
-        return 3 + readUnsignedShort(b, at + 1);
-      case 3: // Integer
-      case 4: // Float
-      case 9: // Fieldref
-      case 10: // Methodref
-      case 11: // InterfaceMethodref
-      case 12: // NameAndType
-      case 17: // Dynamic
-      case 18: // InvokeDynamic
-        return 5;
-      case LONG:
-      case DOUBLE:
-        return 9;
-      case CLASS:
-      case 8: // String
-      case 16: // MethodType
-      case 19: // Module
-      case 20: // Package
-        return 3;
-      case 15: // MethodHandle
-        return 4;
-      default:
-        return -1;
+    int tag = b[at] & 0xFF;
+    if (tag == UTF8) {
+      return 3 + readUnsignedShort(b, at + 1);
     }
+    int length = tag < FIXED_LENGTH.length ? FIXED_LENGTH[tag] : 0;
+    return length == 0 ? -1 : length;
   }
 
   /** True for the entries that take two indexes of the pool (a long or a double). */

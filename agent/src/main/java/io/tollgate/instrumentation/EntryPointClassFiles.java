@@ -1,16 +1,21 @@
 package io.tollgate.instrumentation;
 
+import static io.tollgate.instrumentation.ClassFileBytes.DOUBLE;
+import static io.tollgate.instrumentation.ClassFileBytes.FIXED_LENGTH;
+import static io.tollgate.instrumentation.ClassFileBytes.LONG;
 import static io.tollgate.instrumentation.ClassFileBytes.POOL_COUNT;
 import static io.tollgate.instrumentation.ClassFileBytes.POOL_START;
 import static io.tollgate.instrumentation.ClassFileBytes.UTF8;
-import static io.tollgate.instrumentation.ClassFileBytes.entryLength;
 import static io.tollgate.instrumentation.ClassFileBytes.looksLikeClassFile;
 import static io.tollgate.instrumentation.ClassFileBytes.readUnsignedShort;
-import static io.tollgate.instrumentation.ClassFileBytes.takesTwoIndexes;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -59,8 +64,17 @@ public final class EntryPointClassFiles {
    * whose method returns a subtype (or a bridge method's erasure) is still a candidate.
    */
   private final byte[][] descriptorStarts;
-  /** The classes whose entry points are found by name: compared with whole strings. */
-  private final byte[][] classNames;
+  /**
+   * The length of the shortest of {@link #descriptorStarts}: most method descriptors are shorter
+   * (a servlet's arguments alone are 63 bytes), and one compare rules them out.
+   */
+  private final int shortestDescriptorStart;
+  /**
+   * The classes whose entry points are found by name, compared with whole strings: by their
+   * length, so that a string is compared with the one or two names of its length (null: none),
+   * not with each of the two dozen.
+   */
+  private final byte[][][] classNamesByLength;
   /** Whether a method a class file declares is one of the entry points. */
   private final DeclaredMethods.Test entryPoint;
 
@@ -76,21 +90,46 @@ public final class EntryPointClassFiles {
       }
     }
     descriptorStarts = ascii(descriptors);
-    classNames = ascii(classes);
+    int shortest = Integer.MAX_VALUE;
+    for (byte[] start : descriptorStarts) {
+      shortest = Math.min(shortest, start.length);
+    }
+    shortestDescriptorStart = shortest;
+    classNamesByLength = byLength(ascii(classes));
     entryPoint = new AnyOf(methods);
   }
 
-  /** A declared method that one of the entry points matches, as the weaving will match it. */
+  /**
+   * A declared method that one of the entry points matches, as the weaving will match it. The
+   * entry points are kept by method name: each method of a candidate class is compared with the
+   * few of its name, not with all of them (over a hundred), which at start runs interpreted.
+   */
   private static final class AnyOf implements DeclaredMethods.Test {
-    private final EntryPointMethod[] methods;
+    private final Map<String, EntryPointMethod[]> byName = new HashMap<>();
 
     AnyOf(List<EntryPointMethod> methods) {
-      this.methods = methods.toArray(new EntryPointMethod[0]);
+      // No lambda: this runs in premain, where each one spun is the application's start's
+      Map<String, List<EntryPointMethod>> lists = new HashMap<>();
+      for (EntryPointMethod method : methods) {
+        List<EntryPointMethod> named = lists.get(method.name);
+        if (named == null) {
+          named = new ArrayList<>();
+          lists.put(method.name, named);
+        }
+        named.add(method);
+      }
+      for (Map.Entry<String, List<EntryPointMethod>> named : lists.entrySet()) {
+        byName.put(named.getKey(), named.getValue().toArray(new EntryPointMethod[0]));
+      }
     }
 
     @Override
     public boolean accepts(String owner, int access, String name, String descriptor) {
-      for (EntryPointMethod method : methods) {
+      EntryPointMethod[] named = byName.get(name);
+      if (named == null) {
+        return false;
+      }
+      for (EntryPointMethod method : named) {
         if (method.matches(owner, access, name, descriptor)) {
           return true;
         }
@@ -128,23 +167,35 @@ public final class EntryPointClassFiles {
     int at = POOL_START;
     boolean marked = false;
     boolean loadClass = false;
+    // ClassFileBytes.entryLength's reading, written out: this loop runs for every entry of every
+    // class the application loads, mostly interpreted, where each call costs as much as its work
     for (int index = 1; index < count; index++) {
-      int entryLength = entryLength(b, at);
-      if (entryLength < 0) {
-        return 0; // a constant pool this reader does not know: not ours to judge
-      }
-      if ((b[at] & 0xFF) == UTF8) {
-        int length = entryLength - 3;
-        if (!marked && isMarker(b, at + 3, length)) {
+      int tag = b[at] & 0xFF;
+      if (tag == UTF8) {
+        int length = ((b[at + 1] & 0xFF) << 8) | (b[at + 2] & 0xFF);
+        // isMarker's first answer, written out too: almost every string is too short to begin
+        // as an entry point's descriptor, or no class name is as long
+        if (!marked && length > 0
+            && (b[at + 3] == '('
+                ? length >= shortestDescriptorStart
+                : length < classNamesByLength.length && classNamesByLength[length] != null)
+            && isMarker(b, at + 3, length)) {
           marked = true;
         } else if (!loadClass && length == LOAD_CLASS.length
             && startsWith(b, at + 3, LOAD_CLASS)) {
           loadClass = true;
         }
-      } else if (takesTwoIndexes(b, at)) {
-        index++;
+        at += 3 + length;
+      } else {
+        int entryLength = tag < FIXED_LENGTH.length ? FIXED_LENGTH[tag] : 0;
+        if (entryLength == 0) {
+          return 0; // a constant pool this reader does not know: not ours to judge
+        }
+        if (tag == LONG || tag == DOUBLE) {
+          index++;
+        }
+        at += entryLength;
       }
-      at += entryLength;
     }
     int access = readUnsignedShort(b, at);
     if ((access & ACC_INTERFACE) != 0) {
@@ -166,6 +217,9 @@ public final class EntryPointClassFiles {
    */
   private boolean isMarker(byte[] b, int from, int length) {
     if (length > 0 && b[from] == '(') {
+      if (length < shortestDescriptorStart) {
+        return false;
+      }
       for (byte[] start : descriptorStarts) {
         if (length >= start.length && startsWith(b, from, start)) {
           return true;
@@ -173,8 +227,11 @@ public final class EntryPointClassFiles {
       }
       return false;
     }
-    for (byte[] name : classNames) {
-      if (length == name.length && startsWith(b, from, name)) {
+    if (length >= classNamesByLength.length || classNamesByLength[length] == null) {
+      return false;
+    }
+    for (byte[] name : classNamesByLength[length]) {
+      if (startsWith(b, from, name)) {
         return true;
       }
     }
@@ -189,6 +246,22 @@ public final class EntryPointClassFiles {
       }
     }
     return true;
+  }
+
+  /** {@code names} by their length: at index n, those n bytes long, or null when none is. */
+  private static byte[][][] byLength(byte[][] names) {
+    int longest = 0;
+    for (byte[] name : names) {
+      longest = Math.max(longest, name.length);
+    }
+    byte[][][] byLength = new byte[longest + 1][][];
+    for (byte[] name : names) {
+      byte[][] same = byLength[name.length];
+      byte[][] more = same == null ? new byte[1][] : Arrays.copyOf(same, same.length + 1);
+      more[more.length - 1] = name;
+      byLength[name.length] = more;
+    }
+    return byLength;
   }
 
   private static byte[][] ascii(Set<String> texts) {

@@ -3,8 +3,13 @@ package io.tollgate.instrumentation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import io.tollgate.agent.FrameworkModules;
 import java.io.IOException;
 import java.io.InputStream;
+import net.bytebuddy.jar.asm.ClassWriter;
+import net.bytebuddy.jar.asm.MethodVisitor;
+import net.bytebuddy.jar.asm.Opcodes;
+import net.bytebuddy.jar.asm.Type;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -76,6 +81,82 @@ class EntryPointClassFilesTest {
     int found = CLASS_FILES.scan(classFile(className));
     assertEquals(entryPoint, (found & EntryPointClassFiles.MAY_DECLARE_ENTRY_POINT) != 0);
     assertEquals(loadClass, (found & EntryPointClassFiles.MENTIONS_LOAD_CLASS) != 0);
+  }
+
+  /**
+   * Every entry point, in a class file that declares just it (and, for one found in subtypes, in a
+   * class of another name): found. The walk compares a string only with the class names of its
+   * length and with descriptors no shorter than the shortest entry point's arguments, and reads
+   * the pool without a call per entry; each entry point here, those whose class names share a
+   * length among them, says that these shortcuts leave none out.
+   */
+  @Test
+  void everyEntryPointIsFoundInAClassThatDeclaresIt() {
+    for (FrameworkModule module : FrameworkModules.all()) {
+      for (EntryPointMethod method : module.entryPoints()) {
+        String owner = method.inSubtypes ? "org/example/AnImplementation" : method.type.replace('.', '/');
+        int access = Opcodes.ACC_PUBLIC | (method.name.startsWith("lambda$") ? Opcodes.ACC_SYNTHETIC : 0);
+        byte[] declaring = classDeclaring(owner, access, method.name, method.descriptor, true);
+        assertEquals(EntryPointClassFiles.MAY_DECLARE_ENTRY_POINT, CLASS_FILES.scan(declaring),
+            method.toString());
+      }
+    }
+  }
+
+  /**
+   * A class file whose strings are as long as an entry point's class name or descriptor, or begin
+   * as one does without being one: not a candidate, so the shortcuts answer as the whole compare.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+    // as long as org/apache/catalina/connector/Request and three other class names, but none
+    "org/apache/catalina/connector/Requesx | service | (Ljava/lang/Object;)V",
+    // as long as a servlet's arguments, one byte off near their end
+    "org/example/Near                      | service | (Ljakarta/servlet/ServletRequest;Ljakarta/servlet/ServletResponsX;)V",
+    // the shortest entry point's arguments, and not an entry point's name
+    "org/example/Near                      | serve   | (Ljavax/servlet/ServletRequest;Ljavax/servlet/ServletResponse;)V",
+  })
+  void stringsThatOnlyResembleAnEntryPointAreNot(String owner, String name, String descriptor) {
+    assertEquals(0, CLASS_FILES.scan(
+        classDeclaring(owner, Opcodes.ACC_PUBLIC, name, descriptor, true)));
+  }
+
+  /** Longs and doubles take two places in the pool: the walk after them still finds a marker. */
+  @Test
+  void aMarkerAfterLongsAndDoublesIsFound() {
+    byte[] servlet = classDeclaring("org/example/Servlet", Opcodes.ACC_PUBLIC, "service",
+        "(Ljakarta/servlet/ServletRequest;Ljakarta/servlet/ServletResponse;)V", true);
+    byte[] withoutConstants = classDeclaring("org/example/Servlet", Opcodes.ACC_PUBLIC, "service",
+        "(Ljakarta/servlet/ServletRequest;Ljakarta/servlet/ServletResponse;)V", false);
+    assertEquals(EntryPointClassFiles.MAY_DECLARE_ENTRY_POINT, CLASS_FILES.scan(servlet));
+    assertEquals(EntryPointClassFiles.MAY_DECLARE_ENTRY_POINT, CLASS_FILES.scan(withoutConstants));
+  }
+
+  /**
+   * A class named {@code owner} that declares one method; with {@code longsFirst}, a long and a
+   * double constant come first in its constant pool, before the method's name and descriptor.
+   */
+  private static byte[] classDeclaring(
+      String owner, int access, String name, String descriptor, boolean longsFirst) {
+    ClassWriter writer = new ClassWriter(0);
+    writer.visit(Opcodes.V11, Opcodes.ACC_PUBLIC, owner, null, "java/lang/Object", null);
+    if (longsFirst) {
+      writer.newConst(123_456_789_012L);
+      writer.newConst(2.5d);
+    }
+    MethodVisitor method = writer.visitMethod(access, name, descriptor, null, null);
+    method.visitCode();
+    Type result = Type.getReturnType(descriptor);
+    if (result.getSort() == Type.VOID) {
+      method.visitInsn(Opcodes.RETURN);
+    } else {
+      method.visitInsn(Opcodes.ACONST_NULL);
+      method.visitInsn(Opcodes.ATHROW);
+    }
+    method.visitMaxs(1, Type.getArgumentsAndReturnSizes(descriptor) >> 2);
+    method.visitEnd();
+    writer.visitEnd();
+    return writer.toByteArray();
   }
 
   @Test
