@@ -4,6 +4,7 @@ import io.tollgate.logging.AgentLog;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -12,6 +13,11 @@ import java.util.concurrent.TimeUnit;
  * ({@code instances.lua}, scored with Redis TIME), and counts the members heard from within three
  * heartbeats. The last count holds while Redis is down, which is when {@code on-failure: local}
  * needs it to divide the limit.
+ *
+ * <p>An instance leaves the set when its backend is closed (a reload away from Redis) and when
+ * its JVM exits normally (a shutdown hook, see {@link #leaveAtExit}): otherwise the others would
+ * go on dividing their local share by it for three heartbeats (15 s by default), which is what
+ * an instance that dies without exiting (a {@code kill -9}, a lost host) still costs them.
  */
 public final class InstanceRegistry implements AutoCloseable {
 
@@ -20,6 +26,8 @@ public final class InstanceRegistry implements AutoCloseable {
   private final String instanceId;
   private final long ttlMillis;
   private final ScheduledFuture<?> task;
+  /** Leaves the set at the JVM's exit; removed from the runtime when this registry is closed. */
+  private final Thread exitHook;
   private volatile int liveInstances;
   /** Whether a beat has counted the instances (the first count is not a change worth a line). */
   private volatile boolean beaten;
@@ -38,6 +46,37 @@ public final class InstanceRegistry implements AutoCloseable {
     backend.afterFirstAttempt(this::beat);
     this.task =
         backend.scheduler().scheduleWithFixedDelay(this::beat, every, every, TimeUnit.MILLISECONDS);
+    this.exitHook = new Thread(this::leaveAtExit, "tollgate-redis-leave");
+    try {
+      Runtime.getRuntime().addShutdownHook(exitHook);
+    } catch (IllegalStateException | SecurityException e) {
+      // The JVM is exiting already, or may not be given hooks: the entry drops out by its TTL.
+    }
+  }
+
+  /**
+   * At the JVM's exit: the heartbeat stops and this instance's leave is sent. Waits for its reply
+   * at most the backend's {@code timeout} (never more than a second), so that a slow or frozen
+   * Redis cannot hold the exit; a leave sent is enough, as Redis runs it when it comes, late reply
+   * or not. Never throws: the host's shutdown goes on whatever Redis does.
+   */
+  void leaveAtExit() {
+    try {
+      task.cancel(false);
+      if (!backend.firstAttemptHasEnded()) {
+        return;
+      }
+      CountDownLatch answered = new CountDownLatch(1);
+      backend.evalInBackground(RedisScript.INSTANCES, key,
+          new String[] {instanceId, Long.toString(ttlMillis), "1"},
+          (reply, failure) -> answered.countDown());
+      long waitMillis = Math.min(1000, Math.max(1, backend.settings().timeout().toMillis()));
+      answered.await(waitMillis, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      // Redis down or the client closing: the entry drops out by its TTL.
+    }
   }
 
   /** Announces this instance now; returns the count (unchanged when Redis does not answer). */
@@ -76,6 +115,11 @@ public final class InstanceRegistry implements AutoCloseable {
     return liveInstances;
   }
 
+  /** The shutdown hook that leaves at the JVM's exit (tests: that close takes it away). */
+  Thread exitHook() {
+    return exitHook;
+  }
+
   public String instanceId() {
     return instanceId;
   }
@@ -83,6 +127,11 @@ public final class InstanceRegistry implements AutoCloseable {
   @Override
   public void close() {
     task.cancel(false);
+    try {
+      Runtime.getRuntime().removeShutdownHook(exitHook);
+    } catch (IllegalStateException | SecurityException e) {
+      // Closed during the exit itself: the hook runs too, and a second leave is harmless.
+    }
     call("1");
   }
 }
