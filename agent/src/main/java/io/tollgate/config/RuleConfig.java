@@ -431,7 +431,6 @@ public final class RuleConfig extends ConfigValue {
     return route() != null && LoginStyleWords.in(route());
   }
 
-
   /** {@code max-keys}: how many keys this rule tracks locally; default 100000. */
   public long maxKeys() {
     return keying.maxKeys();

@@ -67,8 +67,7 @@ public final class InstanceRegistry implements AutoCloseable {
         return;
       }
       CountDownLatch answered = new CountDownLatch(1);
-      backend.evalInBackground(RedisScript.INSTANCES, key,
-          new String[] {instanceId, Long.toString(ttlMillis), "1"},
+      backend.evalInBackground(RedisScript.INSTANCES, key, scriptArgs("1"),
           (reply, failure) -> answered.countDown());
       long waitMillis = Math.min(1000, Math.max(1, backend.settings().timeout().toMillis()));
       answered.await(waitMillis, TimeUnit.MILLISECONDS);
@@ -77,6 +76,11 @@ public final class InstanceRegistry implements AutoCloseable {
     } catch (RuntimeException e) {
       // Redis down or the client closing: the entry drops out by its TTL.
     }
+  }
+
+  /** {@code instances.lua}'s arguments: this instance, its TTL, and "1" to leave or "0" to beat. */
+  private String[] scriptArgs(String leaving) {
+    return new String[] {instanceId, Long.toString(ttlMillis), leaving};
   }
 
   /** Announces this instance now; returns the count (unchanged when Redis does not answer). */
@@ -89,8 +93,7 @@ public final class InstanceRegistry implements AutoCloseable {
       return liveInstances; // still connecting at start: not an outage to report
     }
     try {
-      List<Object> reply =
-          backend.eval(RedisScript.INSTANCES, key, instanceId, Long.toString(ttlMillis), leaving);
+      List<Object> reply = backend.eval(RedisScript.INSTANCES, key, scriptArgs(leaving));
       Object count = reply.isEmpty() ? null : reply.get(0);
       if (count instanceof Long && (Long) count >= 1 && "0".equals(leaving)) {
         int now = (int) Math.min(Integer.MAX_VALUE, (Long) count);

@@ -30,39 +30,45 @@ class InstanceLeavesAtExitTest {
         .withInstances(group, Duration.ofHours(1), 1);
   }
 
-  @Test
-  void anInstanceThatExitsIsNoLongerCountedByTheOthers(@PrivateRedis RedisServer server) {
-    String group = RedisTestSupport.uniqueRule("exit");
+  /** What a test does with two instances on one Redis, both announced. */
+  private interface TwoInstances {
+    void test(InstanceRegistry exiting, InstanceRegistry other) throws Exception;
+  }
+
+  /** Two instances of one group on {@code server}, each with its own backend, both announced. */
+  private static void withTwoInstances(RedisServer server, String group, TwoInstances then)
+      throws Exception {
     try (RedisBackend leaving = RedisBackend.connect(settings(server, group));
         RedisBackend staying = RedisBackend.connect(settings(server, group))) {
       assertTrue(leaving.awaitConnected(Duration.ofSeconds(20)));
       assertTrue(staying.awaitConnected(Duration.ofSeconds(20)));
       InstanceRegistry exiting = new InstanceRegistry(leaving);
       InstanceRegistry other = new InstanceRegistry(staying);
-      exiting.beat();
-      assertEquals(2, other.beat(), "both announced");
+      try {
+        exiting.beat();
+        assertEquals(2, other.beat(), "both announced");
+        then.test(exiting, other);
+      } finally {
+        other.close();
+        exiting.close();
+      }
+    }
+  }
 
+  @Test
+  void anInstanceThatExitsIsNoLongerCountedByTheOthers(@PrivateRedis RedisServer server)
+      throws Exception {
+    withTwoInstances(server, RedisTestSupport.uniqueRule("exit"), (exiting, other) -> {
       exiting.leaveAtExit();
 
       assertEquals(1, other.beat(), "the exited instance is gone at the next count");
-      other.close();
-      exiting.close();
-    }
+    });
   }
 
   @Test
   void aFrozenRedisDoesNotHoldTheExitAndTheLeaveLandsWhenItThaws(@PrivateRedis RedisServer server)
       throws Exception {
-    String group = RedisTestSupport.uniqueRule("exit-frozen");
-    try (RedisBackend leaving = RedisBackend.connect(settings(server, group));
-        RedisBackend staying = RedisBackend.connect(settings(server, group))) {
-      assertTrue(leaving.awaitConnected(Duration.ofSeconds(20)));
-      assertTrue(staying.awaitConnected(Duration.ofSeconds(20)));
-      InstanceRegistry exiting = new InstanceRegistry(leaving);
-      InstanceRegistry other = new InstanceRegistry(staying);
-      exiting.beat();
-      assertEquals(2, other.beat());
-
+    withTwoInstances(server, RedisTestSupport.uniqueRule("exit-frozen"), (exiting, other) -> {
       server.pause();
       long exitNanos;
       try {
@@ -77,9 +83,7 @@ class InstanceLeavesAtExitTest {
       assertTrue(exitNanos < TimeUnit.SECONDS.toNanos(10),
           "the exit waited " + TimeUnit.NANOSECONDS.toMillis(exitNanos) + " ms");
       assertEquals(1, other.beat(), "the leave sent while Redis was frozen ran when it thawed");
-      other.close();
-      exiting.close();
-    }
+    });
   }
 
   @Test

@@ -87,12 +87,6 @@ class LateReplyLedgerTest {
         }
 
         @Override
-        public void release(String key, long cost) {}
-
-        @Override
-        public void adjust(String key, long delta) {}
-
-        @Override
         public long estimatedKeys() {
           return 0;
         }
@@ -156,12 +150,6 @@ class LateReplyLedgerTest {
       replies.clear();
       decided.clear();
     }
-
-    @Override
-    public void release(String key, long cost) {}
-
-    @Override
-    public void adjust(String key, long delta) {}
 
     @Override
     public long estimatedKeys() {

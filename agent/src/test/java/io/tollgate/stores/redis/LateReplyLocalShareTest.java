@@ -43,12 +43,6 @@ class LateReplyLocalShareTest {
     }
 
     @Override
-    public void release(String key, long cost) {}
-
-    @Override
-    public void adjust(String key, long delta) {}
-
-    @Override
     public long estimatedKeys() {
       return 0;
     }
