@@ -64,7 +64,12 @@ import org.openjdk.jmh.annotations.Warmup;
  *       does (path and method check, a bucket per address in a {@code ConcurrentHashMap}, one
  *       header);
  *   <li>{@code bucket4jFilterDraftHeaders}: the same filter sending the two headers the engine
- *       sends ({@code RateLimit-Policy} and {@code RateLimit}) instead of its one.
+ *       sends ({@code RateLimit-Policy} and {@code RateLimit}) instead of its one;
+ *   <li>{@code tollgateThenCommit}, {@code bucket4jFilterThenCommit} and {@code
+ *       bucket4jFilterDraftHeadersThenCommit} (allowed requests only): the same, each followed by
+ *       what Tomcat's commit does with the headers they left on the response ({@link
+ *       HeaderSerialiser}): a header kept as a string is turned into bytes there, one kept as
+ *       bytes only copied, so the work a filter's {@code setHeader} leaves for later is counted.
  * </ul>
  *
  * <p>Rerun: {@code java -jar benchmarks/target/benchmarks.jar RequestPathBenchmark -prof gc}
@@ -277,6 +282,79 @@ public class RequestPathBenchmark {
   }
 
   private static final String DRAFT_POLICY = "\"hello-never-refuses\";q=1000000000;w=1";
+
+  /** Where the commit's header lines go, made on first use: {@link HeaderSerialiser}. */
+  private HeaderSerialiser commit;
+
+  /**
+   * {@link #tollgate} for an allowed request, followed by the header lines Tomcat's commit writes
+   * for the headers it left on the response.
+   */
+  @Benchmark
+  public Object tollgateThenCommit() throws Exception {
+    Object scope = gate.enter(SERVLET, request, response);
+    gate.exit(SERVLET, scope, null);
+    int written = serialiseHeaders();
+    resetForNextRequest();
+    return written;
+  }
+
+  /** {@link #bucket4jFilter}, followed by the header line Tomcat's commit writes. */
+  @Benchmark
+  public int bucket4jFilterThenCommit() {
+    ConsumptionProbe probe = bucket4jFilterDecides();
+    if (probe != null && probe.isConsumed()) {
+      response.setHeader("X-Rate-Limit-Remaining", Long.toString(probe.getRemainingTokens()));
+    }
+    int written = serialiseHeaders();
+    resetForNextRequest();
+    return written;
+  }
+
+  /** {@link #bucket4jFilterDraftHeaders}, followed by the header lines Tomcat's commit writes. */
+  @Benchmark
+  public int bucket4jFilterDraftHeadersThenCommit() {
+    ConsumptionProbe probe = bucket4jFilterDecides();
+    if (probe != null && probe.isConsumed()) {
+      response.setHeader("RateLimit-Policy", DRAFT_POLICY);
+      long seconds = Math.max(1, (probe.getNanosToWaitForRefill() + 999_999_999L) / 1_000_000_000L);
+      response.setHeader("RateLimit",
+          "\"hello-never-refuses\";r=" + probe.getRemainingTokens() + ";t=" + seconds);
+    }
+    int written = serialiseHeaders();
+    resetForNextRequest();
+    return written;
+  }
+
+  /** The response's headers written as Tomcat's commit writes them; the bytes written. */
+  private int serialiseHeaders() {
+    if (commit == null) {
+      commit = new HeaderSerialiser(connectorResponse.getCoyoteResponse());
+    }
+    return commit.writeHeadersOf(connectorResponse.getCoyoteResponse().getMimeHeaders());
+  }
+
+  /**
+   * Tomcat's HTTP/1.1 output buffer doing the part of its commit ({@code prepareResponse}) that
+   * depends on how a header was set: {@code sendHeader} for each header on the response, into its
+   * header buffer (a value kept as a string is encoded there, {@code MessageBytes.toBytes}, and
+   * checked for control characters; one kept as bytes is copied). The status line and Tomcat's
+   * own headers, the same whoever set the others, are left out, and so is the socket.
+   */
+  static final class HeaderSerialiser extends org.apache.coyote.http11.Http11OutputBuffer {
+
+    HeaderSerialiser(org.apache.coyote.Response response) {
+      super(response, 8 * 1024);
+    }
+
+    int writeHeadersOf(org.apache.tomcat.util.http.MimeHeaders headers) {
+      headerBuffer.clear();
+      for (int i = 0, n = headers.size(); i < n; i++) {
+        sendHeader(headers.getName(i), headers.getValue(i));
+      }
+      return headerBuffer.position();
+    }
+  }
 
   private void resetForNextRequest() {
     // the agent's mark, gone as Tomcat's recycling clears a request's attributes and notes: an
