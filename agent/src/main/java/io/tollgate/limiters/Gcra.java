@@ -135,6 +135,11 @@ public class Gcra implements RateLimitAlgorithm<Gcra.State> {
     return new State();
   }
 
+  /**
+   * Small on purpose: the JIT inlines it into the store's decision, and with it the full bucket's
+   * few stores ({@link #decideFull}); the general arithmetic, too big to inline (C2's "hot method
+   * too big"), stays a call of its own.
+   */
   @Override
   public final void decide(State state, long nowNanos, long cost, Verdict verdict) {
     long now = inUnits(nowNanos);
@@ -142,7 +147,11 @@ public class Gcra implements RateLimitAlgorithm<Gcra.State> {
       decideFull(state, now, verdict);
       return;
     }
+    decideAhead(state, now, cost, verdict);
+  }
 
+  /** {@link #decide} of any cost, on a bucket not known to be full: the general arithmetic. */
+  private void decideAhead(State state, long now, long cost, Verdict verdict) {
     long base;
     long baseFraction;
     if (state.tat < now) {
