@@ -123,11 +123,10 @@ public final class QuotaHeaders {
     int n = 0;
     Verdict verdict = tightest.verdict;
     long remaining = verdict.remaining;
-    long resetSeconds = RateLimitHeaders.ceilSeconds(verdict.resetNanos);
     if (mode != HeadersMode.LEGACY) {
       long t;
       if (mode == HeadersMode.DRAFT_8) {
-        t = resetSeconds;
+        t = RateLimitHeaders.ceilSeconds(verdict.resetNanos);
       } else if (verdict.allowed) {
         t = RateLimitHeaders.ceilSeconds(verdict.nextUnitNanos);
       } else {
@@ -148,7 +147,8 @@ public final class QuotaHeaders {
       n = header(sink, exchange, array, n, X_RATE_LIMIT_LIMIT,
           Long.toString(tightest.rule.policy().quota()), null);
       n = header(sink, exchange, array, n, X_RATE_LIMIT_REMAINING, Long.toString(remaining), null);
-      n = header(sink, exchange, array, n, X_RATE_LIMIT_RESET, Long.toString(resetSeconds), null);
+      n = header(sink, exchange, array, n, X_RATE_LIMIT_RESET,
+          Long.toString(RateLimitHeaders.ceilSeconds(verdict.resetNanos)), null);
     }
     return n;
   }

@@ -38,6 +38,9 @@ public final class KeyPartBound {
     if (n > MAX_BYTES) {
       return false; // every char takes at least one byte
     }
+    if (n <= MAX_BYTES / 3) {
+      return true; // no char takes more than three bytes (a surrogate pair four, for two chars)
+    }
     int bytes = 0;
     for (int i = 0; i < n; i++) {
       char c = part.charAt(i);
