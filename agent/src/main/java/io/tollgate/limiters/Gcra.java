@@ -229,7 +229,19 @@ public class Gcra implements RateLimitAlgorithm<Gcra.State> {
    * unit, without the division that every decision would otherwise make.
    */
   private long inUnits(long nowNanos) {
-    return unitNanos == 1 ? nowNanos : Math.floorDiv(nowNanos, unitNanos);
+    if (unitNanos == 1) {
+      return nowNanos;
+    }
+    // the finer units as constants (ExactMath.UNITS): the JIT divides by a constant with a
+    // multiplication, where by the field it would divide on every decision (a rule of a large
+    // limit or a long period counts in microseconds or milliseconds)
+    if (unitNanos == 1_000L) {
+      return Math.floorDiv(nowNanos, 1_000L);
+    }
+    if (unitNanos == 1_000_000L) {
+      return Math.floorDiv(nowNanos, 1_000_000L);
+    }
+    return Math.floorDiv(nowNanos, unitNanos);
   }
 
   /**
