@@ -64,12 +64,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *       does (path and method check, a bucket per address in a {@code ConcurrentHashMap}, one
  *       header);
  *   <li>{@code bucket4jFilterDraftHeaders}: the same filter sending the two headers the engine
- *       sends ({@code RateLimit-Policy} and {@code RateLimit}) instead of its one;
- *   <li>{@code tollgateThenCommit}, {@code bucket4jFilterThenCommit} and {@code
- *       bucket4jFilterDraftHeadersThenCommit} (allowed requests only): the same, each followed by
- *       what Tomcat's commit does with the headers they left on the response ({@link
- *       HeaderSerialiser}): a header kept as a string is turned into bytes there, one kept as
- *       bytes only copied, so the work a filter's {@code setHeader} leaves for later is counted.
+ *       sends ({@code RateLimit-Policy} and {@code RateLimit}) instead of its one.
  * </ul>
  *
  * <p>Rerun: {@code java -jar benchmarks/target/benchmarks.jar RequestPathBenchmark -prof gc}
@@ -282,6 +277,14 @@ public class RequestPathBenchmark {
   }
 
   private static final String DRAFT_POLICY = "\"hello-never-refuses\";q=1000000000;w=1";
+
+  /*
+   * The cases followed by the commit: tollgateThenCommit, bucket4jFilterThenCommit and
+   * bucket4jFilterDraftHeadersThenCommit (allowed requests only) are tollgate, bucket4jFilter and
+   * bucket4jFilterDraftHeaders, each followed by what Tomcat's commit does with the headers they
+   * left on the response (HeaderSerialiser): a header kept as a string is turned into bytes there,
+   * one kept as bytes only copied, so the work a filter's setHeader leaves for later is counted.
+   */
 
   /** Where the commit's header lines go, made on first use: {@link HeaderSerialiser}. */
   private HeaderSerialiser commit;
