@@ -4,6 +4,7 @@ import io.tollgate.logging.AgentLog;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 
@@ -31,7 +32,11 @@ public final class EarlyRetryLog {
 
   /** One key's early retries since its last line, and when that line was written. */
   public static final class KeyLine {
-    final AtomicLong sinceLine = new AtomicLong();
+    /**
+     * An adder, not an atomic: in a storm every refusal of the key, from every request thread,
+     * lands here, and one counter they all incremented would be a cache line they fought over.
+     */
+    final LongAdder sinceLine = new LongAdder();
     /** When the key's last line was written, or its first early retry seen before any line. */
     final AtomicLong lineNanos;
     volatile boolean written;
@@ -64,7 +69,7 @@ public final class EarlyRetryLog {
   /** As above, at {@code now}: the caller's reading of this log's clock. */
   public void earlyRetry(String rule, KeyLine line, String key, UnaryOperator<String> shown,
       long toldSeconds, long afterNanos, long now) {
-    line.sinceLine.incrementAndGet();
+    line.sinceLine.increment();
     long last = line.lineNanos.get();
     boolean due = !line.written || now - last >= MINUTE_NANOS;
     if (!due || !admitLine(now) || !line.lineNanos.compareAndSet(last, now)) {
@@ -72,7 +77,8 @@ public final class EarlyRetryLog {
     }
     boolean first = !line.written;
     line.written = true;
-    long times = line.sinceLine.getAndSet(0);
+    // each cell read and zeroed atomically: a retry counted meanwhile goes to the next line
+    long times = line.sinceLine.sumThenReset();
     StringBuilder text = new StringBuilder(120)
         .append("rule '").append(rule).append("': key ").append(shown.apply(key))
         .append(" retried ").append(seconds(afterNanos)).append(" s after being told ")

@@ -60,14 +60,22 @@ public final class RefusalLog {
     this.linesPerMinute = Math.max(0, lines);
   }
 
+  /**
+   * The minute of the rule that refused last: a flood's refusals are one rule's, and find it here
+   * without a lookup in {@link #minutes} by the rule's name.
+   */
+  private volatile Minute lastMinute;
+
   /** One rule's current minute: when it began, lines written in it, refusals left out. */
   private static final class Minute {
+    final String rule;
     volatile long start;
     final AtomicLong written = new AtomicLong();
     /** An adder, not an atomic: every refusal of a flood lands here, from every thread. */
     final LongAdder leftOut = new LongAdder();
 
-    Minute(long start) {
+    Minute(String rule, long start) {
+      this.rule = rule;
       this.start = start;
     }
   }
@@ -91,12 +99,16 @@ public final class RefusalLog {
       return false;
     }
     long now = nowNanos == Long.MIN_VALUE ? nanoClock.getAsLong() : nowNanos;
-    Minute minute = minutes.get(rule);
-    if (minute == null) {
-      if (minutes.size() >= MAX_RULES) {
-        minutes.clear();
+    Minute minute = lastMinute;
+    if (minute == null || !minute.rule.equals(rule)) {
+      minute = minutes.get(rule);
+      if (minute == null) {
+        if (minutes.size() >= MAX_RULES) {
+          minutes.clear();
+        }
+        minute = minutes.computeIfAbsent(rule, r -> new Minute(r, now));
       }
-      minute = minutes.computeIfAbsent(rule, r -> new Minute(now));
+      lastMinute = minute;
     }
     if (now - minute.start >= MINUTE_NANOS) {
       endMinute(rule, minute, now);

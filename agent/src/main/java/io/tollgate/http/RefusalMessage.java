@@ -77,6 +77,15 @@ public final class RefusalMessage {
    * module that writes headers as bytes.
    */
   public HeaderText headerText(int i, boolean value) {
+    return headerTexts()[2 * i + (value ? 1 : 0)];
+  }
+
+  /**
+   * Every name and value as {@link HeaderText}, names and values alternating as {@link
+   * #namesAndValues}: for a module that writes them all as bytes with one read of the kept array.
+   * Shared with every refusal of this value, so never to be written to.
+   */
+  public HeaderText[] headerTexts() {
     HeaderText[] kept = texts;
     if (kept == null) {
       kept = new HeaderText[headers.length];
@@ -85,7 +94,7 @@ public final class RefusalMessage {
       }
       texts = kept; // two racing threads make the same texts
     }
-    return kept[2 * i + (value ? 1 : 0)];
+    return kept;
   }
 
   /** Whether every header has a name of its own (by any case): none is set twice. */

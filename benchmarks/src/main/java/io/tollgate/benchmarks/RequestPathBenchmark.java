@@ -55,6 +55,10 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code tollgate} with {@code rules=rules-100} and {@code rules-10000}: that rule last
  *       in a file of 100 or 10,000 rules, the others one per tenant path ({@code /tenants/tI/**}):
  *       what a long rules file adds to a request that only one of its rules matches;
+ *   <li>{@code tollgateRecycled}: {@link #tollgate} with every response recycled before the next
+ *       request, as Tomcat recycles every response, the allowed one's too ({@code tollgate} only
+ *       clears an allowed response's headers but recycles a refusal's): the refused and allowed
+ *       cases reset alike; {@code noneRecycled} is its floor to subtract;
  *   <li>{@code tollgateLaterEntryPoint}: a filter or servlet after the first entry point of the
  *       same request (what every further filter in the chain costs);
  *   <li>{@code refusalWrittenByHand} with {@code rules=refused}: the refusal's own response
@@ -195,6 +199,25 @@ public class RequestPathBenchmark {
     Object scope = gate.enter(SERVLET, request, response);
     gate.exit(SERVLET, scope, null);
     resetForNextRequest();
+    return scope;
+  }
+
+  /** {@link #resetAsTomcatRecycles} alone: the floor of {@link #tollgateRecycled}. */
+  @Benchmark
+  public void noneRecycled() {
+    resetAsTomcatRecycles();
+  }
+
+  /**
+   * {@link #tollgate}, reset as Tomcat resets every request: the response recycled whether it was
+   * allowed or refused, so that a refused request and an allowed one are compared on the same
+   * reset (in {@link #tollgate} only the refusal pays for Tomcat's recycling).
+   */
+  @Benchmark
+  public Object tollgateRecycled() throws Exception {
+    Object scope = gate.enter(SERVLET, request, response);
+    gate.exit(SERVLET, scope, null);
+    resetAsTomcatRecycles();
     return scope;
   }
 
@@ -371,6 +394,18 @@ public class RequestPathBenchmark {
       return;
     }
     connectorResponse.getCoyoteResponse().getMimeHeaders().clear();
+  }
+
+  /**
+   * The request's mark removed as {@link #resetForNextRequest} does, and the response recycled
+   * whatever it was, as Tomcat's processor recycles every response (its connector response, then
+   * the coyote one) once the request is over.
+   */
+  private void resetAsTomcatRecycles() {
+    connectorRequest.removeAttribute(TollgateBridge.DECIDED_ATTRIBUTE);
+    connectorRequest.removeNote(TollgateBridge.DECIDED_ATTRIBUTE);
+    connectorResponse.recycle();
+    connectorResponse.getCoyoteResponse().recycle();
   }
 
   private static Bucket newBucket() {

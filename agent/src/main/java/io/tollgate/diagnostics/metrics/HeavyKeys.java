@@ -11,17 +11,24 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The heaviest keys of a stream, in bounded memory: the Space-Saving algorithm (Metwally, Agrawal
- * and El Abbadi, 2005) with {@code capacity} counters. A key seen more than {@code total /
- * capacity} times is always among the counters; a count may overestimate by at most the
- * counter's {@link Entry#error}.
+ * and El Abbadi, 2005) with {@code capacity} counters in each of {@link #STRIPES} stripes. A key
+ * seen more than {@code total / capacity} times is always among the counters; a count may
+ * overestimate by at most the counter's {@link Entry#error}.
  *
  * <p>Fed on every refusal, the common case under a flood, so a key already counted costs one map
  * read and one {@link LongAdder} increment, with no lock and nothing allocated; only a key not
- * among the counters takes the lock (to replace the smallest), and never waits for it: while
+ * among the counters takes a lock (to replace the smallest), and never waits for it: while
  * another thread replaces a counter, such a key is left out of this count (a flood of new keys,
  * each refused, must not queue every refusal of the rule behind one lock; the heavy keys, the
  * ones worth showing, are among the counters and counted without it). Keys are stored as shown ({@link
  * #display}): short and printable, never more than {@link #MAX_KEY_CHARS}.
+ *
+ * <p>The keys are spread by their hash over {@link #STRIPES} stripes, each a Space-Saving of
+ * {@code capacity} counters with its own lock, so that no lock is shared by every refusal of a
+ * rule (a flood of new keys from many threads tries one of several, and does not bounce one lock's
+ * word between every core). A key is always counted in the same stripe, so its count is what one
+ * Space-Saving over all keys would give, or closer (its stripe saw fewer keys), and the heaviest
+ * {@code capacity} keys are always shown, however they fall.
  */
 public final class HeavyKeys {
 
@@ -57,68 +64,91 @@ public final class HeavyKeys {
     }
   }
 
+  /** Stripes of keys, each with its own counters and lock: a power of two. */
+  static final int STRIPES = 4;
+
   private final int capacity;
-  /** Held while a key not counted yet is added; tried, never waited for. */
-  private final ReentrantLock replacing = new ReentrantLock();
-  /** By the key as given (so a hit needs no {@link #display}); at most {@link #capacity}. */
-  private final ConcurrentHashMap<String, Counter> counters;
+  private final Stripe[] stripes = new Stripe[STRIPES];
 
   public HeavyKeys(int capacity) {
     if (capacity < 1) {
       throw new IllegalArgumentException("capacity " + capacity);
     }
     this.capacity = capacity;
-    this.counters = new ConcurrentHashMap<>(capacity * 2);
+    for (int i = 0; i < STRIPES; i++) {
+      stripes[i] = new Stripe(capacity);
+    }
   }
 
   /** Counts one occurrence of {@code key} (as given: it is shortened and cleaned for display). */
   public void add(String key) {
     String k = key == null ? "-" : key;
-    Counter counter = counters.get(k);
-    if (counter != null) {
-      counter.count.increment();
-      return;
+    int h = k.hashCode();
+    stripes[(h ^ (h >>> 16)) & (STRIPES - 1)].add(k, key);
+  }
+
+  /** One stripe's keys: Space-Saving with {@code capacity} counters. */
+  private static final class Stripe {
+    private final int capacity;
+    /** Held while a key not counted yet is added; tried, never waited for. */
+    private final ReentrantLock replacing = new ReentrantLock();
+    /** By the key as given (so a hit needs no {@link #display}); at most {@link #capacity}. */
+    private final ConcurrentHashMap<String, Counter> counters;
+
+    Stripe(int capacity) {
+      this.capacity = capacity;
+      this.counters = new ConcurrentHashMap<>(capacity * 2);
     }
-    if (!replacing.tryLock()) {
-      return; // another thread is replacing a counter: this occurrence is left out, not queued
-    }
-    try {
-      counter = counters.get(k);
+
+    void add(String k, String key) {
+      Counter counter = counters.get(k);
       if (counter != null) {
         counter.count.increment();
         return;
       }
-      if (counters.size() < capacity) {
-        counters.put(k, new Counter(display(key), 1, 0));
-        return;
+      if (!replacing.tryLock()) {
+        return; // another thread is replacing a counter: this occurrence is left out, not queued
       }
-      // Space-Saving: the new key takes the smallest counter's place, and its count
-      String minKey = null;
-      long min = Long.MAX_VALUE;
-      for (Map.Entry<String, Counter> e : counters.entrySet()) {
-        long count = e.getValue().count.sum();
-        if (count < min) {
-          min = count;
-          minKey = e.getKey();
+      try {
+        counter = counters.get(k);
+        if (counter != null) {
+          counter.count.increment();
+          return;
         }
+        if (counters.size() < capacity) {
+          counters.put(k, new Counter(display(key), 1, 0));
+          return;
+        }
+        // Space-Saving: the new key takes the smallest counter's place, and its count
+        String minKey = null;
+        long min = Long.MAX_VALUE;
+        for (Map.Entry<String, Counter> e : counters.entrySet()) {
+          long count = e.getValue().count.sum();
+          if (count < min) {
+            min = count;
+            minKey = e.getKey();
+          }
+        }
+        counters.remove(minKey);
+        counters.put(k, new Counter(display(key), min + 1, min));
+      } finally {
+        replacing.unlock();
       }
-      counters.remove(minKey);
-      counters.put(k, new Counter(display(key), min + 1, min));
-    } finally {
-      replacing.unlock();
     }
   }
 
   /**
-   * The counted keys, heaviest first; two keys that show alike (cut at {@link #MAX_KEY_CHARS})
-   * are one entry.
+   * The counted keys, heaviest first, at most {@code capacity} of them; two keys that show alike
+   * (cut at {@link #MAX_KEY_CHARS}) are one entry.
    */
   public List<Entry> top() {
-    Map<String, long[]> byShown = new HashMap<>(capacity * 2);
-    for (Counter c : counters.values()) {
-      long[] sum = byShown.computeIfAbsent(c.shown, s -> new long[2]);
-      sum[0] += c.count.sum();
-      sum[1] += c.error;
+    Map<String, long[]> byShown = new HashMap<>(capacity * 2 * STRIPES);
+    for (Stripe stripe : stripes) {
+      for (Counter c : stripe.counters.values()) {
+        long[] sum = byShown.computeIfAbsent(c.shown, s -> new long[2]);
+        sum[0] += c.count.sum();
+        sum[1] += c.error;
+      }
     }
     List<Entry> entries = new ArrayList<>(byShown.size());
     for (Map.Entry<String, long[]> e : byShown.entrySet()) {
@@ -128,7 +158,7 @@ public final class HeavyKeys {
       int byCount = Long.compare(b.count, a.count);
       return byCount != 0 ? byCount : a.key.compareTo(b.key);
     });
-    return entries;
+    return entries.size() <= capacity ? entries : new ArrayList<>(entries.subList(0, capacity));
   }
 
   /**

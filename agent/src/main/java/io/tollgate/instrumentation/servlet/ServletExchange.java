@@ -359,9 +359,11 @@ public final class ServletExchange implements HttpExchange {
     int status = refusal.status();
     calls.reset(response);
     calls.setStatus(response, status);
-    ReasonPhrase.apply(response, status);
     TomcatResponseHeaders tomcat = api.tomcatHeaders;
     if (tomcat == null || !tomcat.setAll(response, refusal)) {
+      // Tomcat's own response (which setAll took) writes no phrase and needs none: only the
+      // others are looked at (two class lookups a refusal, ~2% of a refused request on Tomcat)
+      ReasonPhrase.apply(response, status);
       for (int i = 0, n = refusal.headerCount(); i < n; i++) {
         setResponseHeader(refusal.headerText(i, false), refusal.headerText(i, true));
       }

@@ -167,11 +167,14 @@ final class TomcatResponseHeaders {
    * are found and replaced by {@code setHeader}, as one set twice would be).
    */
   boolean setAll(Object response, RefusalMessage refusal) {
-    int count = refusal.headerCount();
-    for (int i = 0; i < count; i++) {
-      if (!goesInAsBytes(refusal.headerText(i, false), refusal.headerText(i, true))) {
-        return false;
+    HeaderText[] texts = refusal.headerTexts();
+    if (refusal != lastRefusalInBytes) {
+      for (int i = 0; i < texts.length; i += 2) {
+        if (!goesInAsBytes(texts[i], texts[i + 1])) {
+          return false;
+        }
       }
+      lastRefusalInBytes = refusal;
     }
     try {
       Object headers = headersOf(response);
@@ -179,9 +182,8 @@ final class TomcatResponseHeaders {
         return false;
       }
       boolean lookFirst = calls.size(headers) != 0 || !refusal.hasDistinctNames();
-      for (int i = 0; i < count; i++) {
-        if (!addAsBytes(headers, refusal.headerText(i, false), refusal.headerText(i, true),
-            lookFirst)) {
+      for (int i = 0; i < texts.length; i += 2) {
+        if (!addAsBytes(headers, texts[i], texts[i + 1], lookFirst)) {
           return false;
         }
       }
@@ -190,6 +192,13 @@ final class TomcatResponseHeaders {
       return false;
     }
   }
+
+  /**
+   * The last refusal value found to go in as bytes whole ({@link #goesInAsBytes} for each of its
+   * headers): a flood's refusals are one value, so its ten names and values are looked at once,
+   * not on every refusal. A plain field: a thread that sees a stale one only looks again.
+   */
+  private RefusalMessage lastRefusalInBytes;
 
   /**
    * Whether the header can go into Tomcat's headers as the bytes kept with it: printable ASCII,

@@ -27,6 +27,36 @@ class HeavyKeysTest {
     assertEquals("c", top.get(2).key);
   }
 
+  /**
+   * The keys are spread over stripes by hash, each with its own counters and lock: whichever
+   * stripes they fall in, the {@code capacity} heaviest keys of a flood (each heavier than all the
+   * lighter ones together) are shown, heaviest first, and no more than {@code capacity} keys.
+   */
+  @Test
+  void theHeaviestAreShownWhateverStripesTheyFallIn() {
+    int[][] cases = {
+      // capacity, keys added (key i added 2^i times)
+      {1, 6}, {2, 8}, {3, 10}, {5, 10}, {10, 12},
+    };
+    for (int[] c : cases) {
+      int capacity = c[0];
+      int keys = c[1];
+      HeavyKeys heavy = new HeavyKeys(capacity);
+      for (int i = 0; i < keys; i++) {
+        for (int n = 0; n < 1 << i; n++) {
+          heavy.add("10.0.0." + i);
+        }
+      }
+      List<HeavyKeys.Entry> top = heavy.top();
+      assertEquals(capacity, top.size(), "capacity " + capacity + ": " + top);
+      for (int rank = 0; rank < capacity; rank++) {
+        int i = keys - 1 - rank;
+        assertEquals("10.0.0." + i, top.get(rank).key, "capacity " + capacity + ": " + top);
+        assertTrue(top.get(rank).count >= 1 << i, top.toString());
+      }
+    }
+  }
+
   @Test
   void aHeavyHitterSurvivesAFloodOfOneOffKeys() {
     HeavyKeys keys = new HeavyKeys(10);
