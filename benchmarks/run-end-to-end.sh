@@ -168,6 +168,11 @@ export REDIS_URL=${REDIS_URL:-}
 
 start_app() { # mode -> sets PID
   local args=()
+  # A port some other process already serves would be measured in place of this run's server
+  # (a leftover JVM of an earlier run measured at 0.0-0.4 us per request once): refuse to start.
+  if curl -s -o /dev/null --max-time 1 "$URL"; then
+    echo "port $PORT is already served by another process: stop it, or set PORT" >&2; exit 1
+  fi
   case $1 in
     rule) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules$MANY.yaml) ;;
     redis) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-redis$MANY.yaml) ;;
