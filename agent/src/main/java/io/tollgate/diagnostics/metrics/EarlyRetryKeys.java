@@ -102,17 +102,7 @@ final class EarlyRetryKeys {
     }
     long start = 1;
     if (counters.size() >= CAPACITY) {
-      String minKey = null;
-      long min = Long.MAX_VALUE;
-      for (Map.Entry<String, Counter> e : counters.entrySet()) {
-        long count = e.getValue().count.sum();
-        if (count < min) {
-          min = count;
-          minKey = e.getKey();
-        }
-      }
-      counters.remove(minKey);
-      start = min + 1;
+      start = SpaceSaving.evictSmallest(counters, c -> c.count) + 1;
     }
     counter = new Counter(shown.apply(key), start);
     counters.put(key, counter);

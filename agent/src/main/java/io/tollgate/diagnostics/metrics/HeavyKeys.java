@@ -120,16 +120,7 @@ public final class HeavyKeys {
           return;
         }
         // Space-Saving: the new key takes the smallest counter's place, and its count
-        String minKey = null;
-        long min = Long.MAX_VALUE;
-        for (Map.Entry<String, Counter> e : counters.entrySet()) {
-          long count = e.getValue().count.sum();
-          if (count < min) {
-            min = count;
-            minKey = e.getKey();
-          }
-        }
-        counters.remove(minKey);
+        long min = SpaceSaving.evictSmallest(counters, c -> c.count);
         counters.put(k, new Counter(display(key), min + 1, min));
       } finally {
         replacing.unlock();
