@@ -171,11 +171,18 @@ fi
 REDIS_PID=""
 REDIS_PORT=${REDIS_PORT:-16399}
 if [[ " ${MODES[*]} " == *" redis"* || " ${MODES[*]} " == *" bucket4j-lettuce "* ]] && [ -z "${REDIS_URL:-}" ]; then
+  # a server still shutting down on the port (a run just before this one's): wait for it to go
+  for _ in $(seq 1 50); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 || break; sleep 0.2; done
   "${WRK_CPU[@]}" redis-server --port "$REDIS_PORT" --save '' --appendonly no --daemonize no >/tmp/tollgate-e2e-redis.$$.log 2>&1 &
   REDIS_PID=$!
-  trap '[ -n "$REDIS_PID" ] && kill $REDIS_PID 2>/dev/null || true' EXIT
+  # ended and waited for, so that a run right after this one finds the port free
+  trap '[ -n "$REDIS_PID" ] && { kill $REDIS_PID 2>/dev/null; wait $REDIS_PID 2>/dev/null; } || true' EXIT
   REDIS_URL=redis://127.0.0.1:$REDIS_PORT
   for _ in $(seq 1 100); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
+  # the ping may have been answered by another server on the port (one still shutting down):
+  # the modes would then run on a Redis that goes away, decided by on-failure
+  sleep 0.5
+  kill -0 "$REDIS_PID" 2>/dev/null || { cat /tmp/tollgate-e2e-redis.$$.log >&2; echo "redis-server did not start on port $REDIS_PORT" >&2; exit 1; }
 fi
 export REDIS_URL=${REDIS_URL:-}
 
