@@ -24,7 +24,7 @@ public interface LeaseCounts {
   /** Tokens the leases brought here to hand out. */
   long tokensLeased();
 
-  /** Leased tokens given up unused (their second ran out, their key was evicted). */
+  /** Leased tokens given up unused (their second ran out; not those of a key gone quiet). */
   long tokensUnused();
 
   /** Requests allowed here from a lease's tokens, without a round trip of their own. */

@@ -219,7 +219,7 @@ public final class PrometheusExporter {
       new LeaseCounter("tollgate_rule_lease_tokens_total",
           "Tokens leases brought to this instance to hand out.", LeaseCounts::tokensLeased),
       new LeaseCounter("tollgate_rule_lease_tokens_unused_total",
-          "Leased tokens given up unused: their second ran out, or their key was evicted.",
+          "Leased tokens given up unused: their second ran out (not those of a key gone quiet).",
           LeaseCounts::tokensUnused),
       new LeaseCounter("tollgate_rule_leases_lost_total",
           "Leases that added nothing although Redis may have taken their tokens: failed, or"

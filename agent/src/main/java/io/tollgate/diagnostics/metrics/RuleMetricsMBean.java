@@ -94,7 +94,7 @@ public interface RuleMetricsMBean {
   /** Tokens the leases brought here to hand out. */
   long getLeasedTokens();
 
-  /** Leased tokens given up unused (their second ran out, their key was evicted). */
+  /** Leased tokens given up unused (their second ran out; not those of a key gone quiet). */
   long getLeasedTokensUnused();
 
   /** Leases that added nothing although Redis may have taken their tokens (failed, too late). */

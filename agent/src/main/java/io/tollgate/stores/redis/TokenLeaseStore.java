@@ -166,7 +166,6 @@ public final class TokenLeaseStore implements LimiterStore {
             .expireAfterAccess(Duration.ofNanos(2 * LEASE_NANOS))
             .executor(Runnable::run)
             .ticker(clock::nowNanos)
-            .<String, Lease>removalListener((key, lease, cause) -> givenUpWith(lease))
             .build();
   }
 
@@ -257,16 +256,6 @@ public final class TokenLeaseStore implements LimiterStore {
     if (lease.tokens > 0 && now >= lease.expiresAt) {
       counters.tokensGivenUp(lease.tokens);
       lease.tokens = 0;
-    }
-  }
-
-  /** A key's entry evicted (or expired: two seconds unseen) with tokens still held. */
-  private void givenUpWith(Lease lease) {
-    if (lease != null) {
-      synchronized (lease) {
-        counters.tokensGivenUp(lease.tokens);
-        lease.tokens = 0;
-      }
     }
   }
 

@@ -415,13 +415,6 @@ class TokenLeaseStoreTest {
               clock.advanceNanos(SECOND);
               requests(store, "k", 1);
             }, new long[] {11, 0, 2, 0, 18, 9, 0, 0, 0}),
-        Arguments.of("N, then 3 s unseen: the key's entry expires with its 9 tokens",
-            (Sequence) (store, shared, server, clock) -> {
-              requests(store, "k", N);
-              clock.advanceNanos(3 * SECOND);
-              requests(store, "other", 1); // a write: the cache's upkeep runs, the entry goes
-              awaitTrue(() -> store.counters().tokensUnused() == 9, "the expired entry's tokens");
-            }, new long[] {11, 0, 1, 0, 9, 9, 0, 0, 0}),
         Arguments.of("N + N - 1, the lease taken ahead failing (an error reply): lost",
             (Sequence) (store, shared, server, clock) -> {
               requests(store, "k", N);
