@@ -18,9 +18,15 @@
 #   env: WARMUP=40 DURATION=15 PORT=18094 APP=servlet-jakarta AGENT=agent/target/tollgate-agent.jar PIN=1
 #        SERVER_CPU=0 WRK_CPU=1 (the cores, e.g. SERVER_CPU=1 PIN=same beside another run on CPU 0)
 #        OUT=benchmarks/results/profile-async-MODE (where the two files go, without extension)
+#        KEYS=many: wrk names one of 10,000 clients per request (wrk-many-keys.lua) and the rule,
+#        redis and redis-lease modes key by it, as run-end-to-end.sh's KEYS=many
+#        REDIS_PORT=16398 (the redis-server started here)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MODE=${1:-rule}; WARMUP=${WARMUP:-40}; DURATION=${DURATION:-15}; PORT=${PORT:-18094}
+KEYS=${KEYS:-one}; MANY=""; WRK_SCRIPT=()
+[ "$KEYS" = many ] && { MANY=-many; WRK_SCRIPT=(-s benchmarks/wrk-many-keys.lua); }
+REDIS_PORT=${REDIS_PORT:-16398}
 APP=${APP:-servlet-jakarta}
 AGENT=${AGENT:-agent/target/tollgate-agent.jar}
 AP_VERSION=4.1
@@ -32,12 +38,12 @@ LIB=$work/linux-x64/libasyncProfiler.so
 OUT=${OUT:-benchmarks/results/profile-async-$MODE}
 args=()
 case $MODE in
-  rule) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules.yaml) ;;
+  rule) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules$MANY.yaml) ;;
   nomatch) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-nomatch.yaml) ;;
   noheaders|rule-noheaders) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-noheaders.yaml) ;;
   bucket4j) args=(-Dtestapp.bucket4j=map) ;;
-  redis) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-redis.yaml) ;;
-  redis-lease) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-redis-lease.yaml) ;;
+  redis) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-redis$MANY.yaml) ;;
+  redis-lease) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-redis-lease$MANY.yaml) ;;
   refused) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-refused.yaml) ;;
   none) ;;
   *) echo "MODE is none, rule, nomatch, rule-noheaders (noheaders), bucket4j, redis, redis-lease or refused" >&2; exit 2 ;;
@@ -45,10 +51,10 @@ esac
 SERVER_CPU=${SERVER_CPU:-0}; WRK_CPU=${WRK_CPU:-1}; [ "${PIN:-1}" = same ] && WRK_CPU=$SERVER_CPU
 REDIS_PID=""
 if [[ $MODE == redis* && -z "${REDIS_URL:-}" ]]; then
-  taskset -c 1 redis-server --port 16398 --save '' --appendonly no --daemonize no >"$work/redis.log" 2>&1 &
+  taskset -c 1 redis-server --port "$REDIS_PORT" --save '' --appendonly no --daemonize no >"$work/redis.log" 2>&1 &
   REDIS_PID=$!
-  export REDIS_URL=redis://127.0.0.1:16398
-  for _ in $(seq 1 100); do redis-cli -p 16398 ping >/dev/null 2>&1 && break; sleep 0.1; done
+  export REDIS_URL=redis://127.0.0.1:$REDIS_PORT
+  for _ in $(seq 1 100); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
 fi
 export REDIS_URL=${REDIS_URL:-}
 URL=http://127.0.0.1:$PORT/hello
@@ -59,10 +65,10 @@ trap 'kill $PID 2>/dev/null || true; [ -z "$REDIS_PID" ] || kill $REDIS_PID 2>/d
 until [[ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "$URL" || true)" =~ ^(200|429)$ ]]; do
   kill -0 $PID 2>/dev/null || { cat "$work/app.log" >&2; exit 1; }; sleep 0.1
 done
-taskset -c $WRK_CPU wrk -t2 -c32 -d"${WARMUP}s" "$URL" >/dev/null
+taskset -c $WRK_CPU wrk -t2 -c32 -d"${WARMUP}s" "${WRK_SCRIPT[@]}" "$URL" >/dev/null
 java -cp benchmarks/target/benchmarks.jar io.tollgate.benchmarks.LoadAgentPath $PID "$LIB" start,event=itimer,interval=1ms
 cpu0=$(awk '{print $14 + $15}' /proc/$PID/stat)
-requests=$(taskset -c $WRK_CPU wrk -t2 -c32 -d"${DURATION}s" "$URL" | tee "$work/wrk.txt" | grep -oE '[0-9]+ requests in' | cut -d' ' -f1)
+requests=$(taskset -c $WRK_CPU wrk -t2 -c32 -d"${DURATION}s" "${WRK_SCRIPT[@]}" "$URL" | tee "$work/wrk.txt" | grep -oE '[0-9]+ requests in' | cut -d' ' -f1)
 cpu_us=$(awk -v t0="$cpu0" -v hz="$(getconf CLK_TCK)" -v n="$requests" '{printf "%.2f", ($14 + $15 - t0) * 1e6 / hz / n}' /proc/$PID/stat)
 java -cp benchmarks/target/benchmarks.jar io.tollgate.benchmarks.LoadAgentPath $PID "$LIB" "stop,collapsed,file=$(readlink -f "$(dirname "$OUT")")/$(basename "$OUT").collapsed"
 python3 - "$OUT.collapsed" "$requests" "$MODE" "$cpu_us" <<'PY' | tee "$OUT.txt"
@@ -94,6 +100,13 @@ families = [
     ('the socket read', ['SocketChannelImpl.read', 'IOUtil.read']),
     ('the application filter chain (ApplicationFilterChain.doFilter)', ['ApplicationFilterChain.doFilter']),
     ('the hand-written Bucket4j filter', ['Bucket4jRateLimitFilter']),
+    ('Tollgate\'s stores (io/tollgate/stores: Redis, leases, the failure policy)', ['io/tollgate/stores/']),
+    ('  of which the leases (TokenLeaseStore)', ['TokenLeaseStore.']),
+    ('  of which a Caffeine cache (the leases\' keys, the policy store\'s shares)', ['caffeine/cache/']),
+    ('  of which the key (RedisKeys, a hash of the client key)', ['RedisKeys.', 'MessageDigest']),
+    ('the Redis client, any thread (Lettuce, Netty)', ['lettuce/', 'io/netty/', 'netty/']),
+    ('the Redis client\'s event loop (NioEventLoop.run)', ['NioEventLoop.run']),
+    ('a request thread waiting for a reply (park)', ['LockSupport.park', 'Unsafe.park']),
     ('GC', ['G1', 'GCTask', 'gc/']),
     ('JIT compiler', ['CompileBroker::']),
 ]

@@ -51,6 +51,9 @@
 # Besides wrk's figures, the server's CPU time per request over the measured run (from
 # /proc/PID/stat), split into the JIT compiler threads' share and the rest (/proc/PID/task/*), and
 # its context switches per request (benchmarks/threads-under-load.sh says which threads make them).
+# With a redis-server of its own (the redis modes without REDIS_URL), also that server's CPU time
+# per request over the measured run, and its commands (INFO commandstats, reset before the run):
+# on one core (PIN=same) Redis takes its CPU from the same core as the server and wrk.
 # `run-end-to-end.sh --summary RESULTS_DIR [APP]` runs nothing: it makes the summary again from
 # RESULTS_DIR/e2e-APP-runs.txt (APP default servlet-jakarta), e.g. of a run stopped before its end.
 set -euo pipefail
@@ -63,7 +66,7 @@ python3 - "$RES/e2e-$APP-runs.txt" "$APP" >"$RES/e2e-$APP-summary.txt" <<'PY'
 import sys, re, statistics, collections
 def ms(v):
     n, u = re.match(r'([\d.]+)(us|ms|s)', v).groups(); return float(n) * {'us': 1e-3, 'ms': 1, 's': 1e3}[u]
-rows = collections.defaultdict(list); order = []
+rows = collections.defaultdict(list); order = []; redis_us = collections.defaultdict(list)
 for line in open(sys.argv[1]):
     if line.startswith('#'): print(line.strip()); continue
     mode, r, f = line.split(); t = open(f).read()
@@ -73,6 +76,9 @@ for line in open(sys.argv[1]):
     reqs = int(re.search(r'(\d+) requests in', t).group(1))
     cpu = re.search(r'server CPU ticks: (\d+) of 1/(\d+) s', t)
     us = 1e6 * int(cpu.group(1)) / int(cpu.group(2)) / reqs if cpu else float('nan')
+    rcpu = re.search(r'redis-server CPU ticks: (\d+) of 1/(\d+) s', t)
+    rus = 1e6 * int(rcpu.group(1)) / int(rcpu.group(2)) / reqs if rcpu else None
+    if rus is not None: redis_us[mode].append(rus)
     jit = re.search(r'JIT compiler threads CPU ticks: (\d+) of 1/(\d+) s', t)
     jus = 1e6 * int(jit.group(1)) / int(jit.group(2)) / reqs if jit else float('nan')
     warm = re.search(r'warm-up: (.*)', t)
@@ -80,7 +86,7 @@ for line in open(sys.argv[1]):
     csr = int(cs.group(1)) / reqs if cs else float('nan')
     rows[mode].append((rps, p50, p99, us, us - jus, csr)); order.append(mode) if mode not in order else None
     print(f"{mode:8s} round {r}: {rps:10.0f} req/s  p50 {p50:7.3f} ms  p99 {p99:7.3f} ms  CPU {us:6.1f} us/req"
-          + f" (JIT {jus:4.1f})" + f"  switches {csr:5.2f}/req" + (f"  [{warm.group(1)}]" if warm else "")
+          + f" (JIT {jus:4.1f})" + f"  switches {csr:5.2f}/req" + (f"  redis-server CPU {rus:5.1f} us/req" if rus is not None else "") + (f"  [{warm.group(1)}]" if warm else "")
           + ((f"  refused (429) {bad.group(1)} of {reqs}" if mode.startswith('refused') else f"  NON-2XX {bad.group(1)}") if bad else "") + (f"  socket errors: {errs.group(1)}" if errs else ""))
 print()
 # the reference: the bare app, or in a run without it (the Redis runs) the local rule
@@ -94,6 +100,13 @@ for mode in order:
     per = (", ".join(f"{100*a[0]/b[0]:.0f}%" for a, b in zip(rows[mode], rows[ref]))
            if base and len(rows[mode]) == len(rows[ref]) else "-")
     print(f"| {mode} | {m[0]:,.0f} | {rel(0)} | {m[1]:.3f} | {rel(1)} | {m[2]:.3f} | {rel(2)} | {m[3]:.1f} | {rel(3)} | {m[4]:.1f} | {rel(4)} | {m[5]:.2f} | {per} |")
+if redis_us:
+    print()
+    print("| mode | redis-server CPU µs/req (median of rounds) | by round |")
+    print("|---|---|---|")
+    for mode in order:
+        if redis_us[mode]:
+            print(f"| {mode} | {statistics.median(redis_us[mode]):.1f} | {', '.join(f'{x:.1f}' for x in redis_us[mode])} |")
 PY
 cat "$RES/e2e-$APP-summary.txt"
 }
@@ -158,11 +171,18 @@ fi
 REDIS_PID=""
 REDIS_PORT=${REDIS_PORT:-16399}
 if [[ " ${MODES[*]} " == *" redis"* || " ${MODES[*]} " == *" bucket4j-lettuce "* ]] && [ -z "${REDIS_URL:-}" ]; then
+  # a server still shutting down on the port (a run just before this one's): wait for it to go
+  for _ in $(seq 1 50); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 || break; sleep 0.2; done
   "${WRK_CPU[@]}" redis-server --port "$REDIS_PORT" --save '' --appendonly no --daemonize no >/tmp/tollgate-e2e-redis.$$.log 2>&1 &
   REDIS_PID=$!
-  trap '[ -n "$REDIS_PID" ] && kill $REDIS_PID 2>/dev/null || true' EXIT
+  # ended and waited for, so that a run right after this one finds the port free
+  trap '[ -n "$REDIS_PID" ] && { kill $REDIS_PID 2>/dev/null; wait $REDIS_PID 2>/dev/null; } || true' EXIT
   REDIS_URL=redis://127.0.0.1:$REDIS_PORT
   for _ in $(seq 1 100); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
+  # the ping may have been answered by another server on the port (one still shutting down):
+  # the modes would then run on a Redis that goes away, decided by on-failure
+  sleep 0.5
+  kill -0 "$REDIS_PID" 2>/dev/null || { cat /tmp/tollgate-e2e-redis.$$.log >&2; echo "redis-server did not start on port $REDIS_PORT" >&2; exit 1; }
 fi
 export REDIS_URL=${REDIS_URL:-}
 
@@ -230,6 +250,9 @@ for r in $(seq "$FIRST_ROUND" $((FIRST_ROUND + ROUNDS - 1))); do
       [ $warmed -ge "$WARMUP_MAX" ] && { jit_ms="$jit_ms ms, never settled"; break; }
     done
     f="$RES/e2e-$APP-$mode-r$r.txt"
+    if [ -n "$REDIS_PID" ]; then
+      redis-cli -p "$REDIS_PORT" config resetstat >/dev/null; rcpu0=$(awk '{print $14 + $15}' /proc/$REDIS_PID/stat)
+    fi
     cpu0=$(awk '{print $14 + $15}' /proc/$PID/stat); jit0=$(jit_ticks); cs0=$(context_switches)
     "${WRK_CPU[@]}" wrk -t"$THREADS" -c"$CONNS" -d"${DURATION}s" --latency "${WRK_SCRIPT[@]}" "$URL" | tee "$f"
     # the server's own CPU time over the measured run (user + system, all its threads): on a
@@ -237,6 +260,10 @@ for r in $(seq "$FIRST_ROUND" $((FIRST_ROUND + ROUNDS - 1))); do
     echo "server CPU ticks: $(( $(awk '{print $14 + $15}' /proc/$PID/stat) - cpu0 )) of 1/$HZ s" >>"$f"
     echo "JIT compiler threads CPU ticks: $(( $(jit_ticks) - jit0 )) of 1/$HZ s" >>"$f"
     echo "server context switches: $(( $(context_switches) - cs0 ))" >>"$f"
+    if [ -n "$REDIS_PID" ]; then
+      echo "redis-server CPU ticks: $(( $(awk '{print $14 + $15}' /proc/$REDIS_PID/stat) - rcpu0 )) of 1/$HZ s" >>"$f"
+      redis-cli -p "$REDIS_PORT" info commandstats | grep '^cmdstat' >>"$f" || true
+    fi
     echo "warm-up: ${warmed} s, the JIT's CPU in its last 5 s: ${jit_ms}" >>"$f"
     # the agent must have refused nothing (but in the refused modes, everything): a response
     # other than the mode's invalidates the run

@@ -3,9 +3,11 @@ package io.tollgate.agent;
 import io.tollgate.config.Durations;
 import io.tollgate.logging.AgentLog;
 import io.tollgate.diagnostics.Version;
+import io.tollgate.diagnostics.metrics.LeaseCounts;
 import io.tollgate.diagnostics.metrics.RuleMetrics;
 import io.tollgate.diagnostics.metrics.TollgateMetrics;
 import io.tollgate.diagnostics.status.BackendStatus;
+import io.tollgate.diagnostics.status.LeaseStatusCounters;
 import io.tollgate.diagnostics.status.OutboundCounters;
 import io.tollgate.diagnostics.status.OutboundStatus;
 import io.tollgate.diagnostics.status.RuleCounters;
@@ -66,8 +68,10 @@ final class StatusReport {
           RuleMetrics metrics = TollgateMetrics.find(budget.name());
           String plan = rule.planOf(budget);
           String limit = limitOf(budget) + (plan == null ? "" : ", plan " + plan);
+          LeaseCounts leases = TollgateMetrics.leases(budget.name());
           rules.add(new RuleStatus(budget.name(), budget.algorithmName(), limit,
-              budget.isShadow(), RuleCounters.read(metrics), RuleCounters.readKeys(metrics)));
+              budget.isShadow(), RuleCounters.read(metrics), RuleCounters.readKeys(metrics),
+              leases == null ? 0 : leases.leaseTokens(), LeaseStatusCounters.read(leases)));
         }
       }
       if (holder.outbound() instanceof OutboundGate) {

@@ -18,6 +18,7 @@ import io.tollgate.http.RefusalBody;
 import io.tollgate.diagnostics.ProxySetupAdvisor;
 import io.tollgate.keys.ClientAddressResolver;
 import io.tollgate.keys.RequestKeyResolver;
+import io.tollgate.diagnostics.metrics.LeaseCounts;
 import io.tollgate.diagnostics.metrics.TollgateMetrics;
 import io.tollgate.limiters.AdaptiveConcurrency;
 import io.tollgate.limiters.AlgorithmKind;
@@ -151,6 +152,7 @@ public final class RuleSetFactory {
       warnAboutSettings(clients, config);
     }
     List<Rule> rules = new ArrayList<>();
+    Map<String, LeaseCounts> leasing = new LinkedHashMap<>();
     CountedState.OfFile ofFile = CountedState.ofFile(config);
     for (RuleConfig ruleConfig : config.rules()) {
       boolean shadow = ruleConfig.effectiveMode(config.mode()) == Mode.SHADOW;
@@ -193,19 +195,22 @@ public final class RuleSetFactory {
         rules.add(
             Rule.of(
                 shared,
-                budgets(config, ofFile, ruleConfig, shared, "", ruleConfig.limits(), kept)));
+                budgets(config, ofFile, ruleConfig, shared, "", ruleConfig.limits(), kept,
+                    leasing)));
       } else {
         Map<String, Rule.Budget[]> byPlan = new LinkedHashMap<>();
         for (Map.Entry<String, List<LimitSpec>> e : plans.limits().entrySet()) {
           byPlan.put(
               e.getKey(),
-              budgets(config, ofFile, ruleConfig, shared, e.getKey(), e.getValue(), kept));
+              budgets(config, ofFile, ruleConfig, shared, e.getKey(), e.getValue(), kept,
+                  leasing));
         }
         rules.add(Rule.withPlans(shared, plans, byPlan));
       }
     }
     if (!validating) {
       showAdaptiveRules(rules);
+      TollgateMetrics.showLeases(leasing);
     }
     return new RuleSet(
         rules, config.source(), config.headers(), clients.trustedProxies().ignoresHeaders());
@@ -245,7 +250,8 @@ public final class RuleSetFactory {
 
   /**
    * The budgets of one set of limits (the rule's, or a plan's): one store each, kept from the
-   * previous rules when its counting did not change.
+   * previous rules when its counting did not change. Those that lease tokens from Redis go into
+   * {@code leasing} with their leases' counters, for the metrics and {@code status}.
    */
   private Rule.Budget[] budgets(
       RulesConfig config,
@@ -254,7 +260,8 @@ public final class RuleSetFactory {
       Rule.Shared shared,
       String plan,
       List<LimitSpec> limits,
-      Rule kept) {
+      Rule kept,
+      Map<String, LeaseCounts> leasing) {
     int n = limits.size();
     Rule.Budget[] out = new Rule.Budget[n];
     String[] ids = new String[n];
@@ -311,6 +318,10 @@ public final class RuleSetFactory {
               stores.storeFor(config, ruleConfig, names[i], plan, periods[i], algorithms.get(i));
           carryOver(store, kept == null ? null : kept.budgetCarryingTo(ids[i], carryFingerprints[i]));
         }
+      }
+      if (group == null && StoreProvider.leases(config, algorithms.get(i))) {
+        leasing.put(names[i],
+            new RuleLeases(config.redis().leaseTokens(), stores.leaseCounters(names[i])));
       }
       out[i] =
           new Rule.Budget(

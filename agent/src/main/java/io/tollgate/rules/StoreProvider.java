@@ -15,6 +15,7 @@ import io.tollgate.stores.LimiterStore;
 import io.tollgate.stores.LocalLimiterStore;
 import io.tollgate.stores.redis.FailurePolicyStore;
 import io.tollgate.stores.redis.InstanceRegistry;
+import io.tollgate.stores.redis.LeaseCounters;
 import io.tollgate.stores.redis.RedisBackend;
 import io.tollgate.stores.redis.RedisAlgorithmStore;
 import io.tollgate.stores.redis.RedisConnectionSettings;
@@ -29,6 +30,8 @@ import io.tollgate.stores.redis.RedisBudgetGroup;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 
 /**
  * Gives each rule its store: in this process, or on Redis behind the rule's on-failure policy.
@@ -50,6 +53,11 @@ public final class StoreProvider {
   /** Volatile: the {@code status} command reads them from the attach thread, without the lock. */
   private volatile RedisBackend backend;
   private volatile InstanceRegistry instances;
+  /**
+   * Each leasing budget's counters, by its name, for as long as the agent runs: a reload that
+   * replaces a budget's store keeps counting into them, as the rule's other counters do.
+   */
+  private final ConcurrentMap<String, LeaseCounters> leaseCounters = new ConcurrentHashMap<>();
 
   public StoreProvider(Clock clock) {
     this(clock, true);
@@ -237,13 +245,30 @@ public final class StoreProvider {
     // is exact); leases nearest Redis, so that the refusal cache hears a leased key's answer too.
     boolean tokenBucket = algorithm instanceof TokenBucket;
     LimiterStore decider = shared;
-    if (tokenBucket && config.redis().leaseTokens() > 1) {
-      decider = new TokenLeaseStore(shared, clock, config.redis().leaseTokens(), rule.maxKeys());
+    if (leases(config, algorithm)) {
+      decider = new TokenLeaseStore(shared, clock, config.redis().leaseTokens(), rule.maxKeys(),
+          leaseCounters(budgetName));
     }
     if (tokenBucket && config.redis().refusalCache()) {
       decider = new RefusalCacheStore(decider, clock, rule.maxKeys());
     }
     return withFailurePolicy(rule, shared, decider);
+  }
+
+  /**
+   * Whether a budget of {@code algorithm} leases tokens from Redis under {@code config}: a token
+   * bucket on Redis with {@code lease-tokens} (a rule with several limits then decides its budgets
+   * one by one, {@link #groupFor}).
+   */
+  static boolean leases(RulesConfig config, RateLimitAlgorithm<?> algorithm) {
+    return config.backend() == Backend.REDIS
+        && algorithm instanceof TokenBucket
+        && config.redis().leaseTokens() > 1;
+  }
+
+  /** The lease counters of budget {@code budgetName} (made on first use, kept ever after). */
+  LeaseCounters leaseCounters(String budgetName) {
+    return leaseCounters.computeIfAbsent(budgetName, name -> new LeaseCounters());
   }
 
   /**

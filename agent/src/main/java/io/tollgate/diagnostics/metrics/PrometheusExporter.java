@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.ToLongFunction;
 
 /**
  * The Prometheus text format (version 0.0.4) at {@code http://HOST:PORT/metrics}, on its own port
@@ -129,6 +130,7 @@ public final class PrometheusExporter {
     }
 
     adaptiveGauges(out, rules);
+    leaseCounters(out, rules);
 
     out.append("# HELP tollgate_rule_refused_key_requests The keys refused (or would-refuse) most")
         .append(" often per rule, at most ").append(RuleMetrics.TOP_KEYS)
@@ -179,6 +181,80 @@ public final class PrometheusExporter {
       for (String[] row : rows) {
         out.append(gauges[g][0]).append("{rule=\"").append(row[0]).append("\"} ")
             .append(row[g + 1]).append('\n');
+      }
+    }
+  }
+
+  /** One counter of the leasing rules: its name, its help, how it is read. */
+  private static final class LeaseCounter {
+    final String name;
+    final String help;
+    final ToLongFunction<LeaseCounts> reader;
+
+    LeaseCounter(String name, String help, ToLongFunction<LeaseCounts> reader) {
+      this.name = name;
+      this.help = help;
+      this.reader = reader;
+    }
+  }
+
+  private static final List<LeaseCounter> LEASE_COUNTERS = List.of(
+      new LeaseCounter("tollgate_rule_lease_allowed_total",
+          "Requests allowed from a lease's tokens held here, without a round trip (lease-tokens).",
+          LeaseCounts::allowedFromLease),
+      new LeaseCounter("tollgate_rule_lease_redis_decisions_total",
+          "Requests of a leasing rule decided by Redis in a call of their own.",
+          LeaseCounts::decidedByRedis),
+      new LeaseCounter("tollgate_rule_leases_total",
+          "Leases of lease-tokens tokens Redis granted this instance.", LeaseCounts::leases),
+      new LeaseCounter("tollgate_rule_leases_ahead_total",
+          "Leases asked for ahead of need, in the background.", LeaseCounts::leasesAhead),
+      new LeaseCounter("tollgate_rule_lease_waits_total",
+          "Requests that found no leased token while a lease was on its way, and waited for it.",
+          LeaseCounts::waitedForLease),
+      new LeaseCounter("tollgate_rule_lease_share_decisions_total",
+          "Requests decided by the rule's local share: the lease they waited for was later than"
+              + " the backend's timeout.",
+          LeaseCounts::decidedByShare),
+      new LeaseCounter("tollgate_rule_lease_tokens_total",
+          "Tokens leases brought to this instance to hand out.", LeaseCounts::tokensLeased),
+      new LeaseCounter("tollgate_rule_lease_tokens_unused_total",
+          "Leased tokens given up unused: their second ran out (not those of a key gone quiet).",
+          LeaseCounts::tokensUnused),
+      new LeaseCounter("tollgate_rule_leases_lost_total",
+          "Leases that added nothing although Redis may have taken their tokens: failed, or"
+              + " answered after their second.",
+          LeaseCounts::leasesLost));
+
+  /** The counters of the rules that lease tokens from Redis; nothing when none does. */
+  private static void leaseCounters(StringBuilder out, List<RuleMetrics> rules) {
+    List<RuleMetrics> leasing = new java.util.ArrayList<>();
+    for (RuleMetrics rule : rules) {
+      if (TollgateMetrics.leases(rule.getRule()) != null) {
+        leasing.add(rule);
+      }
+    }
+    if (leasing.isEmpty()) {
+      return;
+    }
+    out.append("# HELP tollgate_rule_lease_size The tokens one lease takes (lease-tokens).\n");
+    out.append("# TYPE tollgate_rule_lease_size gauge\n");
+    for (RuleMetrics rule : leasing) {
+      LeaseCounts leases = TollgateMetrics.leases(rule.getRule());
+      if (leases != null) {
+        out.append("tollgate_rule_lease_size{rule=\"").append(escape(rule.getRule())).append("\"} ")
+            .append(leases.leaseTokens()).append('\n');
+      }
+    }
+    for (LeaseCounter counter : LEASE_COUNTERS) {
+      out.append("# HELP ").append(counter.name).append(' ').append(counter.help).append('\n');
+      out.append("# TYPE ").append(counter.name).append(" counter\n");
+      for (RuleMetrics rule : leasing) {
+        LeaseCounts leases = TollgateMetrics.leases(rule.getRule());
+        if (leases != null) {
+          out.append(counter.name).append("{rule=\"").append(escape(rule.getRule())).append("\"} ")
+              .append(counter.reader.applyAsLong(leases)).append('\n');
+        }
       }
     }
   }

@@ -4,6 +4,7 @@ import io.tollgate.limiters.AdaptiveConcurrency;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.ToLongFunction;
 import java.util.function.UnaryOperator;
 
 /**
@@ -186,5 +187,62 @@ public final class RuleMetrics implements RuleMetricsMBean {
       out[i] = top.get(i).toString();
     }
     return out;
+  }
+
+  // Leases: read from the rule's store when asked (TollgateMetrics.showLeases), -1 without them
+
+  private long leases(ToLongFunction<LeaseCounts> reader) {
+    LeaseCounts leases = TollgateMetrics.leases(rule);
+    return leases == null ? -1 : reader.applyAsLong(leases);
+  }
+
+  @Override
+  public long getLeaseTokens() {
+    return leases(LeaseCounts::leaseTokens);
+  }
+
+  @Override
+  public long getAllowedFromLease() {
+    return leases(LeaseCounts::allowedFromLease);
+  }
+
+  @Override
+  public long getDecidedByRedis() {
+    return leases(LeaseCounts::decidedByRedis);
+  }
+
+  @Override
+  public long getLeases() {
+    return leases(LeaseCounts::leases);
+  }
+
+  @Override
+  public long getLeasesAhead() {
+    return leases(LeaseCounts::leasesAhead);
+  }
+
+  @Override
+  public long getWaitedForLease() {
+    return leases(LeaseCounts::waitedForLease);
+  }
+
+  @Override
+  public long getDecidedByShare() {
+    return leases(LeaseCounts::decidedByShare);
+  }
+
+  @Override
+  public long getLeasedTokens() {
+    return leases(LeaseCounts::tokensLeased);
+  }
+
+  @Override
+  public long getLeasedTokensUnused() {
+    return leases(LeaseCounts::tokensUnused);
+  }
+
+  @Override
+  public long getLeasesLost() {
+    return leases(LeaseCounts::leasesLost);
   }
 }

@@ -67,4 +67,36 @@ public interface RuleMetricsMBean {
    * after t s)".
    */
   String[] getTopEarlyRetryKeys();
+
+  // Leases (redis: lease-tokens): each -1 for a rule that does not lease tokens from Redis
+
+  /** lease-tokens: the tokens one lease takes; -1 for a rule that does not lease. */
+  long getLeaseTokens();
+
+  /** Requests allowed from a lease's tokens held here, without a round trip of their own. */
+  long getAllowedFromLease();
+
+  /** Requests of a leasing rule decided by Redis in a call of their own. */
+  long getDecidedByRedis();
+
+  /** Leases Redis granted this instance. */
+  long getLeases();
+
+  /** Leases asked for ahead of need, in the background. */
+  long getLeasesAhead();
+
+  /** Requests that found no leased token while a lease was on its way, and waited for it. */
+  long getWaitedForLease();
+
+  /** Of those, the ones decided by the rule's local share: the lease was later than the timeout. */
+  long getDecidedByShare();
+
+  /** Tokens the leases brought here to hand out. */
+  long getLeasedTokens();
+
+  /** Leased tokens given up unused (their second ran out; not those of a key gone quiet). */
+  long getLeasedTokensUnused();
+
+  /** Leases that added nothing although Redis may have taken their tokens (failed, too late). */
+  long getLeasesLost();
 }

@@ -26,6 +26,8 @@ public final class TollgateMetrics {
   private static final ConcurrentMap<String, RuleMetrics> RULES = new ConcurrentHashMap<>();
   /** The adaptive-concurrency rules in force, by name: their limits are gauges. */
   private static volatile Map<String, AdaptiveConcurrency> adaptive = Collections.emptyMap();
+  /** The rules in force that lease tokens from Redis, by name: their leases' counters. */
+  private static volatile Map<String, LeaseCounts> leasing = Collections.emptyMap();
 
   private TollgateMetrics() {}
 
@@ -154,8 +156,22 @@ public final class TollgateMetrics {
     return algorithm == null ? null : algorithm.shownState();
   }
 
+  /**
+   * The rules now in force that lease tokens from Redis ({@code lease-tokens}), with their leases'
+   * counters (each rules file applied replaces them): shown beside their rules' counters.
+   */
+  public static void showLeases(Map<String, LeaseCounts> rules) {
+    leasing = Collections.unmodifiableMap(new HashMap<>(rules));
+  }
+
+  /** What the leases of {@code rule} did, or null when it does not lease (now). */
+  public static LeaseCounts leases(String rule) {
+    return leasing.get(rule);
+  }
+
   /** For unit tests. */
   static void reset() {
     RULES.clear();
+    leasing = Collections.emptyMap();
   }
 }

@@ -9,7 +9,8 @@ import java.util.Map;
 /**
  * One rule (or one budget of a rule with several limits) as {@code status} shows it: what it is
  * (algorithm, limit, enforced or shadow), its counters since the agent started (named as in
- * {@link RuleCounters#COUNTERS}) and its top keys (as in {@link RuleCounters#KEY_LISTS}).
+ * {@link RuleCounters#COUNTERS}), its top keys (as in {@link RuleCounters#KEY_LISTS}) and, when it
+ * leases tokens from Redis, its leases' counters (as in {@link LeaseStatusCounters#COUNTERS}).
  */
 public final class RuleStatus {
 
@@ -22,9 +23,21 @@ public final class RuleStatus {
   public final Map<String, Long> counters;
   /** By key list name, heaviest first. */
   public final Map<String, List<KeyCount>> keys;
+  /** {@code lease-tokens} when the rule leases tokens from Redis, else 0. */
+  public final long leaseTokens;
+  /** Its leases' counters by name ({@link LeaseStatusCounters#COUNTERS}); empty without leases. */
+  public final Map<String, Long> leases;
 
   public RuleStatus(String name, String algorithm, String limit, boolean shadow,
       Map<String, Long> counters, Map<String, List<KeyCount>> keys) {
+    this(name, algorithm, limit, shadow, counters, keys, 0, Map.of());
+  }
+
+  public RuleStatus(String name, String algorithm, String limit, boolean shadow,
+      Map<String, Long> counters, Map<String, List<KeyCount>> keys, long leaseTokens,
+      Map<String, Long> leases) {
+    this.leaseTokens = leaseTokens;
+    this.leases = Collections.unmodifiableMap(new LinkedHashMap<>(leases));
     this.name = name;
     this.algorithm = algorithm;
     this.limit = limit;
@@ -36,6 +49,16 @@ public final class RuleStatus {
   public long counter(String counterName) {
     Long value = counters.get(counterName);
     return value == null ? 0 : value;
+  }
+
+  /** A counter of the rule's leases; 0 when it has no such counter (or no leases). */
+  public long leaseCounter(String counterName) {
+    Long value = leases.get(counterName);
+    return value == null ? 0 : value;
+  }
+
+  public boolean leases() {
+    return leaseTokens > 0;
   }
 
   public List<KeyCount> keys(String listName) {
@@ -63,6 +86,10 @@ public final class RuleStatus {
       lists.put(e.getKey(), entries);
     }
     json.put("topKeys", lists);
+    if (leases()) {
+      json.put("leaseTokens", leaseTokens);
+      json.put("leases", new LinkedHashMap<>(leases));
+    }
     return json;
   }
 
@@ -77,6 +104,7 @@ public final class RuleStatus {
     }
     return new RuleStatus(Snapshots.stringOf(json.get("name")),
         Snapshots.stringOf(json.get("algorithm")), Snapshots.stringOf(json.get("limit")),
-        "shadow".equals(json.get("mode")), Snapshots.countersOf(json.get("counters")), lists);
+        "shadow".equals(json.get("mode")), Snapshots.countersOf(json.get("counters")), lists,
+        Snapshots.longOf(json.get("leaseTokens")), Snapshots.countersOf(json.get("leases")));
   }
 }

@@ -26,6 +26,13 @@ public final class StatusJson {
         perSecond.put(counter, view.rate(rule, counter));
       }
       Snapshots.objectOf(rules.get(i)).put("perSecond", perSecond);
+      if (rule.leases()) {
+        Map<String, Object> leasesPerSecond = new LinkedHashMap<>();
+        for (String counter : rule.leases.keySet()) {
+          leasesPerSecond.put(counter, view.leaseRate(rule, counter));
+        }
+        Snapshots.objectOf(rules.get(i)).put("leasesPerSecond", leasesPerSecond);
+      }
     }
     @SuppressWarnings("unchecked")
     List<Object> outbound = (List<Object>) json.get("outbound");

@@ -9,7 +9,7 @@ import java.util.Locale;
 
 /**
  * {@code status} for people: a heading, one table row per rule with its rates per second, the
- * outbound rules' table and the partner's waits in force (when the file has outbound rules), the
+ * leasing rules' table (when a rule leases tokens from Redis), the outbound rules' table and the partner's waits in force (when the file has outbound rules), the
  * top keys, the backend's health and the problems. Columns come from {@link RuleCounters}.
  */
 public final class StatusText {
@@ -40,6 +40,10 @@ public final class StatusText {
     out.append(rulesTable(view));
     if (now.rules.isEmpty()) {
       out.append("(no rules in force)").append(nl);
+    }
+    if (now.rules.stream().anyMatch(RuleStatus::leases)) {
+      out.append(nl).append(LeaseStatusCounters.HEADING).append(':').append(nl)
+          .append(leasesTable(view));
     }
     if (!now.outbound.isEmpty()) {
       out.append(nl).append(outboundTable(view));
@@ -92,6 +96,31 @@ public final class StatusText {
       rows.add(row.toArray(new String[0]));
     }
     return table(rows, 4);
+  }
+
+  /**
+   * The rules that lease tokens from Redis: one row per rule with its lease size and its leases'
+   * rates per second and totals, columns from {@link LeaseStatusCounters}.
+   */
+  static String leasesTable(StatusView view) {
+    List<String[]> rows = new ArrayList<>();
+    List<String> heading = new ArrayList<>(List.of("RULE", "LEASE"));
+    for (StatusCounter<?> counter : LeaseStatusCounters.COUNTERS) {
+      heading.add(counter.heading + " (TOTAL)");
+    }
+    rows.add(heading.toArray(new String[0]));
+    for (RuleStatus rule : view.current.rules) {
+      if (!rule.leases()) {
+        continue;
+      }
+      List<String> row = new ArrayList<>(List.of(rule.name, Long.toString(rule.leaseTokens)));
+      for (StatusCounter<?> counter : LeaseStatusCounters.COUNTERS) {
+        row.add(rate(view.leaseRate(rule, counter.name)) + " ("
+            + rule.leaseCounter(counter.name) + ")");
+      }
+      rows.add(row.toArray(new String[0]));
+    }
+    return table(rows, 1);
   }
 
   /**

@@ -36,6 +36,18 @@ public final class StatusView {
     return rate(before.counter(counter), rule.counter(counter));
   }
 
+  /**
+   * The rule's lease counter per second over the interval, as {@link #rate(RuleStatus, String)};
+   * null too when the rule did not lease in the earlier snapshot.
+   */
+  public Double leaseRate(RuleStatus rule, String counter) {
+    RuleStatus before = previous == null ? null : previous.rule(rule.name);
+    if (before == null || !before.leases()) {
+      return null;
+    }
+    return rate(before.leaseCounter(counter), rule.leaseCounter(counter));
+  }
+
   /** The outbound rule's counter per second over the interval, as {@link #rate(RuleStatus, String)}. */
   public Double rate(OutboundStatus rule, String counter) {
     OutboundStatus before = previous == null ? null : previous.outboundRule(rule.name);

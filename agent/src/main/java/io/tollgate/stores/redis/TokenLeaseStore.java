@@ -8,7 +8,6 @@ import io.tollgate.logging.RateLimitedLog;
 import io.tollgate.stores.LimiterStore;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Token leasing for hot keys ({@code redis: lease-tokens: N}): for a key this instance sees at least
@@ -74,11 +73,8 @@ public final class TokenLeaseStore implements LimiterStore {
   /** The next lease is asked for when a request leaves fewer tokens than this: {@code ceil(N/2)}. */
   private final long aheadBelow;
   private final Cache<String, Lease> leases;
-  private final LongAdder grantedLocally = new LongAdder();
-  private final LongAdder passedOn = new LongAdder();
-  private final LongAdder leasesAhead = new LongAdder();
-  private final LongAdder waitedForLease = new LongAdder();
-  private final LongAdder lateLeases = new LongAdder();
+  /** What the leases did: the rule's, kept across reloads ({@code status}, the metrics). */
+  private final LeaseCounters counters;
 
   /** One key's lease and how often it is asked for; guarded by its own monitor. */
   static final class Lease {
@@ -147,6 +143,15 @@ public final class TokenLeaseStore implements LimiterStore {
    * @param maxKeys at most this many keys are tracked
    */
   public TokenLeaseStore(RedisAlgorithmStore shared, Clock clock, long leaseTokens, long maxKeys) {
+    this(shared, clock, leaseTokens, maxKeys, new LeaseCounters());
+  }
+
+  /**
+   * As above, counting into {@code counters}: the rule's, which outlive this store when a reload
+   * replaces it.
+   */
+  public TokenLeaseStore(RedisAlgorithmStore shared, Clock clock, long leaseTokens, long maxKeys,
+      LeaseCounters counters) {
     if (leaseTokens < 2) {
       throw new IllegalArgumentException("a lease is at least 2 tokens: " + leaseTokens);
     }
@@ -154,6 +159,7 @@ public final class TokenLeaseStore implements LimiterStore {
     this.clock = clock;
     this.leaseTokens = leaseTokens;
     this.aheadBelow = (leaseTokens + 1) / 2;
+    this.counters = counters;
     this.leases =
         Caffeine.newBuilder()
             .maximumSize(Math.max(1, maxKeys))
@@ -166,7 +172,7 @@ public final class TokenLeaseStore implements LimiterStore {
   @Override
   public void decide(String key, long cost, Verdict verdict) {
     if (cost != 1) {
-      passedOn.increment();
+      counters.countDecidedByRedis();
       shared.decide(key, cost, verdict);
       return;
     }
@@ -177,13 +183,11 @@ public final class TokenLeaseStore implements LimiterStore {
     long number = 0;
     synchronized (lease) {
       lease.count(now);
-      if (lease.tokens > 0 && now >= lease.expiresAt) {
-        lease.tokens = 0; // expired unused: given up (the under-use the bound allows)
-      }
+      giveUpExpired(lease, now);
       if (lease.tokens == 0 && lease.askingInTime(now)) {
-        waitedForLease.increment();
+        counters.countWaitedForLease();
         if (!awaitLease(lease)) {
-          lateLeases.increment();
+          counters.countDecidedByShare();
           long lateMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lease.askedNanos);
           LATE_LEASES.warn(shared.ruleName(), () -> "rule '" + shared.ruleName() + "': a lease of "
               + leaseTokens + " tokens has had no reply from redis for " + lateMillis + " ms;"
@@ -194,13 +198,11 @@ public final class TokenLeaseStore implements LimiterStore {
                   + lateMillis + " ms ago", null, 0, RedisFailure.BUSY);
         }
         now = clock.nowNanos();
-        if (lease.tokens > 0 && now >= lease.expiresAt) {
-          lease.tokens = 0;
-        }
+        giveUpExpired(lease, now);
       }
       if (lease.tokens > 0) {
         lease.tokens--;
-        grantedLocally.increment();
+        counters.countAllowedFromLease();
         verdict.allow(
             lease.sharedRemaining + lease.tokens, lease.resetAt - now, lease.nextUnitAt - now);
         if (lease.tokens >= aheadBelow || lease.askingInTime(now) || lease.aheadFailed
@@ -220,7 +222,7 @@ public final class TokenLeaseStore implements LimiterStore {
       leaseAhead(key, lease, number, now);
       return;
     }
-    passedOn.increment();
+    counters.countDecidedByRedis();
     Verdict leased = null;
     boolean answered = false;
     try {
@@ -235,7 +237,7 @@ public final class TokenLeaseStore implements LimiterStore {
       long held;
       synchronized (lease) {
         if (ask > 1) {
-          arrived(lease, number, now, leased, ask - 1);
+          arrived(lease, number, now, leased, ask - 1, !answered);
         }
         if (answered && leased == null) {
           learn(lease, now, verdict);
@@ -246,6 +248,14 @@ public final class TokenLeaseStore implements LimiterStore {
         // What Redis would have said had this instance's requests been its only ones.
         verdict.allow(verdict.remaining + held, verdict.resetNanos, verdict.nextUnitNanos);
       }
+    }
+  }
+
+  /** Tokens held past their second are given up unused (the under-use the bound allows). */
+  private void giveUpExpired(Lease lease, long now) {
+    if (lease.tokens > 0 && now >= lease.expiresAt) {
+      counters.tokensGivenUp(lease.tokens);
+      lease.tokens = 0;
     }
   }
 
@@ -293,17 +303,17 @@ public final class TokenLeaseStore implements LimiterStore {
 
   /** Asks for lease {@code number} of {@code key} without waiting for it. */
   private void leaseAhead(String key, Lease lease, long number, long askedAt) {
-    leasesAhead.increment();
+    counters.leaseAskedAhead();
     boolean sent =
         shared.decideInBackground(key, leaseTokens, (decided, failure) -> {
           synchronized (lease) {
-            arrived(lease, number, askedAt, decided, leaseTokens);
+            arrived(lease, number, askedAt, decided, leaseTokens, decided == null);
             lease.aheadFailed |= decided == null;
           }
         });
     if (!sent) {
       synchronized (lease) {
-        arrived(lease, number, askedAt, null, leaseTokens);
+        arrived(lease, number, askedAt, null, leaseTokens, false);
         lease.aheadFailed = true;
       }
     }
@@ -311,23 +321,33 @@ public final class TokenLeaseStore implements LimiterStore {
 
   /**
    * Lease {@code number}, asked for at {@code askedAt}, came back: {@code decided} (null when it
-   * failed: nothing added, nothing known) gives {@code forHere} tokens to hand out here, unless its
-   * tokens have expired meanwhile or a later lease has replaced it. Wakes the requests waiting for
-   * it. Holding {@code lease}'s monitor.
+   * failed, or was refused in the call of a request of its own: nothing added, nothing known) gives
+   * {@code forHere} tokens to hand out here, unless its tokens have expired meanwhile or a later
+   * lease has replaced it: then it is lost, as is one that {@code failed} (Redis may have taken
+   * its tokens). Wakes the requests waiting for it. Holding {@code lease}'s monitor.
    */
-  private void arrived(Lease lease, long number, long askedAt, Verdict decided, long forHere) {
+  private void arrived(
+      Lease lease, long number, long askedAt, Verdict decided, long forHere, boolean failed) {
+    boolean granted = decided != null && decided.allowed;
     if (lease.asking != number) {
-      return; // replaced, being a whole lease old: its tokens had expired
+      if (granted || failed) {
+        counters.leaseLost(); // replaced, being a whole lease old: its tokens had expired
+      }
+      return;
     }
     lease.asking = 0;
+    if (failed) {
+      counters.leaseLost();
+    }
     if (decided != null) {
       long now = clock.nowNanos();
-      if (decided.allowed && now - askedAt < LEASE_NANOS) {
-        if (now >= lease.expiresAt) {
-          lease.tokens = 0;
-        }
+      if (granted && now - askedAt < LEASE_NANOS) {
+        giveUpExpired(lease, now);
         lease.tokens += forHere;
         lease.expiresAt = askedAt + LEASE_NANOS;
+        counters.leaseArrived(forHere);
+      } else if (granted) {
+        counters.leaseLost(); // after its second: its tokens would have expired
       }
       learn(lease, askedAt, decided);
     }
@@ -365,29 +385,34 @@ public final class TokenLeaseStore implements LimiterStore {
     return shared.estimatedKeys();
   }
 
+  /** What the leases of this store's rule did: {@code status} and the metrics show them. */
+  public LeaseCounters counters() {
+    return counters;
+  }
+
   /** Requests allowed here from a lease, without a round trip of their own. */
   public long grantedLocally() {
-    return grantedLocally.sum();
+    return counters.allowedFromLease();
   }
 
   /** Requests passed on to the shared store (a lease refused and retried counts once). */
   public long passedOn() {
-    return passedOn.sum();
+    return counters.decidedByRedis();
   }
 
   /** Leases asked for ahead, in the background: no request waits on their call. */
   public long leasesAhead() {
-    return leasesAhead.sum();
+    return counters.leasesAhead();
   }
 
   /** Requests that found no token held while a lease was asked for, and waited for it. */
   public long waitedForLease() {
-    return waitedForLease.sum();
+    return counters.waitedForLease();
   }
 
   /** Of those, the ones whose lease was still not back at the timeout. */
   public long lateLeases() {
-    return lateLeases.sum();
+    return counters.decidedByShare();
   }
 
   public long leaseTokens() {

@@ -1,6 +1,7 @@
 package io.tollgate.diagnostics.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.management.ManagementFactory;
@@ -129,5 +130,73 @@ class TollgateMetricsTest {
     assertEquals(Arrays.asList("203.0.113.7=2 (told 12 s, came back after 0.3 s)",
             "198.51.100.1=1 (told 1 s, came back after 0.9 s)"),
         Arrays.asList((String[]) server.getAttribute(name, "TopEarlyRetryKeys")));
+  }
+
+  /** Counts 1 to 10 in the order of {@link LeaseCounts}'s methods, N = 100. */
+  private static LeaseCounts leaseCounts() {
+    return new LeaseCounts() {
+      @Override public long leaseTokens() { return 100; }
+      @Override public long leases() { return 1; }
+      @Override public long leasesAhead() { return 2; }
+      @Override public long leasesLost() { return 3; }
+      @Override public long tokensLeased() { return 4; }
+      @Override public long tokensUnused() { return 5; }
+      @Override public long allowedFromLease() { return 6; }
+      @Override public long decidedByRedis() { return 7; }
+      @Override public long waitedForLease() { return 8; }
+      @Override public long decidedByShare() { return 9; }
+    };
+  }
+
+  @Test
+  void aLeasingRuleHasItsLeaseCountersInPrometheusOthersNone() {
+    TollgateMetrics.forRule("unit-lease").allowed();
+    TollgateMetrics.forRule("unit-plain").allowed();
+    assertFalse(PrometheusExporter.render(TollgateMetrics.all()).contains("tollgate_rule_lease"),
+        "no lease counters while no rule leases");
+    TollgateMetrics.showLeases(java.util.Map.of("unit-lease", leaseCounts()));
+    String text = PrometheusExporter.render(TollgateMetrics.all());
+    String[][] expected = {
+      {"tollgate_rule_lease_size", "gauge", "100"},
+      {"tollgate_rule_lease_allowed_total", "counter", "6"},
+      {"tollgate_rule_lease_redis_decisions_total", "counter", "7"},
+      {"tollgate_rule_leases_total", "counter", "1"},
+      {"tollgate_rule_leases_ahead_total", "counter", "2"},
+      {"tollgate_rule_lease_waits_total", "counter", "8"},
+      {"tollgate_rule_lease_share_decisions_total", "counter", "9"},
+      {"tollgate_rule_lease_tokens_total", "counter", "4"},
+      {"tollgate_rule_lease_tokens_unused_total", "counter", "5"},
+      {"tollgate_rule_leases_lost_total", "counter", "3"},
+    };
+    for (String[] metric : expected) {
+      assertTrue(text.contains("# HELP " + metric[0] + " "), metric[0] + "\n" + text);
+      assertTrue(text.contains("# TYPE " + metric[0] + " " + metric[1] + "\n"), text);
+      assertTrue(text.contains(metric[0] + "{rule=\"unit-lease\"} " + metric[2] + "\n"), text);
+      assertFalse(text.contains(metric[0] + "{rule=\"unit-plain\"}"), text);
+    }
+  }
+
+  @Test
+  void aLeasingRuleHasItsLeaseCountersOverJmxOthersMinusOne() throws Exception {
+    RuleMetrics leasing = TollgateMetrics.forRule("unit-jmx-lease");
+    RuleMetrics plain = TollgateMetrics.forRule("unit-jmx-plain");
+    TollgateMetrics.showLeases(java.util.Map.of("unit-jmx-lease", leaseCounts()));
+    long[] read = {
+      leasing.getLeaseTokens(), leasing.getLeases(), leasing.getLeasesAhead(),
+      leasing.getLeasesLost(), leasing.getLeasedTokens(), leasing.getLeasedTokensUnused(),
+      leasing.getAllowedFromLease(), leasing.getDecidedByRedis(), leasing.getWaitedForLease(),
+      leasing.getDecidedByShare()
+    };
+    assertEquals("[100, 1, 2, 3, 4, 5, 6, 7, 8, 9]", Arrays.toString(read));
+    assertEquals(-1, plain.getAllowedFromLease());
+    assertEquals(-1, plain.getLeaseTokens());
+    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    ObjectName name = new ObjectName(JmxExporter.objectName("unit-jmx-lease"));
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (!server.isRegistered(name) && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertEquals(6L, server.getAttribute(name, "AllowedFromLease"));
+    assertEquals(9L, server.getAttribute(name, "DecidedByShare"));
   }
 }

@@ -303,6 +303,73 @@ class StatusRenderingTest {
     assertEquals(1_796_460_030_000L, held.get("until"));
   }
 
+  /**
+   * {@code rule} leasing {@code leaseTokens} a lease: allowed from a lease, decided by Redis,
+   * leases, ahead, waited, decided by the share, tokens leased, unused, leases lost.
+   */
+  static RuleStatus leasing(RuleStatus rule, long leaseTokens, long... counts) {
+    Map<String, Long> leases = new LinkedHashMap<>();
+    for (int i = 0; i < counts.length; i++) {
+      leases.put(LeaseStatusCounters.COUNTERS.get(i).name, counts[i]);
+    }
+    return new RuleStatus(rule.name, rule.algorithm, rule.limit, rule.shadow, rule.counters,
+        rule.keys, leaseTokens, leases);
+  }
+
+  @Test
+  void aLeasingRuleIsARowOfTheLeaseTableWithRatesAndTotals() {
+    StatusView view = new StatusView(
+        snapshot(0, List.of(), redis(true, "CLOSED", 0, 0),
+            leasing(rule("api", "token-bucket", "1000/1s", false, 1000, 0, 0, 0), 100,
+                990, 10, 10, 9, 2, 0, 999, 0, 0),
+            rule("login", "token-bucket", "5/1m", false, 3, 0, 0, 0)),
+        snapshot(2 * SECOND, List.of(), redis(true, "CLOSED", 0, 0),
+            leasing(rule("api", "token-bucket", "1000/1s", false, 3000, 0, 0, 0), 100,
+                2970, 30, 30, 29, 6, 2, 2979, 9, 1),
+            rule("login", "token-bucket", "5/1m", false, 4, 0, 0, 0)));
+    String text = StatusText.render(view);
+    String table = LeaseStatusCounters.HEADING + ":" + System.lineSeparator() + String.join(
+        System.lineSeparator(),
+        "RULE  LEASE  FROM-LEASE/S (TOTAL)  BY-REDIS/S (TOTAL)  LEASES/S (TOTAL)  AHEAD/S (TOTAL)"
+            + "  WAITED/S (TOTAL)  BY-SHARE/S (TOTAL)  TOKENS/S (TOTAL)  UNUSED/S (TOTAL)"
+            + "  LOST/S (TOTAL)",
+        "api     100          990.0 (2970)           10.0 (30)         10.0 (30)        10.0 (29)"
+            + "           2.0 (6)             1.0 (2)      990.0 (2979)           4.5 (9)"
+            + "         0.5 (1)");
+    assertTrue(text.contains(table), text);
+    assertEquals(2, StatusText.leasesTable(view).split(System.lineSeparator()).length,
+        "only the leasing rules: " + text);
+  }
+
+  @Test
+  void withoutLeasingRulesThereIsNoLeaseTable() {
+    StatusView view = new StatusView(null, snapshot(0, List.of(), redis(true, "CLOSED", 0, 0),
+        rule("login", "token-bucket", "5/1m", false, 3, 0, 0, 0)));
+    assertFalse(StatusText.render(view).contains("lease"), StatusText.render(view));
+    assertFalse(StatusJson.render(view).contains("lease"), StatusJson.render(view));
+  }
+
+  @Test
+  void theLeasesGoThroughTheJsonWithTheirRates() {
+    StatusView view = new StatusView(
+        snapshot(0, List.of(), redis(true, "CLOSED", 0, 0),
+            leasing(rule("api", "token-bucket", "1000/1s", false, 1000, 0, 0, 0), 100,
+                990, 10, 10, 9, 2, 0, 999, 0, 0)),
+        snapshot(4 * SECOND, List.of(), redis(true, "CLOSED", 0, 0),
+            leasing(rule("api", "token-bucket", "1000/1s", false, 3000, 0, 0, 0), 100,
+                2970, 30, 30, 29, 6, 2, 2979, 9, 1)));
+    StatusSnapshot read = StatusSnapshot.fromJson(view.current.toJson());
+    assertEquals(view.current.toJson(), read.toJson(), "what the agent writes the command reads");
+    assertEquals(100, read.rule("api").leaseTokens);
+    assertEquals(2970, read.rule("api").leaseCounter("allowedFromLease"));
+    Map<String, Object> api = Snapshots.objectOf(
+        Snapshots.listOf(((Map<?, ?>) Json.read(StatusJson.render(view))).get("rules")).get(0));
+    assertEquals(100L, api.get("leaseTokens"));
+    assertEquals(9L, Snapshots.objectOf(api.get("leases")).get("tokensUnused"));
+    assertEquals(495.0, Snapshots.objectOf(api.get("leasesPerSecond")).get("allowedFromLease"));
+    assertEquals(0.5, Snapshots.objectOf(api.get("leasesPerSecond")).get("decidedByShare"));
+  }
+
   /** Text that is not a snapshot: the command says the agent answered what it cannot read. */
   static Stream<String> notSnapshots() {
     return Stream.of("", "[]", "{\"pid\":1}", "{\"tollgate\":", "attached");

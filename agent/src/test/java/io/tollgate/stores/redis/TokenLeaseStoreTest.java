@@ -17,6 +17,7 @@ import io.tollgate.testing.redis.RedisServer;
 import io.tollgate.testing.redis.RedisServerExtension;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.Callable;
@@ -24,9 +25,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@code lease-tokens: N} on a real Redis of the test's own, with the test's clock as Redis's (the
@@ -370,6 +375,95 @@ class TokenLeaseStoreTest {
       assertTrue(local > 2_000, "leases were used: " + local);
       assertTrue(allowedExact < 19_000 && allowedExact > 5_000,
           "traffic both above and below the limit: " + allowedExact);
+    }
+  }
+
+  /** A sequence of requests on a leasing store, with what it may do to Redis and the clock. */
+  interface Sequence {
+    void run(TokenLeaseStore store, RedisGcraStore shared, RedisServer server, ManualClock clock);
+  }
+
+  /**
+   * The counters {@code status} and the metrics show, after a known sequence (N = 10, a bucket of
+   * 1000 a day, the clock still unless the sequence moves it): requests allowed from a lease or
+   * decided by Redis, leases granted and taken ahead, tokens leased, given up unused and leases
+   * lost, requests that waited for a lease and those the share decided.
+   */
+  static Stream<Arguments> sequences() {
+    return Stream.of(
+        // sequence, what it does,
+        //   by Redis, from a lease, leases, ahead, tokens leased, unused, lost, waited, by share
+        Arguments.of("a cold key: 5 requests", (Sequence) (store, shared, server, clock) -> {
+          requests(store, "k", 5);
+        }, new long[] {5, 0, 0, 0, 0, 0, 0, 0, 0}),
+        Arguments.of("cost 2: 12 requests, never leased", (Sequence) (store, shared, server, clock) -> {
+          for (int i = 0; i < 12; i++) {
+            store.decide("k", 2, new Verdict());
+          }
+        }, new long[] {12, 0, 0, 0, 0, 0, 0, 0, 0}),
+        Arguments.of("N requests: the N-th takes the first lease, keeps N - 1",
+            (Sequence) (store, shared, server, clock) -> requests(store, "k", N),
+            new long[] {10, 0, 1, 0, 9, 0, 0, 0, 0}),
+        Arguments.of("N + 5: the 5th from the lease leaves 4 and asks for the next ahead",
+            (Sequence) (store, shared, server, clock) -> {
+              requests(store, "k", N + 5);
+              awaitTrue(() -> store.counters().leases() == 2, "the lease ahead arrives");
+            }, new long[] {10, 5, 2, 1, 19, 0, 0, 0, 0}),
+        Arguments.of("N, then one a second later: the 9 held expire unused, a new lease",
+            (Sequence) (store, shared, server, clock) -> {
+              requests(store, "k", N);
+              clock.advanceNanos(SECOND);
+              requests(store, "k", 1);
+            }, new long[] {11, 0, 2, 0, 18, 9, 0, 0, 0}),
+        Arguments.of("N + N - 1, the lease taken ahead failing (an error reply): lost",
+            (Sequence) (store, shared, server, clock) -> {
+              requests(store, "k", N);
+              server.call("SET", shared.keyOf("k"), "not a bucket");
+              requests(store, "k", N - 1);
+              awaitTrue(() -> store.counters().leasesLost() == 1, "the lease ahead fails");
+            }, new long[] {10, 9, 1, 1, 9, 0, 1, 0, 0}),
+        Arguments.of("N + N - 1 + 3, Redis frozen: the lease ahead late, 3 decided by the share",
+            (Sequence) (store, shared, server, clock) -> {
+              requests(store, "k", N);
+              server.pause();
+              try {
+                requests(store, "k", N - 1);
+                for (int i = 0; i < 3; i++) {
+                  assertThrows(BackendUnavailableException.class,
+                      () -> store.decide("k", 1, new Verdict()));
+                }
+              } finally {
+                server.resume();
+              }
+              awaitTrue(() -> store.counters().leases() == 2, "the late lease arrives");
+            }, new long[] {10, 9, 2, 1, 19, 0, 0, 3, 3}));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("sequences")
+  void theCountersSayWhatTheLeasesDid(String name, Sequence sequence, long[] expected,
+      @PrivateRedis RedisServer server) {
+    try (RedisBackend backend = RedisTestSupport.connect(server, Duration.ofMillis(500))) {
+      RedisGcraStore shared =
+          redisStore(backend, new LimitSpec(1_000, TimeUnit.DAYS.toNanos(1), 1_000));
+      LeaseCounters counters = new LeaseCounters();
+      TokenLeaseStore store = new TokenLeaseStore(shared, clock, N, 1_000, counters);
+      sequence.run(store, shared, server, clock);
+      long[] counted = {
+        counters.decidedByRedis(), counters.allowedFromLease(), counters.leases(),
+        counters.leasesAhead(), counters.tokensLeased(), counters.tokensUnused(),
+        counters.leasesLost(), counters.waitedForLease(), counters.decidedByShare()
+      };
+      assertEquals(Arrays.toString(expected), Arrays.toString(counted),
+          "by Redis, from a lease, leases, ahead, tokens leased, unused, lost, waited, by share");
+    }
+  }
+
+  private static void requests(TokenLeaseStore store, String key, int n) {
+    Verdict verdict = new Verdict();
+    for (int i = 0; i < n; i++) {
+      store.decide(key, 1, verdict);
+      assertTrue(verdict.allowed, key + " request " + i);
     }
   }
 
