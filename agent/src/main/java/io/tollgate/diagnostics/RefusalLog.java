@@ -145,6 +145,12 @@ public final class RefusalLog {
         endMinute(entry.getKey(), minute, now);
       }
     }
+    // the last rule's minute may have left the map (cleared past MAX_RULES while a racing admit
+    // kept it as the last): its refusals still counted there, so its summary is still owed
+    Minute last = lastMinute;
+    if (last != null && minutes.get(last.rule) != last && now - last.start >= MINUTE_NANOS) {
+      endMinute(last.rule, last, now);
+    }
   }
 
   private static void endMinute(String rule, Minute minute, long now) {

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
@@ -228,7 +229,7 @@ public final class PrometheusExporter {
 
   /** The counters of the rules that lease tokens from Redis; nothing when none does. */
   private static void leaseCounters(StringBuilder out, List<RuleMetrics> rules) {
-    List<RuleMetrics> leasing = new java.util.ArrayList<>();
+    List<RuleMetrics> leasing = new ArrayList<>();
     for (RuleMetrics rule : rules) {
       if (TollgateMetrics.leases(rule.getRule()) != null) {
         leasing.add(rule);

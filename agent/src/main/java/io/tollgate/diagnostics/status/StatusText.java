@@ -9,8 +9,9 @@ import java.util.Locale;
 
 /**
  * {@code status} for people: a heading, one table row per rule with its rates per second, the
- * leasing rules' table (when a rule leases tokens from Redis), the outbound rules' table and the partner's waits in force (when the file has outbound rules), the
- * top keys, the backend's health and the problems. Columns come from {@link RuleCounters}.
+ * leasing rules' table (when a rule leases tokens from Redis), the outbound rules' table and the
+ * partner's waits in force (when the file has outbound rules), the top keys, the backend's health
+ * and the problems. Columns come from {@link RuleCounters}.
  */
 public final class StatusText {
 
