@@ -13,6 +13,9 @@
 #   bucket4j - no agent; instead the app's hand-written Bucket4j filter (one bucket per client IP
 #              in a ConcurrentHashMap, 429 when empty; same limit as the rule): a servlet filter
 #              on servlet-jakarta, a OncePerRequestFilter bean on spring-boot3
+#   bucket4j-draft - as bucket4j, sending the rule's two quota headers (RateLimit-Policy and
+#              RateLimit, the same bytes as the rule's) instead of X-Rate-Limit-Remaining: the
+#              filter and the rule on the same response (servlet-jakarta only)
 #   bucket4j-caffeine - as bucket4j, with the buckets in a Caffeine cache bounded like Tollgate's
 #              (servlet-jakarta only)
 #   redis   - as rule, with backend: redis (e2e-rules-redis.yaml) on REDIS_URL, or on a redis-server
@@ -206,6 +209,7 @@ start_app() { # mode -> sets PID
     refused) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-refused.yaml) ;;
     refused-baseline) args=(-javaagent:${BASELINE_AGENT:?set BASELINE_AGENT}=config=benchmarks/e2e-rules-refused.yaml) ;;
     bucket4j) args=(-Dtestapp.bucket4j=map "${FILTER_KEY[@]}") ;;
+    bucket4j-draft) args=(-Dtestapp.bucket4j=map -Dtestapp.bucket4j.headers=draft "${FILTER_KEY[@]}") ;;
     bucket4j-caffeine) args=(-Dtestapp.bucket4j=caffeine "${FILTER_KEY[@]}") ;;
   esac
   PORT=$PORT "${SERVER_CPU[@]}" java $JAVA_OPTS "${args[@]}" -jar "$JAR" >"/tmp/tollgate-e2e.$$.log" 2>&1 &

@@ -39,6 +39,11 @@ import java.util.function.Function;
  *
  * <p>The limit is the benchmark rule's (benchmarks/e2e-rules.yaml): 1,000,000,000 per second per
  * client address on GET /hello, so it never refuses under the benchmark's load.
+ *
+ * <p>With {@code -Dtestapp.bucket4j.headers=draft} (mode bucket4j-draft) an allowed request gets
+ * the two quota headers the agent's rule sends instead of X-Rate-Limit-Remaining, with the same
+ * name, limit and window, set as strings as a hand-written filter would: the same bytes on the
+ * wire as the rule, so that the two compare on the same response.
  */
 final class Bucket4jRateLimitFilter implements Filter {
 
@@ -125,6 +130,25 @@ final class Bucket4jRateLimitFilter implements Filter {
 
   private static final String KEY_HEADER = System.getProperty(PROPERTY + ".key");
 
+  private static final boolean DRAFT_HEADERS =
+      "draft".equals(System.getProperty(PROPERTY + ".headers"));
+
+  /** The rule's policy as the agent words it: {@code "name";q=limit;w=seconds}. */
+  private static final String DRAFT_POLICY =
+      "\"hello-never-refuses\";q=" + LIMIT + ";w=" + PERIOD.getSeconds();
+
+  /**
+   * The draft's two headers for an allowed request: the policy, and what is left with the whole
+   * seconds until one more token (at least 1, as the draft's t is whole seconds).
+   */
+  private static void setDraftHeaders(HttpServletResponse out, ConsumptionProbe probe) {
+    long seconds = Math.max(1, (probe.getNanosToWaitForRefill() + 999_999_999L) / 1_000_000_000L);
+    out.setHeader("RateLimit-Policy", DRAFT_POLICY);
+    out.setHeader(
+        "RateLimit",
+        "\"hello-never-refuses\";r=" + probe.getRemainingTokens() + ";t=" + seconds);
+  }
+
   @Override
   public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
       throws IOException, ServletException {
@@ -136,7 +160,11 @@ final class Bucket4jRateLimitFilter implements Filter {
     HttpServletResponse out = (HttpServletResponse) response;
     ConsumptionProbe probe = buckets.apply(clientOf(http)).tryConsumeAndReturnRemaining(1);
     if (probe.isConsumed()) {
-      out.setHeader("X-Rate-Limit-Remaining", Long.toString(probe.getRemainingTokens()));
+      if (DRAFT_HEADERS) {
+        setDraftHeaders(out, probe);
+      } else {
+        out.setHeader("X-Rate-Limit-Remaining", Long.toString(probe.getRemainingTokens()));
+      }
       chain.doFilter(request, response);
     } else {
       long waitSeconds = TimeUnit.NANOSECONDS.toSeconds(probe.getNanosToWaitForRefill()) + 1;
