@@ -18,8 +18,8 @@
 #   env: WARMUP=40 DURATION=15 PORT=18094 APP=servlet-jakarta AGENT=agent/target/tollgate-agent.jar PIN=1
 #        SERVER_CPU=0 WRK_CPU=1 (the cores, e.g. SERVER_CPU=1 PIN=same beside another run on CPU 0)
 #        OUT=benchmarks/results/profile-async-MODE (where the two files go, without extension)
-#        INTERVAL=1ms (the sampling interval; 100us samples ten times as often, for the agent's
-#        few percent of a request: ~1 ms of CPU per second more)
+#        INTERVAL=1ms (the sampling interval; on this VM itimer delivers ~85-170 samples a second
+#        whatever it is: 100us gave no more samples than 1ms; longer DURATION or more runs do)
 #        JAVA_OPTS (the server's JVM options, e.g. -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints
 #        to place samples inside inlined code)
 #        KEYS=many: wrk names one of 10,000 clients per request (wrk-many-keys.lua) and the rule,
