@@ -72,13 +72,6 @@ public class Gcra implements RateLimitAlgorithm<Gcra.State> {
   private final long burstLessOne;
   /** One interval {@code T} rounded up to whole units, in nanoseconds ({@link #decideFull}). */
   private final long intervalCeilNanos;
-  /**
-   * Division by {@code limit} and by {@code periodUnits}, by multiplication: an allowed request on
-   * a bucket not full ({@link #decideAhead}) divides by both, the JIT cannot make a multiplication
-   * of a division by a field, and a 64-bit division costs several multiplications.
-   */
-  private final ExactDivisor byLimit;
-  private final ExactDivisor byPeriod;
 
   public Gcra(LimitSpec spec) {
     this(spec, 0);
@@ -105,8 +98,6 @@ public class Gcra implements RateLimitAlgorithm<Gcra.State> {
     this.maxCost = (burstToleranceScaled + maxDelayScaled) / periodUnits;
     this.burstLessOne = spec.burst() - 1;
     this.intervalCeilNanos = ExactMath.ceilDiv(periodUnits, limit) * unitNanos;
-    this.byLimit = new ExactDivisor(limit);
-    this.byPeriod = new ExactDivisor(periodUnits);
   }
 
   private static long notNegative(long maxDelayNanos) {
@@ -186,10 +177,6 @@ public class Gcra implements RateLimitAlgorithm<Gcra.State> {
       // no whole unit carried (always so when the limit divides the period): no division
       newTat = base + cost * intervalWhole;
       newFraction = fractionSum;
-    } else if (fractionSum >= 0) {
-      long carried = byLimit.quotient(fractionSum); // within ExactDivisor's range (chooseUnit)
-      newTat = base + cost * intervalWhole + carried;
-      newFraction = fractionSum - carried * limit;
     } else {
       newTat = base + cost * intervalWhole + fractionSum / limit;
       newFraction = fractionSum % limit;
@@ -200,15 +187,12 @@ public class Gcra implements RateLimitAlgorithm<Gcra.State> {
     if (excessScaled <= 0) {
       state.tat = newTat;
       state.tatFraction = newFraction;
-      // room, at most burst*T scaled, is within ExactDivisor's range (chooseUnit)
-      long room = -excessScaled;
-      long unitsLeft = byPeriod.quotient(room);
       // The next unit: tat' must fall back by what is missing of one more whole interval.
-      long toNextUnitScaled = periodUnits - (room - unitsLeft * periodUnits);
+      long toNextUnitScaled = periodUnits - (-excessScaled % periodUnits);
       verdict.allow(
-          unitsLeft,
+          -excessScaled / periodUnits,
           unitsUpTo(newTat - now, newFraction) * unitNanos,
-          byLimit.ceilQuotient(toNextUnitScaled) * unitNanos);
+          ExactMath.ceilDiv(toNextUnitScaled, limit) * unitNanos);
     } else if (excessScaled <= maxDelayScaled) {
       state.tat = newTat;
       state.tatFraction = newFraction;
