@@ -18,6 +18,10 @@
 #   env: WARMUP=40 DURATION=15 PORT=18094 APP=servlet-jakarta AGENT=agent/target/tollgate-agent.jar PIN=1
 #        SERVER_CPU=0 WRK_CPU=1 (the cores, e.g. SERVER_CPU=1 PIN=same beside another run on CPU 0)
 #        OUT=benchmarks/results/profile-async-MODE (where the two files go, without extension)
+#        INTERVAL=1ms (the sampling interval; on this VM itimer delivers ~85-170 samples a second
+#        whatever it is: 100us gave no more samples than 1ms; longer DURATION or more runs do)
+#        JAVA_OPTS (the server's JVM options, e.g. -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints
+#        to place samples inside inlined code)
 #        KEYS=many: wrk names one of 10,000 clients per request (wrk-many-keys.lua) and the rule,
 #        redis and redis-lease modes key by it, as run-end-to-end.sh's KEYS=many
 #        REDIS_PORT=16398 (the redis-server started here)
@@ -58,7 +62,7 @@ if [[ $MODE == redis* && -z "${REDIS_URL:-}" ]]; then
 fi
 export REDIS_URL=${REDIS_URL:-}
 URL=http://127.0.0.1:$PORT/hello
-PORT=$PORT taskset -c $SERVER_CPU java -Xms512m -Xmx512m "${args[@]}" -jar test-apps/$APP/target/$APP.jar >"$work/app.log" 2>&1 &
+PORT=$PORT taskset -c $SERVER_CPU java -Xms512m -Xmx512m ${JAVA_OPTS:-} "${args[@]}" -jar test-apps/$APP/target/$APP.jar >"$work/app.log" 2>&1 &
 PID=$!
 trap 'kill $PID 2>/dev/null || true; [ -z "$REDIS_PID" ] || kill $REDIS_PID 2>/dev/null || true; rm -rf "$work"' EXIT
 # up: a 200, or in the refused mode the 429 of a request after the first
@@ -66,7 +70,7 @@ until [[ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "$URL" || true)"
   kill -0 $PID 2>/dev/null || { cat "$work/app.log" >&2; exit 1; }; sleep 0.1
 done
 taskset -c $WRK_CPU wrk -t2 -c32 -d"${WARMUP}s" "${WRK_SCRIPT[@]}" "$URL" >/dev/null
-java -cp benchmarks/target/benchmarks.jar io.tollgate.benchmarks.LoadAgentPath $PID "$LIB" start,event=itimer,interval=1ms
+java -cp benchmarks/target/benchmarks.jar io.tollgate.benchmarks.LoadAgentPath $PID "$LIB" start,event=itimer,interval=${INTERVAL:-1ms}
 cpu0=$(awk '{print $14 + $15}' /proc/$PID/stat)
 requests=$(taskset -c $WRK_CPU wrk -t2 -c32 -d"${DURATION}s" "${WRK_SCRIPT[@]}" "$URL" | tee "$work/wrk.txt" | grep -oE '[0-9]+ requests in' | cut -d' ' -f1)
 cpu_us=$(awk -v t0="$cpu0" -v hz="$(getconf CLK_TCK)" -v n="$requests" '{printf "%.2f", ($14 + $15 - t0) * 1e6 / hz / n}' /proc/$PID/stat)

@@ -97,6 +97,23 @@ public final class TollgateGate {
     return active(CURRENT.get());
   }
 
+  /**
+   * This thread's request context as it is: the request it serves ({@link #isServing}), or the
+   * idle context its next request reuses, or null before its first. For an entry point that asks
+   * whether the thread serves a request and, when not, goes on to {@link
+   * #outermostEntry(HttpExchange, RequestScope)}: one look at the thread's map for both (on a
+   * server's thread, whose map holds the server's own thread locals, a look may probe past other
+   * entries).
+   */
+  public RequestScope threadContext() {
+    return CURRENT.get();
+  }
+
+  /** Whether {@code context} ({@link #threadContext}) is a request this thread is serving. */
+  public static boolean isServing(RequestScope context) {
+    return context != null && context.active;
+  }
+
   private static RequestScope active(RequestScope scope) {
     return scope != null && scope.active ? scope : null;
   }
@@ -110,13 +127,22 @@ public final class TollgateGate {
    *     was refused (its response written through the exchange)
    */
   public RequestScope outermostEntry(HttpExchange exchange) {
+    return outermostEntry(exchange, CURRENT.get());
+  }
+
+  /**
+   * As {@link #outermostEntry(HttpExchange)}, with this thread's context as {@link #threadContext}
+   * gave it to the caller, who found it not {@link #isServing serving} a request; nothing on this
+   * thread has decided a request since.
+   */
+  public RequestScope outermostEntry(HttpExchange exchange, RequestScope threadContext) {
     RuleSet ruleSet = rules.current();
     if (ruleSet.trustsNoProxy() && proxyAdvisor.wantsSample()) {
       proxyAdvisor.observe(
           exchange.remoteAddress(),
           exchange.header("X-Forwarded-For") != null || exchange.header("Forwarded") != null);
     }
-    RequestScope idle = CURRENT.get();
+    RequestScope idle = threadContext;
     RequestScope scope = contextFor(exchange, idle);
     List<Rule> waiting = ruleSet.hasPrincipalRules() ? new ArrayList<>(1) : null;
     List<Rule> waitingForBody = ruleSet.hasBodyRules() ? new ArrayList<>(1) : null;

@@ -72,6 +72,8 @@ public class Gcra implements RateLimitAlgorithm<Gcra.State> {
   private final long burstLessOne;
   /** One interval {@code T} rounded up to whole units, in nanoseconds ({@link #decideFull}). */
   private final long intervalCeilNanos;
+  /** {@code T <= 1} unit ({@code periodUnits <= limit}): the next unit is at most one away. */
+  private final boolean intervalWithinOneUnit;
 
   public Gcra(LimitSpec spec) {
     this(spec, 0);
@@ -98,6 +100,7 @@ public class Gcra implements RateLimitAlgorithm<Gcra.State> {
     this.maxCost = (burstToleranceScaled + maxDelayScaled) / periodUnits;
     this.burstLessOne = spec.burst() - 1;
     this.intervalCeilNanos = ExactMath.ceilDiv(periodUnits, limit) * unitNanos;
+    this.intervalWithinOneUnit = periodUnits <= limit;
   }
 
   private static long notNegative(long maxDelayNanos) {
@@ -192,7 +195,7 @@ public class Gcra implements RateLimitAlgorithm<Gcra.State> {
       verdict.allow(
           -excessScaled / periodUnits,
           unitsUpTo(newTat - now, newFraction) * unitNanos,
-          ExactMath.ceilDiv(toNextUnitScaled, limit) * unitNanos);
+          nextUnitUnits(toNextUnitScaled) * unitNanos);
     } else if (excessScaled <= maxDelayScaled) {
       state.tat = newTat;
       state.tatFraction = newFraction;
@@ -208,6 +211,20 @@ public class Gcra implements RateLimitAlgorithm<Gcra.State> {
           ExactMath.ceilDiv(excessScaled - maxDelayScaled, limit) * unitNanos,
           unitsUpTo(base - now, baseFraction) * unitNanos);
     }
+  }
+
+  /**
+   * {@code ceil(toNextUnitScaled / limit)} for {@code 0 < toNextUnitScaled <= periodUnits}: one
+   * unit, with no division, when an interval is at most one unit ({@code periodUnits <= limit}: a
+   * rule of more than one request per unit, such as a high limit counted in microseconds), since
+   * then {@code toNextUnitScaled <= limit}; else the quotient rounded up, without {@code ceilDiv}'s
+   * sign checks (the argument is positive).
+   */
+  private long nextUnitUnits(long toNextUnitScaled) {
+    if (intervalWithinOneUnit) {
+      return 1;
+    }
+    return (toNextUnitScaled - 1) / limit + 1;
   }
 
   /**

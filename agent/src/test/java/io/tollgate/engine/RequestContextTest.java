@@ -70,6 +70,28 @@ class RequestContextTest {
   }
 
   @Test
+  void anEntryPointLooksTheThreadsContextUpOnceForBothQuestions() {
+    // none on a thread's first request; the test thread may have served others' before
+    RequestScope before = engine.threadContext();
+    assertEquals(false, TollgateGate.isServing(before), "no request under way");
+    RequestScope first =
+        engine.outermostEntry(FakeExchange.get("/hello").from("198.51.100.1"), before);
+    RequestScope serving = engine.threadContext();
+    assertSame(first, serving, "kept by the thread");
+    assertEquals(true, TollgateGate.isServing(serving), "a request under way: part of it");
+    engine.requestEnded(first);
+
+    RequestScope idle = engine.threadContext();
+    assertEquals(false, TollgateGate.isServing(idle), "between two requests");
+    FakeExchange second = FakeExchange.get("/hello").from("198.51.100.2");
+    RequestScope next = engine.outermostEntry(second, idle);
+    assertSame(first, next, "the idle context given is the one reused");
+    assertSame(second, next.exchange());
+    assertEquals("198.51.100.2", next.verdicts.entry(0).key, "only the new request's verdict");
+    engine.requestEnded(next);
+  }
+
+  @Test
   void aRequestWhoseEndComesLaterKeepsItsContext() {
     LaterEnd exchange = new LaterEnd("/report");
     RequestScope first = engine.outermostEntry(exchange);

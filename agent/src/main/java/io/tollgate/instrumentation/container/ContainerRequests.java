@@ -38,7 +38,11 @@ public final class ContainerRequests {
    *     the request's scope for {@link #ended}
    */
   public Object started(Object request, Object response) {
-    if (!engine.active() || engine.currentRequest() != null) {
+    if (!engine.active()) {
+      return null;
+    }
+    RequestScope context = engine.threadContext(); // looked up once for both uses
+    if (TollgateGate.isServing(context)) {
       // A request made in-process while serving another is part of that one, as at the servlet.
       return null;
     }
@@ -46,7 +50,7 @@ public final class ContainerRequests {
     if (exchange == null) {
       return null; // an async re-dispatch of a request decided already, or not an HTTP request
     }
-    RequestScope scope = engine.outermostEntry(exchange);
+    RequestScope scope = engine.outermostEntry(exchange, context);
     return scope == RequestScope.REFUSED ? Refusal.WRITTEN : scope;
   }
 

@@ -24,23 +24,23 @@ final class ServletRequests implements EntryPointHandler {
     if (!engine.active()) {
       return null;
     }
-    RequestScope current = engine.currentRequest();
-    if (current != null) {
+    RequestScope context = engine.threadContext(); // looked up once for both uses
+    if (TollgateGate.isServing(context)) {
       // This thread is inside the first entry point of a request, so this is part of that
       // request: a later filter or the servlet (often with the request wrapped, by Spring
       // Security or the application), a forward or include, or a request made in-process while
       // serving it. Known without asking the container anything.
-      if (!current.waitsForUser()) {
+      if (!context.waitsForUser()) {
         return null;
       }
       ServletExchange later = ServletExchange.atLaterEntry(request, response);
-      return later != null && engine.laterEntry(current, later) ? Refusal.WRITTEN : null;
+      return later != null && engine.laterEntry(context, later) ? Refusal.WRITTEN : null;
     }
     ServletExchange exchange = ServletExchange.firstTimeDecided(request, response);
     if (exchange == null) {
       return null;
     }
-    RequestScope scope = engine.outermostEntry(exchange);
+    RequestScope scope = engine.outermostEntry(exchange, context);
     return scope == RequestScope.REFUSED ? Refusal.WRITTEN : scope;
   }
 

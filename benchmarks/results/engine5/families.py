@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""Frame families of profile-async.sh runs, µs of server CPU per request, one column per mode
+(the runs of a mode pooled: each run's share of samples times its CPU per request, averaged).
+usage: families.py MODE=RUN[,RUN...] ...   (RUN = path without .collapsed/.txt)"""
+import sys
+def under(word): return lambda f: any(word in x for x in f)
+def own_filter(f):
+    i = [j for j, x in enumerate(f) if 'Bucket4jRateLimitFilter.doFilter' in x]
+    return bool(i) and not any('ApplicationFilterChain' in x for x in f[i[0] + 1:])
+fams = [
+  ('the server\'s CPU per request (all)', lambda f: True),
+  ('of which the JIT compiler', under('CompileBroker::')),
+  ('Tollgate at the request\'s start (TollgateBridge.enter)', under('TollgateBridge.enter')),
+  ('Tollgate at the request\'s end (TollgateBridge.exit)', under('TollgateBridge.exit')),
+  ('the hand-written filter, its own work (not the chain under it)', own_filter),
+  ('Tomcat preparing the response (prepareResponse)', under('Http11Processor.prepareResponse')),
+  ('of which writing the header lines (sendHeader)', under('Http11OutputBuffer.sendHeader')),
+  ('the socket write (kernel included)', lambda f: any('SocketChannelImpl.write' in x or 'IOUtil.write' in x for x in f)),
+  ('the socket read', lambda f: any('SocketChannelImpl.read' in x or 'IOUtil.read' in x for x in f)),
+  ('Tomcat parsing the request (Http11InputBuffer)', under('Http11InputBuffer.')),
+  ('Tomcat\'s poller', under('Poller.run')),
+  ('the servlet (HttpServlet.service)', under('HttpServlet.service')),
+  ('Tomcat recycling the request (Request/Response.recycle)', lambda f: any('Request.recycle' in x or 'Response.recycle' in x for x in f)),
+]
+cols = []
+for arg in sys.argv[1:]:
+    mode, runs = arg.split('=')
+    acc = [0.0] * len(fams); nsamp = 0; runs = runs.split(',')
+    for run in runs:
+        cpu = float(open(run + '.txt').readline().split('server CPU ')[1].split()[0])
+        stacks = []; total = 0
+        for line in open(run + '.collapsed'):
+            s, _, n = line.rstrip().rpartition(' '); n = int(n); total += n; stacks.append((s.split(';'), n))
+        nsamp += total
+        for k, (_, fn) in enumerate(fams):
+            acc[k] += cpu * sum(n for f, n in stacks if fn(f)) / total / len(runs)
+    cols.append((mode, acc, nsamp))
+print('| µs of server CPU per request | ' + ' | '.join(c[0] for c in cols) + ' |')
+print('|---|' + '---|' * len(cols))
+print('| samples | ' + ' | '.join(f'{c[2]:,}' for c in cols) + ' |')
+for k, (name, _) in enumerate(fams):
+    print(f'| {name} | ' + ' | '.join(f'{c[1][k]:.2f}' if k in (0, 1) else f'{c[1][k]:.3f}' for c in cols) + ' |')
