@@ -19,7 +19,7 @@
 #        SERVER_CPU=0 WRK_CPU=1 (the cores, e.g. SERVER_CPU=1 PIN=same beside another run on CPU 0)
 #        OUT=benchmarks/results/profile-async-MODE (where the two files go, without extension)
 #        KEYS=many: wrk names one of 10,000 clients per request (wrk-many-keys.lua) and the rule,
-#        redis and redis-lease modes key by it, as run-end-to-end.sh's KEYS=many
+#        redis, redis-lease and refused modes key by it, as run-end-to-end.sh's KEYS=many
 #        REDIS_PORT=16398 (the redis-server started here)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,7 +44,7 @@ case $MODE in
   bucket4j) args=(-Dtestapp.bucket4j=map) ;;
   redis) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-redis$MANY.yaml) ;;
   redis-lease) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-redis-lease$MANY.yaml) ;;
-  refused) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-refused.yaml) ;;
+  refused) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-refused$MANY.yaml) ;;
   none) ;;
   *) echo "MODE is none, rule, nomatch, rule-noheaders (noheaders), bucket4j, redis, redis-lease or refused" >&2; exit 2 ;;
 esac
