@@ -23,7 +23,7 @@
 #        JAVA_OPTS (the server's JVM options, e.g. -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints
 #        to place samples inside inlined code)
 #        KEYS=many: wrk names one of 10,000 clients per request (wrk-many-keys.lua) and the rule,
-#        redis and redis-lease modes key by it, as run-end-to-end.sh's KEYS=many
+#        redis, redis-lease and refused modes key by it, as run-end-to-end.sh's KEYS=many
 #        REDIS_PORT=16398 (the redis-server started here)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,7 +48,7 @@ case $MODE in
   bucket4j) args=(-Dtestapp.bucket4j=map) ;;
   redis) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-redis$MANY.yaml) ;;
   redis-lease) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-redis-lease$MANY.yaml) ;;
-  refused) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-refused.yaml) ;;
+  refused) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-refused$MANY.yaml) ;;
   none) ;;
   *) echo "MODE is none, rule, nomatch, rule-noheaders (noheaders), bucket4j, redis, redis-lease or refused" >&2; exit 2 ;;
 esac

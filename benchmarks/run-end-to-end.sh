@@ -36,8 +36,9 @@
 #              the request path slower shows in the next benchmark
 #   none-again - exactly as none: an A/A check of the alternation itself
 # KEYS=many: wrk names one of 10,000 clients per request in X-Client (benchmarks/wrk-many-keys.lua)
-# and the rules (e2e-rules-many.yaml, e2e-rules-redis-many.yaml) and the Bucket4j filter key by
-# that header; the default, KEYS=one, is wrk's one address: one hot key.
+# and the rules (e2e-rules-many.yaml, e2e-rules-redis-many.yaml, e2e-rules-refused-many.yaml:
+# each client refused after its first request) and the Bucket4j filter key by that header; the
+# default, KEYS=one, is wrk's one address: one hot key.
 # Modes alternate within each round, their order turned by one place each round (round 1: none,
 # rule, nomatch; round 2: rule, nomatch, none; ...), as in run-startup.sh. Each start is a
 # fresh JVM, then warm-up until the JIT has settled: wrk in 5 s slices, at least WARMUP s, until
@@ -206,8 +207,8 @@ start_app() { # mode -> sets PID
     rule-noheaders) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-noheaders.yaml) ;;
     nomatch) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-nomatch.yaml) ;;
     rule-baseline) args=(-javaagent:${BASELINE_AGENT:?set BASELINE_AGENT}=config=benchmarks/e2e-rules$MANY.yaml) ;;
-    refused) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-refused.yaml) ;;
-    refused-baseline) args=(-javaagent:${BASELINE_AGENT:?set BASELINE_AGENT}=config=benchmarks/e2e-rules-refused.yaml) ;;
+    refused) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-refused$MANY.yaml) ;;
+    refused-baseline) args=(-javaagent:${BASELINE_AGENT:?set BASELINE_AGENT}=config=benchmarks/e2e-rules-refused$MANY.yaml) ;;
     bucket4j) args=(-Dtestapp.bucket4j=map "${FILTER_KEY[@]}") ;;
     bucket4j-draft) args=(-Dtestapp.bucket4j=map -Dtestapp.bucket4j.headers=draft "${FILTER_KEY[@]}") ;;
     bucket4j-caffeine) args=(-Dtestapp.bucket4j=caffeine "${FILTER_KEY[@]}") ;;

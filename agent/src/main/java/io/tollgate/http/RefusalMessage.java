@@ -69,10 +69,6 @@ public final class RefusalMessage {
   }
 
   /**
-   * The headers as names and values alternating, for a framework that takes them so: shared with
-   * every refusal of this value, so never to be written to.
-   */
-  /**
    * The {@code i}-th header's name ({@code value} false) or value as {@link HeaderText}: for a
    * module that writes headers as bytes.
    */
@@ -102,6 +98,10 @@ public final class RefusalMessage {
     return distinctNames;
   }
 
+  /**
+   * The headers as names and values alternating, for a framework that takes them so: shared with
+   * every refusal of this value, so never to be written to.
+   */
   public String[] namesAndValues() {
     return headers;
   }

@@ -64,6 +64,11 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code refusalWrittenByHand} with {@code rules=refused}: the refusal's own response
  *       written through the servlet API by hand, without a decision: the part of a refused
  *       request that writing any 429 costs;
+ *   <li>{@code tollgateAnswered}: {@link #tollgateRecycled} with every request answered, as end
+ *       to end: an allowed request followed by the hello servlet's own answer, a refused one by
+ *       nothing more (its 429 is its answer), so that each writes one whole response: the even
+ *       comparison of a refused request with an allowed one; {@code noneAnswered} (the hello
+ *       answer alone, without the agent) is its floor;
  *   <li>{@code bucket4jFilter}: what the hand-written Bucket4j filter of the end-to-end benchmark
  *       does (path and method check, a bucket per address in a {@code ConcurrentHashMap}, one
  *       header);
@@ -253,6 +258,47 @@ public class RequestPathBenchmark {
     response.flushBuffer();
     resetForNextRequest();
     return response;
+  }
+
+  /**
+   * {@link #tollgateRecycled} with every request answered: an allowed request (its response not
+   * committed by the engine) followed by the hello servlet's answer ({@link #answerHello}), a
+   * refused one by nothing more, since the engine wrote its whole 429. In {@code tollgate} and
+   * {@code tollgateRecycled} only a refused request writes a response, so they compare a 429
+   * against no response at all; end to end every request writes one.
+   */
+  @Benchmark
+  public Object tollgateAnswered() throws Exception {
+    Object scope = gate.enter(SERVLET, request, response);
+    if (!response.isCommitted()) {
+      answerHello();
+    }
+    gate.exit(SERVLET, scope, null);
+    resetAsTomcatRecycles();
+    return scope;
+  }
+
+  /** The hello servlet's answer alone, recycled as Tomcat does: the floor of {@link #tollgateAnswered}. */
+  @Benchmark
+  public Object noneAnswered() throws java.io.IOException {
+    answerHello();
+    resetAsTomcatRecycles();
+    return response;
+  }
+
+  /** Not final: the servlet's body is a parameter it adds the line end to, not a constant. */
+  private String helloBody = "hello";
+
+  /**
+   * What the end-to-end app's {@code GET /hello} servlet writes ({@code Servlets.text}: its
+   * content type, then {@code body + "\n"} through the writer), committed by {@code flushBuffer}
+   * as a refusal's 429 is (Tomcat's own end of request commits it the same way, through its
+   * output buffer; its {@code finishResponse} needs the HTTP processor this benchmark has not).
+   */
+  private void answerHello() throws java.io.IOException {
+    response.setContentType("text/plain;charset=UTF-8");
+    response.getWriter().write(helloBody + "\n");
+    response.flushBuffer();
   }
 
   @Benchmark
