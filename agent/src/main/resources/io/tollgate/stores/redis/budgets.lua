@@ -26,16 +26,14 @@
 --
 -- Returns, for each budget, the length of its reply and then the reply, one flat list.
 
+-- Redis TIME read here, once for all budgets, as numbers: each budget's read_now (common.lua)
+-- answers with the same reading, and ARGV[2] goes to them as it came.
 local now = ARGV[2]
-if now == '' then
-  local t = redis.call('TIME')
-  now = join_ns(tonumber(t[1]), tonumber(t[2]) * 1000)
-end
+local now_s, now_ns = read_now(now)
 
 if KEYS[2] and ARGV[1] == 'decide' then
   local held = redis.call('HMGET', KEYS[2], 'until', 'answer')
   if held[1] then
-    local now_s, now_ns = split_ns(now)
     local until_s, until_ns = split_ns(held[1])
     local ds = until_s - now_s
     -- partner-hold.lua writes no wait longer than 2^52 ns: past that, the clock stepped back
@@ -46,6 +44,15 @@ if KEYS[2] and ARGV[1] == 'decide' then
 end
 
 local n = tonumber(ARGV[4])
+if n == 1 then
+  -- One budget (the common case): its ARGV straight from ours, nothing to give back on a refusal,
+  -- and its reply is the whole reply.
+  -- (made whole by one constructor: a table grown entry by entry is resized again and again)
+  local reply = decide_budget({KEYS[1] .. ARGV[5]},
+    {ARGV[1], now, ARGV[3], unpack(ARGV, 7, 6 + tonumber(ARGV[6]))})
+  return {#reply, unpack(reply)}
+end
+
 local suffixes = {}
 local params = {}
 local at = 5

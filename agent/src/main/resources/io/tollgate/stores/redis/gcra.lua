@@ -21,7 +21,10 @@
 -- ARGV[13]  milliseconds to PEXPIRE the key with on every write (idleNanosUntilFresh, rounded up)
 -- ARGV[14]  periodUnits        = the period in units
 -- ARGV[15]  maxTokens          = floor((burstToleranceScaled + maxDelayScaled) / periodUnits) + 1
--- ARGV[16]  the caller: the instance's name (RedisBackend.callerId; empty or absent: none)
+-- ARGV[16]  the caller: the instance's name (RedisBackend.callerId; empty: none)
+-- ARGV[17]  the parameters the state is written with, the hash's field p (see below):
+--           unitNanos:periodUnits:limit:capWhole:capFraction, with capWhole = toleranceWhole +
+--           maxDelayUnits and capFraction = toleranceFraction (RedisGcraStore sends it made once)
 --
 -- refund gives back ARGV[3] tokens granted to the caller that it cannot spend (LateReplyLedger),
 -- for the other instances only: kept beside the bucket as gifts (fields gift:CALLER, and their sum
@@ -57,46 +60,45 @@
 --    RedisGcraStore refuses a rule for which either exceeds 2^53.
 -- Divisions are math.floor(a / b) with 0 <= a < 2^53 and b >= 1, which is exact in doubles.
 
+-- (x + 0 reads a decimal ARGV as tonumber does, without the cost of calling it: this runs on
+-- every decision, and Redis's CPU is the app's where they share a core)
 local op = ARGV[1]
-local cost = tonumber(ARGV[3])
-local limit = tonumber(ARGV[4])
-local burst = tonumber(ARGV[5])
-local unit_nanos = tonumber(ARGV[6])
-local iw = tonumber(ARGV[7])
-local ir = tonumber(ARGV[8])
-local tol_whole = tonumber(ARGV[9])
-local tol_frac = tonumber(ARGV[10])
-local md = tonumber(ARGV[11])
-local max_cost = tonumber(ARGV[12])
+local cost = ARGV[3] + 0
+local limit = ARGV[4] + 0
+local burst = ARGV[5] + 0
+local unit_nanos = ARGV[6] + 0
+local iw = ARGV[7] + 0
+local ir = ARGV[8] + 0
+local tol_whole = ARGV[9] + 0
+local tol_frac = ARGV[10] + 0
+local md = ARGV[11] + 0
+local max_cost = ARGV[12] + 0
 local ttl_ms = ARGV[13]
-local period_units = tonumber(ARGV[14])
-local max_tokens = tonumber(ARGV[15])
 -- burst * T + maxDelay: the most tat may run ahead of now.
 local cap_whole = tol_whole + md
 local cap_frac = tol_frac
-local params = ARGV[6] .. ':' .. ARGV[14] .. ':' .. ARGV[4] .. ':' .. string.format('%d', cap_whole)
-  .. ':' .. ARGV[10]
+local params = ARGV[17]
 
--- Units per second, and its decimal digits (the sub-second part of a tat string).
+-- Units per second, its decimal digits (the sub-second part of a tat string), and the format
+-- that writes a tat string from its seconds and units.
 local U = 1000000000 / unit_nanos
 local D = 0
-if unit_nanos == 1 then D = 9 elseif unit_nanos == 1000 then D = 6 elseif unit_nanos == 1000000 then D = 3 end
+local tat_format = '%d'
+if unit_nanos == 1000 then D, tat_format = 6, '%d%06d'
+elseif unit_nanos == 1000000 then D, tat_format = 3, '%d%03d'
+elseif unit_nanos == 1 then D, tat_format = 9, '%d%09d' end
 
 -- now = floorDiv(nowNanos, unitNanos), as whole seconds now_hi plus units now_lo < U.
 local now_hi, now_sub_ns = read_now(ARGV[2])
 local now_lo = math.floor(now_sub_ns / unit_nanos)
 
-local function split(s)
-  if D == 0 then return tonumber(s), 0 end
-  local n = #s
-  if n <= D then return 0, tonumber(s) end
-  return tonumber(string.sub(s, 1, n - D)), tonumber(string.sub(s, n - D + 1))
-end
+local caller = ARGV[16]
+local state = redis.call('HMGET', KEYS[1], 'tat', 'tatFraction', 'p', 'gifts', 'giftsAt')
 
 local function join(hi, lo)
   if D == 0 then return string.format('%d', hi) end
   if hi == 0 then return string.format('%d', lo) end
-  return string.format('%d%0' .. D .. 'd', hi, lo)
+  return string.format(tat_format, hi, lo)
 end
 
 -- k * T as a (whole, fraction) pair: k * intervalWhole + (k * intervalRemainder) / limit.
@@ -149,17 +151,18 @@ local function write_tat(d, frac)
   local lo = now_lo + d
   local hi = now_hi + math.floor(lo / U)
   lo = lo % U
-  redis.call('HSET', KEYS[1], 'tat', join(hi, lo), 'tatFraction', string.format('%d', frac),
-    'p', params)
+  if state[3] == params then -- (p is there already: two fields cost Redis less than three)
+    redis.call('HSET', KEYS[1], 'tat', join(hi, lo), 'tatFraction', string.format('%d', frac))
+  else
+    redis.call('HSET', KEYS[1], 'tat', join(hi, lo), 'tatFraction', string.format('%d', frac),
+      'p', params)
+  end
   redis.call('PEXPIRE', KEYS[1], ttl_ms)
 end
 
-local caller = ARGV[16] or ''
-local state = redis.call('HMGET', KEYS[1], 'tat', 'tatFraction', 'p', 'gifts', 'giftsAt')
-
 if state[1] and state[3] and state[3] ~= params then
-  local w, f = carry_used(state[3], state[1], state[2], now_hi, now_sub_ns, limit, period_units,
-    cap_whole, cap_frac, max_tokens)
+  local w, f = carry_used(state[3], state[1], state[2], now_hi, now_sub_ns, limit,
+    tonumber(ARGV[14]), cap_whole, cap_frac, tonumber(ARGV[15]))
   if w then
     write_tat(w, f)
     local lo = now_lo + w
@@ -175,7 +178,15 @@ end
 local d = 0
 local base_frac = 0
 if state[1] then
-  local tat_hi, tat_lo = split(state[1])
+  local s = state[1]
+  local tat_hi, tat_lo
+  if D == 0 then
+    tat_hi, tat_lo = s + 0, 0
+  elseif #s <= D then
+    tat_hi, tat_lo = 0, s + 0
+  else
+    tat_hi, tat_lo = string.sub(s, 1, #s - D) + 0, string.sub(s, #s - D + 1) + 0
+  end
   if tat_hi > now_hi or (tat_hi == now_hi and tat_lo >= now_lo) then
     base_frac = tonumber(state[2]) or 0
     local ds = tat_hi - now_hi
