@@ -53,22 +53,19 @@ if n == 1 then
   return {#reply, unpack(reply)}
 end
 
-local suffixes = {}
-local params = {}
+-- Each budget's key suffix, and where its parameters are in ARGV (first to last).
+local suffixes, firsts, lasts = {}, {}, {}
 local at = 5
 for i = 1, n do
   suffixes[i] = ARGV[at]
-  local m = tonumber(ARGV[at + 1])
-  local p = {}
-  for j = 1, m do p[j] = ARGV[at + 1 + j] end
-  params[i] = p
-  at = at + 2 + m
+  firsts[i] = at + 2
+  lasts[i] = at + 1 + tonumber(ARGV[at + 1])
+  at = lasts[i] + 1
 end
 
 local function run(i, op, amount)
-  local argv = {op, now, amount}
-  for j = 1, #params[i] do argv[3 + j] = params[i][j] end
-  return decide_budget({KEYS[1] .. suffixes[i]}, argv)
+  return decide_budget({KEYS[1] .. suffixes[i]},
+    {op, now, amount, unpack(ARGV, firsts[i], lasts[i])})
 end
 
 local replies = {}
