@@ -2,7 +2,9 @@
 # Makes the cut-short variants of the token bucket's script that HOW.txt measured (run in this
 # folder, after mvn package): script.lua is the exact text the agent loads (SCRIPT LOAD gave
 # 50d141c5adad5df7e97e8df6ac99c5085bd79c35 at main 58e42f2; the line numbers below are that text's).
-[ -f script.lua ] || java -cp ../../target/benchmarks.jar io.tollgate.benchmarks.RedisThroughputDriver side=script > script.lua
+# The script before h-lua (the line numbers are its own): from a benchmarks jar of 58e42f2-4d18742
+# (BEFORE_JAR), not this build's, whose script h-lua changed (compare-h-lua.sh measures both).
+[ -f script.lua ] || java -cp "${BEFORE_JAR:?a benchmarks jar of 58e42f2..4d18742}" io.tollgate.benchmarks.RedisThroughputDriver side=script > script.lua
 printf 'return 1' > empty.lua
 at_before() { awk -v L="$2" -v S="$3" 'NR==L{print S} {print}' script.lua > "$1"; }
 at_after() { awk -v L="$2" -v S="$3" '{print} NR==L{print S}' script.lua > "$1"; }

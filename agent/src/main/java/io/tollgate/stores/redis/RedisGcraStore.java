@@ -89,7 +89,11 @@ public final class RedisGcraStore extends RedisAlgorithmStore {
           Long.toString(ttlMillis(gcra.idleNanosUntilFresh())),
           Long.toString(periodUnits),
           Long.toString((toleranceScaled + maxDelayUnits * limit) / periodUnits + 1),
-          callerId()
+          callerId(),
+          // The state's parameters (the hash's field p), made here once rather than by the script
+          // on every call.
+          unitNanos + ":" + periodUnits + ":" + limit + ":" + (toleranceWhole + maxDelayUnits)
+              + ":" + (toleranceScaled % limit)
         };
   }
 

@@ -26,16 +26,14 @@
 --
 -- Returns, for each budget, the length of its reply and then the reply, one flat list.
 
+-- Redis TIME read here, once for all budgets, as numbers: each budget's read_now (common.lua)
+-- answers with the same reading, and ARGV[2] goes to them as it came.
 local now = ARGV[2]
-if now == '' then
-  local t = redis.call('TIME')
-  now = join_ns(tonumber(t[1]), tonumber(t[2]) * 1000)
-end
+local now_s, now_ns = read_now(now)
 
 if KEYS[2] and ARGV[1] == 'decide' then
   local held = redis.call('HMGET', KEYS[2], 'until', 'answer')
   if held[1] then
-    local now_s, now_ns = split_ns(now)
     local until_s, until_ns = split_ns(held[1])
     local ds = until_s - now_s
     -- partner-hold.lua writes no wait longer than 2^52 ns: past that, the clock stepped back
@@ -46,22 +44,28 @@ if KEYS[2] and ARGV[1] == 'decide' then
 end
 
 local n = tonumber(ARGV[4])
-local suffixes = {}
-local params = {}
+if n == 1 then
+  -- One budget (the common case): its ARGV straight from ours, nothing to give back on a refusal,
+  -- and its reply is the whole reply.
+  -- (made whole by one constructor: a table grown entry by entry is resized again and again)
+  local reply = decide_budget({KEYS[1] .. ARGV[5]},
+    {ARGV[1], now, ARGV[3], unpack(ARGV, 7, 6 + tonumber(ARGV[6]))})
+  return {#reply, unpack(reply)}
+end
+
+-- Each budget's key suffix, and where its parameters are in ARGV (first to last).
+local suffixes, firsts, lasts = {}, {}, {}
 local at = 5
 for i = 1, n do
   suffixes[i] = ARGV[at]
-  local m = tonumber(ARGV[at + 1])
-  local p = {}
-  for j = 1, m do p[j] = ARGV[at + 1 + j] end
-  params[i] = p
-  at = at + 2 + m
+  firsts[i] = at + 2
+  lasts[i] = at + 1 + tonumber(ARGV[at + 1])
+  at = lasts[i] + 1
 end
 
 local function run(i, op, amount)
-  local argv = {op, now, amount}
-  for j = 1, #params[i] do argv[3 + j] = params[i][j] end
-  return decide_budget({KEYS[1] .. suffixes[i]}, argv)
+  return decide_budget({KEYS[1] .. suffixes[i]},
+    {op, now, amount, unpack(ARGV, firsts[i], lasts[i])})
 end
 
 local replies = {}

@@ -25,11 +25,16 @@ local function join_ns(sec, ns)
   return string.format('%d%09d', sec, ns)
 end
 
--- now as (seconds, nanoseconds within the second): the test override, or Redis TIME.
+-- now as (seconds, nanoseconds within the second): the test override, or Redis TIME, read once
+-- per call and kept as numbers (budgets.lua reads it before each budget's part does).
+local time_s, time_ns
 local function read_now(override)
   if override ~= nil and override ~= '' then return split_ns(override) end
-  local t = redis.call('TIME')
-  return tonumber(t[1]), tonumber(t[2]) * 1000
+  if not time_s then
+    local t = redis.call('TIME')
+    time_s, time_ns = tonumber(t[1]), tonumber(t[2]) * 1000
+  end
+  return time_s, time_ns
 end
 
 -- q, r with a = q * b + r and 0 <= r < b; for 0 <= a < 2^53 and 1 <= b < 2^52.

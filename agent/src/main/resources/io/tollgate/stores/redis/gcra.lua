@@ -21,7 +21,10 @@
 -- ARGV[13]  milliseconds to PEXPIRE the key with on every write (idleNanosUntilFresh, rounded up)
 -- ARGV[14]  periodUnits        = the period in units
 -- ARGV[15]  maxTokens          = floor((burstToleranceScaled + maxDelayScaled) / periodUnits) + 1
--- ARGV[16]  the caller: the instance's name (RedisBackend.callerId; empty or absent: none)
+-- ARGV[16]  the caller: the instance's name (RedisBackend.callerId; empty: none)
+-- ARGV[17]  the parameters the state is written with, the hash's field p (see below):
+--           unitNanos:periodUnits:limit:capWhole:capFraction, with capWhole = toleranceWhole +
+--           maxDelayUnits and capFraction = toleranceFraction (RedisGcraStore sends it made once)
 --
 -- refund gives back ARGV[3] tokens granted to the caller that it cannot spend (LateReplyLedger),
 -- for the other instances only: kept beside the bucket as gifts (fields gift:CALLER, and their sum
@@ -57,73 +60,33 @@
 --    RedisGcraStore refuses a rule for which either exceeds 2^53.
 -- Divisions are math.floor(a / b) with 0 <= a < 2^53 and b >= 1, which is exact in doubles.
 
-local op = ARGV[1]
-local cost = tonumber(ARGV[3])
-local limit = tonumber(ARGV[4])
-local burst = tonumber(ARGV[5])
-local unit_nanos = tonumber(ARGV[6])
-local iw = tonumber(ARGV[7])
-local ir = tonumber(ARGV[8])
-local tol_whole = tonumber(ARGV[9])
-local tol_frac = tonumber(ARGV[10])
-local md = tonumber(ARGV[11])
-local max_cost = tonumber(ARGV[12])
-local ttl_ms = ARGV[13]
-local period_units = tonumber(ARGV[14])
-local max_tokens = tonumber(ARGV[15])
--- burst * T + maxDelay: the most tat may run ahead of now.
-local cap_whole = tol_whole + md
-local cap_frac = tol_frac
-local params = ARGV[6] .. ':' .. ARGV[14] .. ':' .. ARGV[4] .. ':' .. string.format('%d', cap_whole)
-  .. ':' .. ARGV[10]
-
--- Units per second, and its decimal digits (the sub-second part of a tat string).
-local U = 1000000000 / unit_nanos
-local D = 0
-if unit_nanos == 1 then D = 9 elseif unit_nanos == 1000 then D = 6 elseif unit_nanos == 1000000 then D = 3 end
-
--- now = floorDiv(nowNanos, unitNanos), as whole seconds now_hi plus units now_lo < U.
-local now_hi, now_sub_ns = read_now(ARGV[2])
-local now_lo = math.floor(now_sub_ns / unit_nanos)
-
-local function split(s)
-  if D == 0 then return tonumber(s), 0 end
-  local n = #s
-  if n <= D then return 0, tonumber(s) end
-  return tonumber(string.sub(s, 1, n - D)), tonumber(string.sub(s, n - D + 1))
-end
-
-local function join(hi, lo)
-  if D == 0 then return string.format('%d', hi) end
-  if hi == 0 then return string.format('%d', lo) end
-  return string.format('%d%0' .. D .. 'd', hi, lo)
-end
+-- The helpers come first and take what they use as arguments. The script is a function Redis runs
+-- afresh on every call, so each helper is made again on every call, and one that closes over the
+-- call's values costs Redis ~25 ns a value captured: ~1.2 us a decision when they did.
 
 -- k * T as a (whole, fraction) pair: k * intervalWhole + (k * intervalRemainder) / limit.
-local function times_interval(k)
+local function times_interval(k, iw, ir, limit)
   local fr = k * ir
   return k * iw + math.floor(fr / limit), fr % limit
 end
 
--- Is k * T greater than (a + b/limit) units?
-local function exceeds(k, a, b)
-  local w, f = times_interval(k)
-  return w > a or (w == a and f > b)
-end
-
 -- floor(((a * limit) + b) / periodUnits): whole intervals in a + b/limit units; 0 when negative.
-local function whole_intervals(a, b)
+local function whole_intervals(a, b, iw, ir, limit, burst)
   if a < 0 then return 0 end
   local k = math.floor((a + b / limit) / (iw + ir / limit))
   if k < 0 then k = 0 end
   if k > burst + 1 then k = burst + 1 end
   local guard = 0
-  while k > 0 and exceeds(k, a, b) do
+  while k > 0 do -- while k * T exceeds a + b/limit
+    local w, f = times_interval(k, iw, ir, limit)
+    if not (w > a or (w == a and f > b)) then break end
     k = k - 1
     guard = guard + 1
     if guard > 64 then error('tollgate: token estimate did not converge') end
   end
-  while k <= burst and not exceeds(k + 1, a, b) do
+  while k <= burst do -- while (k + 1) * T does not
+    local w, f = times_interval(k + 1, iw, ir, limit)
+    if w > a or (w == a and f > b) then break end
     k = k + 1
     guard = guard + 1
     if guard > 64 then error('tollgate: token estimate did not converge') end
@@ -131,12 +94,12 @@ local function whole_intervals(a, b)
   return k
 end
 
--- remaining(behindScaled): whole units that would pass at once with tat = now + d (+ fraction).
-local function remaining(d, frac)
-  local a = tol_whole - d
-  local b = tol_frac - frac
-  if b < 0 then b = b + limit; a = a - 1 end
-  return whole_intervals(a, b)
+-- The pair (w, f) less (w2, f2), fractions below limit.
+local function minus(w, f, w2, f2, limit)
+  w = w - w2
+  f = f - f2
+  if f < 0 then f = f + limit; w = w - 1 end
+  return w, f
 end
 
 -- ceilDiv of a (whole, fraction) pair.
@@ -145,37 +108,103 @@ local function ceil_units(w, f)
   return w
 end
 
-local function write_tat(d, frac)
+-- tat' = base + cost * T (base = now + d0 + f0/limit), kept exact as whole units plus a fraction
+-- over limit; and excess = tat' - now - burst * T, as a (whole, fraction) pair. fits: allowed,
+-- at once or delayed (excess at most max-delay).
+local function charge(d0, f0, cost, iw, ir, limit, tol_whole, tol_frac, md)
+  local fraction_sum = f0 + cost * ir
+  local nd = d0 + cost * iw + math.floor(fraction_sum / limit)
+  local nf = fraction_sum % limit
+  local xw, xf = minus(nd, nf, tol_whole, tol_frac, limit)
+  return xw < md or (xw == md and xf == 0), nd, nf, xw, xf
+end
+
+-- The tat string of now + d units: whole seconds and units within the second (D digits).
+local function tat_string(d, now_hi, now_lo, U, D, tat_format)
   local lo = now_lo + d
   local hi = now_hi + math.floor(lo / U)
   lo = lo % U
-  redis.call('HSET', KEYS[1], 'tat', join(hi, lo), 'tatFraction', string.format('%d', frac),
-    'p', params)
-  redis.call('PEXPIRE', KEYS[1], ttl_ms)
+  if D == 0 then return string.format('%d', hi) end
+  if hi == 0 then return string.format('%d', lo) end
+  return string.format(tat_format, hi, lo)
 end
 
-local caller = ARGV[16] or ''
-local state = redis.call('HMGET', KEYS[1], 'tat', 'tatFraction', 'p', 'gifts', 'giftsAt')
+-- Writes the state and the key's TTL; p too unless nil (it is there already: two fields cost
+-- Redis less than three).
+local function write_state(key, tat, frac, p, ttl_ms)
+  local fraction = frac == 0 and '0' or string.format('%d', frac)
+  if p then
+    redis.call('HSET', key, 'tat', tat, 'tatFraction', fraction, 'p', p)
+  else
+    redis.call('HSET', key, 'tat', tat, 'tatFraction', fraction)
+  end
+  redis.call('PEXPIRE', key, ttl_ms)
+end
+
+-- (x + 0 reads a decimal ARGV as tonumber does, without the cost of calling it)
+local op = ARGV[1]
+local cost = ARGV[3] + 0
+local limit = ARGV[4] + 0
+local burst = ARGV[5] + 0
+local unit_nanos = ARGV[6] + 0
+local iw = ARGV[7] + 0
+local ir = ARGV[8] + 0
+local tol_whole = ARGV[9] + 0
+local tol_frac = ARGV[10] + 0
+local md = ARGV[11] + 0
+local max_cost = ARGV[12] + 0
+local ttl_ms = ARGV[13]
+-- burst * T + maxDelay: the most tat may run ahead of now.
+local cap_whole = tol_whole + md
+local cap_frac = tol_frac
+local params = ARGV[17]
+local key = KEYS[1]
+
+-- Units per second, its decimal digits (the sub-second part of a tat string), and the format
+-- that writes a tat string from its seconds and units.
+local U = 1000000000 / unit_nanos
+local D = 0
+local tat_format = '%d'
+if unit_nanos == 1000 then D, tat_format = 6, '%d%06d'
+elseif unit_nanos == 1000000 then D, tat_format = 3, '%d%03d'
+elseif unit_nanos == 1 then D, tat_format = 9, '%d%09d' end
+
+-- now = floorDiv(nowNanos, unitNanos), as whole seconds now_hi plus units now_lo < U.
+local now_hi, now_sub_ns = read_now(ARGV[2])
+local now_lo = math.floor(now_sub_ns / unit_nanos)
+
+local caller = ARGV[16]
+local state = redis.call('HMGET', key, 'tat', 'tatFraction', 'p', 'gifts', 'giftsAt')
 
 if state[1] and state[3] and state[3] ~= params then
-  local w, f = carry_used(state[3], state[1], state[2], now_hi, now_sub_ns, limit, period_units,
-    cap_whole, cap_frac, max_tokens)
+  local w, f = carry_used(state[3], state[1], state[2], now_hi, now_sub_ns, limit,
+    tonumber(ARGV[14]), cap_whole, cap_frac, tonumber(ARGV[15]))
   if w then
-    write_tat(w, f)
-    local lo = now_lo + w
-    local hi = now_hi + math.floor(lo / U)
-    state = {join(hi, lo % U), string.format('%d', f), params, state[4], state[5]}
+    local tat = tat_string(w, now_hi, now_lo, U, D, tat_format)
+    write_state(key, tat, f, params, ttl_ms)
+    state = {tat, string.format('%d', f), params, state[4], state[5]}
   else
-    redis.call('DEL', KEYS[1])
+    redis.call('DEL', key)
     state = {false, false, false, false, false}
   end
 end
+-- What the writes below add to the hash: p only where it is not there already.
+local new_p = params
+if state[3] == params then new_p = nil end
 
 -- base = max(tat, now): d = base - now in units, base_frac = baseFraction (0 when tat < now).
 local d = 0
 local base_frac = 0
 if state[1] then
-  local tat_hi, tat_lo = split(state[1])
+  local s = state[1]
+  local tat_hi, tat_lo
+  if D == 0 then
+    tat_hi, tat_lo = s + 0, 0
+  elseif #s <= D then
+    tat_hi, tat_lo = 0, s + 0
+  else
+    tat_hi, tat_lo = string.sub(s, 1, #s - D) + 0, string.sub(s, #s - D + 1) + 0
+  end
   if tat_hi > now_hi or (tat_hi == now_hi and tat_lo >= now_lo) then
     base_frac = tonumber(state[2]) or 0
     local ds = tat_hi - now_hi
@@ -196,11 +225,11 @@ end
 -- Gifts (see refund) are tokens given back; a bucket found full has had them all back from time,
 -- as adjust would have given them (never beyond full): they are dropped.
 if state[4] and d == 0 and base_frac == 0 then
-  local all = redis.call('HKEYS', KEYS[1])
+  local all = redis.call('HKEYS', key)
   for _, field in ipairs(all) do
-    if string.sub(field, 1, 5) == 'gift:' then redis.call('HDEL', KEYS[1], field) end
+    if string.sub(field, 1, 5) == 'gift:' then redis.call('HDEL', key, field) end
   end
-  redis.call('HDEL', KEYS[1], 'gifts', 'giftsAt')
+  redis.call('HDEL', key, 'gifts', 'giftsAt')
   state[4] = false
 end
 
@@ -209,7 +238,7 @@ if op == 'adjust' then
   if cost == 0 or (cost < 0 and not state[1]) then return {1} end
   local units = math.abs(cost)
   if units > max_cost + 1 then units = max_cost + 1 end
-  local sw, sf = times_interval(units)
+  local sw, sf = times_interval(units, iw, ir, limit)
   local nw, nf
   if cost > 0 then
     nw = d + sw
@@ -223,50 +252,38 @@ if op == 'adjust' then
       return {1} -- already empty: nothing more to take
     end
   else
-    nw = d - sw
-    nf = base_frac - sf
-    if nf < 0 then nf = nf + limit; nw = nw - 1 end
+    nw, nf = minus(d, base_frac, sw, sf, limit)
     if nw < 0 then
       nw = 0
       nf = 0
     end
   end
-  write_tat(nw, nf)
+  write_state(key, tat_string(nw, now_hi, now_lo, U, D, tat_format), nf, new_p, ttl_ms)
   return {1}
 end
 
 if op == 'refund' then
   -- Kept for the other callers (see the header); nothing for an expired key, as adjust.
   if cost <= 0 or not state[1] or caller == '' or (d == 0 and base_frac == 0) then return {1} end
-  redis.call('HINCRBY', KEYS[1], 'gift:' .. caller, cost)
-  redis.call('HINCRBY', KEYS[1], 'gifts', cost)
-  redis.call('HSET', KEYS[1], 'giftsAt', string.format('%d', now_hi))
+  redis.call('HINCRBY', key, 'gift:' .. caller, cost)
+  redis.call('HINCRBY', key, 'gifts', cost)
+  redis.call('HSET', key, 'giftsAt', string.format('%d', now_hi))
   return {1}
 end
 
 if cost > max_cost then
   -- More than can ever pass: never allowed, so say when the key is back on schedule.
-  return {0, remaining(d, base_frac), -1, ceil_units(d, base_frac), 0}
+  local a, b = minus(tol_whole, tol_frac, d, base_frac, limit)
+  return {0, whole_intervals(a, b, iw, ir, limit, burst), -1, ceil_units(d, base_frac), 0}
 end
 
--- tat' = base + cost * T, kept exact as whole units plus a fraction over limit; and excess =
--- tat' - now - burst * T, as a (whole, fraction) pair. fits: allowed, at once or delayed.
-local function charge(d0, f0)
-  local fraction_sum = f0 + cost * ir
-  local nd = d0 + cost * iw + math.floor(fraction_sum / limit)
-  local nf = fraction_sum % limit
-  local xw = nd - tol_whole
-  local xf = nf - tol_frac
-  if xf < 0 then xf = xf + limit; xw = xw - 1 end
-  return xw < md or (xw == md and xf == 0), nd, nf, xw, xf
-end
-
-local fits, new_d, new_frac, ew, ef = charge(d, base_frac)
+local fits, new_d, new_frac, ew, ef =
+  charge(d, base_frac, cost, iw, ir, limit, tol_whole, tol_frac, md)
 
 -- Refused: a gift of another caller, given back now (tat back by cost intervals, never before
 -- now), and the decision made again on that; taken only if it then fits.
 if not fits and caller ~= '' and cost > 0 and (tonumber(state[4]) or 0) >= cost then
-  local all = redis.call('HGETALL', KEYS[1])
+  local all = redis.call('HGETALL', key)
   local givers = {}
   local others = 0
   -- No gift for 2 s (whole seconds of Redis time): the others have not come for them, and the
@@ -283,60 +300,51 @@ if not fits and caller ~= '' and cost > 0 and (tonumber(state[4]) or 0) >= cost 
     end
   end
   if others >= cost then
-    local sw, sf = times_interval(cost)
-    local gd = d - sw
-    local gf = base_frac - sf
-    if gf < 0 then gf = gf + limit; gd = gd - 1 end
+    local sw, sf = times_interval(cost, iw, ir, limit)
+    local gd, gf = minus(d, base_frac, sw, sf, limit)
     if gd < 0 then gd = 0; gf = 0 end
-    local f2, nd2, nf2, ew2, ef2 = charge(gd, gf)
+    local f2, nd2, nf2, ew2, ef2 = charge(gd, gf, cost, iw, ir, limit, tol_whole, tol_frac, md)
     if f2 then
       local need = cost
       for _, g in ipairs(givers) do
         if need == 0 then break end
         local take = math.min(need, g[2])
         if take == g[2] then
-          redis.call('HDEL', KEYS[1], g[1])
+          redis.call('HDEL', key, g[1])
         else
-          redis.call('HINCRBY', KEYS[1], g[1], -take)
+          redis.call('HINCRBY', key, g[1], -take)
         end
         need = need - take
       end
       local left = tonumber(state[4]) - cost
       if left > 0 then
-        redis.call('HSET', KEYS[1], 'gifts', string.format('%d', left))
+        redis.call('HSET', key, 'gifts', string.format('%d', left))
       else
-        redis.call('HDEL', KEYS[1], 'gifts')
+        redis.call('HDEL', key, 'gifts')
       end
       fits, new_d, new_frac, ew, ef = f2, nd2, nf2, ew2, ef2
     end
   end
 end
 
--- The wait for one more unit than k: (k + 1) * T - (a + b/limit), rounded up (Gcra.decide's
--- toNextUnitScaled).
-local function next_unit(k, a, b)
-  local w, f = times_interval(k + 1)
-  w = w - a
-  f = f - b
-  if f < 0 then f = f + limit; w = w - 1 end
-  return ceil_units(w, f)
-end
-
 if ew < 0 or (ew == 0 and ef == 0) then
-  write_tat(new_d, new_frac)
-  local a = tol_whole - new_d
-  local b = tol_frac - new_frac
-  if b < 0 then b = b + limit; a = a - 1 end
-  local k = whole_intervals(a, b)
-  return {1, k, 0, ceil_units(new_d, new_frac), 0, next_unit(k, a, b)}
+  write_state(key, tat_string(new_d, now_hi, now_lo, U, D, tat_format), new_frac, new_p, ttl_ms)
+  local a, b = minus(tol_whole, tol_frac, new_d, new_frac, limit)
+  local k = whole_intervals(a, b, iw, ir, limit, burst)
+  -- The wait for one more unit than k: (k + 1) * T - (a + b/limit), rounded up (Gcra.decide's
+  -- toNextUnitScaled).
+  local nw, nf = times_interval(k + 1, iw, ir, limit)
+  return {1, k, 0, ceil_units(new_d, new_frac), 0, ceil_units(minus(nw, nf, a, b, limit))}
 elseif ew < md or (ew == md and ef == 0) then
   -- Over the burst by at most max-delay: allowed once the delay has passed, the slot booked.
-  write_tat(new_d, new_frac)
+  write_state(key, tat_string(new_d, now_hi, now_lo, U, D, tat_format), new_frac, new_p, ttl_ms)
   -- A unit passes at once again when tat' is one interval inside the tolerance: excess + T.
   local nw = ew + iw
   local nf = ef + ir
   if nf >= limit then nf = nf - limit; nw = nw + 1 end
   return {1, 0, 0, ceil_units(new_d, new_frac), ceil_units(ew, ef), ceil_units(nw, nf)}
 else
-  return {0, remaining(d, base_frac), ceil_units(ew - md, ef), ceil_units(d, base_frac), 0}
+  local a, b = minus(tol_whole, tol_frac, d, base_frac, limit)
+  return {0, whole_intervals(a, b, iw, ir, limit, burst), ceil_units(ew - md, ef),
+    ceil_units(d, base_frac), 0}
 end
