@@ -18,7 +18,9 @@ import java.util.function.UnaryOperator;
  * key's last early retry came. Fed only on an early retry, which is a refusal already: the
  * allowed requests never reach it. Counters are found by the key as given, so that a key already
  * counted costs a map read, an increment and two writes, and nothing is allocated; a key is shown
- * (cut short, made printable) once, when it gets a counter.
+ * (cut short, made printable) when the counters are read ({@link #top}), not when it gets a
+ * counter: under a flood of new keys nearly every early retry takes a counter, and a string made
+ * there for each would be read by nobody.
  */
 final class EarlyRetryKeys {
 
@@ -39,7 +41,9 @@ final class EarlyRetryKeys {
       }
     }
 
-    final String shown;
+    /** The key as given (the map's key, held anyway) and how the metrics show it. */
+    final String key;
+    final UnaryOperator<String> shownBy;
     final LongAdder count = new LongAdder();
     /**
      * The last early retry's figures, written together: a reader may see one retry's told and the
@@ -49,8 +53,9 @@ final class EarlyRetryKeys {
     volatile long toldSeconds;
     volatile long afterNanos;
 
-    Counter(String shown, long count) {
-      this.shown = shown;
+    Counter(String key, UnaryOperator<String> shownBy, long count) {
+      this.key = key;
+      this.shownBy = shownBy;
       this.count.add(count);
     }
 
@@ -102,9 +107,11 @@ final class EarlyRetryKeys {
     }
     long start = 1;
     if (counters.size() >= CAPACITY) {
-      start = SpaceSaving.evictSmallest(counters, c -> c.count) + 1;
+      Counter smallest = SpaceSaving.smallest(counters.values(), c -> c.count.sum());
+      start = smallest.count.sum() + 1;
+      counters.remove(smallest.key);
     }
-    counter = new Counter(shown.apply(key), start);
+    counter = new Counter(key, shown, start);
     counters.put(key, counter);
     return counter;
   }
@@ -116,15 +123,16 @@ final class EarlyRetryKeys {
   List<EarlyRetryKey> top(int n) {
     Map<String, EarlyRetryKey> byShown = new HashMap<>(CAPACITY * 2);
     for (Counter c : counters.values()) {
+      String shown = c.shownBy.apply(c.key);
       EarlyRetryKey key =
-          new EarlyRetryKey(c.shown, c.count.sum(), c.toldSeconds, c.afterNanos / 1e9);
-      EarlyRetryKey same = byShown.get(c.shown);
+          new EarlyRetryKey(shown, c.count.sum(), c.toldSeconds, c.afterNanos / 1e9);
+      EarlyRetryKey same = byShown.get(shown);
       if (same != null) {
         EarlyRetryKey more = same.count() >= key.count() ? same : key;
-        key = new EarlyRetryKey(c.shown, same.count() + key.count(), more.toldSeconds(),
+        key = new EarlyRetryKey(shown, same.count() + key.count(), more.toldSeconds(),
             more.cameBackAfterSeconds());
       }
-      byShown.put(c.shown, key);
+      byShown.put(shown, key);
     }
     List<EarlyRetryKey> all = new ArrayList<>(byShown.values());
     Collections.sort(all, (a, b) -> {

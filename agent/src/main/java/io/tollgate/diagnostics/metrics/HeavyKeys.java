@@ -20,8 +20,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * among the counters takes a lock (to replace the smallest), and never waits for it: while
  * another thread replaces a counter, such a key is left out of this count (a flood of new keys,
  * each refused, must not queue every refusal of the rule behind one lock; the heavy keys, the
- * ones worth showing, are among the counters and counted without it). Keys are stored as shown ({@link
- * #display}): short and printable, never more than {@link #MAX_KEY_CHARS}.
+ * ones worth showing, are among the counters and counted without it). Keys are shown ({@link
+ * #display}: short and printable, never more than {@link #MAX_KEY_CHARS}) when the counters are
+ * read ({@link #top}), not when counted: under a flood of new keys nearly every refusal replaces a
+ * counter, and showing the key there would make a string per refusal that nobody reads.
  *
  * <p>The keys are spread by their hash over {@link #STRIPES} stripes, each a Space-Saving of
  * {@code capacity} counters with its own lock, so that no lock is shared by every refusal of a
@@ -53,12 +55,13 @@ public final class HeavyKeys {
   }
 
   private static final class Counter {
-    final String shown;
+    /** The key as given: the map's key, which it holds anyway. */
+    final String key;
     final LongAdder count = new LongAdder();
     final long error;
 
-    Counter(String shown, long count, long error) {
-      this.shown = shown;
+    Counter(String key, long count, long error) {
+      this.key = key;
       this.count.add(count);
       this.error = error;
     }
@@ -84,7 +87,7 @@ public final class HeavyKeys {
   public void add(String key) {
     String k = key == null ? "-" : key;
     int h = k.hashCode();
-    stripes[(h ^ (h >>> 16)) & (STRIPES - 1)].add(k, key);
+    stripes[(h ^ (h >>> 16)) & (STRIPES - 1)].add(k);
   }
 
   /** One stripe's keys: Space-Saving with {@code capacity} counters. */
@@ -100,7 +103,7 @@ public final class HeavyKeys {
       this.counters = new ConcurrentHashMap<>(capacity * 2);
     }
 
-    void add(String k, String key) {
+    void add(String k) {
       Counter counter = counters.get(k);
       if (counter != null) {
         counter.count.increment();
@@ -116,12 +119,14 @@ public final class HeavyKeys {
           return;
         }
         if (counters.size() < capacity) {
-          counters.put(k, new Counter(display(key), 1, 0));
+          counters.put(k, new Counter(k, 1, 0));
           return;
         }
         // Space-Saving: the new key takes the smallest counter's place, and its count
-        long min = SpaceSaving.evictSmallest(counters, c -> c.count);
-        counters.put(k, new Counter(display(key), min + 1, min));
+        Counter smallest = SpaceSaving.smallest(counters.values(), c -> c.count.sum());
+        long min = smallest.count.sum();
+        counters.remove(smallest.key);
+        counters.put(k, new Counter(k, min + 1, min));
       } finally {
         replacing.unlock();
       }
@@ -136,7 +141,7 @@ public final class HeavyKeys {
     Map<String, long[]> byShown = new HashMap<>(capacity * 2 * STRIPES);
     for (Stripe stripe : stripes) {
       for (Counter c : stripe.counters.values()) {
-        long[] sum = byShown.computeIfAbsent(c.shown, s -> new long[2]);
+        long[] sum = byShown.computeIfAbsent(display(c.key), s -> new long[2]);
         sum[0] += c.count.sum();
         sum[1] += c.error;
       }

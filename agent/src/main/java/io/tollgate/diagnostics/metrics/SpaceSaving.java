@@ -1,35 +1,36 @@
 package io.tollgate.diagnostics.metrics;
 
-import java.util.Map;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Function;
+import java.util.function.ToLongFunction;
 
 /**
  * The replacement step of the Space-Saving algorithm (Metwally et al.), which {@link HeavyKeys}
  * and {@link EarlyRetryKeys} use to keep the heaviest keys in a fixed number of counters: a key
  * not among full counters takes the smallest counter's place, and starts from its count, so that
  * a key's count is never below its true count and exceeds it by at most the count it inherited.
+ *
+ * <p>Under a flood of new keys (many clients, each refused) nearly every refusal is such a
+ * replacement, so the search walks the counters themselves: no map entry is made per counter
+ * looked at (a {@code ConcurrentHashMap}'s entry set makes one each), and the caller removes the
+ * smallest by the key it holds.
  */
 final class SpaceSaving {
 
   private SpaceSaving() {}
 
   /**
-   * Removes the counter with the smallest count from {@code counters} (the caller holds whatever
-   * keeps other replacements out) and returns that count, which the new key starts from (plus its
-   * own occurrence).
+   * The counter with the smallest count of {@code counters} (at least one; the caller holds
+   * whatever keeps other replacements out), for the caller to remove and replace.
    */
-  static <C> long evictSmallest(Map<String, C> counters, Function<C, LongAdder> countOf) {
-    String minKey = null;
+  static <C> C smallest(Iterable<C> counters, ToLongFunction<C> countOf) {
+    C smallest = null;
     long min = Long.MAX_VALUE;
-    for (Map.Entry<String, C> e : counters.entrySet()) {
-      long count = countOf.apply(e.getValue()).sum();
+    for (C counter : counters) {
+      long count = countOf.applyAsLong(counter);
       if (count < min) {
         min = count;
-        minKey = e.getKey();
+        smallest = counter;
       }
     }
-    counters.remove(minKey);
-    return min;
+    return smallest;
   }
 }
