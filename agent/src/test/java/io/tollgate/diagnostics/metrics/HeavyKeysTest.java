@@ -130,4 +130,48 @@ class HeavyKeysTest {
     assertEquals(100 + threads * each, top.count);
     assertEquals(0, top.error);
   }
+  /**
+   * The Space-Saving guarantee, under a flood of one-off keys that replace a counter nearly every
+   * time: every key shown is counted at least as often as it came, and at most its error more.
+   */
+  @Test
+  void everyCountShownBoundsTheTrueCount() {
+    java.util.Map<String, Long> truth = new java.util.HashMap<>();
+    HeavyKeys keys = new HeavyKeys(5);
+    java.util.Random random = new java.util.Random(29);
+    for (int i = 0; i < 50_000; i++) {
+      String key = random.nextInt(4) == 0 ? "heavy-" + random.nextInt(3) : "client-" + i;
+      truth.merge(key, 1L, Long::sum);
+      keys.add(key);
+    }
+    List<HeavyKeys.Entry> top = keys.top();
+    assertEquals(5, top.size(), top.toString());
+    for (HeavyKeys.Entry entry : top) {
+      long counted = truth.get(entry.key);
+      assertTrue(entry.count >= counted, entry + " came " + counted);
+      assertTrue(entry.count - entry.error <= counted, entry + " came " + counted);
+    }
+    java.util.Set<String> heaviest = new java.util.HashSet<>();
+    for (int rank = 0; rank < 3; rank++) {
+      heaviest.add(top.get(rank).key);
+    }
+    assertEquals(java.util.Set.of("heavy-0", "heavy-1", "heavy-2"), heaviest, top.toString());
+  }
+
+  /** A key that takes another's counter is shown cut and cleaned too, as the metrics read it. */
+  @Test
+  void aKeyThatReplacesAnotherIsShownShortAndClean() {
+    HeavyKeys keys = new HeavyKeys(1);
+    for (int i = 0; i < 100; i++) {
+      keys.add("filler-" + i); // every stripe full
+    }
+    String longKey = "evil\"\n" + "k".repeat(100);
+    for (int i = 0; i < 200; i++) {
+      keys.add(longKey);
+    }
+    HeavyKeys.Entry top = keys.top().get(0);
+    assertEquals(HeavyKeys.display(longKey), top.key);
+    assertEquals(HeavyKeys.MAX_KEY_CHARS, top.key.length());
+    assertTrue(top.key.startsWith("evil??k"), top.key);
+  }
 }
