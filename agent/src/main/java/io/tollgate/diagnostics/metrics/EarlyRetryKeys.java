@@ -8,8 +8,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.UnaryOperator;
 
 /**
@@ -27,7 +25,7 @@ final class EarlyRetryKeys {
   /** Counters kept: twice the keys shown, so that the shown ones' counts are seldom estimates. */
   static final int CAPACITY = 2 * RuleMetrics.TOP_KEYS;
 
-  private static final class Counter {
+  private static final class Counter extends SpaceSaving.Counter {
     private static final VarHandle TOLD_SECONDS;
     private static final VarHandle AFTER_NANOS;
 
@@ -41,10 +39,8 @@ final class EarlyRetryKeys {
       }
     }
 
-    /** The key as given (the map's key, held anyway) and how the metrics show it. */
-    final String key;
+    /** How the metrics show the key. */
     final UnaryOperator<String> shownBy;
-    final LongAdder count = new LongAdder();
     /**
      * The last early retry's figures, written together: a reader may see one retry's told and the
      * next's after. Written by release stores ({@link #lastRetry}): a flood's refusals, nearly all
@@ -54,9 +50,8 @@ final class EarlyRetryKeys {
     volatile long afterNanos;
 
     Counter(String key, UnaryOperator<String> shownBy, long count) {
-      this.key = key;
+      super(key, count);
       this.shownBy = shownBy;
-      this.count.add(count);
     }
 
     void lastRetry(long toldSeconds, long afterNanos) {
@@ -74,21 +69,21 @@ final class EarlyRetryKeys {
   private final java.util.concurrent.locks.ReentrantLock adding =
       new java.util.concurrent.locks.ReentrantLock();
 
-  private final ConcurrentHashMap<String, Counter> counters =
-      new ConcurrentHashMap<>(CAPACITY * 2);
+  private final SpaceSaving<Counter> counters = new SpaceSaving<>(CAPACITY);
 
   /**
    * One early retry of {@code key}, told {@code toldSeconds}, back after {@code afterNanos};
    * {@code shown} makes the key as the metrics show it.
    */
   void add(String key, UnaryOperator<String> shown, long toldSeconds, long afterNanos) {
-    Counter counter = counters.get(key);
+    int hash = key.hashCode();
+    Counter counter = counters.find(key, hash);
     if (counter == null) {
       if (!adding.tryLock()) {
         return; // another thread is adding a key: this retry is left out, not queued behind it
       }
       try {
-        counter = counterFor(key, shown);
+        counter = counterFor(key, hash, shown);
       } finally {
         adding.unlock();
       }
@@ -99,20 +94,15 @@ final class EarlyRetryKeys {
   }
 
   /** A key not among the counters: it takes a free one, or the smallest's place and count. */
-  private Counter counterFor(String key, UnaryOperator<String> shown) {
-    Counter counter = counters.get(key);
+  private Counter counterFor(String key, int hash, UnaryOperator<String> shown) {
+    Counter counter = counters.find(key, hash);
     if (counter != null) {
       counter.count.increment();
       return counter;
     }
-    long start = 1;
-    if (counters.size() >= CAPACITY) {
-      Counter smallest = SpaceSaving.smallest(counters.values(), c -> c.count.sum());
-      start = smallest.count.sum() + 1;
-      counters.remove(smallest.key);
-    }
-    counter = new Counter(key, shown, start);
-    counters.put(key, counter);
+    int place = counters.placeForNew();
+    counter = new Counter(key, shown, counters.inherited(place) + 1);
+    counters.put(place, counter);
     return counter;
   }
 
@@ -122,7 +112,7 @@ final class EarlyRetryKeys {
    */
   List<EarlyRetryKey> top(int n) {
     Map<String, EarlyRetryKey> byShown = new HashMap<>(CAPACITY * 2);
-    for (Counter c : counters.values()) {
+    for (Counter c : counters.all()) {
       String shown = c.shownBy.apply(c.key);
       EarlyRetryKey key =
           new EarlyRetryKey(shown, c.count.sum(), c.toldSeconds, c.afterNanos / 1e9);

@@ -5,7 +5,6 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -15,9 +14,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * seen more than {@code total / capacity} times is always among the counters; a count may
  * overestimate by at most the counter's {@link Entry#error}.
  *
- * <p>Fed on every refusal, the common case under a flood, so a key already counted costs one map
- * read and one {@link LongAdder} increment, with no lock and nothing allocated; only a key not
- * among the counters takes a lock (to replace the smallest), and never waits for it: while
+ * <p>Fed on every refusal, the common case under a flood, so a key already counted costs a look
+ * through its stripe's few counters ({@link SpaceSaving}) and one {@link LongAdder} increment,
+ * with no lock and nothing allocated; only a key not among the counters takes a lock (to replace
+ * the smallest: one array write and the new counter), and never waits for it: while
  * another thread replaces a counter, such a key is left out of this count (a flood of new keys,
  * each refused, must not queue every refusal of the rule behind one lock; the heavy keys, the
  * ones worth showing, are among the counters and counted without it). Keys are shown ({@link
@@ -54,15 +54,11 @@ public final class HeavyKeys {
     }
   }
 
-  private static final class Counter {
-    /** The key as given: the map's key, which it holds anyway. */
-    final String key;
-    final LongAdder count = new LongAdder();
+  private static final class Counter extends SpaceSaving.Counter {
     final long error;
 
     Counter(String key, long count, long error) {
-      this.key = key;
-      this.count.add(count);
+      super(key, count);
       this.error = error;
     }
   }
@@ -87,24 +83,22 @@ public final class HeavyKeys {
   public void add(String key) {
     String k = key == null ? "-" : key;
     int h = k.hashCode();
-    stripes[(h ^ (h >>> 16)) & (STRIPES - 1)].add(k);
+    stripes[(h ^ (h >>> 16)) & (STRIPES - 1)].add(k, h);
   }
 
   /** One stripe's keys: Space-Saving with {@code capacity} counters. */
   private static final class Stripe {
-    private final int capacity;
     /** Held while a key not counted yet is added; tried, never waited for. */
     private final ReentrantLock replacing = new ReentrantLock();
-    /** By the key as given (so a hit needs no {@link #display}); at most {@link #capacity}. */
-    private final ConcurrentHashMap<String, Counter> counters;
+    /** By the key as given (so a hit needs no {@link #display}). */
+    private final SpaceSaving<Counter> counters;
 
     Stripe(int capacity) {
-      this.capacity = capacity;
-      this.counters = new ConcurrentHashMap<>(capacity * 2);
+      this.counters = new SpaceSaving<>(capacity);
     }
 
-    void add(String k) {
-      Counter counter = counters.get(k);
+    void add(String k, int hash) {
+      Counter counter = counters.find(k, hash);
       if (counter != null) {
         counter.count.increment();
         return;
@@ -113,20 +107,15 @@ public final class HeavyKeys {
         return; // another thread is replacing a counter: this occurrence is left out, not queued
       }
       try {
-        counter = counters.get(k);
+        counter = counters.find(k, hash);
         if (counter != null) {
           counter.count.increment();
           return;
         }
-        if (counters.size() < capacity) {
-          counters.put(k, new Counter(k, 1, 0));
-          return;
-        }
-        // Space-Saving: the new key takes the smallest counter's place, and its count
-        Counter smallest = SpaceSaving.smallest(counters.values(), c -> c.count.sum());
-        long min = smallest.count.sum();
-        counters.remove(smallest.key);
-        counters.put(k, new Counter(k, min + 1, min));
+        // Space-Saving: the new key takes a free counter, or the smallest's place and its count
+        int place = counters.placeForNew();
+        long min = counters.inherited(place);
+        counters.put(place, new Counter(k, min + 1, min));
       } finally {
         replacing.unlock();
       }
@@ -140,7 +129,7 @@ public final class HeavyKeys {
   public List<Entry> top() {
     Map<String, long[]> byShown = new HashMap<>(capacity * 2 * STRIPES);
     for (Stripe stripe : stripes) {
-      for (Counter c : stripe.counters.values()) {
+      for (Counter c : stripe.counters.all()) {
         long[] sum = byShown.computeIfAbsent(display(c.key), s -> new long[2]);
         sum[0] += c.count.sum();
         sum[1] += c.error;
