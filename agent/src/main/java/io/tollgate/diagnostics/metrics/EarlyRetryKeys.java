@@ -62,13 +62,7 @@ final class EarlyRetryKeys {
     }
   }
 
-  /**
-   * Held while a key not counted yet is added; tried, never waited for, so that a flood of many
-   * keys retrying early does not queue every refusal of the rule behind one lock.
-   */
-  private final java.util.concurrent.locks.ReentrantLock adding =
-      new java.util.concurrent.locks.ReentrantLock();
-
+  /** Never waits: a flood of many keys retrying early does not queue every refusal of the rule. */
   private final SpaceSaving<Counter> counters = new SpaceSaving<>(CAPACITY);
 
   /**
@@ -76,34 +70,15 @@ final class EarlyRetryKeys {
    * {@code shown} makes the key as the metrics show it.
    */
   void add(String key, UnaryOperator<String> shown, long toldSeconds, long afterNanos) {
-    int hash = key.hashCode();
-    Counter counter = counters.find(key, hash);
-    if (counter == null) {
-      if (!adding.tryLock()) {
-        return; // another thread is adding a key: this retry is left out, not queued behind it
-      }
-      try {
-        counter = counterFor(key, hash, shown);
-      } finally {
-        adding.unlock();
-      }
-    } else {
-      counter.count.increment();
+    // a key not among the counters takes a free one, or the smallest's place and count
+    Counter counter = counters.add(key, key.hashCode(), EarlyRetryKeys::newCounter, shown);
+    if (counter != null) { // null: another thread was adding a key, and this retry is left out
+      counter.lastRetry(toldSeconds, afterNanos);
     }
-    counter.lastRetry(toldSeconds, afterNanos);
   }
 
-  /** A key not among the counters: it takes a free one, or the smallest's place and count. */
-  private Counter counterFor(String key, int hash, UnaryOperator<String> shown) {
-    Counter counter = counters.find(key, hash);
-    if (counter != null) {
-      counter.count.increment();
-      return counter;
-    }
-    int place = counters.placeForNew();
-    counter = new Counter(key, shown, counters.inherited(place) + 1);
-    counters.put(place, counter);
-    return counter;
+  private static Counter newCounter(String key, long inherited, UnaryOperator<String> shown) {
+    return new Counter(key, shown, inherited + 1);
   }
 
   /**

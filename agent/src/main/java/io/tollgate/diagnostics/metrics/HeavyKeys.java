@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The heaviest keys of a stream, in bounded memory: the Space-Saving algorithm (Metwally, Agrawal
@@ -67,7 +66,8 @@ public final class HeavyKeys {
   static final int STRIPES = 4;
 
   private final int capacity;
-  private final Stripe[] stripes = new Stripe[STRIPES];
+  /** By the key as given (so a hit needs no {@link #display}). */
+  private final List<SpaceSaving<Counter>> stripes = new ArrayList<>(STRIPES);
 
   public HeavyKeys(int capacity) {
     if (capacity < 1) {
@@ -75,7 +75,7 @@ public final class HeavyKeys {
     }
     this.capacity = capacity;
     for (int i = 0; i < STRIPES; i++) {
-      stripes[i] = new Stripe(capacity);
+      stripes.add(new SpaceSaving<>(capacity));
     }
   }
 
@@ -83,43 +83,12 @@ public final class HeavyKeys {
   public void add(String key) {
     String k = key == null ? "-" : key;
     int h = k.hashCode();
-    stripes[(h ^ (h >>> 16)) & (STRIPES - 1)].add(k, h);
+    // Space-Saving: a new key takes a free counter, or the smallest's place and its count
+    stripes.get((h ^ (h >>> 16)) & (STRIPES - 1)).add(k, h, HeavyKeys::newCounter, null);
   }
 
-  /** One stripe's keys: Space-Saving with {@code capacity} counters. */
-  private static final class Stripe {
-    /** Held while a key not counted yet is added; tried, never waited for. */
-    private final ReentrantLock replacing = new ReentrantLock();
-    /** By the key as given (so a hit needs no {@link #display}). */
-    private final SpaceSaving<Counter> counters;
-
-    Stripe(int capacity) {
-      this.counters = new SpaceSaving<>(capacity);
-    }
-
-    void add(String k, int hash) {
-      Counter counter = counters.find(k, hash);
-      if (counter != null) {
-        counter.count.increment();
-        return;
-      }
-      if (!replacing.tryLock()) {
-        return; // another thread is replacing a counter: this occurrence is left out, not queued
-      }
-      try {
-        counter = counters.find(k, hash);
-        if (counter != null) {
-          counter.count.increment();
-          return;
-        }
-        // Space-Saving: the new key takes a free counter, or the smallest's place and its count
-        int place = counters.placeForNew();
-        long min = counters.inherited(place);
-        counters.put(place, new Counter(k, min + 1, min));
-      } finally {
-        replacing.unlock();
-      }
-    }
+  private static Counter newCounter(String key, long inherited, Void unused) {
+    return new Counter(key, inherited + 1, inherited);
   }
 
   /**
@@ -128,8 +97,8 @@ public final class HeavyKeys {
    */
   public List<Entry> top() {
     Map<String, long[]> byShown = new HashMap<>(capacity * 2 * STRIPES);
-    for (Stripe stripe : stripes) {
-      for (Counter c : stripe.counters.all()) {
+    for (SpaceSaving<Counter> stripe : stripes) {
+      for (Counter c : stripe.all()) {
         long[] sum = byShown.computeIfAbsent(display(c.key), s -> new long[2]);
         sum[0] += c.count.sum();
         sum[1] += c.error;

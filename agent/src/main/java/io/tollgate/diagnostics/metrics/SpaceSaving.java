@@ -1,7 +1,10 @@
 package io.tollgate.diagnostics.metrics;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The counters of the Space-Saving algorithm (Metwally et al.), which {@link HeavyKeys} and {@link
@@ -14,10 +17,13 @@ import java.util.concurrent.atomic.LongAdder;
  * that a removal, an insertion and an entry each time; here it is one array write. Finding a key
  * counted already reads the counters' hashes, as a map's bucket would, and allocates nothing.
  *
- * <p>Reads take no lock; {@link #replace} and {@link #put} are for one thread at a time (the
- * caller's lock). A counter is immutable but for its count (final fields, published by a volatile
- * write), so a reader sees it whole; a reader that counts into a counter being replaced loses that
- * one occurrence, as the old key's count is dropped anyway.
+ * <p>A key counted already takes no lock; a key not counted yet takes this table's lock to
+ * replace a counter, and never waits for it: while another thread replaces one, such a key is
+ * left out of this count (a flood of new keys, each refused, must not queue every refusal behind
+ * one lock; the heavy keys, the ones worth showing, are among the counters and counted without
+ * it). A counter is immutable but for its count (final fields, published by a volatile write), so
+ * a reader sees it whole; a reader that counts into a counter being replaced loses that one
+ * occurrence, as the old key's count is dropped anyway.
  */
 final class SpaceSaving<C extends SpaceSaving.Counter> {
 
@@ -38,7 +44,18 @@ final class SpaceSaving<C extends SpaceSaving.Counter> {
     }
   }
 
+  /**
+   * A new key's counter, starting from the count it inherits (0 at a free place) plus one; {@code
+   * argument} is what the caller passed to {@link #add} (so that a method reference, not a lambda
+   * capturing it, makes the counter: nothing is allocated for a key counted already).
+   */
+  interface NewCounter<C, A> {
+    C make(String key, long inherited, A argument);
+  }
+
   private final AtomicReferenceArray<C> counters;
+  /** Held while a key not counted yet takes a counter; tried, never waited for. */
+  private final ReentrantLock replacing = new ReentrantLock();
 
   SpaceSaving(int capacity) {
     if (capacity < 1) {
@@ -48,7 +65,7 @@ final class SpaceSaving<C extends SpaceSaving.Counter> {
   }
 
   /** The counter of {@code key} (whose hash is {@code hash}), or null when it has none. */
-  C find(String key, int hash) {
+  private C find(String key, int hash) {
     for (int i = 0; i < counters.length(); i++) {
       C counter = counters.get(i);
       if (counter == null) {
@@ -62,10 +79,39 @@ final class SpaceSaving<C extends SpaceSaving.Counter> {
   }
 
   /**
-   * Where the next new key goes: a free place if there is one, else the smallest counter's (the
-   * caller's lock held). Its count, {@link #inherited}, is what the new key starts from.
+   * Counts one occurrence of {@code key} (whose hash is {@code hash}): its counter's count goes up
+   * by one, or, for a key not counted yet, {@code newCounter} makes it one in a free place or in
+   * the smallest counter's place, from that counter's count ({@code argument} passed on to it).
+   * Returns the key's counter, or null when another thread was replacing a counter and this
+   * occurrence was left out.
    */
-  int placeForNew() {
+  <A> C add(String key, int hash, NewCounter<C, A> newCounter, A argument) {
+    C counter = find(key, hash);
+    if (counter == null) {
+      if (!replacing.tryLock()) {
+        return null; // another thread is replacing a counter: left out, not queued behind it
+      }
+      try {
+        counter = find(key, hash);
+        if (counter == null) {
+          int place = placeForNew();
+          counter = newCounter.make(key, inherited(place), argument);
+          counters.set(place, counter);
+          return counter;
+        }
+      } finally {
+        replacing.unlock();
+      }
+    }
+    counter.count.increment();
+    return counter;
+  }
+
+  /**
+   * Where the next new key goes: a free place if there is one, else the smallest counter's (the
+   * lock held). Its count, {@link #inherited}, is what the new key starts from.
+   */
+  private int placeForNew() {
     int smallest = -1;
     long min = Long.MAX_VALUE;
     for (int i = 0; i < counters.length(); i++) {
@@ -83,19 +129,14 @@ final class SpaceSaving<C extends SpaceSaving.Counter> {
   }
 
   /** The count the key placed at {@code place} inherits: 0 at a free place. */
-  long inherited(int place) {
+  private long inherited(int place) {
     C counter = counters.get(place);
     return counter == null ? 0 : counter.count.sum();
   }
 
-  /** Puts {@code counter} at {@code place}, in place of whatever was there (the lock held). */
-  void put(int place, C counter) {
-    counters.set(place, counter);
-  }
-
   /** The counters, for the metrics to read. */
-  java.util.List<C> all() {
-    java.util.List<C> all = new java.util.ArrayList<>(counters.length());
+  List<C> all() {
+    List<C> all = new ArrayList<>(counters.length());
     for (int i = 0; i < counters.length(); i++) {
       C counter = counters.get(i);
       if (counter != null) {
