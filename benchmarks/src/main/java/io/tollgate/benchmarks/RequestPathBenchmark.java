@@ -9,6 +9,8 @@ import io.tollgate.bootstrap.TollgateBridge;
 import io.tollgate.instrumentation.servlet.ServletModule;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
@@ -162,7 +164,7 @@ public class RequestPathBenchmark {
   private String[] refusalHeaders;
   private String refusalContentType;
   private byte[] refusalBody;
-  private java.io.ByteArrayOutputStream capturing;
+  private ByteArrayOutputStream capturing;
 
   /**
    * Runs the rule of one request an hour twice, the second refused, and keeps what the refusal
@@ -172,7 +174,7 @@ public class RequestPathBenchmark {
     try {
       gate.exit(SERVLET, gate.enter(SERVLET, request, response), null);
       resetForNextRequest();
-      capturing = new java.io.ByteArrayOutputStream();
+      capturing = new ByteArrayOutputStream();
       gate.exit(SERVLET, gate.enter(SERVLET, request, response), null);
     } catch (Exception e) {
       throw new IllegalStateException(e);
@@ -243,7 +245,7 @@ public class RequestPathBenchmark {
    * it, the floor to subtract from the refused request.
    */
   @Benchmark
-  public Object refusalWrittenByHand() throws java.io.IOException {
+  public Object refusalWrittenByHand() throws IOException {
     if (refusalBody == null) {
       throw new IllegalStateException("only with rules=refused");
     }
@@ -280,7 +282,7 @@ public class RequestPathBenchmark {
 
   /** The hello servlet's answer alone, recycled as Tomcat does: the floor of {@link #tollgateAnswered}. */
   @Benchmark
-  public Object noneAnswered() throws java.io.IOException {
+  public Object noneAnswered() throws IOException {
     answerHello();
     resetAsTomcatRecycles();
     return response;
@@ -295,7 +297,7 @@ public class RequestPathBenchmark {
    * as a refusal's 429 is (Tomcat's own end of request commits it the same way, through its
    * output buffer; its {@code finishResponse} needs the HTTP processor this benchmark has not).
    */
-  private void answerHello() throws java.io.IOException {
+  private void answerHello() throws IOException {
     response.setContentType("text/plain;charset=UTF-8");
     response.getWriter().write(helloBody + "\n");
     response.flushBuffer();
