@@ -5,7 +5,7 @@ mode=$1; r=$2; PORT=18777
 args=(-XX:+PrintCompilation)
 [ "$mode" = agent ] && args+=(-javaagent:/tmp/su/after.jar=config=config-examples/quickstart.yaml)
 [ "$mode" = before ] && args+=(-javaagent:/work/baseline/tollgate-agent-aaed529.jar=config=config-examples/quickstart.yaml)
-PORT=$PORT java "${args[@]}" ${EXTRA:-} ${LC:+-XX:+UnlockDiagnosticVMOptions -XX:+LogCompilation -XX:LogFile=/tmp/su/lc-$mode-$r.xml} -jar test-apps/spring-boot3/target/spring-boot3.jar > /tmp/su/comp-$mode-$r.log 2>&1 &
+PORT=$PORT java "${args[@]}" ${EXTRA:-} ${LC:+-XX:+UnlockDiagnosticVMOptions -XX:+LogCompilation -XX:LogFile=/tmp/su/lc-${APP:-spring-boot3}-$mode-$r.xml} -jar test-apps/${APP:-spring-boot3}/target/${APP:-spring-boot3}.jar > /tmp/su/comp-$mode-$r.log 2>&1 &
 pid=$!
 t0=$(date +%s%N)
 until ! kill -0 $pid 2>/dev/null || [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 http://127.0.0.1:$PORT/hello)" = 200 ]; do sleep 0.01; done

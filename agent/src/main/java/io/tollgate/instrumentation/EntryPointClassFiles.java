@@ -174,7 +174,7 @@ public final class EntryPointClassFiles {
   /**
    * One class file in this many is followed by a probe ({@link MarkerProbes}): C2 may compile
    * {@code isMarker} after a few thousand calls, a few hundred class files after C1's profiling
-   * version, so that these see a few probes of each kind; beyond that, a walk of a class file of 9
+   * version, so that these see a few probes of each kind; beyond that, a walk of a class file of 11
    * constants per 32 class files (which hold ~100-300 each).
    */
   private static final int PROBE_EVERY = 32;

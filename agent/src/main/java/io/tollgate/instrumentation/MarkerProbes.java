@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * Two small class files that {@link EntryPointClassFiles} finds everything in: one names a class
  * with entry points and declares its entry point, the other declares a method with an entry
- * point's descriptor; both mention {@code loadClass} and hold a {@code long}. The walk reads one of
+ * point's descriptor; both mention {@code loadClass}, then more strings, and hold a {@code long}
+ * and a {@code double}. The walk reads one of
  * them now and then beside the application's classes (its answer is not used), so that its
  * profile has seen each of its rare answers taken before the JIT's C2 compiles it.
  *
@@ -71,33 +72,37 @@ final class MarkerProbes {
   /**
    * A public class {@code owner}, extending {@code Object}, that declares the public method {@code
    * name descriptor} (no code: the walk reads method headers only), and whose constant pool also
-   * holds {@code loadClass} and a {@code long}.
+   * holds {@code loadClass} ahead of other strings, a {@code long} and a {@code double}: each of the
+   * walk's branches taken, so far as a class file that declares an entry point can take them.
    */
   static byte[] classFile(String owner, String name, String descriptor) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(256);
     writeInt(out, 0xCAFEBABE);
     writeShort(out, 0);
     writeShort(out, JAVA_8);
-    writeShort(out, 10); // the constant pool's count: entries 1 to 9, the long taking 8 and 9
+    writeShort(out, 12); // the constant pool's count: entries 1 to 11, a long and a double two each
     writeUtf8(out, owner); // 1
     writeClass(out, 1); // 2
-    writeUtf8(out, "java/lang/Object"); // 3
-    writeClass(out, 3); // 4
-    writeUtf8(out, name); // 5
-    writeUtf8(out, descriptor); // 6
-    writeUtf8(out, "loadClass"); // 7
+    writeUtf8(out, "loadClass"); // 3: before other strings, which the walk then reads knowing it
+    writeUtf8(out, "java/lang/Object"); // 4
+    writeClass(out, 4); // 5
+    writeUtf8(out, name); // 6
+    writeUtf8(out, descriptor); // 7
     out.write(ClassFileBytes.LONG); // 8 and 9
     writeInt(out, 0);
     writeInt(out, 1);
+    out.write(ClassFileBytes.DOUBLE); // 10 and 11
+    writeInt(out, 0x3FF00000);
+    writeInt(out, 0);
     writeShort(out, ACC_PUBLIC | ACC_SUPER);
     writeShort(out, 2); // this class
-    writeShort(out, 4); // its super class
+    writeShort(out, 5); // its super class
     writeShort(out, 0); // interfaces
     writeShort(out, 0); // fields
     writeShort(out, 1); // methods
     writeShort(out, ACC_PUBLIC);
-    writeShort(out, 5);
     writeShort(out, 6);
+    writeShort(out, 7);
     writeShort(out, 0); // the method's attributes
     writeShort(out, 0); // the class's attributes
     return out.toByteArray();
