@@ -8,9 +8,9 @@ import java.util.List;
  * Two small class files that {@link EntryPointClassFiles} finds everything in: one names a class
  * with entry points and declares its entry point, the other declares a method with an entry
  * point's descriptor; both mention {@code loadClass}, then more strings, and hold a {@code long}
- * and a {@code double}. The walk reads one of
- * them now and then beside the application's classes (its answer is not used), so that its
- * profile has seen each of its rare answers taken before the JIT's C2 compiles it.
+ * and a {@code double}. The walk reads one of them now and then beside the application's classes
+ * (its answer is not used), so that its profile has seen each of its rare answers taken before
+ * the JIT's C2 compiles it.
  *
  * <p>Why: C2 leaves out the branches its profile never saw taken, behind a trap. On Spring Boot 3,
  * whose first ~10,000 classes hold no class name that marks an entry point, C2 compiled the walk
