@@ -77,13 +77,6 @@ public final class EntryPointClassFiles {
   private final byte[][][] classNamesByLength;
   /** Whether a method a class file declares is one of the entry points. */
   private final DeclaredMethods.Test entryPoint;
-  /** Class files holding every marker, walked now and then so that the JIT's profile saw them. */
-  private final MarkerProbes probes;
-  /**
-   * How many class files were scanned, roughly: threads that load classes at once may lose an
-   * increment, which only moves the next probe by a class or two.
-   */
-  private int scans;
 
   /** For these entry points: their descriptors, and the classes named by those in one class. */
   EntryPointClassFiles(List<EntryPointMethod> methods) {
@@ -104,7 +97,6 @@ public final class EntryPointClassFiles {
     shortestDescriptorStart = shortest;
     classNamesByLength = byLength(ascii(classes));
     entryPoint = new AnyOf(methods);
-    probes = MarkerProbes.of(methods);
   }
 
   /**
@@ -160,41 +152,11 @@ public final class EntryPointClassFiles {
    * are not a readable class file.
    */
   public int scan(byte[] classFile) {
-    int scanned = ++scans;
-    if ((scanned & (PROBE_EVERY - 1)) == 0) {
-      walkProbe(scanned / PROBE_EVERY);
-    }
     try {
       return walk(classFile);
     } catch (RuntimeException notAClassFileWeKnow) {
       return 0;
     }
-  }
-
-  /**
-   * One class file in this many is followed by a probe ({@link MarkerProbes}): C2 may compile
-   * {@code isMarker} after a few thousand calls, a few hundred class files after C1's profiling
-   * version, so that these see a few probes of each kind; beyond that, a walk of a class file of 11
-   * constants per 32 class files (which hold ~100-300 each).
-   */
-  private static final int PROBE_EVERY = 32;
-
-  /** The walk of a probe, its answer unused: only what the JIT's profile sees of it counts. */
-  private void walkProbe(int n) {
-    byte[] probe = probes.probe(n);
-    if (probe == null) {
-      return;
-    }
-    try {
-      walk(probe);
-    } catch (RuntimeException cannotHappen) {
-      // a probe is a well-formed class file; nothing of the application's depends on it anyway
-    }
-  }
-
-  /** The probes: for the tests, which check that the walk finds everything in each. */
-  byte[][] probeClassFiles() {
-    return probes.classFiles();
   }
 
   private int walk(byte[] b) {

@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import io.tollgate.agent.FrameworkModules;
 import java.io.IOException;
 import java.io.InputStream;
-import net.bytebuddy.jar.asm.ClassReader;
-import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.jar.asm.ClassWriter;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
@@ -132,55 +130,6 @@ class EntryPointClassFilesTest {
         "(Ljakarta/servlet/ServletRequest;Ljakarta/servlet/ServletResponse;)V", false);
     assertEquals(EntryPointClassFiles.MAY_DECLARE_ENTRY_POINT, CLASS_FILES.scan(servlet));
     assertEquals(EntryPointClassFiles.MAY_DECLARE_ENTRY_POINT, CLASS_FILES.scan(withoutConstants));
-  }
-
-  /**
-   * The probes the walk reads now and then (so that the JIT compiles its rare answers in): each
-   * holds every kind of answer it is there for, or it would not show them to the JIT's profile;
-   * and ASM reads each as a class file declaring its one method.
-   */
-  @Test
-  void eachProbeHoldsAMarkerADeclaredEntryPointAndLoadClass() {
-    byte[][] probes = CLASS_FILES.probeClassFiles();
-    assertEquals(2, probes.length, "one that names a class, one found by its descriptor");
-    for (byte[] probe : probes) {
-      assertEquals(EntryPointClassFiles.MAY_DECLARE_ENTRY_POINT
-              | EntryPointClassFiles.MENTIONS_LOAD_CLASS, CLASS_FILES.scan(probe));
-      assertEquals(1, declaredMethods(probe), "ASM reads it, with its one method");
-    }
-  }
-
-  /** Scanning past the probes' turns (one per 32 class files): the same answers throughout. */
-  @Test
-  void theProbesDoNotChangeWhatAScanAnswers() throws IOException {
-    EntryPointClassFiles classFiles = new EntryPointClassFiles(everyEntryPoint());
-    byte[] servlet = classFile("jakarta.servlet.http.HttpServlet");
-    byte[] string = classFile("java.lang.String");
-    for (int i = 0; i < 1_000; i++) {
-      assertEquals(EntryPointClassFiles.MAY_DECLARE_ENTRY_POINT, classFiles.scan(servlet));
-      assertEquals(0, classFiles.scan(string));
-    }
-  }
-
-  private static java.util.List<EntryPointMethod> everyEntryPoint() {
-    java.util.List<EntryPointMethod> methods = new java.util.ArrayList<>();
-    for (FrameworkModule module : FrameworkModules.all()) {
-      methods.addAll(module.entryPoints());
-    }
-    return methods;
-  }
-
-  private static int declaredMethods(byte[] classFile) {
-    int[] count = {0};
-    new ClassReader(classFile).accept(new ClassVisitor(Opcodes.ASM9) {
-      @Override
-      public MethodVisitor visitMethod(int access, String name, String descriptor,
-          String signature, String[] exceptions) {
-        count[0]++;
-        return null;
-      }
-    }, 0);
-    return count[0];
   }
 
   /**
