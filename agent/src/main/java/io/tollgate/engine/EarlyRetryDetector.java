@@ -4,7 +4,7 @@ import io.tollgate.diagnostics.EarlyRetryLog;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
@@ -20,27 +20,26 @@ import java.util.function.LongSupplier;
  *
  * <p>Bounded memory: a table shared by every rule, of {@link #MIN_SLOTS} slots at first, doubled
  * while keys still told to wait are pushed out of it, up to {@link #MAX_SLOTS} (then 32,768 keys
- * remembered: the table's two arrays are 384 KB, and each key remembered holds a {@link Slot}, its
- * key and, once it has retried early, its log line). Each slot holds one (rule, key) and its last
- * refusal. A key goes to one bucket of {@link #WAYS} slots chosen by its hash, in a free slot or
- * in place of the key whose wait ends first (whose wait is over, if one is). So a key keeps its
- * slot while it is told to wait, unless more keys than a bucket holds are refused at once; then a
- * key forgotten is one whose early retries go uncounted until its next refusal, never one counted
- * wrongly. A table doubled starts with the keys of the one before (those that fit; a refusal
- * meanwhile may be forgotten).
+ * remembered: the table's two arrays are 256 KB, and each key remembered holds a {@link Slot} of
+ * 40 bytes, its key and, once it has retried early, its log line). Each slot holds one (rule, key)
+ * and its last refusal. A key goes to one bucket of {@link #WAYS} slots chosen by its hash, in a
+ * free slot or in place of the key whose wait ends first (whose wait is over, if one is). So a key
+ * keeps its slot while it is told to wait, unless more keys than a bucket holds are refused at
+ * once; then a key forgotten is one whose early retries go uncounted until its next refusal, never
+ * one counted wrongly. A table doubled starts with the keys of the one before (those that fit; a
+ * refusal meanwhile may be forgotten).
  *
  * <p>Readers need no lock. A slot holds one key for as long as the key keeps it, and the key's
  * refusals write its last refusal there in place, the time and the wait told as one {@code long}
  * ({@link Slot#wait}): a flood's refusals (the same key, its {@code Retry-After} a second lower
  * each second) allocate nothing, and a reader never pairs one refusal's wait with another's time,
- * nor one key's wait or line with another key's. Beside the slots, an array of {@code long}s holds
- * each slot's key hash and the second its wait ends, so that a look for a key reads one bucket's
- * few words and follows only the slot whose hash is the key's, and a new key chooses its place
- * without following any.
+ * nor one key's wait or line with another key's. Beside the slots, an array of {@code int}s holds
+ * each slot's key hash, so that a look for a key reads its bucket's few words and follows only the
+ * slot whose hash is the key's.
  */
 final class EarlyRetryDetector {
 
-  /** Slots of a bucket: the few {@code long}s a look for a key reads, in one or two cache lines. */
+  /** Slots of a bucket: the few {@code int}s (hashes) a look for a key reads, one cache line or two. */
   static final int WAYS = 8;
   /** The table's first size: a power of two. */
   static final int MIN_SLOTS = 4096;
@@ -58,7 +57,6 @@ final class EarlyRetryDetector {
   private static final long NANOS_PER_MILLI = 1_000_000L;
   /** {@link #base} is this much before the detector was made: a caller's reading may be older. */
   private static final long BASE_MARGIN_NANOS = 3_600_000_000_000L;
-  private static final long END_MASK = 0xFFFF_FFFFL;
 
   /**
    * One (rule, key) and its last refusal; once it has retried early, its line of the log (kept
@@ -107,6 +105,12 @@ final class EarlyRetryDetector {
       WAIT.setRelease(this, wait);
     }
 
+    /** When the wait last told ends, in milliseconds since {@link #base}. */
+    long waitEndsMillis() {
+      long last = wait;
+      return (last >>> TOLD_BITS) + (last & MAX_TOLD_SECONDS) * 1000;
+    }
+
     /** The key's line of the log, made at its first early retry (one, whichever thread makes it). */
     EarlyRetryLog.KeyLine line(long nowNanos) {
       EarlyRetryLog.KeyLine kept = line;
@@ -120,14 +124,14 @@ final class EarlyRetryDetector {
   }
 
   /**
-   * The slots, and beside each its tag: the key's hash (the high 32 bits; never 0 for a slot in
-   * use) and the second, since {@link #base}, its wait ends (the low 32 bits), for a new key to
-   * choose a place. A tag is written after its slot; a reader that sees a tag ahead of its slot
-   * (or behind it) finds the slot not the key's and takes the key as forgotten.
+   * The slots, and beside each the hash of its key (never 0 for a slot in use), so that a look
+   * for a key reads its bucket's few {@code int}s and follows only the slot whose hash is the
+   * key's. A hash is written after its slot; a reader that sees a hash ahead of its slot (or
+   * behind it) finds the slot not the key's and takes the key as forgotten.
    */
   private static final class Table {
     final AtomicReferenceArray<Slot> slots;
-    final AtomicLongArray tags;
+    final AtomicIntegerArray hashes;
     final int ways;
     final int bucketMask;
     /** Keys pushed out while still told to wait: past a share of the slots, the table doubles. */
@@ -135,7 +139,7 @@ final class EarlyRetryDetector {
 
     Table(int size) {
       slots = new AtomicReferenceArray<>(size);
-      tags = new AtomicLongArray(size);
+      hashes = new AtomicIntegerArray(size);
       ways = Math.min(WAYS, size);
       bucketMask = size / ways - 1;
     }
@@ -148,17 +152,20 @@ final class EarlyRetryDetector {
       return (hash & bucketMask) * ways;
     }
 
-    /** Where a new key of {@code hash} goes: a free slot, else the one whose wait ends first. */
+    /**
+     * Where a new key of {@code hash} goes: a free slot, else the one whose wait ends first (the
+     * bucket's slots read: a key not remembered, the rare case once the table holds the keys).
+     */
     int placeFor(int hash) {
       int start = bucketStart(hash);
       int place = start;
       long firstEnd = Long.MAX_VALUE;
       for (int i = start; i < start + ways; i++) {
-        long tag = tags.get(i);
-        if (tag == 0) {
+        Slot slot = slots.get(i);
+        if (slot == null || hashes.get(i) == 0) {
           return i;
         }
-        long end = tag & END_MASK;
+        long end = slot.waitEndsMillis();
         if (end < firstEnd) {
           firstEnd = end;
           place = i;
@@ -167,9 +174,9 @@ final class EarlyRetryDetector {
       return place;
     }
 
-    void put(int place, Slot slot, long endSeconds) {
+    void put(int place, Slot slot) {
       slots.setRelease(place, slot);
-      tags.setRelease(place, tag(slot.hash, endSeconds));
+      hashes.setRelease(place, slot.hash);
     }
   }
 
@@ -265,13 +272,11 @@ final class EarlyRetryDetector {
     }
     long told = Math.max(0, Math.min(toldSeconds, MAX_TOLD_SECONDS));
     long wait = nowMillis << TOLD_BITS | told;
-    long endSeconds = nowMillis / 1000 + told;
     int hash = hash(rule, key);
     Table t = table;
     int start = t.bucketStart(hash);
     for (int i = start; i < start + t.ways; i++) {
-      long tag = t.tags.get(i);
-      if ((int) (tag >>> 32) != hash) {
+      if (t.hashes.get(i) != hash) {
         continue;
       }
       Slot slot = t.slots.get(i);
@@ -280,11 +285,6 @@ final class EarlyRetryDetector {
       }
       long last = slot.wait;
       slot.refusedAgain(wait);
-      // the end kept to a second: a Retry-After counting down as time goes on leaves it be
-      long keptEnd = tag & END_MASK;
-      if (endSeconds < keptEnd || endSeconds > keptEnd + 1) {
-        t.tags.compareAndSet(i, tag, tag(hash, endSeconds)); // lost to a new key: its own
-      }
       long lastTold = last & MAX_TOLD_SECONDS;
       long afterMillis = nowMillis - (last >>> TOLD_BITS);
       if (afterMillis >= lastTold * 1000) {
@@ -294,10 +294,11 @@ final class EarlyRetryDetector {
       return true;
     }
     int place = t.placeFor(hash);
-    if ((t.tags.get(place) & END_MASK) > nowMillis / 1000) {
+    Slot replaced = t.slots.get(place);
+    if (replaced != null && replaced.waitEndsMillis() > nowMillis) {
       pushedOutWhileWaiting(t);
     }
-    t.put(place, new Slot(rule, key, hash, wait), endSeconds);
+    t.put(place, new Slot(rule, key, hash, wait));
     return false;
   }
 
@@ -328,23 +329,18 @@ final class EarlyRetryDetector {
     Table bigger = new Table(t.size() * 2);
     for (int i = 0; i < t.size(); i++) {
       Slot slot = t.slots.get(i);
-      long tag = t.tags.get(i);
-      if (slot == null || (int) (tag >>> 32) != slot.hash) {
+      if (slot == null || t.hashes.get(i) != slot.hash) {
         continue; // a slot being replaced: its key forgotten
       }
       int place = bigger.placeFor(slot.hash);
-      if (bigger.tags.get(place) == 0) {
-        bigger.put(place, slot, tag & END_MASK);
+      if (bigger.hashes.get(place) == 0) {
+        bigger.put(place, slot);
       }
     }
     return bigger;
   }
 
-  private static long tag(int hash, long endSeconds) {
-    return (long) hash << 32 | (endSeconds & END_MASK);
-  }
-
-  /** The key's hash over the table, never 0 (a tag of 0 is a free slot). */
+  /** The key's hash over the table, never 0 (a hash of 0 is a free slot). */
   private static int hash(String rule, String key) {
     int h = spread(rule.hashCode() * 31 + key.hashCode());
     return h == 0 ? 1 : h;
