@@ -39,7 +39,7 @@ import java.util.function.LongSupplier;
  */
 final class EarlyRetryDetector {
 
-  /** Slots of a bucket: the few {@code int}s (hashes) a look for a key reads, one cache line or two. */
+  /** Slots of a bucket: the key hashes a look for a key reads, in one cache line or two. */
   static final int WAYS = 8;
   /** The table's first size: a power of two. */
   static final int MIN_SLOTS = 4096;
