@@ -18,6 +18,12 @@ public class Bench {
   static long clock = START;
   static final EarlyRetryDetector DETECTOR = new EarlyRetryDetector(() -> clock);
   static final EarlyRetryDetector.EarlyRetry EARLY = new EarlyRetryDetector.EarlyRetry();
+  /** With the bookkeeping after it (the rule's early-retry metrics, the log), as EarlyRetries.check. */
+  public static boolean whole;
+  static final io.tollgate.diagnostics.EarlyRetryLog LOG =
+      new io.tollgate.diagnostics.EarlyRetryLog(() -> clock);
+  static final io.tollgate.diagnostics.metrics.RuleMetrics METRICS =
+      io.tollgate.diagnostics.metrics.TollgateMetrics.of("hello-refuses");
   static long earlies;
   static long refusals;
   public static long sink;
@@ -39,9 +45,16 @@ public class Bench {
       long now = clock += 50_000;
       long told = 3600 - (now - START) / 1_000_000_000L;
       refusals++;
-      if (DETECTOR.refused("hello-refuses", KEYS[ORDER[i]], told, now, EARLY)) {
+      String key = KEYS[ORDER[i]];
+      if (DETECTOR.refused("hello-refuses", key, told, now, EARLY)) {
         earlies++;
         sink += EARLY.afterNanos;
+        if (whole) {
+          io.tollgate.diagnostics.metrics.TollgateMetrics.earlyRetry(
+              METRICS, key, KeyDisplay::unquoted, EARLY.toldSeconds, EARLY.afterNanos);
+          LOG.earlyRetry("hello-refuses", EARLY.line, key, KeyDisplay::of, EARLY.toldSeconds,
+              EARLY.afterNanos, now);
+        }
       }
     }
     return (System.nanoTime() - t0) / (double) ORDER.length;

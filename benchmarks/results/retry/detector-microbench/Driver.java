@@ -21,6 +21,7 @@ public class Driver {
       ClassLoader loader = new URLClassLoader(
           new URL[] {Path.of(a[2 + b]).toUri().toURL(), agent}, ClassLoader.getPlatformClassLoader());
       Class<?> bench = loader.loadClass("io.tollgate.engine.Bench");
+      bench.getField("whole").setBoolean(null, Boolean.getBoolean("whole"));
       round[b] = bench.getMethod("round", int.class);
       share[b] = bench.getMethod("earlyShare");
     }
