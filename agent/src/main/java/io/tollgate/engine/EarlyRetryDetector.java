@@ -81,8 +81,9 @@ final class EarlyRetryDetector {
     final String key;
     final int hash;
     /**
-     * The last refusal: its time in milliseconds since {@link #base} (the high 39 bits) and the
-     * wait it told in seconds (the low {@link #TOLD_BITS}), one value, so that a reader never sees
+     * The last refusal: its time in milliseconds since {@link EarlyRetryDetector#base} (the high
+     * 39 bits) and the wait it told in seconds (the low {@link EarlyRetryDetector#TOLD_BITS}), one
+     * value, so that a reader never sees
      * one refusal's time with another's wait. Written by a release store: two threads refusing one
      * key at once race for it (each writes a whole refusal), and a fence would be paid by every
      * refusal of a flood for what only the next refusal of the key reads.
@@ -105,7 +106,7 @@ final class EarlyRetryDetector {
       WAIT.setRelease(this, wait);
     }
 
-    /** When the wait last told ends, in milliseconds since {@link #base}. */
+    /** When the wait last told ends, in milliseconds since {@link EarlyRetryDetector#base}. */
     long waitEndsMillis() {
       long last = wait;
       return (last >>> TOLD_BITS) + (last & MAX_TOLD_SECONDS) * 1000;
@@ -117,8 +118,9 @@ final class EarlyRetryDetector {
       if (kept != null) {
         return kept;
       }
+      EarlyRetryLog.KeyLine none = null; // typed, so that the call is the VarHandle's exact one
       EarlyRetryLog.KeyLine made = new EarlyRetryLog.KeyLine(nowNanos);
-      EarlyRetryLog.KeyLine other = (EarlyRetryLog.KeyLine) LINE.compareAndExchange(this, null, made);
+      EarlyRetryLog.KeyLine other = (EarlyRetryLog.KeyLine) LINE.compareAndExchange(this, none, made);
       return other == null ? made : other;
     }
   }
