@@ -1,6 +1,8 @@
 package io.tollgate.diagnostics;
 
 import io.tollgate.logging.AgentLog;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -32,18 +34,36 @@ public final class EarlyRetryLog {
 
   /** One key's early retries since its last line, and when that line was written. */
   public static final class KeyLine {
+    private static final VarHandle LINE_NANOS;
+
+    static {
+      try {
+        LINE_NANOS = MethodHandles.lookup().findVarHandle(KeyLine.class, "lineNanos", long.class);
+      } catch (ReflectiveOperationException e) {
+        throw new ExceptionInInitializerError(e);
+      }
+    }
+
     /**
      * An adder, not an atomic: in a storm every refusal of the key, from every request thread,
      * lands here, and one counter they all incremented would be a cache line they fought over.
      */
     final LongAdder sinceLine = new LongAdder();
-    /** When the key's last line was written, or its first early retry seen before any line. */
-    final AtomicLong lineNanos;
+    /**
+     * When the key's last line was written, or its first early retry seen before any line. A
+     * field, not an {@code AtomicLong}: every early retry reads it, and under a flood of many keys
+     * each object more to reach is a cache line more to miss.
+     */
+    private volatile long lineNanos;
     volatile boolean written;
 
     /** A key's first early retry, at {@code nowNanos} of the log's clock (the same as the caller's). */
     public KeyLine(long nowNanos) {
-      this.lineNanos = new AtomicLong(nowNanos);
+      this.lineNanos = nowNanos;
+    }
+
+    boolean lineWritten(long last, long now) {
+      return LINE_NANOS.compareAndSet(this, last, now);
     }
   }
 
@@ -70,9 +90,9 @@ public final class EarlyRetryLog {
   public void earlyRetry(String rule, KeyLine line, String key, UnaryOperator<String> shown,
       long toldSeconds, long afterNanos, long now) {
     line.sinceLine.increment();
-    long last = line.lineNanos.get();
+    long last = line.lineNanos;
     boolean due = !line.written || now - last >= MINUTE_NANOS;
-    if (!due || !admitLine(now) || !line.lineNanos.compareAndSet(last, now)) {
+    if (!due || !admitLine(now) || !line.lineWritten(last, now)) {
       return;
     }
     boolean first = !line.written;
@@ -93,13 +113,19 @@ public final class EarlyRetryLog {
     AgentLog.info(text.toString());
   }
 
-  /** Whether the minute's lines in all leave room for one more. */
+  /**
+   * Whether the minute's lines in all leave room for one more. Read before it is counted: under a
+   * flood of many keys, each key's early retries are due until its first line is written, and
+   * with the minute's lines written already they only read the count, where an increment by each
+   * would make it one word that every refusal of the flood writes.
+   */
   private boolean admitLine(long now) {
     long start = minuteStart.get();
     if (now - start >= MINUTE_NANOS && minuteStart.compareAndSet(start, now)) {
       linesThisMinute.set(0);
     }
-    return linesThisMinute.incrementAndGet() <= MAX_LINES_PER_MINUTE;
+    return linesThisMinute.get() < MAX_LINES_PER_MINUTE
+        && linesThisMinute.incrementAndGet() <= MAX_LINES_PER_MINUTE;
   }
 
   private static String seconds(long nanos) {

@@ -3,7 +3,10 @@ package io.tollgate.engine;
 import io.tollgate.diagnostics.EarlyRetryLog;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
 /**
@@ -15,34 +18,60 @@ import java.util.function.LongSupplier;
  * seconds) is not one it counts. A client in a retry storm is refused again and again, and that
  * is what this finds.
  *
- * <p>Bounded memory: a table of {@link #SLOTS} slots shared by every rule, each holding one (rule,
- * key) and its last refusal. A refused key goes to one of two slots chosen by its hash, replacing
- * whichever of the two was told to wait the shortest while (first one whose wait is over). So a
- * key keeps its slot while it is told to wait, unless more keys than slots are refused at once;
- * then a key forgotten is one whose early retries go uncounted until its next refusal, never one
- * counted wrongly. A slot is replaced whole but for its time of refusal, which a key refused again
- * with the same wait moves on in place ({@link Slot}), so readers need no lock.
+ * <p>Bounded memory: a table shared by every rule, of {@link #MIN_SLOTS} slots at first, doubled
+ * while keys still told to wait are pushed out of it, up to {@link #MAX_SLOTS} (then 32,768 keys
+ * remembered: the table's two arrays are 256 KB, and each key remembered holds a {@link Slot} of
+ * 40 bytes, its key and, once it has retried early, its log line). Each slot holds one (rule, key)
+ * and its last refusal. A key goes to one bucket of {@link #WAYS} slots chosen by its hash, in a
+ * free slot or in place of the key whose wait ends first (whose wait is over, if one is). So a key
+ * keeps its slot while it is told to wait, unless more keys than a bucket holds are refused at
+ * once; then a key forgotten is one whose early retries go uncounted until its next refusal, never
+ * one counted wrongly. A table doubled starts with the keys of the one before (those that fit; a
+ * refusal meanwhile may be forgotten).
+ *
+ * <p>Readers need no lock. A slot holds one key for as long as the key keeps it, and the key's
+ * refusals write its last refusal there in place, the time and the wait told as one {@code long}
+ * ({@link Slot#wait}): a flood's refusals (the same key, its {@code Retry-After} a second lower
+ * each second) allocate nothing, and a reader never pairs one refusal's wait with another's time,
+ * nor one key's wait or line with another key's. Beside the slots, an array of {@code int}s holds
+ * each slot's key hash, so that a look for a key reads its bucket's few words and follows only the
+ * slot whose hash is the key's.
  */
 final class EarlyRetryDetector {
 
-  /** Slots of the table: a power of two. */
-  static final int SLOTS = 8192;
+  /** Slots of a bucket: the key hashes a look for a key reads, in one cache line or two. */
+  static final int WAYS = 8;
+  /** The table's first size: a power of two. */
+  static final int MIN_SLOTS = 4096;
+  /** The most it grows to: a power of two. */
+  static final int MAX_SLOTS = 32768;
+
+  /** Bits of {@link Slot#wait} for the wait told, in seconds: up to 388 days. */
+  private static final int TOLD_BITS = 25;
+  private static final long MAX_TOLD_SECONDS = (1L << TOLD_BITS) - 1;
+  /**
+   * The time of a refusal is kept in milliseconds since {@link #base}, in the other 39 bits: 17
+   * years. Past that the detector counts nothing (it cannot say when a key was refused).
+   */
+  private static final long MAX_MILLIS = (1L << (64 - TOLD_BITS)) - 1;
+  private static final long NANOS_PER_MILLI = 1_000_000L;
+  /** {@link #base} is this much before the detector was made: a caller's reading may be older. */
+  private static final long BASE_MARGIN_NANOS = 3_600_000_000_000L;
 
   /**
-   * One (rule, key), when it was last refused and for how long it was told to wait; and, once it
-   * has retried early, its line of the log (kept here, so that the log needs no table of keys).
-   *
-   * <p>Only {@link #refusedAtNanos} changes, and only while the key is told the same wait and has
-   * the same line: a flood's refusals of one key (the same {@code Retry-After} again and again)
-   * move its time on in place instead of each making a new slot. Any other change replaces the
-   * slot whole, so that a reader never pairs one refusal's wait with another's line.
+   * One (rule, key) and its last refusal; once it has retried early, its line of the log (kept
+   * here, so that the log needs no table of keys). The key is the slot's for as long as it stays:
+   * each refusal of it writes {@link #wait} in place, and its line is set once.
    */
   private static final class Slot {
-    private static final VarHandle REFUSED_AT;
+    private static final VarHandle WAIT;
+    private static final VarHandle LINE;
 
     static {
       try {
-        REFUSED_AT = MethodHandles.lookup().findVarHandle(Slot.class, "refusedAtNanos", long.class);
+        MethodHandles.Lookup lookup = MethodHandles.lookup();
+        WAIT = lookup.findVarHandle(Slot.class, "wait", long.class);
+        LINE = lookup.findVarHandle(Slot.class, "line", EarlyRetryLog.KeyLine.class);
       } catch (ReflectiveOperationException e) {
         throw new ExceptionInInitializerError(e);
       }
@@ -50,37 +79,106 @@ final class EarlyRetryDetector {
 
     final String rule;
     final String key;
+    final int hash;
     /**
-     * Written in place by {@link #refusedAgain}: a release store, without the fence of a volatile
-     * one (two threads refusing one key at once race for it either way, as they did for the slot).
+     * The last refusal: its time in milliseconds since {@link EarlyRetryDetector#base} (the high
+     * 39 bits) and the wait it told in seconds (the low {@link EarlyRetryDetector#TOLD_BITS}), one
+     * value, so that a reader never sees
+     * one refusal's time with another's wait. Written by a release store: two threads refusing one
+     * key at once race for it (each writes a whole refusal), and a fence would be paid by every
+     * refusal of a flood for what only the next refusal of the key reads.
      */
-    private volatile long refusedAtNanos;
-    final long toldNanos;
-    final EarlyRetryLog.KeyLine line;
+    private volatile long wait;
+    private volatile EarlyRetryLog.KeyLine line;
 
-    Slot(String rule, String key, long refusedAtNanos, long toldNanos, EarlyRetryLog.KeyLine line) {
+    Slot(String rule, String key, int hash, long wait) {
       this.rule = rule;
       this.key = key;
-      this.refusedAtNanos = refusedAtNanos;
-      this.toldNanos = toldNanos;
-      this.line = line;
+      this.hash = hash;
+      WAIT.setRelease(this, wait);
     }
 
-    boolean holds(String rule, String key) {
-      return this.key.equals(key) && this.rule.equals(rule);
+    boolean holds(int hash, String rule, String key) {
+      return this.hash == hash && this.key.equals(key) && this.rule.equals(rule);
     }
 
-    long refusedAtNanos() {
-      return refusedAtNanos;
+    void refusedAgain(long wait) {
+      WAIT.setRelease(this, wait);
     }
 
-    /** Refused again at {@code now}, told the same wait. */
-    void refusedAgain(long now) {
-      REFUSED_AT.setRelease(this, now);
+    /** When the wait last told ends, in milliseconds since {@link EarlyRetryDetector#base}. */
+    long waitEndsMillis() {
+      long last = wait;
+      return (last >>> TOLD_BITS) + (last & MAX_TOLD_SECONDS) * 1000;
     }
 
-    long waitEndsNanos() {
-      return refusedAtNanos + toldNanos;
+    /** The key's line of the log, made at its first early retry (one, whichever thread makes it). */
+    EarlyRetryLog.KeyLine line(long nowNanos) {
+      EarlyRetryLog.KeyLine kept = line;
+      if (kept != null) {
+        return kept;
+      }
+      EarlyRetryLog.KeyLine none = null; // typed, so that the call is the VarHandle's exact one
+      EarlyRetryLog.KeyLine made = new EarlyRetryLog.KeyLine(nowNanos);
+      EarlyRetryLog.KeyLine other = (EarlyRetryLog.KeyLine) LINE.compareAndExchange(this, none, made);
+      return other == null ? made : other;
+    }
+  }
+
+  /**
+   * The slots, and beside each the hash of its key (never 0 for a slot in use), so that a look
+   * for a key reads its bucket's few {@code int}s and follows only the slot whose hash is the
+   * key's. A hash is written after its slot; a reader that sees a hash ahead of its slot (or
+   * behind it) finds the slot not the key's and takes the key as forgotten.
+   */
+  private static final class Table {
+    final AtomicReferenceArray<Slot> slots;
+    final AtomicIntegerArray hashes;
+    final int ways;
+    final int bucketMask;
+    /** Keys pushed out while still told to wait: past a share of the slots, the table doubles. */
+    final LongAdder pushedOut = new LongAdder();
+
+    Table(int size) {
+      slots = new AtomicReferenceArray<>(size);
+      hashes = new AtomicIntegerArray(size);
+      ways = Math.min(WAYS, size);
+      bucketMask = size / ways - 1;
+    }
+
+    int size() {
+      return slots.length();
+    }
+
+    int bucketStart(int hash) {
+      return (hash & bucketMask) * ways;
+    }
+
+    /**
+     * Where a new key of {@code hash} goes: a free slot, else the one whose wait ends first (the
+     * bucket's slots read: a key not remembered, the rare case once the table holds the keys).
+     */
+    int placeFor(int hash) {
+      int start = bucketStart(hash);
+      int place = start;
+      long firstEnd = Long.MAX_VALUE;
+      for (int i = start; i < start + ways; i++) {
+        Slot slot = slots.get(i);
+        if (slot == null || hashes.get(i) == 0) {
+          return i;
+        }
+        long end = slot.waitEndsMillis();
+        if (end < firstEnd) {
+          firstEnd = end;
+          place = i;
+        }
+      }
+      return place;
+    }
+
+    void put(int place, Slot slot) {
+      slots.setRelease(place, slot);
+      hashes.setRelease(place, slot.hash);
     }
   }
 
@@ -106,22 +204,41 @@ final class EarlyRetryDetector {
     }
   }
 
-  private final AtomicReferenceArray<Slot> slots;
-  private final int mask;
+  private volatile Table table;
+  private final int maxSlots;
+  private final AtomicBoolean growing = new AtomicBoolean();
   private final LongSupplier nanoClock;
+  /** The clock's reading that refusal times count from, in milliseconds. */
+  private final long base;
 
   /** Reads {@code nanoClock}, which the {@link EarlyRetryLog} the early retries go to reads too. */
   EarlyRetryDetector(LongSupplier nanoClock) {
-    this(SLOTS, nanoClock);
+    this(MIN_SLOTS, MAX_SLOTS, nanoClock);
   }
 
+  /** A table of {@code slots} that never grows. */
   EarlyRetryDetector(int slots, LongSupplier nanoClock) {
-    if (slots < 2 || Integer.bitCount(slots) != 1) {
-      throw new IllegalArgumentException("slots must be a power of two: " + slots);
+    this(slots, slots, nanoClock);
+  }
+
+  EarlyRetryDetector(int minSlots, int maxSlots, LongSupplier nanoClock) {
+    for (int slots : new int[] {minSlots, maxSlots}) {
+      if (slots < 2 || Integer.bitCount(slots) != 1) {
+        throw new IllegalArgumentException("slots must be a power of two: " + slots);
+      }
     }
-    this.slots = new AtomicReferenceArray<>(slots);
-    this.mask = slots - 1;
+    if (maxSlots < minSlots) {
+      throw new IllegalArgumentException("at most " + maxSlots + " slots, fewer than " + minSlots);
+    }
+    this.table = new Table(minSlots);
+    this.maxSlots = maxSlots;
     this.nanoClock = nanoClock;
+    this.base = nanoClock.getAsLong() - BASE_MARGIN_NANOS;
+  }
+
+  /** The slots the table has now. */
+  int slots() {
+    return table.size();
   }
 
   /**
@@ -149,49 +266,86 @@ final class EarlyRetryDetector {
    * then describes; false, {@code early} untouched, when it was not.
    */
   boolean refused(String rule, String key, long toldSeconds, long now, EarlyRetry early) {
-    int hash = spread(rule.hashCode() * 31 + key.hashCode());
-    int first = hash & mask;
-    int second = ((hash >>> 13) ^ first) & mask;
-    if (second == first) {
-      second = first ^ 1;
+    // whole milliseconds, rounded down alike for both refusals: a retry measured a millisecond
+    // short may go uncounted, one that waited as told is never counted
+    long nowMillis = Math.floorDiv(now - base, NANOS_PER_MILLI);
+    if (nowMillis < 0 || nowMillis > MAX_MILLIS) {
+      return false; // a time it cannot keep: nothing remembered, nothing counted
     }
-    Slot a = slots.get(first);
-    Slot b = slots.get(second);
-    Slot previous = null;
-    int place;
-    if (a != null && a.holds(rule, key)) {
-      previous = a;
-      place = first;
-    } else if (b != null && b.holds(rule, key)) {
-      previous = b;
-      place = second;
-    } else {
-      place = a == null || (b != null && a.waitEndsNanos() - b.waitEndsNanos() <= 0)
-          ? first
-          : second;
-    }
-    long told = toldSeconds * 1_000_000_000L;
-    long after = previous == null ? 0 : now - previous.refusedAtNanos();
-    if (previous == null || after >= previous.toldNanos) {
-      // not early: the new wait is remembered (the key's log line kept)
-      if (previous != null && previous.toldNanos == told) {
-        previous.refusedAgain(now);
-      } else {
-        slots.set(place, new Slot(rule, key, now, told, previous == null ? null : previous.line));
+    long told = Math.max(0, Math.min(toldSeconds, MAX_TOLD_SECONDS));
+    long wait = nowMillis << TOLD_BITS | told;
+    int hash = hash(rule, key);
+    Table t = table;
+    int start = t.bucketStart(hash);
+    for (int i = start; i < start + t.ways; i++) {
+      if (t.hashes.get(i) != hash) {
+        continue;
       }
-      return false;
-    }
-    EarlyRetryLog.KeyLine line = previous.line;
-    if (line != null && previous.toldNanos == told) {
-      previous.refusedAgain(now); // a storm's common case: the same wait told again
-    } else {
-      if (line == null) {
-        line = new EarlyRetryLog.KeyLine(now);
+      Slot slot = t.slots.get(i);
+      if (slot == null || !slot.holds(hash, rule, key)) {
+        continue;
       }
-      slots.set(place, new Slot(rule, key, now, told, line));
+      long last = slot.wait;
+      slot.refusedAgain(wait);
+      long lastTold = last & MAX_TOLD_SECONDS;
+      long afterMillis = nowMillis - (last >>> TOLD_BITS);
+      if (afterMillis >= lastTold * 1000) {
+        return false; // waited as told
+      }
+      early.set(lastTold, Math.max(0, afterMillis) * NANOS_PER_MILLI, slot.line(now));
+      return true;
     }
-    early.set(previous.toldNanos / 1_000_000_000L, Math.max(0, after), line);
-    return true;
+    int place = t.placeFor(hash);
+    Slot replaced = t.slots.get(place);
+    if (replaced != null && replaced.waitEndsMillis() > nowMillis) {
+      pushedOutWhileWaiting(t);
+    }
+    t.put(place, new Slot(rule, key, hash, wait));
+    return false;
+  }
+
+  /**
+   * A key still told to wait was pushed out of {@code t}: once that has happened to a quarter as
+   * many keys as it has slots, the table doubles (up to {@link #maxSlots}), so that a flood of
+   * more keys than it holds is remembered rather than forgotten and remembered again.
+   */
+  private void pushedOutWhileWaiting(Table t) {
+    if (t.size() >= maxSlots) {
+      return;
+    }
+    t.pushedOut.increment();
+    if (t.pushedOut.sum() < t.size() / 4 || !growing.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      if (table == t) {
+        table = doubled(t);
+      }
+    } finally {
+      growing.set(false);
+    }
+  }
+
+  /** A table twice {@code t}'s size with {@code t}'s keys, those that fit their new bucket. */
+  private static Table doubled(Table t) {
+    Table bigger = new Table(t.size() * 2);
+    for (int i = 0; i < t.size(); i++) {
+      Slot slot = t.slots.get(i);
+      if (slot == null || t.hashes.get(i) != slot.hash) {
+        continue; // a slot being replaced: its key forgotten
+      }
+      int place = bigger.placeFor(slot.hash);
+      if (bigger.hashes.get(place) == 0) {
+        bigger.put(place, slot);
+      }
+    }
+    return bigger;
+  }
+
+  /** The key's hash over the table, never 0 (a hash of 0 is a free slot). */
+  private static int hash(String rule, String key) {
+    int h = spread(rule.hashCode() * 31 + key.hashCode());
+    return h == 0 ? 1 : h;
   }
 
   /** Murmur3's finalizer: neighbouring hashes (keys 10.0.0.1, 10.0.0.2) land far apart. */

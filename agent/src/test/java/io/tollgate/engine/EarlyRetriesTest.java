@@ -212,6 +212,31 @@ class EarlyRetriesTest {
         + " tollgate_early_retries_total)"), lines());
   }
 
+  /**
+   * A flood of many clients each retrying early: the log names at most 20 of them a minute,
+   * however many retry (each one's first line waits for a minute with room), and the metric
+   * counts every early retry.
+   */
+  @Test
+  void aFloodOfManyKeysIsLoggedTwentyLinesAMinuteAndCountedWhole() throws Exception {
+    rules("limit: 1", "period: 1h");
+    for (int round = 0; round < 3; round++) {
+      for (int client = 1; client <= 100; client++) {
+        request("198.51.100." + client); // allowed, then refused, then early retries
+      }
+      clock.advanceMillis(100);
+    }
+    assertEquals(20, lines().size(), "the first minute's lines");
+    assertEquals(100, metrics().earlyRetries(), "the second refusal of each client");
+
+    clock.advanceMillis(60_000);
+    for (int client = 1; client <= 100; client++) {
+      request("198.51.100." + client);
+    }
+    assertEquals(40, lines().size(), "the next minute's");
+    assertEquals(200, metrics().earlyRetries());
+  }
+
   private List<String> lines() {
     return stderr.agentLines().stream().filter(l -> l.contains("retried"))
         .collect(Collectors.toList());

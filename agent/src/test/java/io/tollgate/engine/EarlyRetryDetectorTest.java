@@ -73,9 +73,10 @@ class EarlyRetryDetectorTest {
     assertEquals(early, detector.refused(laterRule, laterKey, 60) != null);
   }
 
-  @Test
-  void moreKeysThanSlotsForgetSomeButNeverCountOneWrongly() {
-    EarlyRetryDetector small = new EarlyRetryDetector(4, clock::nowNanos);
+  @ParameterizedTest(name = "{0} slots growing to {1}")
+  @CsvSource({"4, 4", "4, 64", "2, 2048"})
+  void moreKeysThanSlotsForgetSomeButNeverCountOneWrongly(int slots, int maxSlots) {
+    EarlyRetryDetector small = new EarlyRetryDetector(slots, maxSlots, clock::nowNanos);
     for (int i = 0; i < 100; i++) {
       assertNull(small.refused("api", "10.0.0." + i, 60), "10.0.0." + i + " first refused");
     }
@@ -156,9 +157,97 @@ class EarlyRetryDetectorTest {
     }
   }
 
+  /**
+   * A flood's refusals: each client's {@code Retry-After} a second lower each second (the same
+   * end of its wait), every refusal an early retry, measured from the refusal just before and the
+   * wait told then, with one log line per key however its wait counts down.
+   */
+  @Test
+  void aWaitCountingDownIsMeasuredFromEachRefusalAndKeepsTheKeysLine() {
+    long[] backMillis = {300, 700, 450, 550, 1000, 10, 990};
+    detector.refused("api", "client-7", 3600);
+    long elapsed = 0;
+    long told = 3600;
+    EarlyRetryDetector.EarlyRetry first = null;
+    for (long back : backMillis) {
+      clock.advanceMillis(back);
+      elapsed += back;
+      long toldNow = 3600 - elapsed / 1000; // the seconds left to the hour, rounded up
+      EarlyRetryDetector.EarlyRetry retry = detector.refused("api", "client-7", toldNow);
+      assertNotNull(retry, back + " ms after being told " + told + " s");
+      assertEquals(told, retry.toldSeconds, "the wait told by the refusal before");
+      assertEquals(back * 1_000_000L, retry.afterNanos);
+      first = first == null ? retry : first;
+      assertSame(first.line, retry.line, "one log line per key");
+      told = toldNow;
+    }
+  }
+
+  /**
+   * More keys told to wait than the table holds: it doubles until they fit (then every key's
+   * early retries are counted), never past its bound, however many keys come; a table that holds
+   * its keys stays as it is.
+   */
+  @ParameterizedTest(name = "{0} keys, {1} slots growing to {2}: {3} slots, {4} counted early")
+  @CsvSource(delimiter = '|', value = {
+      // keys | first slots | at most | slots then | early retries counted in the tenth round
+      "16     | 8           | 64      | 32         | 16", // doubled until they fit
+      "1000   | 8           | 64      | 64         | -",
+      "16     | 8           | 8       | 8          | -",
+      "4      | 8           | 64      | 8          | 4",
+  })
+  void aTableTooSmallForTheKeysToldToWaitGrowsToItsBound(int keys, int slots, int maxSlots,
+      int slotsThen, String earlyThen) {
+    EarlyRetryDetector growing = new EarlyRetryDetector(slots, maxSlots, clock::nowNanos);
+    int early = 0;
+    for (int round = 0; round < 10; round++) {
+      early = 0;
+      for (int i = 0; i < keys; i++) {
+        if (growing.refused("api", "10.0.0." + i, 60) != null) {
+          early++;
+        }
+      }
+      clock.advanceMillis(100);
+    }
+    assertEquals(slotsThen, growing.slots());
+    if (!earlyThen.equals("-")) {
+      assertEquals(Integer.parseInt(earlyThen), early);
+    }
+  }
+
+  /** What one {@code long} keeps of a refusal: its time to the millisecond, its wait to 388 days. */
+  @ParameterizedTest(name = "told {0} s, back after {1} ms: early {2}, told {3}")
+  @CsvSource(delimiter = '|', value = {
+      // told    | back after ms | early? | told as reported
+      "31622400  | 1000          | true   | 31622400", // a year's calendar quota: kept whole
+      "40000000  | 1000          | true   | 33554431", // longer than kept: the longest kept
+      "1         | 1             | true   | 1",
+  })
+  void aRefusalIsKeptToTheMillisecondAndItsWaitUpTo388Days(
+      long told, long backMillis, boolean early, long toldReported) {
+    detector.refused("api", "k", told);
+    clock.advanceMillis(backMillis);
+    EarlyRetryDetector.EarlyRetry retry = detector.refused("api", "k", 5);
+    assertEquals(early, retry != null);
+    assertEquals(toldReported, retry.toldSeconds);
+    assertEquals(backMillis * 1_000_000L, retry.afterNanos);
+  }
+
+  @Test
+  void aReadingFromBeforeTheDetectorWasMadeCounts() {
+    long before = clock.nowNanos() - 5_000_000_000L; // the caller read its clock 5 s earlier
+    EarlyRetryDetector made = new EarlyRetryDetector(clock::nowNanos);
+    assertNull(made.refused("api", "k", 60, before));
+    assertNotNull(made.refused("api", "k", 60, before + 1_000_000_000L));
+  }
+
   @Test
   void theTableIsAPowerOfTwo() {
     org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
         () -> new EarlyRetryDetector(1000, clock::nowNanos));
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> new EarlyRetryDetector(8, 100, clock::nowNanos));
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> new EarlyRetryDetector(64, 8, clock::nowNanos));
   }
 }
