@@ -147,6 +147,8 @@ public final class RedisBackend implements AutoCloseable {
 
   private volatile StatefulConnection<String, String> connection;
   private volatile RedisScriptingAsyncCommands<String, String> commands;
+  /** PROTOTYPE (h-batch-proto): natural batching of token-bucket decisions; none on a cluster. */
+  private final RedisBatcher batcher;
   private volatile Throwable lastFailure;
   private final RedisOutageLog outage;
   private volatile boolean closed;
@@ -215,6 +217,7 @@ public final class RedisBackend implements AutoCloseable {
         seeds.add(redisUri(seed));
       }
       this.singleUri = null;
+      this.batcher = null;
       RedisClusterClient cluster = RedisClusterClient.create(resources, seeds);
       cluster.setOptions(
           ClusterClientOptions.builder()
@@ -229,6 +232,8 @@ public final class RedisBackend implements AutoCloseable {
       this.client = cluster;
     } else {
       this.singleUri = redisUri(settings.uri());
+      this.batcher = Boolean.parseBoolean(System.getProperty("tollgate.redis.batch", "true"))
+          ? new RedisBatcher() : null;
       RedisClient single = RedisClient.create(resources);
       single.setOptions(
           ClientOptions.builder()
@@ -634,7 +639,9 @@ public final class RedisBackend implements AutoCloseable {
       try {
         Object result;
         try {
-          late = send(() -> c.evalsha(script.sha1(), ScriptOutputType.MULTI, keys, args));
+          late = send(() -> batcher != null && script == RedisScript.GCRA && keys.length == 1
+              ? batcher.submit(c, keys[0], args)
+              : c.evalsha(script.sha1(), ScriptOutputType.MULTI, keys, args));
           result = await(late, sent, softDeadline, hardDeadline);
         } catch (RedisNoScriptException e) {
           // Not cached on this node (restart, failover, SCRIPT FLUSH): EVAL loads it again.
