@@ -15,7 +15,7 @@ R=../../../agent/src/main/resources/io/tollgate/stores/redis
 { cat $R/common.lua; printf '\nlocal function decide_budget(KEYS, ARGV)\n'; cat $R/gcra.lua; printf '\nend\n'; cat $R/budgets.lua; } > single.lua
 { cat $R/common.lua; printf '\nlocal function decide_budget(KEYS, ARGV)\n'; cat $R/gcra.lua; printf '\nend\n'
   printf 'local function decide_rule(KEYS, ARGV)\n'; cat $R/budgets.lua; printf '\nend\n'
-  cat ../../src/main/resources/io/tollgate/benchmarks/batch.lua; } > batch.lua
+  cat $R/batch.lua; } > batch.lua
 python3 make-variants.py
 redis-server --port "$PORT" --save '' --appendonly no --daemonize no > redis.log 2>&1 &
 RPID=$!

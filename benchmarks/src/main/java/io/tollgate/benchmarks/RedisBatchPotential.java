@@ -229,8 +229,8 @@ public final class RedisBatchPotential {
   }
 
   /**
-   * The agent's script of one call made the function of one decision, and {@code batch.lua} (this
-   * module's resources) calling it for each decision sent: common.lua, gcra.lua as {@code
+   * The agent's script of one call made the function of one decision, and {@code batch.lua} (the
+   * agent's) calling it for each decision sent: common.lua, gcra.lua as {@code
    * decide_budget}, budgets.lua as {@code decide_rule}, assembled as RedisScript.overBudgets does.
    */
   static String batchScript() throws java.io.IOException {
@@ -238,7 +238,7 @@ public final class RedisBatchPotential {
         + "\nlocal function decide_budget(KEYS, ARGV)\n" + resource("io/tollgate/stores/redis/gcra.lua")
         + "\nend\nlocal function decide_rule(KEYS, ARGV)\n"
         + resource("io/tollgate/stores/redis/budgets.lua") + "\nend\n"
-        + resource("io/tollgate/benchmarks/batch.lua");
+        + resource("io/tollgate/stores/redis/batch.lua");
   }
 
   static String resource(String path) throws java.io.IOException {

@@ -12,22 +12,56 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
- * PROTOTYPE (branch h-batch-proto, for an end-to-end measurement only; not tested, not for merge):
- * natural batching of token-bucket decisions. While a batch is in flight on the connection, the
- * decisions that come are queued; when it is answered, everything queued goes out as one call of
- * {@link RedisScript#GCRA_BATCH}. A lone decision goes out at once. Each decision gets its own
- * future, so that {@link RedisBackend}'s deadlines, bulkhead and late-reply ledger see each one as
- * they see a call of its own today.
+ * Natural batching of token-bucket decisions on one connection. A decision that comes while fewer
+ * than {@code window} calls of it are in flight goes out at once, with whatever is queued; one
+ * that comes while {@code window} are in flight is queued, and goes out with the others queued
+ * meanwhile as one call of {@link RedisScript#GCRA_BATCH} when a call in flight is answered. No
+ * timer: nothing waits to be batched, a lone decision is a call of its own.
+ *
+ * <p>Why a window and not one call at a time: with a single call in flight, every decision that
+ * came meanwhile waits for the whole round trip plus the client's I/O thread getting the CPU to
+ * read the reply and send the next call; on a saturated host that thread shares a core with the
+ * application's threads, and the decisions' p99 was 71-81 ms against 7.5-31 ms without batching
+ * (BENCHMARKS.md, section 3, h-batch). A few calls in flight keep the connection busy while the
+ * I/O thread waits for the CPU.
+ *
+ * <p>Each decision gets its own future, so that {@link RedisBackend}'s deadlines, bulkhead and
+ * late-reply ledger see it exactly as they see a call of its own: a decision still queued when its
+ * deadline passes is decided by its rule's failure policy, and goes out later all the same (its
+ * count lands, as a late single call's does).
  */
 final class RedisBatcher {
 
   private static final int MAX_BATCH = 64;
 
+  private final int window;
   private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
-  private final AtomicBoolean inFlight = new AtomicBoolean();
+  /** Calls sent and not answered. */
+  private final AtomicInteger inFlight = new AtomicInteger();
+  private final LongAdder calls = new LongAdder();
+  private final LongAdder decisions = new LongAdder();
+
+  /** At most {@code window} calls in flight at once. */
+  RedisBatcher(int window) {
+    if (window < 1) {
+      throw new IllegalArgumentException("window must be at least 1: " + window);
+    }
+    this.window = window;
+  }
+
+  /** Calls sent so far (each one decision or several). */
+  long calls() {
+    return calls.sum();
+  }
+
+  /** Decisions sent so far. */
+  long decisions() {
+    return decisions.sum();
+  }
 
   private static final class Pending {
     final String key;
@@ -50,15 +84,26 @@ final class RedisBatcher {
   }
 
   private void sendIfFree(RedisScriptingAsyncCommands<String, String> commands) {
-    while (!queue.isEmpty() && inFlight.compareAndSet(false, true)) {
+    // Whoever queues a decision or ends a call looks again after: no decision is left queued
+    // while fewer than window calls are in flight.
+    while (!queue.isEmpty()) {
+      int now = inFlight.get();
+      if (now >= window) {
+        return;
+      }
+      if (!inFlight.compareAndSet(now, now + 1)) {
+        continue;
+      }
       List<Pending> batch = new ArrayList<>();
       for (Pending p; batch.size() < MAX_BATCH && (p = queue.poll()) != null; ) {
         batch.add(p);
       }
       if (batch.isEmpty()) {
-        inFlight.set(false);
+        inFlight.decrementAndGet();
         continue;
       }
+      calls.increment();
+      decisions.add(batch.size());
       String[] keys = new String[batch.size()];
       int length = 0;
       for (Pending p : batch) {
@@ -89,7 +134,6 @@ final class RedisBatcher {
       } catch (RuntimeException e) {
         answered(commands, batch, null, e);
       }
-      return;
     }
   }
 
@@ -112,7 +156,7 @@ final class RedisBatcher {
       p.reply.complete(new ArrayList<>(reply.subList(pos + 1, pos + 1 + length)));
       pos += 1 + length;
     }
-    inFlight.set(false);
+    inFlight.decrementAndGet();
     sendIfFree(commands);
   }
 

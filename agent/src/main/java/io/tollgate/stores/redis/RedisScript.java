@@ -13,7 +13,7 @@ public final class RedisScript {
 
   /** The token bucket's and gcra's ({@link RedisGcraStore}). */
   public static final RedisScript GCRA = overBudgets("gcra.lua");
-  /** PROTOTYPE (h-batch-proto): {@link #GCRA}'s decisions, several in one call ({@link RedisBatcher}). */
+  /** {@link #GCRA}'s decisions, several in one call ({@link RedisBatcher}). */
   public static final RedisScript GCRA_BATCH = batchOverBudgets("gcra.lua");
   public static final RedisScript FIXED_WINDOW = overBudgets("fixed-window.lua");
   public static final RedisScript SLIDING_WINDOW = overBudgets("sliding-window.lua");
@@ -57,7 +57,7 @@ public final class RedisScript {
             + driver.body());
   }
 
-  /** PROTOTYPE: {@link #overBudgets}' parts with budgets.lua made decide_rule, then batch.lua. */
+  /** {@link #overBudgets}' parts with budgets.lua made a function of one decision, then batch.lua. */
   static RedisScript batchOverBudgets(String name) {
     RedisScript head = load("common.lua");
     RedisScript script = load(name);

@@ -1,10 +1,10 @@
--- Tollgate (h-batch, step 1: a measurement, not shipped in the agent): several decisions in one
--- call, as a coalescer would send the decisions that came while the call before was in flight on
--- the connection. Put after the agent's script of one call (common.lua, gcra.lua as decide_budget,
--- budgets.lua) with budgets.lua made the function decide_rule(KEYS, ARGV) of one decision
--- (RedisBatchPotential.batchScript, results/redis-batch-cost/batch-cost.sh): each decision reads its KEYS[1] and
--- ARGV exactly as when it was sent alone, and is decided as it would have been alone (a rule's
--- budgets all or none, atomically), one after the other, at the one Redis TIME read for the call.
+-- Tollgate: several token-bucket / gcra decisions in one call (RedisBatcher sends the decisions
+-- that came while its window of calls was in flight). Put after the agent's script of one call
+-- (common.lua, gcra.lua as decide_budget, budgets.lua made the function decide_rule(KEYS, ARGV) of
+-- one decision: RedisScript.batchOverBudgets): each decision reads its KEYS[1] and ARGV exactly as
+-- when it is sent alone, and is decided as it would have been alone (a rule's budgets all or none,
+-- atomically), one after the other, at the one Redis TIME read for the call.
+-- (benchmarks' RedisBatchPotential and results/redis-batch-cost/batch-cost.sh measure this file.)
 --
 -- KEYS[i]   decision i's key (its KEYS[1] alone; a batch is never sent with a partner-hold key)
 -- ARGV      for each decision in turn: the number L of its arguments, then those L arguments

@@ -28,9 +28,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * PROTOTYPE's tests (h-batch): token-bucket decisions that come while a call is in flight go out
- * together in one call ({@link RedisBatcher}), and each is still decided, answered and failed as
- * a call of its own.
+ * Token-bucket decisions that come while the window of calls is in flight go out together in one
+ * call ({@link RedisBatcher}), and each is still decided, answered and failed as a call of its own.
  */
 @ExtendWith(RedisServerExtension.class)
 class RedisBatcherTest {
@@ -112,6 +111,58 @@ class RedisBatcherTest {
   }
 
   /**
+   * Redis frozen: the first {@link RedisBackend#BATCH_WINDOW} decisions go out at once, each a
+   * call of its own (the window); the ones that come while those are in flight wait, and go out
+   * together in one call when the first reply comes. Every one gets its own verdict.
+   */
+  @Test
+  void decisionsBeyondTheWindowWaitAndGoOutTogether(@PrivateRedis RedisServer server)
+      throws Exception {
+    RedisConnectionSettings settings = RedisConnectionSettings.uri(server.uri())
+        .withTimeout(Duration.ofSeconds(30))
+        .withMaxWait(Duration.ofSeconds(60));
+    int window = RedisBackend.BATCH_WINDOW;
+    int queued = 5;
+    try (RedisBackend backend = RedisBackend.connect(settings)) {
+      assertTrue(backend.awaitConnected(Duration.ofSeconds(20)));
+      RedisGcraStore store = new RedisGcraStore(backend, RedisTestSupport.uniqueRule("window"),
+          new TokenBucket(LimitSpec.of(100, TEN_DAYS)));
+      store.decide("warm", 1, new Verdict());
+      long calls = backend.batchCalls();
+      long decisions = backend.batchedDecisions();
+      server.pause();
+      awaitTrue(() -> stopped(server.pid()), "redis-server stopped");
+      ExecutorService pool = Executors.newFixedThreadPool(window + queued);
+      try {
+        List<Future<Verdict>> verdicts = new ArrayList<>();
+        for (int t = 0; t < window + queued; t++) {
+          int sent = t + 1;
+          verdicts.add(pool.submit(() -> {
+            Verdict verdict = new Verdict();
+            store.decide("k", 1, verdict);
+            return verdict;
+          }));
+          awaitTrue(() -> backend.outstandingCommands() >= sent, "decision " + sent + " taken");
+        }
+        assertEquals(window, backend.batchCalls() - calls, "calls sent while redis is frozen");
+        assertEquals(window, backend.batchedDecisions() - decisions, "decisions sent meanwhile");
+        server.resume();
+        Set<Long> remaining = new TreeSet<>();
+        for (Future<Verdict> verdict : verdicts) {
+          Verdict v = verdict.get(1, TimeUnit.MINUTES);
+          assertTrue(v.allowed, v.toString());
+          remaining.add(v.remaining);
+        }
+        assertEquals(window + queued, remaining.size(), "each its own remaining count");
+        assertEquals(window + 1, backend.batchCalls() - calls, "the queued ones in one call");
+        assertEquals(window + queued, backend.batchedDecisions() - decisions);
+      } finally {
+        pool.shutdownNow();
+      }
+    }
+  }
+
+  /**
    * Redis frozen with a decision in flight and more queued behind it, then killed: the one sent
    * is decided as a lost call of its own is, each one queued by its own rule's on-failure policy.
    */
@@ -141,7 +192,8 @@ class RedisBatcherTest {
       awaitTrue(() -> stopped(server.pid()), "redis-server stopped");
       ExecutorService pool = Executors.newFixedThreadPool(threads);
       try {
-        // The first goes out alone and stays in flight; the others queue behind it.
+        // The first goes out alone and stays in flight; the others go out alone too while the
+        // window has room, then queue behind them.
         Verdict firstVerdict = new Verdict();
         Future<DecisionSource> inFlight =
             pool.submit(() -> allow.decideWithSource("k", 1, firstVerdict));
