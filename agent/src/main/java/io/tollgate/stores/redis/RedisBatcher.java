@@ -124,9 +124,15 @@ final class RedisBatcher {
             .whenComplete((reply, failure) -> {
               Throwable cause = unwrap(failure);
               if (cause instanceof RedisNoScriptException) {
-                commands.<List<Object>>eval(RedisScript.GCRA_BATCH.body(), ScriptOutputType.MULTI,
-                        keys, argv)
-                    .whenComplete((again, failed) -> answered(commands, batch, again, unwrap(failed)));
+                // Not cached on this node (restart, failover, SCRIPT FLUSH): EVAL loads it again.
+                try {
+                  commands.<List<Object>>eval(RedisScript.GCRA_BATCH.body(),
+                          ScriptOutputType.MULTI, keys, argv)
+                      .whenComplete(
+                          (again, failed) -> answered(commands, batch, again, unwrap(failed)));
+                } catch (RuntimeException e) {
+                  answered(commands, batch, null, e);
+                }
                 return;
               }
               answered(commands, batch, reply, cause);
@@ -139,6 +145,22 @@ final class RedisBatcher {
 
   private void answered(RedisScriptingAsyncCommands<String, String> commands, List<Pending> batch,
       List<Object> reply, Throwable failure) {
+    try {
+      split(batch, reply, failure);
+    } catch (RuntimeException e) {
+      // A reply not of batch.lua's shape: every decision still open fails (its rule's policy),
+      // none is left waiting, and the window's place is given back below.
+      for (Pending p : batch) {
+        p.reply.completeExceptionally(e);
+      }
+    } finally {
+      inFlight.decrementAndGet();
+      sendIfFree(commands);
+    }
+  }
+
+  /** Each decision its own part of the call's reply (or the call's failure). */
+  private static void split(List<Pending> batch, List<Object> reply, Throwable failure) {
     int pos = 0;
     for (Pending p : batch) {
       if (failure != null || reply == null) {
@@ -156,8 +178,6 @@ final class RedisBatcher {
       p.reply.complete(new ArrayList<>(reply.subList(pos + 1, pos + 1 + length)));
       pos += 1 + length;
     }
-    inFlight.decrementAndGet();
-    sendIfFree(commands);
   }
 
   private static Throwable unwrap(Throwable t) {
