@@ -202,6 +202,10 @@ start_app() { # mode -> sets PID
     redis) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-redis$MANY.yaml) ;;
     redis-lease) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-redis-lease$MANY.yaml) ;;
     redis-baseline) args=(-javaagent:${BASELINE_AGENT:?set BASELINE_AGENT}=config=benchmarks/e2e-rules-redis$MANY.yaml) ;;
+    # the agent's batching of Redis decisions with another window (redis-window2: 2 calls in
+    # flight), or none (redis-nobatch)
+    redis-window*) args=(-Dtollgate.redis.batch.window=${1#redis-window} -javaagent:$AGENT=config=benchmarks/e2e-rules-redis$MANY.yaml) ;;
+    redis-nobatch) args=(-Dtollgate.redis.batch=false -javaagent:$AGENT=config=benchmarks/e2e-rules-redis$MANY.yaml) ;;
     redis-lease-baseline) args=(-javaagent:${BASELINE_AGENT:?set BASELINE_AGENT}=config=benchmarks/e2e-rules-redis-lease$MANY.yaml) ;;
     bucket4j-lettuce) args=(-Dtestapp.bucket4j=lettuce "-Dtestapp.bucket4j.redis=$REDIS_URL" "${FILTER_KEY[@]}") ;;
     rule-noheaders) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-noheaders.yaml) ;;

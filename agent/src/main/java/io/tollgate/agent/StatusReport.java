@@ -117,6 +117,8 @@ final class StatusReport {
     Map<String, Long> counters = new LinkedHashMap<>();
     counters.put(BackendStatus.NOT_ANSWERED, redis.callsNotAnswered());
     counters.put(BackendStatus.LATE, redis.callsAnsweredLate());
+    counters.put(BackendStatus.BATCHED_DECISIONS, redis.batchedDecisions());
+    counters.put(BackendStatus.BATCH_CALLS, redis.batchCalls());
     return new BackendStatus(BackendStatus.REDIS, address, connected, circuit,
         redis.breaker().timesOpened(), failing,
         instances == null ? 1 : instances.liveInstances(), counters);

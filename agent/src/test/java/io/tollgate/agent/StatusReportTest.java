@@ -286,6 +286,10 @@ class StatusReportTest {
       Verdict verdict = new Verdict();
       store.decide("203.0.113.7", 1, verdict);
       assertTrue(verdict.allowed);
+      StatusSnapshot decided = StatusReport.snapshot(holder, 0);
+      assertTrue(decided.backend.counter(BackendStatus.BATCHED_DECISIONS) >= 1,
+          "the decision counted by the batching: " + decided.backend.counters);
+      assertTrue(decided.backend.counter(BackendStatus.BATCH_CALLS) >= 1);
 
       server.kill();
       awaitTrue(() -> {

@@ -19,6 +19,12 @@ public final class BackendStatus {
   public static final String NOT_ANSWERED = "notAnswered";
   /** Calls Redis was alive for but answered too late: the rule's local share decided. */
   public static final String LATE = "late";
+  /**
+   * Redis: decisions sent batched (token-bucket and gcra decisions, several in one call when they
+   * come while calls are in flight), and the calls that carried them.
+   */
+  public static final String BATCHED_DECISIONS = "batchedDecisions";
+  public static final String BATCH_CALLS = "batchCalls";
 
   public final String kind;
   /** Redis: where; null for local. */
@@ -31,7 +37,7 @@ public final class BackendStatus {
   public final boolean failing;
   /** Redis: the instances sharing it, this one included (the last count heard). */
   public final int instances;
-  /** {@link #NOT_ANSWERED} and {@link #LATE}, since the backend was made. */
+  /** {@link #NOT_ANSWERED}, {@link #LATE} and the batching's counts, since the backend was made. */
   public final Map<String, Long> counters;
 
   public BackendStatus(String kind, String address, boolean connected, String circuit,

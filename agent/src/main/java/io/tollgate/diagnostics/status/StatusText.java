@@ -205,7 +205,19 @@ public final class StatusText {
         + "; calls not answered " + rate(view.backendRate(BackendStatus.NOT_ANSWERED)) + "/s ("
         + backend.counter(BackendStatus.NOT_ANSWERED) + " in all: on-failure decided)"
         + ", answered late " + rate(view.backendRate(BackendStatus.LATE))
-        + "/s (" + backend.counter(BackendStatus.LATE) + " in all: the local share decided)";
+        + "/s (" + backend.counter(BackendStatus.LATE) + " in all: the local share decided)"
+        + batching(backend);
+  }
+
+  /** How many calls the batched decisions took: fewer than one a decision when batching works. */
+  static String batching(BackendStatus backend) {
+    long decisions = backend.counter(BackendStatus.BATCHED_DECISIONS);
+    if (decisions <= 0) {
+      return "";
+    }
+    long calls = backend.counter(BackendStatus.BATCH_CALLS);
+    return String.format(Locale.ROOT, "; %d decisions batched in %d calls (%.2f calls a decision)",
+        decisions, calls, (double) calls / decisions);
   }
 
   static String rate(Double perSecond) {

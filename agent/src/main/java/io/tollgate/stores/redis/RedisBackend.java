@@ -103,6 +103,12 @@ public final class RedisBackend implements AutoCloseable {
   /** How often a decision that waits for a reconnect looks again. */
   private static final long RECONNECT_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
+  /**
+   * How many calls of batched decisions may be in flight at once ({@link RedisBatcher}): see
+   * BENCHMARKS.md, section 3, h-batch, for the measurement that chose it.
+   */
+  static final int BATCH_WINDOW = 4;
+
   private volatile RedisConnectionSettings settings;
   /** Volatile: a reload that changes only timings retimes the connection in place ({@link #retime}). */
   private volatile long timeoutNanos;
@@ -110,6 +116,7 @@ public final class RedisBackend implements AutoCloseable {
   /**
    * {@code redis.max-waiting-threads}: at most this many request threads wait for a reply past
    * their {@code timeout} at once (a healthy Redis answers within it, so only a slow one fills it).
+   * One a decision: decisions that share a call ({@link RedisBatcher}) each hold a place.
    */
   private volatile int maxWaitingThreads;
   /** Request threads waiting for a reply past their timeout now (the bulkhead's count). */
@@ -117,7 +124,9 @@ public final class RedisBackend implements AutoCloseable {
   /**
    * Commands sent and not yet answered. Late commands are never cancelled (their counts must still
    * land on Redis), so they stay on Lettuce's stack until their replies come; past {@link
-   * #outstandingCap} a decision is not sent at all.
+   * #outstandingCap} a decision is not sent at all. Counted one a decision, also when several share
+   * a call ({@link RedisBatcher}) or wait to be sent: never fewer than Lettuce's commands, so the
+   * cap errs on the side of Lettuce's queue.
    */
   private final AtomicInteger outstanding = new AtomicInteger();
   /** When calls began to be outstanding after none were ({@link System#nanoTime}). */
@@ -147,6 +156,11 @@ public final class RedisBackend implements AutoCloseable {
 
   private volatile StatefulConnection<String, String> connection;
   private volatile RedisScriptingAsyncCommands<String, String> commands;
+  /**
+   * Natural batching of token-bucket and gcra decisions; null on a cluster (a call's keys must
+   * share a slot) or with {@code -Dtollgate.redis.batch=false}.
+   */
+  private final RedisBatcher batcher;
   private volatile Throwable lastFailure;
   private final RedisOutageLog outage;
   private volatile boolean closed;
@@ -215,6 +229,7 @@ public final class RedisBackend implements AutoCloseable {
         seeds.add(redisUri(seed));
       }
       this.singleUri = null;
+      this.batcher = null;
       RedisClusterClient cluster = RedisClusterClient.create(resources, seeds);
       cluster.setOptions(
           ClusterClientOptions.builder()
@@ -229,6 +244,9 @@ public final class RedisBackend implements AutoCloseable {
       this.client = cluster;
     } else {
       this.singleUri = redisUri(settings.uri());
+      this.batcher = Boolean.parseBoolean(System.getProperty("tollgate.redis.batch", "true"))
+          ? new RedisBatcher(Integer.getInteger("tollgate.redis.batch.window", BATCH_WINDOW))
+          : null;
       RedisClient single = RedisClient.create(resources);
       single.setOptions(
           ClientOptions.builder()
@@ -634,7 +652,9 @@ public final class RedisBackend implements AutoCloseable {
       try {
         Object result;
         try {
-          late = send(() -> c.evalsha(script.sha1(), ScriptOutputType.MULTI, keys, args));
+          late = send(() -> batcher != null && script == RedisScript.GCRA && keys.length == 1
+              ? batcher.submit(c, keys[0], args)
+              : c.evalsha(script.sha1(), ScriptOutputType.MULTI, keys, args));
           result = await(late, sent, softDeadline, hardDeadline);
         } catch (RedisNoScriptException e) {
           // Not cached on this node (restart, failover, SCRIPT FLUSH): EVAL loads it again.
@@ -1018,6 +1038,19 @@ public final class RedisBackend implements AutoCloseable {
   /** Calls Redis was alive for but answered too late: each decision made by its rule's local share. */
   public long callsAnsweredLate() {
     return outage.lateTotal();
+  }
+
+  /**
+   * Token-bucket and gcra decisions sent batched since this backend was made ({@link
+   * RedisBatcher}); 0 on a cluster or with {@code -Dtollgate.redis.batch=false}.
+   */
+  public long batchedDecisions() {
+    return batcher == null ? 0 : batcher.decisions();
+  }
+
+  /** The calls that carried {@link #batchedDecisions()}: fewer when decisions share calls. */
+  public long batchCalls() {
+    return batcher == null ? 0 : batcher.calls();
   }
 
   /** Whether decisions are failing now (since the first that failed, until one is made again). */

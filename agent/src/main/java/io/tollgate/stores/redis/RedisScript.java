@@ -13,6 +13,8 @@ public final class RedisScript {
 
   /** The token bucket's and gcra's ({@link RedisGcraStore}). */
   public static final RedisScript GCRA = overBudgets("gcra.lua");
+  /** {@link #GCRA}'s decisions, several in one call ({@link RedisBatcher}). */
+  public static final RedisScript GCRA_BATCH = batchOverBudgets("gcra.lua");
   public static final RedisScript FIXED_WINDOW = overBudgets("fixed-window.lua");
   public static final RedisScript SLIDING_WINDOW = overBudgets("sliding-window.lua");
   public static final RedisScript SLIDING_LOG = overBudgets("sliding-log.lua");
@@ -52,6 +54,19 @@ public final class RedisScript {
     return new RedisScript(
         name,
         head.body() + "\nlocal function decide_budget(KEYS, ARGV)\n" + script.body() + "\nend\n"
+            + driver.body());
+  }
+
+  /** {@link #overBudgets}' parts with budgets.lua made a function of one decision, then batch.lua. */
+  static RedisScript batchOverBudgets(String name) {
+    RedisScript head = load("common.lua");
+    RedisScript script = load(name);
+    RedisScript budgets = load("budgets.lua");
+    RedisScript driver = load("batch.lua");
+    return new RedisScript(
+        name + "+batch",
+        head.body() + "\nlocal function decide_budget(KEYS, ARGV)\n" + script.body() + "\nend\n"
+            + "local function decide_rule(KEYS, ARGV)\n" + budgets.body() + "\nend\n"
             + driver.body());
   }
 

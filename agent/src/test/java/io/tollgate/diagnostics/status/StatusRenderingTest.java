@@ -56,6 +56,15 @@ class StatusRenderingTest {
         circuit.equals("CLOSED") ? 0 : 1, !connected, 3, counters);
   }
 
+  /** {@code redis} with the batching's counts. */
+  static BackendStatus batched(BackendStatus redis, long decisions, long calls) {
+    Map<String, Long> counters = new LinkedHashMap<>(redis.counters);
+    counters.put(BackendStatus.BATCHED_DECISIONS, decisions);
+    counters.put(BackendStatus.BATCH_CALLS, calls);
+    return new BackendStatus(redis.kind, redis.address, redis.connected, redis.circuit,
+        redis.circuitOpenings, redis.failing, redis.instances, counters);
+  }
+
   /** counter before, counter after, seconds between the snapshots, the rate shown. */
   static Stream<Arguments> rates() {
     return Stream.of(
@@ -136,6 +145,11 @@ class StatusRenderingTest {
             "redis redis://10.0.0.5:6379: connected, circuit half-open (opened 1 time), 3"
                 + " instances sharing it; calls not answered 0.0/s (5 in all: on-failure decided),"
                 + " answered late 0.0/s (0 in all: the local share decided)"),
+        Arguments.of(redis(true, "CLOSED", 0, 0), batched(redis(true, "CLOSED", 0, 0), 800, 100),
+            "redis redis://10.0.0.5:6379: connected, circuit closed (opened 0 times), 3 instances"
+                + " sharing it; calls not answered 0.0/s (0 in all: on-failure decided), answered"
+                + " late 0.0/s (0 in all: the local share decided); 800 decisions batched in 100"
+                + " calls (0.13 calls a decision)"),
         Arguments.of(BackendStatus.local(), BackendStatus.local(),
             "local (counts in this JVM's memory)"));
   }
