@@ -23,6 +23,9 @@
 #              server's core)
 #   redis-lease - as redis, with lease-tokens: 100 (e2e-rules-redis-lease.yaml): one hot key takes
 #              100 tokens per round trip; with KEYS=many every decision is still a round trip
+#   redis-nobatch - as redis, each decision a call of its own (-Dtollgate.redis.batch=false)
+#   redis-windowN - as redis, with N calls of batched decisions in flight instead of 4
+#              (-Dtollgate.redis.batch.window=N; redis-window1: one batch at a time)
 #   redis-baseline - as redis, with the earlier build of the agent that rule-baseline uses
 #   redis-lease-baseline - as redis-lease, with that earlier build: added to every run that has
 #              redis-lease (BASELINE=0 leaves it out; name it to have it anyway)
