@@ -23,9 +23,11 @@
 #              server's core)
 #   redis-lease - as redis, with lease-tokens: 100 (e2e-rules-redis-lease.yaml): one hot key takes
 #              100 tokens per round trip; with KEYS=many every decision is still a round trip
-#   redis-nobatch - as redis, each decision a call of its own (-Dtollgate.redis.batch=false)
-#   redis-windowN - as redis, with N calls of batched decisions in flight instead of 4
+#   redis-batch - as redis, with decisions that come together sharing calls
+#              (-Dtollgate.redis.batch=true: RedisBatcher, off by default; 4 calls in flight)
+#   redis-windowN - as redis-batch, with N calls of batched decisions in flight instead of 4
 #              (-Dtollgate.redis.batch.window=N; redis-window1: one batch at a time)
+#   redis-nobatch - as redis (each decision a call of its own), saying so on the command line
 #   redis-baseline - as redis, with the earlier build of the agent that rule-baseline uses
 #   redis-lease-baseline - as redis-lease, with that earlier build: added to every run that has
 #              redis-lease (BASELINE=0 leaves it out; name it to have it anyway)
@@ -207,7 +209,8 @@ start_app() { # mode -> sets PID
     redis-baseline) args=(-javaagent:${BASELINE_AGENT:?set BASELINE_AGENT}=config=benchmarks/e2e-rules-redis$MANY.yaml) ;;
     # the agent's batching of Redis decisions with another window (redis-window2: 2 calls in
     # flight), or none (redis-nobatch)
-    redis-window*) args=(-Dtollgate.redis.batch.window=${1#redis-window} -javaagent:$AGENT=config=benchmarks/e2e-rules-redis$MANY.yaml) ;;
+    redis-batch) args=(-Dtollgate.redis.batch=true -javaagent:$AGENT=config=benchmarks/e2e-rules-redis$MANY.yaml) ;;
+    redis-window*) args=(-Dtollgate.redis.batch=true -Dtollgate.redis.batch.window=${1#redis-window} -javaagent:$AGENT=config=benchmarks/e2e-rules-redis$MANY.yaml) ;;
     redis-nobatch) args=(-Dtollgate.redis.batch=false -javaagent:$AGENT=config=benchmarks/e2e-rules-redis$MANY.yaml) ;;
     redis-lease-baseline) args=(-javaagent:${BASELINE_AGENT:?set BASELINE_AGENT}=config=benchmarks/e2e-rules-redis-lease$MANY.yaml) ;;
     bucket4j-lettuce) args=(-Dtestapp.bucket4j=lettuce "-Dtestapp.bucket4j.redis=$REDIS_URL" "${FILTER_KEY[@]}") ;;

@@ -109,6 +109,15 @@ public final class RedisBackend implements AutoCloseable {
    */
   static final int BATCH_WINDOW = 4;
 
+  /**
+   * Whether decisions are batched unless a caller says: off, and on with {@code
+   * -Dtollgate.redis.batch=true}. Off because of what the slow-Redis ladder showed (BENCHMARKS.md,
+   * section 3, "Natural batching: why it is off by default"): with every reply 200 ms or 1 s late
+   * a flood on three instances was admitted 73-76 of a limit of 100, against 99-100 with a call per
+   * decision, so a slow Redis would refuse clients the limit admits.
+   */
+  private static final boolean BATCHING_BY_DEFAULT = Boolean.getBoolean("tollgate.redis.batch");
+
   private volatile RedisConnectionSettings settings;
   /** Volatile: a reload that changes only timings retimes the connection in place ({@link #retime}). */
   private volatile long timeoutNanos;
@@ -157,8 +166,8 @@ public final class RedisBackend implements AutoCloseable {
   private volatile StatefulConnection<String, String> connection;
   private volatile RedisScriptingAsyncCommands<String, String> commands;
   /**
-   * Natural batching of token-bucket and gcra decisions; null on a cluster (a call's keys must
-   * share a slot) or with {@code -Dtollgate.redis.batch=false}.
+   * Natural batching of token-bucket and gcra decisions; null unless asked for ({@link
+   * #BATCHING_BY_DEFAULT}) and on a cluster (a call's keys must share a slot).
    */
   private final RedisBatcher batcher;
   private volatile Throwable lastFailure;
@@ -175,7 +184,7 @@ public final class RedisBackend implements AutoCloseable {
   private final String callerId =
       Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36);
 
-  private RedisBackend(RedisConnectionSettings settings) {
+  private RedisBackend(RedisConnectionSettings settings, boolean batching) {
     // Our (relocated) Lettuce and Netty log as Tollgate does, never through whatever the app has.
     RedisClientLogging.install();
     NettyWithoutUnsafe.onJdksThatWarn();
@@ -244,7 +253,7 @@ public final class RedisBackend implements AutoCloseable {
       this.client = cluster;
     } else {
       this.singleUri = redisUri(settings.uri());
-      this.batcher = Boolean.parseBoolean(System.getProperty("tollgate.redis.batch", "true"))
+      this.batcher = batching
           ? new RedisBatcher(Integer.getInteger("tollgate.redis.batch.window", BATCH_WINDOW))
           : null;
       RedisClient single = RedisClient.create(resources);
@@ -306,7 +315,12 @@ public final class RedisBackend implements AutoCloseable {
 
   /** Creates the backend and starts connecting in the background; returns at once. */
   public static RedisBackend connect(RedisConnectionSettings settings) {
-    RedisBackend backend = new RedisBackend(settings);
+    return connect(settings, BATCHING_BY_DEFAULT);
+  }
+
+  /** As above, with token-bucket and gcra decisions batched or not ({@link RedisBatcher}). */
+  static RedisBackend connect(RedisConnectionSettings settings, boolean batching) {
+    RedisBackend backend = new RedisBackend(settings, batching);
     STARTING.add(backend);
     backend.scheduler.execute(backend::connectOnce);
     return backend;
@@ -1042,7 +1056,7 @@ public final class RedisBackend implements AutoCloseable {
 
   /**
    * Token-bucket and gcra decisions sent batched since this backend was made ({@link
-   * RedisBatcher}); 0 on a cluster or with {@code -Dtollgate.redis.batch=false}.
+   * RedisBatcher}); 0 when decisions are not batched (the default) and on a cluster.
    */
   public long batchedDecisions() {
     return batcher == null ? 0 : batcher.decisions();

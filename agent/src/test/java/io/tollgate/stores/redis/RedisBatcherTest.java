@@ -47,7 +47,7 @@ class RedisBatcherTest {
     int keys = 8;
     int perThread = 50;
     long limit = 1_000;
-    try (RedisBackend backend = RedisTestSupport.connect(server, Duration.ofSeconds(30))) {
+    try (RedisBackend backend = RedisTestSupport.connectBatching(server, Duration.ofSeconds(30))) {
       RedisGcraStore store = new RedisGcraStore(backend, RedisTestSupport.uniqueRule("batch"),
           new TokenBucket(LimitSpec.of(limit, TEN_DAYS)));
       store.decide("warm", 1, new Verdict());
@@ -96,7 +96,7 @@ class RedisBatcherTest {
   /** One decision at a time: each goes out at once, a call of its own; nothing waits for company. */
   @Test
   void aLoneDecisionGoesOutAtOnceAsACallOfItsOwn(@PrivateRedis RedisServer server) {
-    try (RedisBackend backend = RedisTestSupport.connect(server, Duration.ofSeconds(30))) {
+    try (RedisBackend backend = RedisTestSupport.connectBatching(server, Duration.ofSeconds(30))) {
       RedisGcraStore store = new RedisGcraStore(backend, RedisTestSupport.uniqueRule("alone"),
           new TokenBucket(LimitSpec.of(5, TEN_DAYS)));
       store.decide("warm", 1, new Verdict());
@@ -123,7 +123,7 @@ class RedisBatcherTest {
         .withMaxWait(Duration.ofSeconds(60));
     int window = RedisBackend.BATCH_WINDOW;
     int queued = 5;
-    try (RedisBackend backend = RedisBackend.connect(settings)) {
+    try (RedisBackend backend = RedisBackend.connect(settings, true)) {
       assertTrue(backend.awaitConnected(Duration.ofSeconds(20)));
       RedisGcraStore store = new RedisGcraStore(backend, RedisTestSupport.uniqueRule("window"),
           new TokenBucket(LimitSpec.of(100, TEN_DAYS)));
@@ -174,7 +174,7 @@ class RedisBatcherTest {
         .withMaxWait(Duration.ofSeconds(10))
         .withBreaker(3, Duration.ofMillis(300));
     int threads = 12;
-    try (RedisBackend backend = RedisBackend.connect(settings)) {
+    try (RedisBackend backend = RedisBackend.connect(settings, true)) {
       assertTrue(backend.awaitConnected(Duration.ofSeconds(20)));
       TokenBucket bucket = new TokenBucket(LimitSpec.of(100, TEN_DAYS));
       FailurePolicyStore allow = new FailurePolicyStore(new RedisGcraStore(backend,

@@ -21,6 +21,14 @@ final class RedisTestSupport {
     return backend;
   }
 
+  /** As above, with token-bucket and gcra decisions batched ({@link RedisBatcher}). */
+  static RedisBackend connectBatching(RedisServer server, Duration timeout) {
+    RedisBackend backend = RedisBackend.connect(
+        RedisConnectionSettings.uri(server.uri()).withTimeout(timeout), true);
+    assertTrue(backend.awaitConnected(Duration.ofSeconds(20)), "no connection to " + server);
+    return backend;
+  }
+
   static RedisBackend connect(RedisServer server) {
     return connect(server, Duration.ofSeconds(5));
   }
