@@ -110,18 +110,7 @@ public final class RedisBatchPotential {
           int at = 0;
           for (int i = 0; i < n; i++) {
             keys[i] = "tollgate:v2:{bench:" + random.nextInt(KEYS) + "}:token-bucket";
-            if (n > 1) {
-              values[at++] = "20";
-            }
-            values[at++] = "decide";
-            values[at++] = "";
-            values[at++] = "1";
-            values[at++] = "1";
-            values[at++] = "";
-            values[at++] = "14";
-            for (String p : PARAMS) {
-              values[at++] = p;
-            }
+            at = putDecision(values, at, n > 1);
           }
           try {
             List<Object> reply = sync.evalsha(sha, ScriptOutputType.MULTI, keys, values);
@@ -197,16 +186,7 @@ public final class RedisBatchPotential {
         int at = 0;
         for (int i = 0; i < keys.length; i++) {
           keys[i] = batch.get(i).key();
-          values[at++] = "20";
-          values[at++] = "decide";
-          values[at++] = "";
-          values[at++] = "1";
-          values[at++] = "1";
-          values[at++] = "";
-          values[at++] = "14";
-          for (String p : PARAMS) {
-            values[at++] = p;
-          }
+          at = putDecision(values, at, true);
         }
         async.<List<Object>>evalsha(sha, ScriptOutputType.MULTI, keys, values)
             .whenComplete((reply, failure) -> {
@@ -256,4 +236,24 @@ public final class RedisBatchPotential {
   }
 
   private RedisBatchPotential() {}
+
+  /**
+   * One decision's ARGV as budgets.lua reads it, from {@code at}: in a batch (batch.lua) after its
+   * length (20); returns where the next begins.
+   */
+  private static int putDecision(String[] values, int at, boolean inBatch) {
+    if (inBatch) {
+      values[at++] = "20";
+    }
+    values[at++] = "decide";
+    values[at++] = "";
+    values[at++] = "1";
+    values[at++] = "1";
+    values[at++] = "";
+    values[at++] = "14";
+    for (String p : PARAMS) {
+      values[at++] = p;
+    }
+    return at;
+  }
 }
