@@ -83,8 +83,12 @@ public final class AgentArguments {
   private static final String PROPERTY_PREFIX = "tollgate.";
   private static final String VARIABLE_PREFIX = "TOLLGATE_";
 
-  /** System properties under {@code tollgate.} that the agent reads but that are not options. */
-  private static final List<String> OTHER_PROPERTIES = List.of("tollgate.jmx.disabled");
+  /**
+   * System properties under {@code tollgate.} that the agent reads but that are not options: JMX
+   * off, and Redis decisions batched ({@code RedisBackend}: off by default) with its window.
+   */
+  private static final List<String> OTHER_PROPERTIES = List.of(
+      "tollgate.jmx.disabled", "tollgate.redis.batch", "tollgate.redis.batch.window");
 
   /** The options the argument string gave, each with a value it may take. */
   private final Map<String, String> arguments;

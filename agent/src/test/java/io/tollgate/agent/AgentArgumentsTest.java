@@ -128,7 +128,8 @@ class AgentArgumentsTest {
     List<String> problems = new ArrayList<>();
     AgentArguments.unknownProperties(
         List.of("tollgate.config", "tollgate.refusal-log", "tollgate.test.inject-failure",
-            "tollgate.jmx.disabled", "user.dir"),
+            "tollgate.jmx.disabled", "tollgate.redis.batch", "tollgate.redis.batch.window",
+            "user.dir"),
         problems);
     assertEquals(List.of(), problems);
   }
