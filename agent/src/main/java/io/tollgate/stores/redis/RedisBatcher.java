@@ -8,6 +8,7 @@ import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -19,7 +20,7 @@ import java.util.concurrent.atomic.LongAdder;
  * Natural batching of token-bucket decisions on one connection. A decision that comes while fewer
  * than {@code window} calls of it are in flight goes out at once, with whatever is queued; one
  * that comes while {@code window} are in flight is queued, and goes out with the others queued
- * meanwhile as one call of {@link RedisScript#GCRA_BATCH} when a call in flight is answered. No
+ * meanwhile as one call of {@link #GCRA_BATCH} when a call in flight is answered. No
  * timer: nothing waits to be batched, a lone decision is a call of its own.
  *
  * <p>Why a window and not one call at a time: with a single call in flight, every decision that
@@ -37,6 +38,12 @@ import java.util.concurrent.atomic.LongAdder;
 final class RedisBatcher {
 
   private static final int MAX_BATCH = 64;
+
+  /**
+   * {@link RedisScript#GCRA}'s decisions, several in one call. Here and not beside the other
+   * scripts, so that it is read and hashed only where decisions are batched (off by default).
+   */
+  static final RedisScript GCRA_BATCH = RedisScript.batchOverBudgets("gcra.lua");
 
   private final int window;
   private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
@@ -119,14 +126,14 @@ final class RedisBatcher {
         at += p.args.length;
       }
       try {
-        commands.<List<Object>>evalsha(RedisScript.GCRA_BATCH.sha1(), ScriptOutputType.MULTI, keys,
+        commands.<List<Object>>evalsha(GCRA_BATCH.sha1(), ScriptOutputType.MULTI, keys,
                 argv)
             .whenComplete((reply, failure) -> {
               Throwable cause = unwrap(failure);
               if (cause instanceof RedisNoScriptException) {
                 // Not cached on this node (restart, failover, SCRIPT FLUSH): EVAL loads it again.
                 try {
-                  commands.<List<Object>>eval(RedisScript.GCRA_BATCH.body(),
+                  commands.<List<Object>>eval(GCRA_BATCH.body(),
                           ScriptOutputType.MULTI, keys, argv)
                       .whenComplete(
                           (again, failed) -> answered(commands, batch, again, unwrap(failed)));
@@ -181,7 +188,7 @@ final class RedisBatcher {
   }
 
   private static Throwable unwrap(Throwable t) {
-    return t instanceof java.util.concurrent.CompletionException && t.getCause() != null
+    return t instanceof CompletionException && t.getCause() != null
         ? t.getCause() : t;
   }
 

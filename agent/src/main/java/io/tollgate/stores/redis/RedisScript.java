@@ -13,8 +13,6 @@ public final class RedisScript {
 
   /** The token bucket's and gcra's ({@link RedisGcraStore}). */
   public static final RedisScript GCRA = overBudgets("gcra.lua");
-  /** {@link #GCRA}'s decisions, several in one call ({@link RedisBatcher}). */
-  public static final RedisScript GCRA_BATCH = batchOverBudgets("gcra.lua");
   public static final RedisScript FIXED_WINDOW = overBudgets("fixed-window.lua");
   public static final RedisScript SLIDING_WINDOW = overBudgets("sliding-window.lua");
   public static final RedisScript SLIDING_LOG = overBudgets("sliding-log.lua");
@@ -48,26 +46,25 @@ public final class RedisScript {
    * KEYS and ARGV as when it ran alone), then {@code budgets.lua}, which calls it for each budget.
    */
   static RedisScript overBudgets(String name) {
-    RedisScript head = load("common.lua");
-    RedisScript script = load(name);
-    RedisScript driver = load("budgets.lua");
-    return new RedisScript(
-        name,
-        head.body() + "\nlocal function decide_budget(KEYS, ARGV)\n" + script.body() + "\nend\n"
-            + driver.body());
+    return new RedisScript(name, withBudgetFunction(name) + load("budgets.lua").body());
   }
 
-  /** {@link #overBudgets}' parts with budgets.lua made a function of one decision, then batch.lua. */
+  /**
+   * An algorithm's script over all of a rule's budgets, several decisions in one call: {@link
+   * #overBudgets}' parts with {@code budgets.lua} made the function of one decision ({@code
+   * decide_rule(KEYS, ARGV)}), then {@code batch.lua}, which calls it for each ({@link
+   * RedisBatcher}, which holds the one it sends).
+   */
   static RedisScript batchOverBudgets(String name) {
-    RedisScript head = load("common.lua");
-    RedisScript script = load(name);
-    RedisScript budgets = load("budgets.lua");
-    RedisScript driver = load("batch.lua");
-    return new RedisScript(
-        name + "+batch",
-        head.body() + "\nlocal function decide_budget(KEYS, ARGV)\n" + script.body() + "\nend\n"
-            + "local function decide_rule(KEYS, ARGV)\n" + budgets.body() + "\nend\n"
-            + driver.body());
+    return new RedisScript(name + "+batch", withBudgetFunction(name)
+        + "local function decide_rule(KEYS, ARGV)\n" + load("budgets.lua").body() + "\nend\n"
+        + load("batch.lua").body());
+  }
+
+  /** {@code common.lua}, then the script {@code name} made {@code decide_budget(KEYS, ARGV)}. */
+  private static String withBudgetFunction(String name) {
+    return load("common.lua").body() + "\nlocal function decide_budget(KEYS, ARGV)\n"
+        + load(name).body() + "\nend\n";
   }
 
   /** Loads {@code io/tollgate/stores/redis/NAME} from the agent's resources. */
