@@ -52,6 +52,10 @@
 # A JIT still compiling costs tens of µs of CPU per request on 2 cores, more than anything measured
 # here, and the agent's extra code takes longer to compile: with a fixed 10 s warm-up the same build
 # measured anywhere from 53% to 100% of the bare app (see benchmarks/HISTORY.md, section 3).
+# ALTERNATE=P: in each round every mode's JVM is started at once (ports PORT, PORT+1, ...) and
+# warmed, then P passes in which each mode is measured for DURATION s in turn, the order turned each
+# pass; each pass is a paired comparison made in the same minute (files ...-rR.P.txt). Without it,
+# each round starts and measures one mode after the other.
 # Loopback only (127.0.0.1). With PIN=1 (the default on 2 or more cores) the server runs on CPU 0
 # and wrk on CPU 1 (taskset), so that neither takes the other's core: the server's throughput is
 # then what one core gives, and its CPU per request decides it. With PIN=same both run on CPU 0:
@@ -109,6 +113,21 @@ for mode in order:
     per = (", ".join(f"{100*a[0]/b[0]:.0f}%" for a, b in zip(rows[mode], rows[ref]))
            if base and len(rows[mode]) == len(rows[ref]) else "-")
     print(f"| {mode} | {m[0]:,.0f} | {rel(0)} | {m[1]:.3f} | {rel(1)} | {m[2]:.3f} | {rel(2)} | {m[3]:.1f} | {rel(3)} | {m[4]:.1f} | {rel(4)} | {m[5]:.2f} | {per} |")
+# Paired: each round (or with ALTERNATE each pass) compares the modes measured in the same
+# minutes; the median of those ratios, and its spread, reads a few percent where the medians of
+# the modes, each over rounds whose machine moved by 10-30%, do not.
+def paired(a, b, i):
+    return [x[i] / y[i] for x, y in zip(rows[a], rows[b])] if len(rows[a]) == len(rows[b]) else []
+refs = [m for m in (ref, 'bucket4j', 'bucket4j-draft') if m in rows]
+for other in refs:
+    print()
+    print(f"| paired with {other} | req/s ratio, median | lowest-highest | rounds at or above 0.98 | server CPU (not JIT) ratio, median | lowest-highest |")
+    print("|---|---|---|---|---|---|")
+    for mode in order:
+        if mode == other: continue
+        q = paired(mode, other, 0); c = paired(mode, other, 4)
+        if not q: continue
+        print(f"| {mode} | {statistics.median(q):.3f} | {min(q):.2f}-{max(q):.2f} | {sum(x >= 0.98 for x in q)} of {len(q)} | {statistics.median(c):.3f} | {min(c):.2f}-{max(c):.2f} |")
 if redis_us:
     print()
     print("| mode | redis-server CPU µs/req (median of rounds) | by round |")
@@ -132,7 +151,8 @@ PIN=${PIN:-$([ "$(nproc)" -ge 2 ] && echo 1 || echo 0)}
 SERVER_CPU=(); WRK_CPU=()
 [ "$PIN" = 1 ] && { SERVER_CPU=(taskset -c 0); WRK_CPU=(taskset -c 1); }
 [ "$PIN" = same ] && { SERVER_CPU=(taskset -c 0); WRK_CPU=(taskset -c 0); }
-PORT=${PORT:-18091}
+PORT=${PORT:-18091}; BASE_PORT=$PORT
+ALTERNATE=${ALTERNATE:-0}
 AGENT=${AGENT:-agent/target/tollgate-agent.jar}
 JAR=test-apps/$APP/target/$APP.jar
 URL=http://127.0.0.1:$PORT/hello
@@ -223,7 +243,7 @@ start_app() { # mode -> sets PID
     bucket4j-draft) args=(-Dtestapp.bucket4j=map -Dtestapp.bucket4j.headers=draft "${FILTER_KEY[@]}") ;;
     bucket4j-caffeine) args=(-Dtestapp.bucket4j=caffeine "${FILTER_KEY[@]}") ;;
   esac
-  PORT=$PORT "${SERVER_CPU[@]}" java $JAVA_OPTS "${args[@]}" -jar "$JAR" >"/tmp/tollgate-e2e.$$.log" 2>&1 &
+  PORT=$PORT "${SERVER_CPU[@]}" java $JAVA_OPTS "${args[@]}" -jar "$JAR" >"/tmp/tollgate-e2e.$$.$PORT.log" 2>&1 &
   PID=$!
   for _ in $(seq 1 600); do
     # up: a 200, or in the refused modes the 429 of a request after the first
@@ -231,7 +251,7 @@ start_app() { # mode -> sets PID
       200) return 0 ;;
       429) [[ $1 == refused* ]] && return 0 ;;
     esac
-    kill -0 $PID 2>/dev/null || { cat "/tmp/tollgate-e2e.$$.log" >&2; exit 1; }
+    kill -0 $PID 2>/dev/null || { cat "/tmp/tollgate-e2e.$$.$PORT.log" >&2; exit 1; }
     sleep 0.1
   done
   echo "app did not start" >&2; kill $PID; exit 1
@@ -250,42 +270,71 @@ HZ=$(getconf CLK_TCK)
 
 FIRST_ROUND=${FIRST_ROUND:-1}
 [ "$FIRST_ROUND" -gt 1 ] || : >"$RES/e2e-$APP-runs.txt"
-echo "# $(date -u +%FT%TZ) $APP rounds=$ROUNDS modes=${MODES[*]} keys=$KEYS baseline=${BASELINE_AGENT:-none} wrk -t$THREADS -c$CONNS -d${DURATION}s --latency after >= ${WARMUP}s warm-up until the JIT used <= ${JIT_QUIET_MS} ms in 5 s (max ${WARMUP_MAX}s); pinned: $PIN; JAVA_OPTS=$JAVA_OPTS; $(java -version 2>&1 | head -1); $(wrk -v 2>&1 | head -1); load=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RES/e2e-$APP-runs.txt"
+echo "# $(date -u +%FT%TZ) $APP rounds=$ROUNDS modes=${MODES[*]} keys=$KEYS alternate=$ALTERNATE baseline=${BASELINE_AGENT:-none} wrk -t$THREADS -c$CONNS -d${DURATION}s --latency after >= ${WARMUP}s warm-up until the JIT used <= ${JIT_QUIET_MS} ms in 5 s (max ${WARMUP_MAX}s); pinned: $PIN; JAVA_OPTS=$JAVA_OPTS; $(java -version 2>&1 | head -1); $(wrk -v 2>&1 | head -1); load=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RES/e2e-$APP-runs.txt"
+warm_up() { # warm the app at $URL (its JVM $PID) until the JIT has settled -> sets warmed, jit_ms
+  warmed=0
+  while :; do
+    jit0=$(jit_ticks)
+    "${WRK_CPU[@]}" wrk -t"$THREADS" -c"$CONNS" -d5s "${WRK_SCRIPT[@]}" "$URL" >/dev/null
+    warmed=$((warmed + 5))
+    jit_ms=$(( ($(jit_ticks) - jit0) * 1000 / HZ ))
+    [ $warmed -ge "$WARMUP" ] && [ $jit_ms -le "$JIT_QUIET_MS" ] && { jit_ms="$jit_ms ms"; break; }
+    [ $warmed -ge "$WARMUP_MAX" ] && { jit_ms="$jit_ms ms, never settled"; break; }
+  done
+}
+measure() { # mode label: DURATION s of wrk on the app at $URL (its JVM $PID), its figures in a file
+  local mode=$1 label=$2 f="$RES/e2e-$APP-$1-r$2.txt"
+  if [ -n "$REDIS_PID" ]; then
+    redis-cli -p "$REDIS_PORT" config resetstat >/dev/null; rcpu0=$(awk '{print $14 + $15}' /proc/$REDIS_PID/stat)
+  fi
+  cpu0=$(awk '{print $14 + $15}' /proc/$PID/stat); jit0=$(jit_ticks); cs0=$(context_switches)
+  "${WRK_CPU[@]}" wrk -t"$THREADS" -c"$CONNS" -d"${DURATION}s" --latency "${WRK_SCRIPT[@]}" "$URL" | tee "$f"
+  # the server's own CPU time over the measured run (user + system, all its threads): on a
+  # shared machine, CPU per request moves less with the neighbours' load than requests/s does
+  echo "server CPU ticks: $(( $(awk '{print $14 + $15}' /proc/$PID/stat) - cpu0 )) of 1/$HZ s" >>"$f"
+  echo "JIT compiler threads CPU ticks: $(( $(jit_ticks) - jit0 )) of 1/$HZ s" >>"$f"
+  echo "server context switches: $(( $(context_switches) - cs0 ))" >>"$f"
+  if [ -n "$REDIS_PID" ]; then
+    echo "redis-server CPU ticks: $(( $(awk '{print $14 + $15}' /proc/$REDIS_PID/stat) - rcpu0 )) of 1/$HZ s" >>"$f"
+    redis-cli -p "$REDIS_PORT" info commandstats | grep '^cmdstat' >>"$f" || true
+  fi
+  echo "warm-up: ${warmed} s, the JIT's CPU in its last 5 s: ${jit_ms}" >>"$f"
+  # the agent must have refused nothing (but in the refused modes, everything): a response
+  # other than the mode's invalidates the run
+  curl -s -o /dev/null -w "after run: GET /hello -> %{http_code}\n" "$URL" >>"$f"
+  echo "$mode $label $f" >>"$RES/e2e-$APP-runs.txt"
+}
+
 for r in $(seq "$FIRST_ROUND" $((FIRST_ROUND + ROUNDS - 1))); do
+  if [ "$ALTERNATE" -gt 0 ]; then
+    # every mode's JVM up at once, each on its own port, warmed; then ALTERNATE passes in which
+    # each takes its turn for DURATION s, the order turned each pass: the machine's drift
+    # (neighbours, frequency) falls on every mode alike, and each pass is a paired comparison
+    declare -A PIDS=() URLS=() WARMED=() JIT_MS=()
+    for k in "${!MODES[@]}"; do
+      mode=${MODES[$(( (k + r - 1) % ${#MODES[@]} ))]}
+      PORT=$((BASE_PORT + k)); URL=http://127.0.0.1:$PORT/hello
+      start_app "$mode"; PIDS[$mode]=$PID; URLS[$mode]=$URL
+    done
+    for mode in "${MODES[@]}"; do
+      PID=${PIDS[$mode]}; URL=${URLS[$mode]}; warm_up; WARMED[$mode]=$warmed; JIT_MS[$mode]=$jit_ms
+    done
+    for p in $(seq 1 "$ALTERNATE"); do
+      for k in "${!MODES[@]}"; do
+        mode=${MODES[$(( (k + p + r - 2) % ${#MODES[@]} ))]}
+        PID=${PIDS[$mode]}; URL=${URLS[$mode]}; warmed=${WARMED[$mode]}; jit_ms=${JIT_MS[$mode]}
+        measure "$mode" "$r.$p"
+      done
+    done
+    for mode in "${MODES[@]}"; do PID=${PIDS[$mode]}; URL=${URLS[$mode]}; stop_app; done
+    continue
+  fi
   for k in "${!MODES[@]}"; do
     mode=${MODES[$(( (k + r - 1) % ${#MODES[@]} ))]}
     start_app "$mode"
-    warmed=0
-    while :; do
-      jit0=$(jit_ticks)
-      "${WRK_CPU[@]}" wrk -t"$THREADS" -c"$CONNS" -d5s "${WRK_SCRIPT[@]}" "$URL" >/dev/null
-      warmed=$((warmed + 5))
-      jit_ms=$(( ($(jit_ticks) - jit0) * 1000 / HZ ))
-      [ $warmed -ge "$WARMUP" ] && [ $jit_ms -le "$JIT_QUIET_MS" ] && { jit_ms="$jit_ms ms"; break; }
-      [ $warmed -ge "$WARMUP_MAX" ] && { jit_ms="$jit_ms ms, never settled"; break; }
-    done
-    f="$RES/e2e-$APP-$mode-r$r.txt"
-    if [ -n "$REDIS_PID" ]; then
-      redis-cli -p "$REDIS_PORT" config resetstat >/dev/null; rcpu0=$(awk '{print $14 + $15}' /proc/$REDIS_PID/stat)
-    fi
-    cpu0=$(awk '{print $14 + $15}' /proc/$PID/stat); jit0=$(jit_ticks); cs0=$(context_switches)
-    "${WRK_CPU[@]}" wrk -t"$THREADS" -c"$CONNS" -d"${DURATION}s" --latency "${WRK_SCRIPT[@]}" "$URL" | tee "$f"
-    # the server's own CPU time over the measured run (user + system, all its threads): on a
-    # shared machine, CPU per request moves less with the neighbours' load than requests/s does
-    echo "server CPU ticks: $(( $(awk '{print $14 + $15}' /proc/$PID/stat) - cpu0 )) of 1/$HZ s" >>"$f"
-    echo "JIT compiler threads CPU ticks: $(( $(jit_ticks) - jit0 )) of 1/$HZ s" >>"$f"
-    echo "server context switches: $(( $(context_switches) - cs0 ))" >>"$f"
-    if [ -n "$REDIS_PID" ]; then
-      echo "redis-server CPU ticks: $(( $(awk '{print $14 + $15}' /proc/$REDIS_PID/stat) - rcpu0 )) of 1/$HZ s" >>"$f"
-      redis-cli -p "$REDIS_PORT" info commandstats | grep '^cmdstat' >>"$f" || true
-    fi
-    echo "warm-up: ${warmed} s, the JIT's CPU in its last 5 s: ${jit_ms}" >>"$f"
-    # the agent must have refused nothing (but in the refused modes, everything): a response
-    # other than the mode's invalidates the run
-    curl -s -o /dev/null -w "after run: GET /hello -> %{http_code}\n" "$URL" >>"$f"
-    echo "$mode $r $f" >>"$RES/e2e-$APP-runs.txt"
+    warm_up
+    measure "$mode" "$r"
     stop_app
   done
 done
-
 summarize
