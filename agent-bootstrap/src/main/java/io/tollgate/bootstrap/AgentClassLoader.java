@@ -31,6 +31,8 @@ final class AgentClassLoader extends ClassLoader {
 
   private static final String PREFIX = "inst/";
   private static final String CLASS_SUFFIX = ".classdata";
+  /** The agent's own resources: under {@code inst/} in its jar, and nowhere in the JDK. */
+  private static final String OWN_RESOURCES = "io/tollgate/";
 
   private final JarFile jar;
   private final String jarUrl;
@@ -91,11 +93,14 @@ final class AgentClassLoader extends ClassLoader {
    * The agent's own resources (its version, say) read straight from the jar it holds open: through
    * a {@code jar:} URL the JDK would load and set up a dozen classes of its URL connections to read
    * one small file, in {@code premain}, on the application's main thread. The parent is asked
-   * first, as {@link #getResource} does.
+   * first, as {@link #getResource} does, but for the agent's own folder ({@code io/tollgate/}),
+   * which no JDK module holds: for a name in no package of theirs, the boot and platform loaders
+   * look in every one of their modules before they say no (some 70 lookups in the JDK's image, in
+   * {@code premain}).
    */
   @Override
   public InputStream getResourceAsStream(String name) {
-    if (getParent().getResource(name) == null) {
+    if (name.startsWith(OWN_RESOURCES) || getParent().getResource(name) == null) {
       JarEntry entry = jar.getJarEntry(entryName(name));
       if (entry != null) {
         try {
