@@ -21,11 +21,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Where the agent's class loader reads a resource from: its jar's {@code inst/} folder, or its
- * parent, asked first except for the agent's own folder ({@code io/tollgate/}), which is in no
- * JDK module (asking would make the JDK's loaders look through all of theirs, in premain).
+ * Where the agent's class loader reads a resource or a class from: its jar's {@code inst/}
+ * folder, or its parent. The parent is asked first, but for the agent's own resources ({@code
+ * io/tollgate/}, in no JDK module: asking would make the JDK's loaders look through all of
+ * theirs, in premain) and its own classes (but the bridge's, which are the bootstrap loader's).
  */
-class AgentClassLoaderResourcesTest {
+class AgentClassLoaderTest {
 
   @TempDir Path dir;
 
@@ -43,6 +44,12 @@ class AgentClassLoaderResourcesTest {
     public URL getResource(String name) {
       asked.add(name);
       return super.getResource(name);
+    }
+
+    @Override
+    protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+      asked.add(name);
+      return Class.forName(name, false, AgentClassLoaderTest.class.getClassLoader());
     }
 
     @Override
@@ -84,6 +91,26 @@ class AgentClassLoaderResourcesTest {
     File jar = jarWith("inst/io/tollgate/version.properties");
     AgentClassLoader loader = new AgentClassLoader(jar, new RecordingParent(folderWith()));
     assertNull(loader.getResourceAsStream("io/tollgate/nothing.properties"));
+  }
+
+  @ParameterizedTest(name = "{0}: parent asked {1}")
+  @CsvSource({
+    // class                                | parent asked
+    "io.tollgate.bootstrap.RequestGate,      true",  // the bridge: the bootstrap loader's, shared
+    "java.lang.String,                       true",
+    "io.tollgate.engine.NotInThisJar,        false", // the agent's own: under inst/ or nowhere
+    "io.tollgate.shaded.org.yaml.NotHere,    false",
+  })
+  void asksTheParentForEveryClassButTheAgentsOwn(String name, boolean parentAsked)
+      throws IOException {
+    RecordingParent parent = new RecordingParent(folderWith());
+    AgentClassLoader loader = new AgentClassLoader(jarWith("inst/io/tollgate/x.txt"), parent);
+    try {
+      loader.loadClass(name);
+    } catch (ClassNotFoundException notInTheJar) {
+      // the agent's own classes that the jar lacks are not found, as before
+    }
+    assertEquals(parentAsked, parent.asked.contains(name), "parent asked for " + name);
   }
 
   /** A folder whose files each hold "parent". */
