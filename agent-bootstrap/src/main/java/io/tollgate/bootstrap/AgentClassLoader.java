@@ -31,6 +31,12 @@ final class AgentClassLoader extends ClassLoader {
 
   private static final String PREFIX = "inst/";
   private static final String CLASS_SUFFIX = ".classdata";
+  /** The agent's own resources: under {@code inst/} in its jar, and nowhere in the JDK. */
+  private static final String OWN_RESOURCES = "io/tollgate/";
+  /** The agent's own classes (its shaded libraries' too): under {@code inst/} only. */
+  private static final String OWN_CLASSES = "io.tollgate.";
+  /** But for the bridge's, which every class loader must share: the bootstrap loader's. */
+  private static final String BRIDGE_CLASSES = "io.tollgate.bootstrap.";
 
   private final JarFile jar;
   private final String jarUrl;
@@ -42,6 +48,31 @@ final class AgentClassLoader extends ClassLoader {
     this.jarUrl = "jar:" + jarFile.toURI() + "!/";
     CodeSource codeSource = new CodeSource(jarFile.toURI().toURL(), (Certificate[]) null);
     this.protectionDomain = new ProtectionDomain(codeSource, null, this, null);
+  }
+
+  /**
+   * The agent's own classes are defined here without asking the parent first: it cannot have them
+   * (they are under {@code inst/} only), and for each of the ~500 that an agent's start loads, the
+   * platform loader would make a lock for the name, the bootstrap loader search its class path
+   * (this jar, appended to it), and the platform loader then throw a {@link
+   * ClassNotFoundException} with its stack trace, in {@code premain} too. The bridge's classes, and
+   * every other class, are the parent's first, as always.
+   */
+  @Override
+  protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+    if (!name.startsWith(OWN_CLASSES) || name.startsWith(BRIDGE_CLASSES)) {
+      return super.loadClass(name, resolve);
+    }
+    synchronized (getClassLoadingLock(name)) {
+      Class<?> loaded = findLoadedClass(name);
+      if (loaded == null) {
+        loaded = findClass(name);
+      }
+      if (resolve) {
+        resolveClass(loaded);
+      }
+      return loaded;
+    }
   }
 
   @Override
@@ -91,11 +122,14 @@ final class AgentClassLoader extends ClassLoader {
    * The agent's own resources (its version, say) read straight from the jar it holds open: through
    * a {@code jar:} URL the JDK would load and set up a dozen classes of its URL connections to read
    * one small file, in {@code premain}, on the application's main thread. The parent is asked
-   * first, as {@link #getResource} does.
+   * first, as {@link #getResource} does, but for the agent's own folder ({@code io/tollgate/}),
+   * which no JDK module holds: for a name in no package of theirs, the boot and platform loaders
+   * look in every one of their modules before they say no (some 70 lookups in the JDK's image, in
+   * {@code premain}).
    */
   @Override
   public InputStream getResourceAsStream(String name) {
-    if (getParent().getResource(name) == null) {
+    if (name.startsWith(OWN_RESOURCES) || getParent().getResource(name) == null) {
       JarEntry entry = jar.getJarEntry(entryName(name));
       if (entry != null) {
         try {

@@ -35,12 +35,19 @@ public final class EntryPointMethod {
   final boolean inSubtypes;
   final String name;
   final String descriptor;
-  /** Its weaver: a subclass of {@link MethodWeaver} with a constructor (MethodVisitor, WovenMethod). */
-  private final Class<? extends MethodWeaver> weaver;
+  /**
+   * Its weaver, by binary name: a subclass of {@link MethodWeaver} with a constructor
+   * (MethodVisitor, WovenMethod). A name, not a class literal: the entry points are listed in
+   * {@code premain}, on the application's main thread, where a literal would load every module's
+   * weavers (two dozen classes, read from the jar and defined) though an application uses two or
+   * three; each is loaded when it first weaves a method ({@code EntryPointWeaversTest} checks that
+   * every name is one).
+   */
+  private final String weaver;
   private volatile Constructor<? extends MethodWeaver> weaverConstructor;
 
   private EntryPointMethod(String framework, String type, boolean inSubtypes, String name,
-      String descriptor, Class<? extends MethodWeaver> weaver) {
+      String descriptor, String weaver) {
     this.framework = framework;
     this.type = type;
     this.internalName = type.replace('.', '/');
@@ -52,13 +59,13 @@ public final class EntryPointMethod {
 
   /** A public method of an interface, woven in every concrete class that implements it. */
   public static EntryPointMethod inImplementations(String framework, String interfaceName,
-      String name, String descriptor, Class<? extends MethodWeaver> weaver) {
+      String name, String descriptor, String weaver) {
     return new EntryPointMethod(framework, interfaceName, true, name, descriptor, weaver);
   }
 
   /** A method of one class. */
   public static EntryPointMethod inClass(String framework, String className, String name,
-      String descriptor, Class<? extends MethodWeaver> weaver) {
+      String descriptor, String weaver) {
     return new EntryPointMethod(framework, className, false, name, descriptor, weaver);
   }
 
@@ -68,13 +75,24 @@ public final class EntryPointMethod {
    */
   MethodWeaver weaverFor(MethodVisitor target, WovenMethod method)
       throws ReflectiveOperationException {
+    return weaverConstructor().newInstance(target, method);
+  }
+
+  /**
+   * The weaver's constructor (MethodVisitor, WovenMethod), its class loaded by the agent's class
+   * loader at the first call.
+   */
+  Constructor<? extends MethodWeaver> weaverConstructor() throws ReflectiveOperationException {
     Constructor<? extends MethodWeaver> constructor = weaverConstructor;
     if (constructor == null) {
-      constructor = weaver.getDeclaredConstructor(MethodVisitor.class, WovenMethod.class);
+      Class<? extends MethodWeaver> type =
+          Class.forName(weaver, false, EntryPointMethod.class.getClassLoader())
+              .asSubclass(MethodWeaver.class);
+      constructor = type.getDeclaredConstructor(MethodVisitor.class, WovenMethod.class);
       constructor.setAccessible(true);
       weaverConstructor = constructor;
     }
-    return constructor.newInstance(target, method);
+    return constructor;
   }
 
   /** Whether this is the method {@code methodName methodDescriptor} of class {@code owner}. */

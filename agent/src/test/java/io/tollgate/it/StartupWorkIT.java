@@ -1,6 +1,7 @@
 package io.tollgate.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.http.HttpResponse;
@@ -46,6 +47,35 @@ class StartupWorkIT {
       assertEquals(200, first.statusCode());
       assertTrue(first.headers().firstValue("RateLimit").isPresent(),
           "the first request is decided: " + first.headers().map());
+    }
+  }
+
+  /**
+   * The entry points are listed in {@code premain}, on the application's main thread; their
+   * weavers are named there, not loaded: a weaver is loaded when it first weaves a method, so an
+   * application loads those of its own frameworks only.
+   */
+  @Test
+  void aWeaverIsLoadedWhenItWeavesNotWhenTheEntryPointsAreListed() throws Exception {
+    Path rules = RulesFiles.helloPerIp(dir, 5);
+    try (ForkedApp app =
+        ForkedApp.app("servlet-jakarta")
+            .withAgent("config=" + rules)
+            .jvmOption("-Xlog:class+load=info:stdout")
+            .start()) {
+      app.awaitOutput("ready;", Duration.ofSeconds(60));
+      assertEquals(200, app.get("/hello").statusCode());
+      // A servlet and Tomcat's host valve were woven with it
+      app.awaitOutput("io.tollgate.instrumentation.RequestEntryWeaver ", Duration.ofSeconds(30));
+      for (String absent : List.of(
+          "io.tollgate.instrumentation.jaxrs.cxf.JaxrsInvokerWeaver ",
+          "io.tollgate.instrumentation.grizzly.GrizzlyContainerWeaver ",
+          "io.tollgate.instrumentation.outbound.okhttp.RealCallWeaver ",
+          "io.tollgate.instrumentation.outbound.apache4.Apache4ExecuteWeaver ")) {
+        for (String line : app.output()) {
+          assertFalse(line.contains(absent), "nothing here weaves with " + absent + ": " + line);
+        }
+      }
     }
   }
 }

@@ -14,6 +14,10 @@ import java.util.List;
  */
 public final class GrizzlyModule implements FrameworkModule {
 
+  // Weavers by name, each loaded when it first weaves a method, not in premain (EntryPointMethod)
+  private static final String GRIZZLY_CONTAINER_WEAVER =
+      "io.tollgate.instrumentation.grizzly.GrizzlyContainerWeaver";
+
   /** Grizzly's container (also read by {@code EntryPointClassFiles}). */
   public static final String GRIZZLY_CONTAINER =
       "org.glassfish.jersey.grizzly2.httpserver.GrizzlyHttpContainer";
@@ -24,7 +28,7 @@ public final class GrizzlyModule implements FrameworkModule {
         EntryPointMethod.inClass("Jersey on Grizzly", GRIZZLY_CONTAINER, "service",
             "(Lorg/glassfish/grizzly/http/server/Request;"
                 + "Lorg/glassfish/grizzly/http/server/Response;)V",
-            GrizzlyContainerWeaver.class));
+            GRIZZLY_CONTAINER_WEAVER));
   }
 
   @Override

@@ -14,6 +14,10 @@ import java.util.List;
  */
 public final class BodyReadEntryPoints {
 
+  // Weavers by name, each loaded when it first weaves a method, not in premain (EntryPointMethod)
+  private static final String BODY_READ_WEAVER =
+      "io.tollgate.instrumentation.servlet.BodyReadWeaver";
+
   /** The request classes that hold the parsing, by container. */
   static final List<String> CONTAINER_REQUESTS = Arrays.asList(
       "org.apache.catalina.connector.Request", // Tomcat, and the servers built on it
@@ -46,7 +50,7 @@ public final class BodyReadEntryPoints {
     for (String request : CONTAINER_REQUESTS) {
       for (String[] method : methods) {
         all.add(EntryPointMethod.inClass(
-            framework, request, method[0], method[1], BodyReadWeaver.class));
+            framework, request, method[0], method[1], BODY_READ_WEAVER));
       }
     }
     return all;

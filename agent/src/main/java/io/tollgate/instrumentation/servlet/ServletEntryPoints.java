@@ -1,7 +1,6 @@
 package io.tollgate.instrumentation.servlet;
 
 import io.tollgate.instrumentation.EntryPointMethod;
-import io.tollgate.instrumentation.RequestEntryWeaver;
 import java.util.Arrays;
 import java.util.List;
 
@@ -12,6 +11,10 @@ import java.util.List;
  */
 public final class ServletEntryPoints {
 
+  // Weavers by name, each loaded when it first weaves a method, not in premain (EntryPointMethod)
+  private static final String REQUEST_ENTRY_WEAVER =
+      "io.tollgate.instrumentation.RequestEntryWeaver";
+
   private ServletEntryPoints() {}
 
   public static List<EntryPointMethod> of(ServletNamespace namespace) {
@@ -21,9 +24,9 @@ public final class ServletEntryPoints {
     String chain = descriptorOf(namespace.type("FilterChain"));
     return Arrays.asList(
         EntryPointMethod.inImplementations(framework, namespace.type("Servlet"), "service",
-            "(" + request + response + ")V", RequestEntryWeaver.class),
+            "(" + request + response + ")V", REQUEST_ENTRY_WEAVER),
         EntryPointMethod.inImplementations(framework, namespace.type("Filter"), "doFilter",
-            "(" + request + response + chain + ")V", RequestEntryWeaver.class));
+            "(" + request + response + chain + ")V", REQUEST_ENTRY_WEAVER));
   }
 
   static String descriptorOf(String className) {

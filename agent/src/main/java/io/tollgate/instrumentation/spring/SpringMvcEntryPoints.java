@@ -12,6 +12,10 @@ import java.util.List;
  */
 public final class SpringMvcEntryPoints {
 
+  // Weavers by name, each loaded when it first weaves a method, not in premain (EntryPointMethod)
+  private static final String HANDLER_ADAPTER_WEAVER =
+      "io.tollgate.instrumentation.spring.HandlerAdapterWeaver";
+
   static final String HANDLER_ADAPTER = "org.springframework.web.servlet.HandlerAdapter";
   private static final String MODEL_AND_VIEW = "Lorg/springframework/web/servlet/ModelAndView;";
 
@@ -24,7 +28,7 @@ public final class SpringMvcEntryPoints {
       methods.add(EntryPointMethod.inImplementations("Spring MVC", HANDLER_ADAPTER, "handle",
           "(L" + http + "HttpServletRequest;L" + http + "HttpServletResponse;Ljava/lang/Object;)"
               + MODEL_AND_VIEW,
-          HandlerAdapterWeaver.class));
+          HANDLER_ADAPTER_WEAVER));
     }
     return methods;
   }

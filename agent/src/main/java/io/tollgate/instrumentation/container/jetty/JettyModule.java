@@ -6,7 +6,6 @@ import io.tollgate.instrumentation.DirectCalls;
 import io.tollgate.instrumentation.EntryPointHandler;
 import io.tollgate.instrumentation.EntryPointMethod;
 import io.tollgate.instrumentation.FrameworkModule;
-import io.tollgate.instrumentation.RequestEntryWeaver;
 import io.tollgate.instrumentation.container.ContainerRequests;
 import io.tollgate.instrumentation.servlet.ServletExchange;
 import io.tollgate.bootstrap.InternalErrors;
@@ -24,6 +23,10 @@ import java.util.Map;
  * its servlet handlers answer unmapped paths with a servlet, which is woven anyway.)
  */
 public final class JettyModule implements FrameworkModule {
+
+  // Weavers by name, each loaded when it first weaves a method, not in premain (EntryPointMethod)
+  private static final String REQUEST_ENTRY_WEAVER =
+      "io.tollgate.instrumentation.RequestEntryWeaver";
 
   /** Jetty's server (also read by {@code EntryPointClassFiles}). */
   public static final String SERVER = "org.eclipse.jetty.server.Server";
@@ -60,7 +63,7 @@ public final class JettyModule implements FrameworkModule {
   public List<EntryPointMethod> entryPoints() {
     return Collections.singletonList(
         EntryPointMethod.inClass("Jetty", SERVER, "handle",
-            "(Lorg/eclipse/jetty/server/HttpChannel;)V", RequestEntryWeaver.class));
+            "(Lorg/eclipse/jetty/server/HttpChannel;)V", REQUEST_ENTRY_WEAVER));
   }
 
   @Override

@@ -4,7 +4,6 @@ import io.tollgate.engine.TollgateGate;
 import io.tollgate.instrumentation.EntryPointHandler;
 import io.tollgate.instrumentation.EntryPointMethod;
 import io.tollgate.instrumentation.FrameworkModule;
-import io.tollgate.instrumentation.RequestEntryWeaver;
 import io.tollgate.instrumentation.container.ContainerRequests;
 import java.util.Collections;
 import java.util.List;
@@ -22,6 +21,10 @@ import java.util.List;
  */
 public final class TomcatModule implements FrameworkModule {
 
+  // Weavers by name, each loaded when it first weaves a method, not in premain (EntryPointMethod)
+  private static final String REQUEST_ENTRY_WEAVER =
+      "io.tollgate.instrumentation.RequestEntryWeaver";
+
   /** Tomcat's host valve (also read by {@code EntryPointClassFiles}). */
   public static final String HOST_VALVE = "org.apache.catalina.core.StandardHostValve";
 
@@ -30,7 +33,7 @@ public final class TomcatModule implements FrameworkModule {
     return Collections.singletonList(
         EntryPointMethod.inClass("Tomcat", HOST_VALVE, "invoke",
             "(Lorg/apache/catalina/connector/Request;Lorg/apache/catalina/connector/Response;)V",
-            RequestEntryWeaver.class));
+            REQUEST_ENTRY_WEAVER));
   }
 
   @Override

@@ -15,6 +15,10 @@ import java.util.List;
  */
 public final class CxfModule implements FrameworkModule {
 
+  // Weavers by name, each loaded when it first weaves a method, not in premain (EntryPointMethod)
+  private static final String JAXRS_INVOKER_WEAVER =
+      "io.tollgate.instrumentation.jaxrs.cxf.JaxrsInvokerWeaver";
+
   static final String INVOKER = "org.apache.cxf.jaxrs.JAXRSInvoker";
 
   @Override
@@ -22,7 +26,7 @@ public final class CxfModule implements FrameworkModule {
     return Collections.singletonList(
         EntryPointMethod.inClass("Apache CXF (JAX-RS)", INVOKER, "invoke",
             "(Lorg/apache/cxf/message/Exchange;Ljava/lang/Object;)Ljava/lang/Object;",
-            JaxrsInvokerWeaver.class));
+            JAXRS_INVOKER_WEAVER));
   }
 
   @Override

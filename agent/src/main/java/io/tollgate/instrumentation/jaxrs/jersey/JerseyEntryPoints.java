@@ -10,6 +10,10 @@ import java.util.List;
  */
 final class JerseyEntryPoints {
 
+  // Weavers by name, each loaded when it first weaves a method, not in premain (EntryPointMethod)
+  private static final String RESOURCE_METHOD_INVOKER_WEAVER =
+      "io.tollgate.instrumentation.jaxrs.jersey.ResourceMethodInvokerWeaver";
+
   /** The invoker. */
   static final String INVOKER = "org.glassfish.jersey.server.model.ResourceMethodInvoker";
 
@@ -20,6 +24,6 @@ final class JerseyEntryPoints {
         EntryPointMethod.inClass("Jersey (JAX-RS)", INVOKER, "apply",
             "(Lorg/glassfish/jersey/server/internal/process/RequestProcessingContext;)"
                 + "Lorg/glassfish/jersey/server/ContainerResponse;",
-            ResourceMethodInvokerWeaver.class));
+            RESOURCE_METHOD_INVOKER_WEAVER));
   }
 }

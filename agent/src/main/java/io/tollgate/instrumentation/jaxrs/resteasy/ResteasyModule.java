@@ -14,6 +14,10 @@ import java.util.List;
  */
 public final class ResteasyModule implements FrameworkModule {
 
+  // Weavers by name, each loaded when it first weaves a method, not in premain (EntryPointMethod)
+  private static final String INVOKE_ON_TARGET_WEAVER =
+      "io.tollgate.instrumentation.jaxrs.resteasy.InvokeOnTargetWeaver";
+
   static final String INVOKER = "org.jboss.resteasy.core.ResourceMethodInvoker";
 
   @Override
@@ -22,7 +26,7 @@ public final class ResteasyModule implements FrameworkModule {
         EntryPointMethod.inClass("RESTEasy (JAX-RS)", INVOKER, "invokeOnTarget",
             "(Lorg/jboss/resteasy/spi/HttpRequest;Lorg/jboss/resteasy/spi/HttpResponse;"
                 + "Ljava/lang/Object;)Lorg/jboss/resteasy/specimpl/BuiltResponse;",
-            InvokeOnTargetWeaver.class));
+            INVOKE_ON_TARGET_WEAVER));
   }
 
   @Override

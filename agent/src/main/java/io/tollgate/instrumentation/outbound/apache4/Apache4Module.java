@@ -18,6 +18,10 @@ import java.util.List;
  */
 public final class Apache4Module implements FrameworkModule {
 
+  // Weavers by name, each loaded when it first weaves a method, not in premain (EntryPointMethod)
+  private static final String APACHE4_EXECUTE_WEAVER =
+      "io.tollgate.instrumentation.outbound.apache4.Apache4ExecuteWeaver";
+
   private static final String DO_EXECUTE =
       "(Lorg/apache/http/HttpHost;Lorg/apache/http/HttpRequest;"
           + "Lorg/apache/http/protocol/HttpContext;)"
@@ -33,7 +37,7 @@ public final class Apache4Module implements FrameworkModule {
 
   private static EntryPointMethod doExecuteOf(String client) {
     return EntryPointMethod.inClass("Apache HttpClient 4", client, "doExecute", DO_EXECUTE,
-        Apache4ExecuteWeaver.class);
+        APACHE4_EXECUTE_WEAVER);
   }
 
   @Override

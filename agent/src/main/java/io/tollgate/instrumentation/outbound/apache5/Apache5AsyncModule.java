@@ -21,6 +21,12 @@ import java.util.List;
  */
 public final class Apache5AsyncModule implements FrameworkModule {
 
+  // Weavers by name, each loaded when it first weaves a method, not in premain (EntryPointMethod)
+  private static final String APACHE5_ASYNC_ANSWER_WEAVER =
+      "io.tollgate.instrumentation.outbound.apache5.Apache5AsyncAnswerWeaver";
+  private static final String APACHE5_ASYNC_SEND_WEAVER =
+      "io.tollgate.instrumentation.outbound.apache5.Apache5AsyncSendWeaver";
+
   static final String CLIENT =
       "org.apache.hc.client5.http.impl.async.InternalAbstractHttpAsyncClient";
 
@@ -45,9 +51,9 @@ public final class Apache5AsyncModule implements FrameworkModule {
   public List<EntryPointMethod> entryPoints() {
     return Arrays.asList(
         EntryPointMethod.inClass("Apache HttpClient 5 async", CLIENT, REQUEST_CHANNEL,
-            REQUEST_CHANNEL_DESCRIPTOR, Apache5AsyncSendWeaver.class),
+            REQUEST_CHANNEL_DESCRIPTOR, APACHE5_ASYNC_SEND_WEAVER),
         EntryPointMethod.inClass("Apache HttpClient 5 async", EXCHANGE_CALLBACK,
-            "handleResponse", HANDLE_RESPONSE, Apache5AsyncAnswerWeaver.class));
+            "handleResponse", HANDLE_RESPONSE, APACHE5_ASYNC_ANSWER_WEAVER));
   }
 
   @Override

@@ -16,6 +16,10 @@ import java.util.List;
  */
 public final class Apache5Module implements FrameworkModule {
 
+  // Weavers by name, each loaded when it first weaves a method, not in premain (EntryPointMethod)
+  private static final String APACHE5_EXECUTE_WEAVER =
+      "io.tollgate.instrumentation.outbound.apache5.Apache5ExecuteWeaver";
+
   private static final String DO_EXECUTE =
       "(Lorg/apache/hc/core5/http/HttpHost;Lorg/apache/hc/core5/http/ClassicHttpRequest;"
           + "Lorg/apache/hc/core5/http/protocol/HttpContext;)"
@@ -30,7 +34,7 @@ public final class Apache5Module implements FrameworkModule {
 
   private static EntryPointMethod doExecuteOf(String client) {
     return EntryPointMethod.inClass("Apache HttpClient 5", client, "doExecute", DO_EXECUTE,
-        Apache5ExecuteWeaver.class);
+        APACHE5_EXECUTE_WEAVER);
   }
 
   @Override

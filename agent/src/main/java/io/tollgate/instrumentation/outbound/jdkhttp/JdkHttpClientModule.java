@@ -18,6 +18,12 @@ import net.bytebuddy.jar.asm.MethodVisitor;
  */
 public final class JdkHttpClientModule implements FrameworkModule {
 
+  // Weavers by name, each loaded when it first weaves a method, not in premain (EntryPointMethod)
+  private static final String SEND_ASYNC_WEAVER =
+      "io.tollgate.instrumentation.outbound.jdkhttp.JdkHttpClientModule$SendAsyncWeaver";
+  private static final String SEND_WEAVER =
+      "io.tollgate.instrumentation.outbound.jdkhttp.JdkHttpClientModule$SendWeaver";
+
   static final String CLIENT = "jdk.internal.net.http.HttpClientImpl";
   static final String FRAMEWORK = "java.net.http.HttpClient";
 
@@ -27,12 +33,12 @@ public final class JdkHttpClientModule implements FrameworkModule {
         EntryPointMethod.inClass(FRAMEWORK, CLIENT, "send",
             "(Ljava/net/http/HttpRequest;Ljava/net/http/HttpResponse$BodyHandler;)"
                 + "Ljava/net/http/HttpResponse;",
-            SendWeaver.class),
+            SEND_WEAVER),
         EntryPointMethod.inClass(FRAMEWORK, CLIENT, "sendAsync",
             "(Ljava/net/http/HttpRequest;Ljava/net/http/HttpResponse$BodyHandler;"
                 + "Ljava/net/http/HttpResponse$PushPromiseHandler;)"
                 + "Ljava/util/concurrent/CompletableFuture;",
-            SendAsyncWeaver.class));
+            SEND_ASYNC_WEAVER));
   }
 
   @Override

@@ -20,14 +20,18 @@ import java.util.List;
  */
 public final class OkHttpModule implements FrameworkModule {
 
+  // Weavers by name, each loaded when it first weaves a method, not in premain (EntryPointMethod)
+  private static final String REAL_CALL_WEAVER =
+      "io.tollgate.instrumentation.outbound.okhttp.RealCallWeaver";
+
   @Override
   public List<EntryPointMethod> entryPoints() {
     return Arrays.asList(
         EntryPointMethod.inClass("OkHttp", "okhttp3.internal.connection.RealCall",
             "getResponseWithInterceptorChain$okhttp", "()Lokhttp3/Response;",
-            RealCallWeaver.class),
+            REAL_CALL_WEAVER),
         EntryPointMethod.inClass("OkHttp", "okhttp3.RealCall",
-            "getResponseWithInterceptorChain", "()Lokhttp3/Response;", RealCallWeaver.class));
+            "getResponseWithInterceptorChain", "()Lokhttp3/Response;", REAL_CALL_WEAVER));
   }
 
   @Override

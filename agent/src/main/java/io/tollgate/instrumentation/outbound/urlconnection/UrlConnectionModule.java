@@ -18,17 +18,25 @@ import net.bytebuddy.jar.asm.MethodVisitor;
  */
 public final class UrlConnectionModule implements FrameworkModule {
 
+  // Weavers by name, each loaded when it first weaves a method, not in premain (EntryPointMethod)
+  private static final String CONNECT_WEAVER =
+      "io.tollgate.instrumentation.outbound.urlconnection.UrlConnectionModule$ConnectWeaver";
+  private static final String INPUT_WEAVER =
+      "io.tollgate.instrumentation.outbound.urlconnection.UrlConnectionModule$InputWeaver";
+  private static final String OUTPUT_WEAVER =
+      "io.tollgate.instrumentation.outbound.urlconnection.UrlConnectionModule$OutputWeaver";
+
   static final String CONNECTION = "sun.net.www.protocol.http.HttpURLConnection";
   static final String FRAMEWORK = "java.net.HttpURLConnection";
 
   @Override
   public List<EntryPointMethod> entryPoints() {
     return Arrays.asList(
-        EntryPointMethod.inClass(FRAMEWORK, CONNECTION, "connect", "()V", ConnectWeaver.class),
+        EntryPointMethod.inClass(FRAMEWORK, CONNECTION, "connect", "()V", CONNECT_WEAVER),
         EntryPointMethod.inClass(FRAMEWORK, CONNECTION, "getOutputStream",
-            "()Ljava/io/OutputStream;", OutputWeaver.class),
+            "()Ljava/io/OutputStream;", OUTPUT_WEAVER),
         EntryPointMethod.inClass(FRAMEWORK, CONNECTION, "getInputStream",
-            "()Ljava/io/InputStream;", InputWeaver.class));
+            "()Ljava/io/InputStream;", INPUT_WEAVER));
   }
 
   @Override
