@@ -32,8 +32,15 @@ public final class EarlyRetryLog {
 
   private static final long MINUTE_NANOS = TimeUnit.MINUTES.toNanos(1);
 
-  /** One key's early retries since its last line, and when that line was written. */
-  public static final class KeyLine {
+  /**
+   * One key's early retries since its last line (it is their count: an adder, not an atomic, as
+   * in a storm every refusal of the key, from every request thread, lands here, and one counter
+   * they all incremented would be a cache line they fought over; the adder itself rather than a
+   * field holding one, as under a flood of many keys each object more to reach is a cache line
+   * more to miss), and when that line was written.
+   */
+  public static final class KeyLine extends LongAdder {
+    private static final long serialVersionUID = 1L;
     private static final VarHandle LINE_NANOS;
 
     static {
@@ -44,11 +51,6 @@ public final class EarlyRetryLog {
       }
     }
 
-    /**
-     * An adder, not an atomic: in a storm every refusal of the key, from every request thread,
-     * lands here, and one counter they all incremented would be a cache line they fought over.
-     */
-    final LongAdder sinceLine = new LongAdder();
     /**
      * When the key's last line was written, or its first early retry seen before any line. A
      * field, not an {@code AtomicLong}: every early retry reads it, and under a flood of many keys
@@ -89,7 +91,7 @@ public final class EarlyRetryLog {
   /** As above, at {@code now}: the caller's reading of this log's clock. */
   public void earlyRetry(String rule, KeyLine line, String key, UnaryOperator<String> shown,
       long toldSeconds, long afterNanos, long now) {
-    line.sinceLine.increment();
+    line.increment();
     long last = line.lineNanos;
     boolean due = !line.written || now - last >= MINUTE_NANOS;
     if (!due || !admitLine(now) || !line.lineWritten(last, now)) {
@@ -98,7 +100,7 @@ public final class EarlyRetryLog {
     boolean first = !line.written;
     line.written = true;
     // each cell read and zeroed atomically: a retry counted meanwhile goes to the next line
-    long times = line.sinceLine.sumThenReset();
+    long times = line.sumThenReset();
     StringBuilder text = new StringBuilder(120)
         .append("rule '").append(rule).append("': key ").append(shown.apply(key))
         .append(" retried ").append(seconds(afterNanos)).append(" s after being told ")

@@ -21,12 +21,15 @@ import java.util.function.LongSupplier;
  * <p>Bounded memory: a table shared by every rule, of {@link #MIN_SLOTS} slots at first, doubled
  * while keys still told to wait are pushed out of it, up to {@link #MAX_SLOTS} (then 32,768 keys
  * remembered: the table's two arrays are 256 KB, and each key remembered holds a {@link Slot} of
- * 40 bytes, its key and, once it has retried early, its log line). Each slot holds one (rule, key)
- * and its last refusal. A key goes to one bucket of {@link #WAYS} slots chosen by its hash, in a
+ * 40 bytes and, once it has retried early, its log line). Each slot holds one (rule, key), known
+ * by the rule's name and the key's fingerprint (64 bits, {@link #fingerprint}), and its last
+ * refusal. A key goes to one bucket of {@link #WAYS} slots chosen by its hash, in a
  * free slot or in place of the key whose wait ends first (whose wait is over, if one is). So a key
  * keeps its slot while it is told to wait, unless more keys than a bucket holds are refused at
  * once; then a key forgotten is one whose early retries go uncounted until its next refusal, never
- * one counted wrongly. A table doubled starts with the keys of the one before (those that fit; a
+ * one counted wrongly (but for two keys of a rule in one bucket with the same 32-bit hash and the
+ * same fingerprint: a chance of 2^-64 per look, and keys cannot be chosen to share one, its seed
+ * being drawn when the JVM starts). A table doubled starts with the keys of the one before (those that fit; a
  * refusal meanwhile may be forgotten).
  *
  * <p>Readers need no lock. A slot holds one key for as long as the key keeps it, and the key's
@@ -36,6 +39,11 @@ import java.util.function.LongSupplier;
  * nor one key's wait or line with another key's. Beside the slots, an array of {@code int}s holds
  * each slot's key hash, so that a look for a key reads its bucket's few words and follows only the
  * slot whose hash is the key's.
+ *
+ * <p>A slot keeps the key's fingerprint, not the key: under a flood of many keys a look at its
+ * slot is a cache miss for each object it reads, and comparing the key itself read two more (the
+ * key's {@code String} and its bytes) on every refusal; and the keys remembered are not kept in
+ * memory by the table.
  */
 final class EarlyRetryDetector {
 
@@ -78,7 +86,8 @@ final class EarlyRetryDetector {
     }
 
     final String rule;
-    final String key;
+    /** The key's {@link EarlyRetryDetector#fingerprint}. */
+    final long print;
     final int hash;
     /**
      * The last refusal: its time in milliseconds since {@link EarlyRetryDetector#base} (the high
@@ -91,15 +100,15 @@ final class EarlyRetryDetector {
     private volatile long wait;
     private volatile EarlyRetryLog.KeyLine line;
 
-    Slot(String rule, String key, int hash, long wait) {
+    Slot(String rule, long print, int hash, long wait) {
       this.rule = rule;
-      this.key = key;
+      this.print = print;
       this.hash = hash;
       WAIT.setRelease(this, wait);
     }
 
-    boolean holds(int hash, String rule, String key) {
-      return this.hash == hash && this.key.equals(key) && this.rule.equals(rule);
+    boolean holds(int hash, long print, String rule) {
+      return this.hash == hash && this.print == print && this.rule.equals(rule);
     }
 
     void refusedAgain(long wait) {
@@ -275,6 +284,7 @@ final class EarlyRetryDetector {
     long told = Math.max(0, Math.min(toldSeconds, MAX_TOLD_SECONDS));
     long wait = nowMillis << TOLD_BITS | told;
     int hash = hash(rule, key);
+    long print = fingerprint(key);
     Table t = table;
     int start = t.bucketStart(hash);
     for (int i = start; i < start + t.ways; i++) {
@@ -282,7 +292,7 @@ final class EarlyRetryDetector {
         continue;
       }
       Slot slot = t.slots.get(i);
-      if (slot == null || !slot.holds(hash, rule, key)) {
+      if (slot == null || !slot.holds(hash, print, rule)) {
         continue;
       }
       long last = slot.wait;
@@ -300,7 +310,7 @@ final class EarlyRetryDetector {
     if (replaced != null && replaced.waitEndsMillis() > nowMillis) {
       pushedOutWhileWaiting(t);
     }
-    t.put(place, new Slot(rule, key, hash, wait));
+    t.put(place, new Slot(rule, print, hash, wait));
     return false;
   }
 
@@ -346,6 +356,34 @@ final class EarlyRetryDetector {
   private static int hash(String rule, String key) {
     int h = spread(rule.hashCode() * 31 + key.hashCode());
     return h == 0 ? 1 : h;
+  }
+
+  /** Drawn when the JVM starts, so that keys with the same fingerprint cannot be chosen beforehand. */
+  private static final long SEED = new java.util.SplittableRandom().nextLong();
+
+  /**
+   * 64 bits of a key, beside its 32-bit {@link #hash} (and with the rule's name, which a slot
+   * keeps): every character, two at a time, through a multiply by an odd constant from a seed
+   * drawn at start, then Murmur3's 64-bit finalizer.
+   */
+  static long fingerprint(String key) {
+    long h = SEED;
+    int n = key.length();
+    int i = 0;
+    for (; i + 1 < n; i += 2) {
+      h = (h ^ (key.charAt(i) | (long) key.charAt(i + 1) << 16)) * 0x9E3779B97F4A7C15L;
+      h ^= h >>> 29;
+    }
+    if (i < n) {
+      h = (h ^ key.charAt(i)) * 0x9E3779B97F4A7C15L;
+    }
+    h ^= n;
+    h ^= h >>> 33;
+    h *= 0xff51afd7ed558ccdL;
+    h ^= h >>> 33;
+    h *= 0xc4ceb9fe1a85ec53L;
+    h ^= h >>> 33;
+    return h;
   }
 
   /** Murmur3's finalizer: neighbouring hashes (keys 10.0.0.1, 10.0.0.2) land far apart. */

@@ -65,6 +65,11 @@ class EarlyRetryDetectorTest {
       "api   | 203.0.113.7 | api   | 203.0.113.8 | false",
       "api   | 203.0.113.7 | login | 203.0.113.7 | false",
       "login | ann         | login | ann         | true",
+      // keys whose 32-bit hashes are the same (one bucket, one slot hash): told apart
+      "api   | Aa          | api   | BB          | false",
+      "api   | AaBB        | api   | BBAa        | false",
+      "api   | AaAaAaAaAa  | api   | BBBBBBBBBB  | false",
+      "api   | BBBBBBBBBB  | api   | BBBBBBBBBB  | true",
   })
   void aWaitIsOneRulesForOneKey(String rule, String key, String laterRule, String laterKey,
       boolean early) {

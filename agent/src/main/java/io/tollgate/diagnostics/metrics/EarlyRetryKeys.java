@@ -15,9 +15,12 @@ import java.util.function.UnaryOperator;
  * algorithm as {@link HeavyKeys} counts refused keys, each counter also holding how early its
  * key's last early retry came. Fed only on an early retry, which is a refusal already: the
  * allowed requests never reach it. Counters are found by the key as given, so that a key already
- * counted costs a map read, an increment and two writes, and nothing is allocated; a key is shown
+ * counted costs a look through the counters, an increment and two writes, and nothing is
+ * allocated; a key without a counter, one atomic increment of its filter cell, and seldom a
+ * replacement ({@link SpaceSaving}: under a flood of many keys, about one early retry in 13; the
+ * filter is 2 KB once the 20 counters are full). A key is shown
  * (cut short, made printable) when the counters are read ({@link #top}), not when it gets a
- * counter: under a flood of new keys nearly every early retry takes a counter, and a string made
+ * counter: under a flood of new keys counters are replaced often, and a string made
  * there for each would be read by nobody.
  */
 final class EarlyRetryKeys {
@@ -26,6 +29,7 @@ final class EarlyRetryKeys {
   static final int CAPACITY = 2 * RuleMetrics.TOP_KEYS;
 
   private static final class Counter extends SpaceSaving.Counter {
+    private static final long serialVersionUID = 1L;
     private static final VarHandle TOLD_SECONDS;
     private static final VarHandle AFTER_NANOS;
 
@@ -90,7 +94,7 @@ final class EarlyRetryKeys {
     for (Counter c : counters.all()) {
       String shown = c.shownBy.apply(c.key);
       EarlyRetryKey key =
-          new EarlyRetryKey(shown, c.count.sum(), c.toldSeconds, c.afterNanos / 1e9);
+          new EarlyRetryKey(shown, c.sum(), c.toldSeconds, c.afterNanos / 1e9);
       EarlyRetryKey same = byShown.get(shown);
       if (same != null) {
         EarlyRetryKey more = same.count() >= key.count() ? same : key;
