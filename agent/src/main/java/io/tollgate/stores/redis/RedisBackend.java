@@ -184,7 +184,8 @@ public final class RedisBackend implements AutoCloseable {
   private final String callerId =
       Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36);
 
-  private RedisBackend(RedisConnectionSettings settings, boolean batching) {
+  /** @param batchWindow calls of batched decisions in flight at once; 0: no batching */
+  private RedisBackend(RedisConnectionSettings settings, int batchWindow) {
     // Our (relocated) Lettuce and Netty log as Tollgate does, never through whatever the app has.
     RedisClientLogging.install();
     NettyWithoutUnsafe.onJdksThatWarn();
@@ -253,8 +254,10 @@ public final class RedisBackend implements AutoCloseable {
       this.client = cluster;
     } else {
       this.singleUri = redisUri(settings.uri());
-      this.batcher = batching
-          ? new RedisBatcher(Integer.getInteger("tollgate.redis.batch.window", BATCH_WINDOW))
+      // The window holds decisions back only while its calls are answered within half the
+      // decisions' timeout: so a decision queued behind late calls goes out before its own.
+      this.batcher = batchWindow > 0
+          ? new RedisBatcher(batchWindow, () -> timeoutNanos / 2)
           : null;
       RedisClient single = RedisClient.create(resources);
       single.setOptions(
@@ -320,7 +323,16 @@ public final class RedisBackend implements AutoCloseable {
 
   /** As above, with token-bucket and gcra decisions batched or not ({@link RedisBatcher}). */
   static RedisBackend connect(RedisConnectionSettings settings, boolean batching) {
-    RedisBackend backend = new RedisBackend(settings, batching);
+    return connect(settings,
+        batching ? Integer.getInteger("tollgate.redis.batch.window", BATCH_WINDOW) : 0);
+  }
+
+  /** As above, batching with a window of {@code batchWindow} calls in flight (0: none). */
+  static RedisBackend connect(RedisConnectionSettings settings, int batchWindow) {
+    if (batchWindow < 0) {
+      throw new IllegalArgumentException("batch window must be 0 (none) or more: " + batchWindow);
+    }
+    RedisBackend backend = new RedisBackend(settings, batchWindow);
     STARTING.add(backend);
     backend.scheduler.execute(backend::connectOnce);
     return backend;
@@ -835,6 +847,10 @@ public final class RedisBackend implements AutoCloseable {
         } catch (TimeoutException e) {
           if (future.isDone()) {
             continue; // completed just now: take its value (or failure)
+          }
+          if (deadline == softDeadline && future instanceof RedisBatcher.Reply) {
+            // Still queued behind a window of late calls? Then it goes out now, not later.
+            ((RedisBatcher.Reply) future).sendIfLate();
           }
           if (deadline == softDeadline && softDeadline != hardDeadline && !hung) {
             // Late, on a connection not known to be hung: wait on, if the bulkhead has room.
