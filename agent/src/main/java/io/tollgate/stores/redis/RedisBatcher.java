@@ -37,7 +37,7 @@ import java.util.function.LongSupplier;
  * count lands, as a late single call's does).
  *
  * <p><b>The window holds decisions back only while its calls are answered.</b> Once the oldest
- * call in flight has waited longer than {@code lateAfter} (half the decisions' {@code timeout}), a
+ * call in flight has waited longer than {@code lateAfter} (a quarter of the decisions' {@code timeout}), a
  * decision goes out at once, with whatever is queued, however many calls are in flight: while
  * Redis's replies are late, every decision is a call of its own again, as without batching. Held
  * behind late calls, decisions reached Redis one reply delay late, and at most {@code window x
