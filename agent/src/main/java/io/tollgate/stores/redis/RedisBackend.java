@@ -110,13 +110,16 @@ public final class RedisBackend implements AutoCloseable {
   static final int BATCH_WINDOW = 4;
 
   /**
-   * Whether decisions are batched unless a caller says: off, and on with {@code
-   * -Dtollgate.redis.batch=true}. Off because of what the slow-Redis ladder showed (BENCHMARKS.md,
-   * section 3, "Natural batching: why it is off by default"): with every reply 200 ms or 1 s late
-   * a flood on three instances was admitted 73-76 of a limit of 100, against 99-100 with a call per
-   * decision, so a slow Redis would refuse clients the limit admits.
+   * Whether decisions are batched unless a caller says: on, and off with {@code
+   * -Dtollgate.redis.batch=false} (a call per decision, the path of the builds before batching).
+   * It was off while a slow Redis made it admit fewer than the limit (73-76 of 100 with every
+   * reply 200 ms or 1 s late, BENCHMARKS.md, section 3, "Natural batching: why it is off by
+   * default"); since the window holds decisions back only while its calls are answered ({@link
+   * RedisBatcher}), the slow-Redis ladder admits what a call per decision does (section 7,
+   * h-batch3).
    */
-  private static final boolean BATCHING_BY_DEFAULT = Boolean.getBoolean("tollgate.redis.batch");
+  private static final boolean BATCHING_BY_DEFAULT =
+      !"false".equalsIgnoreCase(System.getProperty("tollgate.redis.batch", "true").trim());
 
   private volatile RedisConnectionSettings settings;
   /** Volatile: a reload that changes only timings retimes the connection in place ({@link #retime}). */
@@ -166,7 +169,7 @@ public final class RedisBackend implements AutoCloseable {
   private volatile StatefulConnection<String, String> connection;
   private volatile RedisScriptingAsyncCommands<String, String> commands;
   /**
-   * Natural batching of token-bucket and gcra decisions; null unless asked for ({@link
+   * Natural batching of token-bucket and gcra decisions; null when switched off ({@link
    * #BATCHING_BY_DEFAULT}) and on a cluster (a call's keys must share a slot).
    */
   private final RedisBatcher batcher;
@@ -1075,7 +1078,7 @@ public final class RedisBackend implements AutoCloseable {
 
   /**
    * Token-bucket and gcra decisions sent batched since this backend was made ({@link
-   * RedisBatcher}); 0 when decisions are not batched (the default) and on a cluster.
+   * RedisBatcher}); 0 when batching is off ({@code -Dtollgate.redis.batch=false}) and on a cluster.
    */
   public long batchedDecisions() {
     return batcher == null ? 0 : batcher.decisions();

@@ -37,17 +37,18 @@ import java.util.function.LongSupplier;
  * count lands, as a late single call's does).
  *
  * <p><b>The window holds decisions back only while its calls are answered.</b> Once the oldest
- * call in flight has waited longer than {@code lateAfter} (a quarter of the decisions' {@code timeout}), a
- * decision goes out at once, with whatever is queued, however many calls are in flight: while
- * Redis's replies are late, every decision is a call of its own again, as without batching. Held
- * behind late calls, decisions reached Redis one reply delay late, and at most {@code window x
- * 64} of them per reply delay: with every reply 1 s late the queue grew until the backend's cap
- * on outstanding calls refused to send more ({@link RedisFailure#BUSY}: 4,094-8,485 decisions a
- * flood never sent, per instance), with replies 200 ms late the tokens Redis granted to held calls
- * went round the instances a reply delay and a queue's wait at a time, 30 of them still on the way
- * when the flood ended: 70-76 admitted of a limit of 100, against 99-100 with a call per decision
- * (BENCHMARKS.md, section 7, h-batch3). A request thread whose decision is still queued at its own
- * timeout sends it ({@link Reply#sendIfLate}), so no decision waits in the queue past it.
+ * call in flight has waited longer than {@code lateAfter} (a quarter of the decisions' {@code
+ * timeout}), a decision goes out at once, with whatever is queued, however many calls are in
+ * flight: while Redis's replies are late, every decision is a call of its own again, as without
+ * batching. Held behind late calls, decisions reached Redis one reply delay late, and at most
+ * {@code window x 64} of them per reply delay: with every reply 1 s late the queue grew until the
+ * backend's cap on outstanding decisions sent no more ({@link RedisFailure#BUSY}: 1,794-8,485
+ * decisions of a flood never sent, per instance), and with replies 200 ms late the tokens Redis
+ * granted to held calls went round the instances a reply delay and a queue's wait at a time, 14-30
+ * of them still on the way when the flood ended: 70-86 admitted of a limit of 100, against 99-100
+ * with a call per decision (BENCHMARKS.md, section 7, h-batch3). A request thread whose decision
+ * is still queued at its own timeout sends it ({@link Reply#sendIfLate}), so no decision waits in
+ * the queue past it.
  */
 final class RedisBatcher {
 
@@ -62,7 +63,6 @@ final class RedisBatcher {
   private final int window;
   /** How long the oldest call may be in flight before the window stops holding decisions back. */
   private final LongSupplier lateAfterNanos;
-  private final LongSupplier nanoClock;
   private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
   /** Calls sent and not answered. */
   private final AtomicInteger inFlight = new AtomicInteger();
@@ -73,24 +73,17 @@ final class RedisBatcher {
   private final ConcurrentLinkedQueue<Sent> sentOrder = new ConcurrentLinkedQueue<>();
   private final LongAdder calls = new LongAdder();
   private final LongAdder decisions = new LongAdder();
-  private final LongAdder callsPastWindow = new LongAdder();
 
   /**
    * At most {@code window} calls in flight at once while the oldest of them has waited less than
    * {@code lateAfterNanos} ({@link System#nanoTime}); any number past it.
    */
   RedisBatcher(int window, LongSupplier lateAfterNanos) {
-    this(window, lateAfterNanos, System::nanoTime);
-  }
-
-  /** As above, with the clock a test moves. */
-  RedisBatcher(int window, LongSupplier lateAfterNanos, LongSupplier nanoClock) {
     if (window < 1) {
       throw new IllegalArgumentException("window must be at least 1: " + window);
     }
     this.window = window;
     this.lateAfterNanos = lateAfterNanos;
-    this.nanoClock = nanoClock;
   }
 
   /** Calls sent so far (each one decision or several). */
@@ -101,16 +94,6 @@ final class RedisBatcher {
   /** Decisions sent so far. */
   long decisions() {
     return decisions.sum();
-  }
-
-  /** Calls sent past a full window because its oldest call was late. */
-  long callsPastWindow() {
-    return callsPastWindow.sum();
-  }
-
-  /** Calls in flight now. */
-  int callsInFlight() {
-    return inFlight.get();
   }
 
   private static final class Pending {
@@ -146,7 +129,7 @@ final class RedisBatcher {
   /** Whether the oldest call in flight has waited past {@code lateAfter}: Redis answers late. */
   private boolean windowLate() {
     Sent oldest = sentOrder.peek();
-    return oldest != null && nanoClock.getAsLong() - oldest.at >= lateAfterNanos.getAsLong();
+    return oldest != null && System.nanoTime() - oldest.at >= lateAfterNanos.getAsLong();
   }
 
   private void sendIfFree(RedisScriptingAsyncCommands<String, String> commands) {
@@ -154,8 +137,7 @@ final class RedisBatcher {
     // while fewer than window calls are in flight, or while the oldest of them is late.
     while (!queue.isEmpty()) {
       int now = inFlight.get();
-      boolean pastWindow = now >= window;
-      if (pastWindow && !windowLate()) {
+      if (now >= window && !windowLate()) {
         return;
       }
       if (!inFlight.compareAndSet(now, now + 1)) {
@@ -169,11 +151,8 @@ final class RedisBatcher {
         inFlight.decrementAndGet();
         continue;
       }
-      if (pastWindow) {
-        callsPastWindow.increment();
-      }
       // Noted before it is sent: its reply may come (and be handled) before send returns.
-      Sent sent = new Sent(nanoClock.getAsLong());
+      Sent sent = new Sent(System.nanoTime());
       sentOrder.add(sent);
       calls.increment();
       decisions.add(batch.size());
@@ -279,6 +258,7 @@ final class RedisBatcher {
         batcher.sendIfFree(commands);
       }
     }
+
     @Override
     public String getError() {
       if (!isCompletedExceptionally()) {
