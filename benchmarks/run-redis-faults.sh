@@ -27,6 +27,8 @@
 # p99 near flood-many's.
 # Settings: CONNS=22 MANY=133 DURATION=8 LIMIT=100 TIMEOUT=50ms ROUNDS="..." NAME=redis-faults
 # AGENT=path/to/tollgate-agent.jar runs another build of the agent (an older one, for a before).
+# AGENT_OPTS="..." adds JVM options to the three agents' JVMs, e.g. AGENT_OPTS=-Dtollgate.redis.batch=false
+# for a call per decision (or =true on a build where batching is off by default).
 # TRACE=1 has the agents print, per key, how each late call was decided and what its reply said
 # (-Dtollgate.test.late-trace=true, builds from h-late3 on); each round then adds one TRACE line
 # per JVM: its 200s, and those counts at the flood's end and after the replies drained.
@@ -43,6 +45,7 @@ MANY=${MANY:-133}
 LIMIT=${LIMIT:-100}
 TIMEOUT=${TIMEOUT:-50ms}
 TRACE=${TRACE:-}
+AGENT_OPTS=${AGENT_OPTS:-}
 trace_opt=; [ -n "$TRACE" ] && trace_opt=-Dtollgate.test.late-trace=true
 LADDER=${LADDER:-"20 200 1000 2000 10000"}
 ladder=""
@@ -120,7 +123,7 @@ EOF
   app_ports=(); pids=(); started=$round
   for i in 1 2 3; do
     local port; port=$(free_port)
-    PORT=$port java -Xmx256m $trace_opt -javaagent:"$agent"=config="$rules" -jar "$app" \
+    PORT=$port java -Xmx256m $trace_opt $AGENT_OPTS -javaagent:"$agent"=config="$rules" -jar "$app" \
       > "$logs/$round-jvm$i.log" 2>&1 &
     pids+=($!); app_ports+=("$port")
   done
@@ -217,7 +220,7 @@ EOF
 }
 
 : > "$result"
-echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); CONNS=$CONNS DURATION=$DURATION LIMIT=$LIMIT TIMEOUT=$TIMEOUT agent=$agent" | tee -a "$result"
+echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); CONNS=$CONNS DURATION=$DURATION LIMIT=$LIMIT TIMEOUT=$TIMEOUT agent=$agent${AGENT_OPTS:+ opts=$AGENT_OPTS}" | tee -a "$result"
 current=""
 for round in $ROUNDS; do
   conns=$CONNS

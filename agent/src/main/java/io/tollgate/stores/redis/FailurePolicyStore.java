@@ -222,10 +222,11 @@ public final class FailurePolicyStore implements LimiterStore {
         }
         throw e;
       }
+      boolean byCredit = false;
       if (inFlight != null) {
         // A refusal empties the share (below); what it had left stays the ledger's, where only
-        // tokens Redis counted (credits) may be spent in it.
-        lateReplies.answered(inFlight, verdict,
+        // tokens Redis counted (credits) may be spent in it: by this refusal too, if it can.
+        byCredit = lateReplies.answered(inFlight, cost, verdict,
             verdict.allowed ? 0 : shareLeftNow(key, cost, share));
       }
       backendDecisions.increment();
@@ -237,6 +238,11 @@ public final class FailurePolicyStore implements LimiterStore {
         // what was left (the ledger keeps it): they are counted on Redis, and with replies about
         // max-wait late the shares' room was lost at the first such refusal (88-95 of 100).
         localStore().adjust(key, share.remaining);
+      }
+      if (byCredit) {
+        // Refused by Redis, admitted by a token Redis granted to an earlier call of this
+        // instance's that was refused here (LateReplyLedger): none left after it.
+        verdict.allow(0, verdict.resetNanos);
       }
       return DecisionSource.BACKEND;
     } catch (BackendUnavailableException e) {

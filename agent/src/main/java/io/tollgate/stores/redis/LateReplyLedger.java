@@ -327,8 +327,27 @@ final class LateReplyLedger {
    * most left at any refusal, never a sum of them, so never more than one share).
    */
   void answered(Call call, Verdict decided, long shareLeft) {
+    answered(call, 0, decided, shareLeft);
+  }
+
+  /**
+   * As {@link #answered(Call, Verdict, long)}, for a request of {@code cost} (0: nothing spent
+   * here); returns true when Redis refused it and a credit of this instance's admits it instead.
+   *
+   * <p>Why a refusal in time spends credits: Redis refuses because its budget is spent, and the
+   * tokens it granted to this instance's held calls are part of what was spent, here and nobody
+   * else's. Once this instance's calls are answered in time again no late decision comes to spend
+   * or give them back: with batching on, a reload under a flood left 7 such credits unspent on
+   * one instance until the flood ended (93 admitted of 100; BENCHMARKS.md, section 7, h-batch3).
+   * So a refusal in time spends one as a late decision would (where the room kept at Redis's
+   * refusal admits, or a credit free of the share), else gives them back to Redis for the other
+   * instances when the room cannot spend them: the same bounds as a late decision's credits.
+   */
+  boolean answered(Call call, long cost, Verdict decided, long shareLeft) {
     long now = clock.nowNanos();
     Key k = call.key;
+    long refund = 0;
+    boolean spent = false;
     synchronized (k) {
       k.outstanding--;
       k.shareInFlight -= call.shareTaken;
@@ -338,7 +357,32 @@ final class LateReplyLedger {
       if (!decided.allowed && shareLeft > k.roomForCredits) {
         k.roomForCredits = shareLeft;
       }
+      if (cost > 0 && !decided.allowed && k.credits > 0) {
+        refund = expireCredits(k, now);
+        boolean roomAdmits = k.roomForCredits >= cost;
+        if (creditAdmits(k, cost, roomAdmits)) {
+          // Charged as a late decision's credit is: to the share's unit this request took (now
+          // in the room), or to the room when the credit may be spent only where the share admits.
+          if (roomAdmits
+              && (call.shareTaken >= cost || k.credits - k.creditsThroughShare < cost)) {
+            k.roomForCredits -= cost;
+            LateReplyTrace.count(k.counts, LateReplyTrace.Count.CREDIT_FROM_ROOM, 1);
+          }
+          debit(k, cost);
+          LateReplyTrace.count(k.counts, LateReplyTrace.Count.CREDIT, 1);
+          spent = true;
+        } else if (refunds != null && k.credits > 0 && k.shareInFlight < cost) {
+          // The room cannot spend them: back to Redis, for the other instances' calls.
+          refund += k.credits;
+          k.credits = 0;
+          k.creditsThroughShare = 0;
+        }
+      }
     }
+    if (refund > 0) {
+      giveBack(k, refund);
+    }
+    return spent;
   }
 
   /** No reply will come for the call (not sent, lost with its connection, or not readable). */

@@ -110,13 +110,16 @@ public final class RedisBackend implements AutoCloseable {
   static final int BATCH_WINDOW = 4;
 
   /**
-   * Whether decisions are batched unless a caller says: off, and on with {@code
-   * -Dtollgate.redis.batch=true}. Off because of what the slow-Redis ladder showed (BENCHMARKS.md,
-   * section 3, "Natural batching: why it is off by default"): with every reply 200 ms or 1 s late
-   * a flood on three instances was admitted 73-76 of a limit of 100, against 99-100 with a call per
-   * decision, so a slow Redis would refuse clients the limit admits.
+   * Whether decisions are batched unless a caller says: on, and off with {@code
+   * -Dtollgate.redis.batch=false} (a call per decision, the path of the builds before batching).
+   * It was off while a slow Redis made it admit fewer than the limit (73-76 of 100 with every
+   * reply 200 ms or 1 s late, BENCHMARKS.md, section 3, "Natural batching: why it is off by
+   * default"); since the window holds decisions back only while its calls are answered ({@link
+   * RedisBatcher}), the slow-Redis ladder admits what a call per decision does (section 7,
+   * h-batch3).
    */
-  private static final boolean BATCHING_BY_DEFAULT = Boolean.getBoolean("tollgate.redis.batch");
+  private static final boolean BATCHING_BY_DEFAULT =
+      !"false".equalsIgnoreCase(System.getProperty("tollgate.redis.batch", "true").trim());
 
   private volatile RedisConnectionSettings settings;
   /** Volatile: a reload that changes only timings retimes the connection in place ({@link #retime}). */
@@ -166,7 +169,7 @@ public final class RedisBackend implements AutoCloseable {
   private volatile StatefulConnection<String, String> connection;
   private volatile RedisScriptingAsyncCommands<String, String> commands;
   /**
-   * Natural batching of token-bucket and gcra decisions; null unless asked for ({@link
+   * Natural batching of token-bucket and gcra decisions; null when switched off ({@link
    * #BATCHING_BY_DEFAULT}) and on a cluster (a call's keys must share a slot).
    */
   private final RedisBatcher batcher;
@@ -184,7 +187,8 @@ public final class RedisBackend implements AutoCloseable {
   private final String callerId =
       Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36);
 
-  private RedisBackend(RedisConnectionSettings settings, boolean batching) {
+  /** @param batchWindow calls of batched decisions in flight at once; 0: no batching */
+  private RedisBackend(RedisConnectionSettings settings, int batchWindow) {
     // Our (relocated) Lettuce and Netty log as Tollgate does, never through whatever the app has.
     RedisClientLogging.install();
     NettyWithoutUnsafe.onJdksThatWarn();
@@ -253,8 +257,13 @@ public final class RedisBackend implements AutoCloseable {
       this.client = cluster;
     } else {
       this.singleUri = redisUri(settings.uri());
-      this.batcher = batching
-          ? new RedisBatcher(Integer.getInteger("tollgate.redis.batch.window", BATCH_WINDOW))
+      // The window holds decisions back only while its calls are answered within a quarter of
+      // the decisions' timeout (12.5 ms by default; a healthy Redis on a busy host answers in a
+      // few ms): a decision queued behind late calls goes out well before its own timeout. (Half
+      // of it, with every reply 20 ms late, let queued decisions reach 50 ms: p99 89-226 ms
+      // against 42-46 ms without batching, the bulkhead holding them.)
+      this.batcher = batchWindow > 0
+          ? new RedisBatcher(batchWindow, () -> timeoutNanos / 4)
           : null;
       RedisClient single = RedisClient.create(resources);
       single.setOptions(
@@ -320,7 +329,16 @@ public final class RedisBackend implements AutoCloseable {
 
   /** As above, with token-bucket and gcra decisions batched or not ({@link RedisBatcher}). */
   static RedisBackend connect(RedisConnectionSettings settings, boolean batching) {
-    RedisBackend backend = new RedisBackend(settings, batching);
+    return connect(settings,
+        batching ? Integer.getInteger("tollgate.redis.batch.window", BATCH_WINDOW) : 0);
+  }
+
+  /** As above, batching with a window of {@code batchWindow} calls in flight (0: none). */
+  static RedisBackend connect(RedisConnectionSettings settings, int batchWindow) {
+    if (batchWindow < 0) {
+      throw new IllegalArgumentException("batch window must be 0 (none) or more: " + batchWindow);
+    }
+    RedisBackend backend = new RedisBackend(settings, batchWindow);
     STARTING.add(backend);
     backend.scheduler.execute(backend::connectOnce);
     return backend;
@@ -836,6 +854,10 @@ public final class RedisBackend implements AutoCloseable {
           if (future.isDone()) {
             continue; // completed just now: take its value (or failure)
           }
+          if (deadline == softDeadline && future instanceof RedisBatcher.Reply) {
+            // Still queued behind a window of late calls? Then it goes out now, not later.
+            ((RedisBatcher.Reply) future).sendIfLate();
+          }
           if (deadline == softDeadline && softDeadline != hardDeadline && !hung) {
             // Late, on a connection not known to be hung: wait on, if the bulkhead has room.
             // A slow Redis holds at most max-waiting-threads of the app's threads past their
@@ -1056,7 +1078,7 @@ public final class RedisBackend implements AutoCloseable {
 
   /**
    * Token-bucket and gcra decisions sent batched since this backend was made ({@link
-   * RedisBatcher}); 0 when decisions are not batched (the default) and on a cluster.
+   * RedisBatcher}); 0 when batching is off ({@code -Dtollgate.redis.batch=false}) and on a cluster.
    */
   public long batchedDecisions() {
     return batcher == null ? 0 : batcher.decisions();

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 
 /**
  * Natural batching of token-bucket decisions on one connection. A decision that comes while fewer
@@ -34,6 +35,20 @@ import java.util.concurrent.atomic.LongAdder;
  * late-reply ledger see it exactly as they see a call of its own: a decision still queued when its
  * deadline passes is decided by its rule's failure policy, and goes out later all the same (its
  * count lands, as a late single call's does).
+ *
+ * <p><b>The window holds decisions back only while its calls are answered.</b> Once the oldest
+ * call in flight has waited longer than {@code lateAfter} (a quarter of the decisions' {@code
+ * timeout}), a decision goes out at once, with whatever is queued, however many calls are in
+ * flight: while Redis's replies are late, every decision is a call of its own again, as without
+ * batching. Held behind late calls, decisions reached Redis one reply delay late, and at most
+ * {@code window x 64} of them per reply delay: with every reply 1 s late the queue grew until the
+ * backend's cap on outstanding decisions sent no more ({@link RedisFailure#BUSY}: 1,794-8,485
+ * decisions of a flood never sent, per instance), and with replies 200 ms late the tokens Redis
+ * granted to held calls went round the instances a reply delay and a queue's wait at a time, 14-30
+ * of them still on the way when the flood ended: 70-86 admitted of a limit of 100, against 99-100
+ * with a call per decision (BENCHMARKS.md, section 7, h-batch3). A request thread whose decision
+ * is still queued at its own timeout sends it ({@link Reply#sendIfLate}), so no decision waits in
+ * the queue past it.
  */
 final class RedisBatcher {
 
@@ -46,18 +61,29 @@ final class RedisBatcher {
   static final RedisScript GCRA_BATCH = RedisScript.batchOverBudgets("gcra.lua");
 
   private final int window;
+  /** How long the oldest call may be in flight before the window stops holding decisions back. */
+  private final LongSupplier lateAfterNanos;
   private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
   /** Calls sent and not answered. */
   private final AtomicInteger inFlight = new AtomicInteger();
+  /**
+   * When each call in flight was sent, oldest first (replies on one connection come in order, so
+   * the one answered is almost always the head).
+   */
+  private final ConcurrentLinkedQueue<Sent> sentOrder = new ConcurrentLinkedQueue<>();
   private final LongAdder calls = new LongAdder();
   private final LongAdder decisions = new LongAdder();
 
-  /** At most {@code window} calls in flight at once. */
-  RedisBatcher(int window) {
+  /**
+   * At most {@code window} calls in flight at once while the oldest of them has waited less than
+   * {@code lateAfterNanos} ({@link System#nanoTime}); any number past it.
+   */
+  RedisBatcher(int window, LongSupplier lateAfterNanos) {
     if (window < 1) {
       throw new IllegalArgumentException("window must be at least 1: " + window);
     }
     this.window = window;
+    this.lateAfterNanos = lateAfterNanos;
   }
 
   /** Calls sent so far (each one decision or several). */
@@ -73,29 +99,45 @@ final class RedisBatcher {
   private static final class Pending {
     final String key;
     final String[] args;
-    final Reply reply = new Reply();
+    final Reply reply;
 
-    Pending(String key, String[] args) {
+    Pending(String key, String[] args, Reply reply) {
       this.key = key;
       this.args = args;
+      this.reply = reply;
+    }
+  }
+
+  /** One call in flight: when it was sent. */
+  private static final class Sent {
+    final long at;
+
+    Sent(long at) {
+      this.at = at;
     }
   }
 
   /** Queues one decision of {@link RedisScript#GCRA} ({@code key}, its {@code args}). */
   RedisFuture<Object> submit(RedisScriptingAsyncCommands<String, String> commands, String key,
       String[] args) {
-    Pending pending = new Pending(key, args);
+    Pending pending = new Pending(key, args, new Reply(this, commands));
     queue.add(pending);
     sendIfFree(commands);
     return pending.reply;
   }
 
+  /** Whether the oldest call in flight has waited past {@code lateAfter}: Redis answers late. */
+  private boolean windowLate() {
+    Sent oldest = sentOrder.peek();
+    return oldest != null && System.nanoTime() - oldest.at >= lateAfterNanos.getAsLong();
+  }
+
   private void sendIfFree(RedisScriptingAsyncCommands<String, String> commands) {
     // Whoever queues a decision or ends a call looks again after: no decision is left queued
-    // while fewer than window calls are in flight.
+    // while fewer than window calls are in flight, or while the oldest of them is late.
     while (!queue.isEmpty()) {
       int now = inFlight.get();
-      if (now >= window) {
+      if (now >= window && !windowLate()) {
         return;
       }
       if (!inFlight.compareAndSet(now, now + 1)) {
@@ -109,6 +151,9 @@ final class RedisBatcher {
         inFlight.decrementAndGet();
         continue;
       }
+      // Noted before it is sent: its reply may come (and be handled) before send returns.
+      Sent sent = new Sent(System.nanoTime());
+      sentOrder.add(sent);
       calls.increment();
       decisions.add(batch.size());
       String[] keys = new String[batch.size()];
@@ -135,23 +180,23 @@ final class RedisBatcher {
                 try {
                   commands.<List<Object>>eval(GCRA_BATCH.body(),
                           ScriptOutputType.MULTI, keys, argv)
-                      .whenComplete(
-                          (again, failed) -> answered(commands, batch, again, unwrap(failed)));
+                      .whenComplete((again, failed) ->
+                          answered(commands, sent, batch, again, unwrap(failed)));
                 } catch (RuntimeException e) {
-                  answered(commands, batch, null, e);
+                  answered(commands, sent, batch, null, e);
                 }
                 return;
               }
-              answered(commands, batch, reply, cause);
+              answered(commands, sent, batch, reply, cause);
             });
       } catch (RuntimeException e) {
-        answered(commands, batch, null, e);
+        answered(commands, sent, batch, null, e);
       }
     }
   }
 
-  private void answered(RedisScriptingAsyncCommands<String, String> commands, List<Pending> batch,
-      List<Object> reply, Throwable failure) {
+  private void answered(RedisScriptingAsyncCommands<String, String> commands, Sent sent,
+      List<Pending> batch, List<Object> reply, Throwable failure) {
     try {
       split(batch, reply, failure);
     } catch (RuntimeException e) {
@@ -161,6 +206,7 @@ final class RedisBatcher {
         p.reply.completeExceptionally(e);
       }
     } finally {
+      sentOrder.remove(sent);
       inFlight.decrementAndGet();
       sendIfFree(commands);
     }
@@ -194,6 +240,25 @@ final class RedisBatcher {
 
   /** One decision's reply, as a future of its own. */
   static final class Reply extends CompletableFuture<Object> implements RedisFuture<Object> {
+    private final RedisBatcher batcher;
+    private final RedisScriptingAsyncCommands<String, String> commands;
+
+    Reply(RedisBatcher batcher, RedisScriptingAsyncCommands<String, String> commands) {
+      this.batcher = batcher;
+      this.commands = commands;
+    }
+
+    /**
+     * The decision's own timeout has passed: if it is still queued behind a window of calls
+     * sent before it, they are late ({@code lateAfter} is less than the timeout), and it goes out
+     * now with whatever is queued rather than wait for a reply or for the next decision to come.
+     */
+    void sendIfLate() {
+      if (!isDone()) {
+        batcher.sendIfFree(commands);
+      }
+    }
+
     @Override
     public String getError() {
       if (!isCompletedExceptionally()) {

@@ -26,6 +26,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Token-bucket decisions that come while the window of calls is in flight go out together in one
@@ -159,6 +161,60 @@ class RedisBatcherTest {
       } finally {
         pool.shutdownNow();
       }
+    }
+  }
+
+  /**
+   * Redis late (frozen here), and decisions that come one after another, each once the one
+   * before has been decided late (as a flood's request threads do): the window of calls in
+   * flight, all late, no longer holds them back; each goes out at once, a call of its own, and
+   * is counted on Redis when its reply comes. Before, they waited in the queue until a reply
+   * came: on Redis one reply delay later than their requests (the tokens Redis granted them came
+   * back after the flood had ended: 70-76 admitted of a limit of 100 with every reply 200 ms
+   * late), and at most {@code window x 64} decisions a reply delay, so that under a flood with
+   * replies 1 s late the queue grew until the backend's cap on outstanding decisions sent no more
+   * (thousands decided with no reply to come; BENCHMARKS.md, section 7, h-batch3).
+   */
+  @ParameterizedTest(name = "window {0}: {1} decisions while redis is late")
+  @CsvSource({
+      // window, decisions that come one after another while every call in flight is late
+      "1, 6",
+      "4, 12",
+      "4, 30",
+  })
+  void decisionsBehindLateCallsAreNotHeldBackByTheWindow(int window, int late,
+      @PrivateRedis RedisServer server) {
+    RedisConnectionSettings settings = RedisConnectionSettings.uri(server.uri())
+        .withTimeout(Duration.ofMillis(100))
+        .withMaxWait(Duration.ofMillis(300));
+    long limit = 1_000;
+    try (RedisBackend backend = RedisBackend.connect(settings, window)) {
+      assertTrue(backend.awaitConnected(Duration.ofSeconds(20)));
+      RedisGcraStore store = new RedisGcraStore(backend, RedisTestSupport.uniqueRule("late"),
+          new TokenBucket(LimitSpec.of(limit, TEN_DAYS)));
+      store.decide("k", 1, new Verdict());
+      long decisions = backend.batchedDecisions();
+      long calls = backend.batchCalls();
+      server.pause();
+      awaitTrue(() -> stopped(server.pid()), "redis-server stopped");
+      for (int i = 1; i <= late; i++) {
+        RedisFailure kind = null;
+        try {
+          store.decide("k", 1, new Verdict());
+        } catch (BackendUnavailableException e) {
+          kind = e.kind();
+        }
+        assertTrue(kind == RedisFailure.SLOW || kind == RedisFailure.HUNG,
+            "decision " + i + ": " + kind + " (sent, its reply late)");
+        assertEquals(i, backend.batchedDecisions() - decisions,
+            "decision " + i + " sent, not queued behind " + Math.min(i - 1, window) + " late calls");
+      }
+      assertEquals(late, backend.batchCalls() - calls, "each a call of its own, past the window");
+      server.resume();
+      awaitTrue(() -> backend.outstandingCommands() == 0, "the late replies in");
+      Verdict after = new Verdict();
+      store.decide("k", 1, after);
+      assertEquals(limit - 1 - late - 1, after.remaining, "each late decision counted on redis");
     }
   }
 
