@@ -24,25 +24,8 @@ if [ -n "${MODES:-}" ]; then read -r -a MODES <<<"$MODES"; else MODES=(none agen
 mkdir -p "$RES"
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 
-threads_cpu() { # pid -> "main=MS compiler=MS ...": CPU of the live threads (as run-startup.sh)
-  local hz t s rest comm tid group; hz=$(getconf CLK_TCK)
-  declare -A sum=([main]=0 [compiler]=0 [request]=0 [gc]=0 [agent]=0 [other]=0)
-  for t in /proc/$1/task/*; do
-    s=$(cat "$t/stat" 2>/dev/null) || continue
-    tid=${s%% *}; comm=${s#*(}; comm=${comm%)*}; rest=${s##*) }
-    read -r -a f <<<"$rest"
-    case $comm in
-      java) [ "$tid" = "$1" ] && group=other || group=main ;;
-      C1\ *|C2\ *) group=compiler ;;
-      http-nio*|*exec*) group=request ;;
-      GC\ *|G1\ *) group=gc ;;
-      tollgate*) group=agent ;;
-      *) group=other ;;
-    esac
-    sum[$group]=$(( sum[$group] + (f[11] + f[12]) * 1000 / hz ))
-  done
-  echo "main=${sum[main]} compiler=${sum[compiler]} request=${sum[request]} gc=${sum[gc]} agent=${sum[agent]} other=${sum[other]}"
-}
+# shellcheck source=threads-cpu.sh
+. benchmarks/threads-cpu.sh
 
 one_run() { # mode round
   local mode=$1 round=$2 base pid t0 t1 code cpu

@@ -31,13 +31,7 @@ class StartupWorkIT {
 
   @Test
   void whatTheFirstDecisionLoadsIsLoadedBeforeTheFirstRequest() throws Exception {
-    Path rules = RulesFiles.helloPerIp(dir, 5);
-    try (ForkedApp app =
-        ForkedApp.app("servlet-jakarta")
-            .withAgent("config=" + rules)
-            .jvmOption("-Xlog:class+load=info:stdout")
-            .start()) {
-      app.awaitOutput("ready;", Duration.ofSeconds(60));
+    try (ForkedApp app = servletJakartaLoggingClassLoads()) {
       for (String[] row : LOADED_BEFORE_THE_FIRST_REQUEST) {
         // The start-up thread loads it before it logs "ready"; the JVM's line may come after ours.
         String line = app.awaitOutput(row[0], Duration.ofSeconds(30));
@@ -57,13 +51,7 @@ class StartupWorkIT {
    */
   @Test
   void aWeaverIsLoadedWhenItWeavesNotWhenTheEntryPointsAreListed() throws Exception {
-    Path rules = RulesFiles.helloPerIp(dir, 5);
-    try (ForkedApp app =
-        ForkedApp.app("servlet-jakarta")
-            .withAgent("config=" + rules)
-            .jvmOption("-Xlog:class+load=info:stdout")
-            .start()) {
-      app.awaitOutput("ready;", Duration.ofSeconds(60));
+    try (ForkedApp app = servletJakartaLoggingClassLoads()) {
       assertEquals(200, app.get("/hello").statusCode());
       // A servlet and Tomcat's host valve were woven with it
       app.awaitOutput("io.tollgate.instrumentation.RequestEntryWeaver ", Duration.ofSeconds(30));
@@ -76,6 +64,23 @@ class StartupWorkIT {
           assertFalse(line.contains(absent), "nothing here weaves with " + absent + ": " + line);
         }
       }
+    }
+  }
+
+  /** servlet-jakarta with the agent on a rule for /hello, each class load logged, once ready. */
+  private ForkedApp servletJakartaLoggingClassLoads() throws Exception {
+    Path rules = RulesFiles.helloPerIp(dir, 5);
+    ForkedApp app =
+        ForkedApp.app("servlet-jakarta")
+            .withAgent("config=" + rules)
+            .jvmOption("-Xlog:class+load=info:stdout")
+            .start();
+    try {
+      app.awaitOutput("ready;", Duration.ofSeconds(60));
+      return app;
+    } catch (Exception | AssertionError e) {
+      app.close();
+      throw e;
     }
   }
 }
