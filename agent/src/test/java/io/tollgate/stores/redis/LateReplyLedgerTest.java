@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -693,18 +694,9 @@ class LateReplyLedgerTest {
     ManualClock clock = new ManualClock(TimeUnit.DAYS.toNanos(1));
     long[] refunded = {0};
     boolean[] answering = {true};
-    LateReplyLedger ledger = new LateReplyLedger(clock, () -> TimeUnit.SECONDS.toNanos(1),
-        () -> 3, () -> answering[0], 100, (key, cost, othersOnly) -> {
-          refunded[0] += cost;
-          return true;
-        });
+    LateReplyLedger ledger = ledgerCountingRefunds(clock, () -> answering[0], refunded);
     Verdict spent = new Verdict().refuse(0, HOUR, HOUR);
-    ledger.answered(ledger.sending("k"), new Verdict().refuse(0, HOUR, HOUR), room);
-    List<CompletableFuture<Verdict>> held = new ArrayList<>();
-    for (int i = 0; i < tokens; i++) {
-      held.add(late(ledger, spent, LateDecision.HELD));
-    }
-    held.forEach(reply -> reply.complete(new Verdict().allow(0, HOUR)));
+    creditsFromHeldCalls(ledger, room, tokens, spent);
     int byCredits = 0;
     for (int i = 0; i <= tokens; i++) {
       byCredits += decide(ledger, spent) == LateDecision.CREDIT ? 1 : 0;
@@ -739,18 +731,9 @@ class LateReplyLedgerTest {
       long givenBack) {
     ManualClock clock = new ManualClock(TimeUnit.DAYS.toNanos(1));
     long[] refunded = {0};
-    LateReplyLedger ledger = new LateReplyLedger(clock, () -> TimeUnit.SECONDS.toNanos(1),
-        () -> 3, () -> true, 100, (key, cost, othersOnly) -> {
-          refunded[0] += cost;
-          return true;
-        });
+    LateReplyLedger ledger = ledgerCountingRefunds(clock, () -> true, refunded);
     Verdict spent = new Verdict().refuse(0, HOUR, HOUR);
-    ledger.answered(ledger.sending("k"), new Verdict().refuse(0, HOUR, HOUR), room);
-    List<CompletableFuture<Verdict>> held = new ArrayList<>();
-    for (int i = 0; i < tokens; i++) {
-      held.add(late(ledger, spent, LateDecision.HELD));
-    }
-    held.forEach(reply -> reply.complete(new Verdict().allow(0, HOUR)));
+    creditsFromHeldCalls(ledger, room, tokens, spent);
     assertEquals(tokens, ledger.credits("k"));
     int byCredits = 0;
     for (int i = 0; i <= tokens; i++) {
@@ -927,5 +910,29 @@ class LateReplyLedgerTest {
     assertFalse(verdict.allowed);
     assertTrue(verdict.retryAfterNanos > TimeUnit.SECONDS.toNanos(30),
         "Redis's own refusal honoured: " + verdict.retryAfterNanos);
+  }
+
+  /** A ledger for three instances whose tokens given back to Redis add up in {@code refunded}. */
+  private static LateReplyLedger ledgerCountingRefunds(ManualClock clock,
+      BooleanSupplier redisAnswering, long[] refunded) {
+    return new LateReplyLedger(clock, () -> TimeUnit.SECONDS.toNanos(1), () -> 3, redisAnswering,
+        100, (key, cost, othersOnly) -> {
+          refunded[0] += cost;
+          return true;
+        });
+  }
+
+  /**
+   * Redis refuses key "k" in time, keeping {@code room} of the share; then {@code tokens} calls
+   * held past their deadline are granted a token each: the ledger's credits.
+   */
+  private static void creditsFromHeldCalls(LateReplyLedger ledger, long room, int tokens,
+      Verdict spent) {
+    ledger.answered(ledger.sending("k"), new Verdict().refuse(0, HOUR, HOUR), room);
+    List<CompletableFuture<Verdict>> held = new ArrayList<>();
+    for (int i = 0; i < tokens; i++) {
+      held.add(late(ledger, spent, LateDecision.HELD));
+    }
+    held.forEach(reply -> reply.complete(new Verdict().allow(0, HOUR)));
   }
 }
