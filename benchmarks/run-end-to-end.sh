@@ -23,13 +23,12 @@
 #              server's core)
 #   redis-lease - as redis, with lease-tokens: 100 (e2e-rules-redis-lease.yaml): one hot key takes
 #              100 tokens per round trip; with KEYS=many every decision is still a round trip
-#   redis-batch - as redis, saying on the command line that decisions that come together share
-#              calls (-Dtollgate.redis.batch=true: RedisBatcher, on by default since h-batch3, so
-#              the same as redis on those builds; 4 calls in flight)
+#   redis-batch - as redis, with decisions that come together sharing calls
+#              (-Dtollgate.redis.batch=true: RedisBatcher, off by default; 4 calls in flight)
 #   redis-windowN - as redis-batch, with N calls of batched decisions in flight instead of 4
 #              (-Dtollgate.redis.batch.window=N; redis-window1: one batch at a time)
-#   redis-nobatch - as redis, each decision a call of its own (-Dtollgate.redis.batch=false, the
-#              opt-out; the default before h-batch3)
+#   redis-nobatch - as redis (each decision a call of its own, the default), saying so on the
+#              command line (-Dtollgate.redis.batch=false)
 #   redis-baseline - as redis, with the earlier build of the agent that rule-baseline uses
 #   redis-lease-baseline - as redis-lease, with that earlier build: added to every run that has
 #              redis-lease (BASELINE=0 leaves it out; name it to have it anyway)

@@ -85,8 +85,8 @@ public final class AgentArguments {
 
   /**
    * System properties under {@code tollgate.} that the agent reads but that are not options: JMX
-   * off, and Redis decisions batched ({@code RedisBackend}: on unless {@code
-   * -Dtollgate.redis.batch=false}) with its window.
+   * off, and Redis decisions batched ({@code RedisBackend}: off unless {@code
+   * -Dtollgate.redis.batch=true}) with its window.
    */
   private static final List<String> OTHER_PROPERTIES = List.of(
       "tollgate.jmx.disabled", "tollgate.redis.batch", "tollgate.redis.batch.window");
