@@ -124,6 +124,15 @@ final class SpaceSaving<C extends SpaceSaving.Counter> {
     return null;
   }
 
+  /** Counts one occurrence of {@code key} in its counter and returns it; null when it has none. */
+  private C countIfCounted(String key, int hash) {
+    C counter = find(key, hash);
+    if (counter != null) {
+      counter.increment();
+    }
+    return counter;
+  }
+
   /**
    * Counts one occurrence of {@code key} (whose hash is {@code hash}): its counter's count goes up
    * by one; a key without a counter takes a free one ({@code newCounter} makes it, {@code argument}
@@ -133,9 +142,8 @@ final class SpaceSaving<C extends SpaceSaving.Counter> {
    * free counter).
    */
   <A> C add(String key, int hash, NewCounter<C, A> newCounter, A argument) {
-    C counter = find(key, hash);
+    C counter = countIfCounted(key, hash);
     if (counter != null) {
-      counter.increment();
       return counter;
     }
     AtomicLongArray cells = filter;
@@ -164,9 +172,8 @@ final class SpaceSaving<C extends SpaceSaving.Counter> {
       return null; // left out, not queued behind another thread taking a counter
     }
     try {
-      C counter = find(key, hash);
+      C counter = countIfCounted(key, hash);
       if (counter != null) {
-        counter.increment();
         return counter;
       }
       AtomicLongArray cells = filter;
@@ -197,9 +204,8 @@ final class SpaceSaving<C extends SpaceSaving.Counter> {
    */
   private <A> C replaceSmallest(String key, int hash, AtomicLongArray cells, int cell,
       NewCounter<C, A> newCounter, A argument) {
-    C counter = find(key, hash);
+    C counter = countIfCounted(key, hash);
     if (counter != null) { // it took a counter meanwhile
-      counter.increment();
       return counter;
     }
     int place = smallestPlace();
