@@ -373,9 +373,7 @@ final class LateReplyLedger {
           spent = true;
         } else if (refunds != null && k.credits > 0 && k.shareInFlight < cost) {
           // The room cannot spend them: back to Redis, for the other instances' calls.
-          refund += k.credits;
-          k.credits = 0;
-          k.creditsThroughShare = 0;
+          refund += takeCredits(k);
         }
       }
     }
@@ -426,9 +424,7 @@ final class LateReplyLedger {
         // calls were sent: the share is not spent, only lent to them, and the next of them to be
         // decided spends a token here. Given back then, the tokens of an instance with room went
         // round the instances until the flood ended: 92 of 100 with replies 1 s late.)
-        refund += k.credits;
-        k.credits = 0;
-        k.creditsThroughShare = 0;
+        refund += takeCredits(k);
       }
       if (creditAdmits(k, cost, roomAdmits)) {
         if (!share.allowed && k.credits - k.creditsThroughShare < cost) {
@@ -595,6 +591,14 @@ final class LateReplyLedger {
     return k.credits >= cost && (k.credits - k.creditsThroughShare >= cost || shareAdmits);
   }
 
+  /** Every credit of {@code k}, taken (none left, through the share or not): how many. */
+  private static long takeCredits(Key k) {
+    long all = k.credits;
+    k.credits = 0;
+    k.creditsThroughShare = 0;
+    return all;
+  }
+
   /** A credit spent, or a bet's debt: those through the share are the last spent. */
   private static void debit(Key k, long cost) {
     k.credits -= cost;
@@ -618,10 +622,8 @@ final class LateReplyLedger {
    */
   private long expireCredits(Key k, long now) {
     if (k.credits > 0 && now - k.creditsUntil >= 0) {
-      long expired = k.credits;
+      long expired = takeCredits(k);
       LateReplyTrace.count(k.counts, LateReplyTrace.Count.EXPIRED, expired);
-      k.credits = 0;
-      k.creditsThroughShare = 0;
       return refunds == null ? 0 : expired;
     }
     return 0;
