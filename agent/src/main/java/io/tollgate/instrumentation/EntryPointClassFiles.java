@@ -10,12 +10,9 @@ import static io.tollgate.instrumentation.ClassFileBytes.looksLikeClassFile;
 import static io.tollgate.instrumentation.ClassFileBytes.readUnsignedShort;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -78,8 +75,11 @@ public final class EntryPointClassFiles {
   /** Whether a method a class file declares is one of the entry points. */
   private final DeclaredMethods.Test entryPoint;
 
-  /** For these entry points: their descriptors, and the classes named by those in one class. */
-  EntryPointClassFiles(List<EntryPointMethod> methods) {
+  /**
+   * For these entry points: their descriptors, and the classes named by those in one class;
+   * {@code byName} indexes {@code methods}.
+   */
+  EntryPointClassFiles(List<EntryPointMethod> methods, EntryPointsByName byName) {
     Set<String> descriptors = new LinkedHashSet<>();
     Set<String> classes = new LinkedHashSet<>();
     for (EntryPointMethod method : methods) {
@@ -96,41 +96,30 @@ public final class EntryPointClassFiles {
     }
     shortestDescriptorStart = shortest;
     classNamesByLength = byLength(ascii(classes));
-    entryPoint = new AnyOf(methods);
+    entryPoint = new AnyOf(methods, byName);
   }
 
   /**
-   * A declared method that one of the entry points matches, as the weaving will match it. The
-   * entry points are kept by method name: each method of a candidate class is compared with the
-   * few of its name, not with all of them (over a hundred), which at start runs interpreted.
+   * A declared method that one of the entry points matches, as the weaving will match it: each
+   * compared with the few of its name ({@link EntryPointsByName}).
    */
   private static final class AnyOf implements DeclaredMethods.Test {
-    private final Map<String, EntryPointMethod[]> byName = new HashMap<>();
+    private final List<EntryPointMethod> methods;
+    private final EntryPointsByName byName;
 
-    AnyOf(List<EntryPointMethod> methods) {
-      // No lambda: this runs in premain, where each one spun is the application's start's
-      Map<String, List<EntryPointMethod>> lists = new HashMap<>();
-      for (EntryPointMethod method : methods) {
-        List<EntryPointMethod> named = lists.get(method.name);
-        if (named == null) {
-          named = new ArrayList<>();
-          lists.put(method.name, named);
-        }
-        named.add(method);
-      }
-      for (Map.Entry<String, List<EntryPointMethod>> named : lists.entrySet()) {
-        byName.put(named.getKey(), named.getValue().toArray(new EntryPointMethod[0]));
-      }
+    AnyOf(List<EntryPointMethod> methods, EntryPointsByName byName) {
+      this.methods = methods;
+      this.byName = byName;
     }
 
     @Override
     public boolean accepts(String owner, int access, String name, String descriptor) {
-      EntryPointMethod[] named = byName.get(name);
+      int[] named = byName.positionsOf(name);
       if (named == null) {
         return false;
       }
-      for (EntryPointMethod method : named) {
-        if (method.matches(owner, access, name, descriptor)) {
+      for (int i : named) {
+        if (methods.get(i).matches(owner, access, name, descriptor)) {
           return true;
         }
       }

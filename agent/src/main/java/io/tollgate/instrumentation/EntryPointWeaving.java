@@ -31,12 +31,8 @@ public final class EntryPointWeaving {
   private final List<EntryPointMethod> methods;
   /** The number of each method's module, by the method's position in {@link #methods}. */
   private final int[] entryPoints;
-  /**
-   * The positions in {@link #methods} of the entry points of each method name: a woven class's
-   * methods are compared with the few of their name, not each with all of them (over a hundred),
-   * which at start runs interpreted for every method of every class woven.
-   */
-  private final Map<String, int[]> positionsByName;
+  /** The positions in {@link #methods} of the entry points of each method name. */
+  private final EntryPointsByName byName;
   private final EntryPointClassFiles classFiles;
 
   EntryPointWeaving(List<FrameworkModule> modules) {
@@ -54,19 +50,8 @@ public final class EntryPointWeaving {
     this.methods = Collections.unmodifiableList(all);
     // A plain array, no stream: this runs in premain, on the application's main thread
     this.entryPoints = Arrays.copyOf(numbers, all.size());
-    this.positionsByName = positionsByName(methods);
-    this.classFiles = new EntryPointClassFiles(methods);
-  }
-
-  private static Map<String, int[]> positionsByName(List<EntryPointMethod> methods) {
-    Map<String, int[]> byName = new HashMap<>();
-    for (int i = 0; i < methods.size(); i++) {
-      int[] named = byName.get(methods.get(i).name);
-      named = named == null ? new int[1] : Arrays.copyOf(named, named.length + 1);
-      named[named.length - 1] = i;
-      byName.put(methods.get(i).name, named);
-    }
-    return byName;
+    this.byName = new EntryPointsByName(methods);
+    this.classFiles = new EntryPointClassFiles(methods, byName);
   }
 
   /** The entry points of these modules, numbered by their positions. */
@@ -162,7 +147,7 @@ public final class EntryPointWeaving {
     @Override
     public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
         String[] exceptions) {
-      int[] named = positionsByName.get(name);
+      int[] named = byName.positionsOf(name);
       if (named == null) {
         return null;
       }
