@@ -117,7 +117,10 @@ public final class RedisBackend implements AutoCloseable {
    * once a second under a flood ({@code on-failure: allow}), batching let 112-257 through of a
    * limit of 100 in four quiet runs against 102-115 with a call per decision: more of its
    * decisions were decided by {@code on-failure} at a reset (BENCHMARKS.md, section 3, "Quiet,
-   * 2026-12-06 (fifth session)"). Off until that is mended.
+   * 2026-12-06 (fifth session)"). That came, batched or not, from decisions that found no
+   * connection by a wait dated from the drop before ({@link #noticeDrop}), mended: 100 either way
+   * (section 7, h-batch4). Still off: one round of six reloads under a flood admitted 106 batched
+   * (late decisions admitted on Redis's last {@code remaining}, {@link LateReplyLedger}).
    */
   private static final boolean BATCHING_BY_DEFAULT = Boolean.getBoolean("tollgate.redis.batch");
 
