@@ -119,8 +119,9 @@ public final class RedisBackend implements AutoCloseable {
    * decisions were decided by {@code on-failure} at a reset (BENCHMARKS.md, section 3, "Quiet,
    * 2026-12-06 (fifth session)"). That came, batched or not, from decisions that found no
    * connection by a wait dated from the drop before ({@link #noticeDrop}), mended: 100 either way
-   * (section 7, h-batch4). Still off: one round of six reloads under a flood admitted 106 batched
-   * (late decisions admitted on Redis's last {@code remaining}, {@link LateReplyLedger}).
+   * (section 7, h-batch4). Still off: two rounds of ten of six reloads under a flood admitted 106
+   * and 103 batched, none a call per decision (late decisions of a starved instance admitted on
+   * Redis's last {@code remaining}, {@link LateReplyLedger}'s covered bets).
    */
   private static final boolean BATCHING_BY_DEFAULT = Boolean.getBoolean("tollgate.redis.batch");
 
