@@ -117,7 +117,11 @@ public final class RedisBackend implements AutoCloseable {
    * once a second under a flood ({@code on-failure: allow}), batching let 112-257 through of a
    * limit of 100 in four quiet runs against 102-115 with a call per decision: more of its
    * decisions were decided by {@code on-failure} at a reset (BENCHMARKS.md, section 3, "Quiet,
-   * 2026-12-06 (fifth session)"). Off until that is mended.
+   * 2026-12-06 (fifth session)"). That came, batched or not, from decisions that found no
+   * connection by a wait dated from the drop before ({@link #noticeDrop}), mended: 100 either way
+   * (section 7, h-batch4). Still off: two rounds of ten of six reloads under a flood admitted 106
+   * and 103 batched, none a call per decision (late decisions of a starved instance admitted on
+   * Redis's last {@code remaining}, {@link LateReplyLedger}'s covered bets).
    */
   private static final boolean BATCHING_BY_DEFAULT = Boolean.getBoolean("tollgate.redis.batch");
 
@@ -159,6 +163,11 @@ public final class RedisBackend implements AutoCloseable {
   private volatile boolean hung;
   /** When the connection was last lost ({@link System#nanoTime}); 0 before any loss. */
   private volatile long disconnectedAt;
+  /**
+   * When the connection was last made ({@link System#nanoTime}): a drop noticed after it is a new
+   * one, dated anew ({@link #noticeDrop}).
+   */
+  private volatile long connectedAt = System.nanoTime();
   private final CircuitBreaker breaker;
   private final ClientResources resources;
   private final AbstractRedisClient client;
@@ -439,6 +448,7 @@ public final class RedisBackend implements AutoCloseable {
               commands = ((StatefulRedisConnection<String, String>) conn).async();
             }
             connection = conn;
+            noticeConnected();
             replied();
             breaker.close();
             AgentLog.info("connected to " + settings
@@ -656,8 +666,10 @@ public final class RedisBackend implements AutoCloseable {
 
   @SuppressWarnings("unchecked")
   private List<Object> evalCounted(RedisScript script, String[] keys, String... args) {
+    boolean batched = batcher != null && script == RedisScript.GCRA && keys.length == 1;
     CircuitBreaker.Permit permit = breaker.tryAcquire();
     if (permit == CircuitBreaker.Permit.REJECTED) {
+      DecisionPathTrace.count(batched, DecisionPathTrace.Path.CIRCUIT_OPEN);
       throw unavailable(
           RedisFailure.UNREACHABLE, "circuit open after: " + describe(lastFailure), lastFailure);
     }
@@ -669,8 +681,15 @@ public final class RedisBackend implements AutoCloseable {
     RedisFuture<Object> late = null;
     while (true) {
       RedisScriptingAsyncCommands<String, String> c =
-          connectedCommands(reconnectDeadline(softDeadline, hardDeadline));
+          connectedCommands(softDeadline, hardDeadline);
       if (c == null) {
+        if (DecisionPathTrace.ON) {
+          DecisionPathTrace.count(batched, breaker.state() != CircuitBreaker.State.CLOSED
+              ? DecisionPathTrace.Path.NOT_CONNECTED_BREAKER
+              : reconnectDeadline(softDeadline, hardDeadline) == softDeadline
+                  ? DecisionPathTrace.Path.NOT_CONNECTED_BY_TIMEOUT
+                  : DecisionPathTrace.Path.NOT_CONNECTED_BY_RECONNECT_WAIT);
+        }
         if (permit == CircuitBreaker.Permit.PROBE) {
           breaker.onFailure(permit);
         }
@@ -684,7 +703,7 @@ public final class RedisBackend implements AutoCloseable {
       try {
         Object result;
         try {
-          late = send(() -> batcher != null && script == RedisScript.GCRA && keys.length == 1
+          late = send(() -> batched
               ? batcher.submit(c, keys[0], args)
               : c.evalsha(script.sha1(), ScriptOutputType.MULTI, keys, args));
           result = await(late, sent, softDeadline, hardDeadline);
@@ -695,15 +714,18 @@ public final class RedisBackend implements AutoCloseable {
         }
         breaker.onSuccess(permit);
         outage.answered();
+        DecisionPathTrace.count(batched, DecisionPathTrace.Path.ANSWERED);
         return result instanceof List ? (List<Object>) result : singleton(result);
       } catch (TimeoutRuntimeException e) {
         failure = e;
         kind = e.kind;
+        DecisionPathTrace.count(batched, DecisionPathTrace.Path.LATE);
         // Sent and not cancelled: its reply, when it comes, says what Redis decided of it.
         throw failed(permit, kind, failure).withLateReply(late);
       } catch (QueueFullException e) {
         failure = e;
         kind = RedisFailure.BUSY;
+        DecisionPathTrace.count(batched, DecisionPathTrace.Path.NOT_SENT_BUSY);
         break;
       } catch (RuntimeException e) {
         if (RedisFailure.rejectedWhileDisconnected(e)) {
@@ -714,6 +736,7 @@ public final class RedisBackend implements AutoCloseable {
             && reconnectDeadline(softDeadline, hardDeadline) - System.nanoTime() > 0) {
           // Never sent: again once the connection is back, within the timeout. (Lettuce's
           // endpoint knows of a drop a little before the connection's isOpen() does.)
+          DecisionPathTrace.count(batched, DecisionPathTrace.Path.RETRIED_AFTER_REJECT);
           LockSupport.parkNanos(RECONNECT_POLL_NANOS);
           continue;
         }
@@ -721,6 +744,17 @@ public final class RedisBackend implements AutoCloseable {
         kind = RedisFailure.of(e);
         if (kind == RedisFailure.UNREACHABLE && RedisFailure.connectionWentAway(e)) {
           kind = RedisFailure.LOST; // sent, and the connection went before the reply
+        }
+        if (DecisionPathTrace.ON) {
+          if (kind == RedisFailure.LOST) {
+            DecisionPathTrace.count(batched, DecisionPathTrace.Path.LOST_WITH_CONNECTION);
+          } else if (RedisFailure.rejectedWhileDisconnected(e)) {
+            DecisionPathTrace.count(batched, DecisionPathTrace.Path.REJECTED_PAST_DEADLINE);
+          } else if (kind == RedisFailure.UNREACHABLE) {
+            DecisionPathTrace.countOther(batched, e);
+          } else {
+            DecisionPathTrace.count(batched, DecisionPathTrace.Path.OTHER);
+          }
         }
         break;
       }
@@ -745,15 +779,29 @@ public final class RedisBackend implements AutoCloseable {
   }
 
   /**
-   * A decision saw the connection down: the drop is dated from now unless a recent one is known.
-   * (Lettuce rejects commands a little before it tells the listeners of the drop.)
+   * A decision saw the connection down: the drop is dated from now unless this one is known
+   * already (noted since the connection was last made). Lettuce rejects commands a little before
+   * it tells the listeners of the drop, which date it again ({@link BreakerOnConnection}).
+   *
+   * <p>Dated anew after every reconnect, not only once the last drop is {@code max-wait} old: with
+   * the connection reset once a second under a flood ({@code run-redis-faults.sh}, round {@code
+   * drop}), a drop that came a little less than {@code max-wait} after the one before kept the
+   * older date, so the decisions at it waited for the reconnect only until that date's {@code
+   * max-wait} ran out, a few ms, and went to {@code on-failure} (allow: 1-144 admitted over a
+   * limit of 100 in 14 rounds of 16, with or without batching, every one of them so decided;
+   * none after: BENCHMARKS.md, section 7, h-batch4).
    */
   private void noticeDrop() {
     long dropped = disconnectedAt;
     long now = System.nanoTime() | 1;
-    if (dropped == 0 || now - dropped > maxWaitNanos) {
+    if (dropped == 0 || now - dropped > maxWaitNanos || connectedAt - dropped > 0) {
       disconnectedAt = now;
     }
+  }
+
+  /** The connection is made (again): the next drop is a new one. */
+  private void noticeConnected() {
+    connectedAt = System.nanoTime();
   }
 
   /**
@@ -771,11 +819,14 @@ public final class RedisBackend implements AutoCloseable {
   }
 
   /**
-   * The commands when the connection is up; else waits, within {@code deadline}, for the first
-   * connection or for a reconnect under way (the breaker closed: no attempt has failed yet).
-   * Null when there is none by then.
+   * The commands when the connection is up; else waits for the first connection (within {@code
+   * softDeadline}) or for a reconnect under way (the breaker closed: no attempt has failed yet),
+   * within {@link #reconnectDeadline}, read after the drop is noticed here and again at every
+   * look: a decision that is the first to see a drop waits as long as the ones after it (the
+   * deadline read before, it waited its timeout only). Null when there is none by then.
    */
-  private RedisScriptingAsyncCommands<String, String> connectedCommands(long deadline) {
+  private RedisScriptingAsyncCommands<String, String> connectedCommands(long softDeadline,
+      long hardDeadline) {
     RedisScriptingAsyncCommands<String, String> c = commands;
     StatefulConnection<String, String> conn = connection;
     if (c != null && conn.isOpen()) {
@@ -785,7 +836,7 @@ public final class RedisBackend implements AutoCloseable {
       return null;
     }
     if (c == null) {
-      awaitFirstConnection(deadline);
+      awaitFirstConnection(softDeadline);
       c = commands;
       conn = connection;
       if (c == null) {
@@ -797,7 +848,7 @@ public final class RedisBackend implements AutoCloseable {
     }
     while (!conn.isOpen()) {
       if (closed || breaker.state() != CircuitBreaker.State.CLOSED
-          || deadline - System.nanoTime() <= 0) {
+          || reconnectDeadline(softDeadline, hardDeadline) - System.nanoTime() <= 0) {
         return null;
       }
       LockSupport.parkNanos(RECONNECT_POLL_NANOS);
@@ -999,7 +1050,8 @@ public final class RedisBackend implements AutoCloseable {
     @Override
     public void onRedisDisconnected(RedisChannelHandler<?, ?> handler) {
       if (handler == connection) {
-        noticeDrop();
+        // The drop itself, told once: dated from now, whatever a decision noticed before.
+        disconnectedAt = System.nanoTime() | 1;
       }
     }
 
@@ -1007,6 +1059,7 @@ public final class RedisBackend implements AutoCloseable {
     public void onRedisConnected(RedisChannelHandler<?, ?> handler, SocketAddress address) {
       // Only the backend's own connection: not the short ones made to look up a Sentinel master.
       if (!closed && connection != null && handler == connection) {
+        noticeConnected();
         replied();
         breaker.close();
       }

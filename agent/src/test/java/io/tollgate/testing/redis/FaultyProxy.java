@@ -39,6 +39,7 @@ public final class FaultyProxy implements AutoCloseable {
   private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
   private final AtomicLong delayNanos = new AtomicLong();
   private final AtomicLong accepted = new AtomicLong();
+  private final AtomicLong holdNanos = new AtomicLong();
   private volatile boolean refusing;
   private volatile boolean closed;
 
@@ -77,6 +78,15 @@ public final class FaultyProxy implements AutoCloseable {
     }
   }
 
+  /**
+   * From now on, a new connection is forwarded to the server only {@code millis} after it was
+   * accepted: a reconnect that takes that long (its handshake's reply comes that late), without
+   * failing. Connections already made are not held.
+   */
+  public void holdNewConnections(long millis) {
+    holdNanos.set(TimeUnit.MILLISECONDS.toNanos(millis));
+  }
+
   /** While on, every new connection is reset as soon as it is accepted. */
   public void refuseConnections(boolean on) {
     refusing = on;
@@ -100,18 +110,42 @@ public final class FaultyProxy implements AutoCloseable {
         reset(client);
         continue;
       }
-      try {
-        Socket upstream = new Socket();
-        upstream.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), upstreamPort));
-        upstream.setTcpNoDelay(true);
-        client.setTcpNoDelay(true);
-        sockets.add(client);
-        sockets.add(upstream);
-        pump(client, upstream, false);
-        pump(upstream, client, true);
-      } catch (IOException e) {
-        reset(client); // Redis is down: as a refused connection looks to the client
+      long hold = holdNanos.get();
+      if (hold > 0) {
+        Thread held = new Thread(() -> {
+          try {
+            TimeUnit.NANOSECONDS.sleep(hold); // the slow reconnect itself, not a synchronisation
+          } catch (InterruptedException e) {
+            reset(client);
+            return;
+          }
+          forward(client);
+        }, "faulty-proxy-hold");
+        held.setDaemon(true);
+        held.start();
+        continue;
       }
+      forward(client);
+    }
+  }
+
+  /** Connects to the server for {@code client} and copies both ways. */
+  private void forward(Socket client) {
+    if (closed) {
+      reset(client);
+      return;
+    }
+    try {
+      Socket upstream = new Socket();
+      upstream.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), upstreamPort));
+      upstream.setTcpNoDelay(true);
+      client.setTcpNoDelay(true);
+      sockets.add(client);
+      sockets.add(upstream);
+      pump(client, upstream, false);
+      pump(upstream, client, true);
+    } catch (IOException e) {
+      reset(client); // Redis is down: as a refused connection looks to the client
     }
   }
 
