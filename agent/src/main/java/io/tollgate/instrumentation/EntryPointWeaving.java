@@ -109,16 +109,10 @@ public final class EntryPointWeaving {
     if (scan.found.isEmpty()) {
       return null;
     }
-    String framework = scan.found.values().iterator().next().method.framework;
-    byte[] spliced = CodeSplice.weave(classFile, reader, scan, scan);
-    if (spliced != null) {
-      return new WovenClass(spliced, framework);
-    }
-    // Given the reader, the writer copies every method it is not asked to change as it is (but
-    // copies the whole constant pool into its own table first).
+    // Given the reader, the writer copies every method it is not asked to change as it is.
     ClassWriter writer = new ClassWriter(reader, 0);
     reader.accept(new Weave(writer, scan), ClassReader.EXPAND_FRAMES);
-    return new WovenClass(writer.toByteArray(), framework);
+    return new WovenClass(writer.toByteArray(), scan.found.values().iterator().next().method.framework);
   }
 
   /** A method to weave, and its local variable slots. */
@@ -133,11 +127,8 @@ public final class EntryPointWeaving {
     }
   }
 
-  /**
-   * First pass: which methods to weave; reads the code of those only. Then what {@link
-   * CodeSplice} weaves.
-   */
-  private final class Scan extends ClassVisitor implements CodeSplice.Woven, CodeSplice.Weaving {
+  /** First pass: which methods to weave; reads the code of those only. */
+  private final class Scan extends ClassVisitor {
     final Map<String, Found> found = new HashMap<>();
     String owner;
     int majorVersion;
@@ -151,16 +142,6 @@ public final class EntryPointWeaving {
         String[] interfaces) {
       owner = name;
       majorVersion = version & 0xFFFF;
-    }
-
-    @Override
-    public boolean isWoven(int access, String name, String descriptor) {
-      return found.containsKey(name + descriptor);
-    }
-
-    @Override
-    public ClassVisitor into(ClassVisitor writer) {
-      return new Weave(writer, this);
     }
 
     @Override
@@ -191,7 +172,7 @@ public final class EntryPointWeaving {
   private static final class Weave extends ClassVisitor {
     private final Scan scan;
 
-    Weave(ClassVisitor writer, Scan scan) {
+    Weave(ClassWriter writer, Scan scan) {
       super(Opcodes.ASM9, writer);
       this.scan = scan;
     }

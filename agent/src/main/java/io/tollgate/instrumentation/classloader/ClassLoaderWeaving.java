@@ -1,6 +1,5 @@
 package io.tollgate.instrumentation.classloader;
 
-import io.tollgate.instrumentation.CodeSplice;
 import io.tollgate.instrumentation.DeclaredMethods;
 import java.nio.charset.StandardCharsets;
 import net.bytebuddy.jar.asm.ClassReader;
@@ -60,13 +59,9 @@ final class ClassLoaderWeaving {
     if ((reader.getAccess() & (Opcodes.ACC_INTERFACE | Opcodes.ACC_MODULE)) != 0) {
       return null;
     }
-    byte[] spliced = CodeSplice.weave(classFile, reader, LOAD_CLASS_METHODS, weaving);
-    if (spliced != null) {
-      return spliced;
-    }
-    ClassWriter writer = new ClassWriter(reader, 0);
-    reader.accept(new Weave(writer), ClassReader.EXPAND_FRAMES);
-    return writer.toByteArray();
+    Weave weave = new Weave(new ClassWriter(reader, 0));
+    reader.accept(weave, ClassReader.EXPAND_FRAMES);
+    return weave.writer.toByteArray();
   }
 
   /**
@@ -87,30 +82,14 @@ final class ClassLoaderWeaving {
         && (descriptor.equals(ONE_ARGUMENT) || descriptor.equals(TWO_ARGUMENTS));
   }
 
-  /** The methods woven: the loadClass methods. */
-  private static final CodeSplice.Woven LOAD_CLASS_METHODS =
-      new CodeSplice.Woven() {
-        @Override
-        public boolean isWoven(int access, String name, String descriptor) {
-          return isLoadClass(access, name, descriptor);
-        }
-      };
-
-  /** {@link Weave}, for {@link CodeSplice}. */
-  private final CodeSplice.Weaving weaving =
-      new CodeSplice.Weaving() {
-        @Override
-        public ClassVisitor into(ClassVisitor writer) {
-          return new Weave(writer);
-        }
-      };
-
   private final class Weave extends ClassVisitor {
+    final ClassWriter writer;
     String owner;
     int majorVersion;
 
-    Weave(ClassVisitor writer) {
+    Weave(ClassWriter writer) {
       super(Opcodes.ASM9, writer);
+      this.writer = writer;
     }
 
     @Override
