@@ -3,16 +3,18 @@ package io.tollgate.instrumentation;
 /**
  * The few facts of the class file format that the start-up pre-filters ({@link
  * EntryPointClassFiles}, {@link DeclaredMethods}) read straight from a class's bytes: big-endian
- * numbers, and how long each constant pool entry is, so that both walk the pool the same way.
+ * numbers, and how long each constant pool entry is, so that both walk the pool the same way; and
+ * the class loaders' weaving, which writes its few instructions into the bytes ({@code
+ * LoadClassPrologue}).
  */
-final class ClassFileBytes {
+public final class ClassFileBytes {
 
   static final int MAGIC = 0xCAFEBABE;
   /** Where the constant pool's count is, and where its first entry starts. */
-  static final int POOL_COUNT = 8;
-  static final int POOL_START = 10;
+  public static final int POOL_COUNT = 8;
+  public static final int POOL_START = 10;
 
-  static final int UTF8 = 1;
+  public static final int UTF8 = 1;
   static final int CLASS = 7;
   static final int LONG = 5;
   static final int DOUBLE = 6;
@@ -20,7 +22,7 @@ final class ClassFileBytes {
   private ClassFileBytes() {}
 
   /** True when {@code b} can be a class file: long enough for its header, and the magic number. */
-  static boolean looksLikeClassFile(byte[] b) {
+  public static boolean looksLikeClassFile(byte[] b) {
     return b != null && b.length >= POOL_START && readInt(b, 0) == MAGIC;
   }
 
@@ -58,7 +60,7 @@ final class ClassFileBytes {
    * The length in bytes of the constant pool entry at {@code at}, its tag included; -1 for a tag
    * this reader does not know (a newer class file format: the caller then judges nothing).
    */
-  static int entryLength(byte[] b, int at) {
+  public static int entryLength(byte[] b, int at) {
     int tag = b[at] & 0xFF;
     if (tag == UTF8) {
       return 3 + readUnsignedShort(b, at + 1);
@@ -68,16 +70,16 @@ final class ClassFileBytes {
   }
 
   /** True for the entries that take two indexes of the pool (a long or a double). */
-  static boolean takesTwoIndexes(byte[] b, int at) {
+  public static boolean takesTwoIndexes(byte[] b, int at) {
     int tag = b[at] & 0xFF;
     return tag == LONG || tag == DOUBLE;
   }
 
-  static int readUnsignedShort(byte[] b, int at) {
+  public static int readUnsignedShort(byte[] b, int at) {
     return ((b[at] & 0xFF) << 8) | (b[at + 1] & 0xFF);
   }
 
-  static int readInt(byte[] b, int at) {
+  public static int readInt(byte[] b, int at) {
     return (readUnsignedShort(b, at) << 16) | readUnsignedShort(b, at + 2);
   }
 }

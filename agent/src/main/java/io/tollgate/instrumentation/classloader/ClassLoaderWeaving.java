@@ -15,8 +15,9 @@ import net.bytebuddy.jar.asm.Opcodes;
  * <p>Every class the application loads passes through here, so the common answer comes from the
  * constant pool alone: a class that declares {@code loadClass} has the string {@code loadClass}
  * there. Of those (mostly classes that call it), the method headers tell the few that declare it
- * ({@link DeclaredMethods}), and only these are parsed by ASM. A method is woven by its name and
- * descriptor, as an entry point is, without walking the class's super types (which would load
+ * ({@link DeclaredMethods}), and only these are woven: their bytes, without ASM ({@link
+ * LoadClassPrologue}), or by ASM for the few that one does not take. A method is woven by its
+ * name and descriptor, as an entry point is, without walking the class's super types (which would load
  * classes while one is being defined): an instance method {@code Class loadClass(String)} outside
  * a class loader, say a resolver's, only gets the bootstrap's answer for the agent's own package.
  */
@@ -32,10 +33,12 @@ final class ClassLoaderWeaving {
       Opcodes.ACC_STATIC | Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE | Opcodes.ACC_BRIDGE;
 
   private final String prefix;
+  private final LoadClassPrologue prologue;
 
   /** @param prefix names answered by the bootstrap loader start with it */
   ClassLoaderWeaving(String prefix) {
     this.prefix = prefix;
+    this.prologue = new LoadClassPrologue(prefix);
   }
 
   static ClassLoaderWeaving ofBootstrapPackage() {
@@ -54,6 +57,10 @@ final class ClassLoaderWeaving {
   byte[] weaveMentioning(byte[] classFile) {
     if (!DeclaredMethods.any(classFile, LOAD_CLASS_METHOD)) {
       return null; // it only calls loadClass: most of those that get this far, not read by ASM
+    }
+    byte[] woven = prologue.weave(classFile);
+    if (woven != LoadClassPrologue.CANNOT) {
+      return woven;
     }
     ClassReader reader = new ClassReader(classFile);
     if ((reader.getAccess() & (Opcodes.ACC_INTERFACE | Opcodes.ACC_MODULE)) != 0) {
