@@ -57,8 +57,11 @@ import java.util.concurrent.locks.LockSupport;
  *       then every 50 ms doubling up to 500 ms. A decision waits for a reconnect under way, for
  *       up to {@code max-wait} after the drop (a dropped connection to a live server is back in a
  *       round trip, however busy the host), then fails at once ({@link RedisFailure#UNREACHABLE}).
- *       Commands are rejected while disconnected, never queued and replayed later. Only a
- *       reconnect (or first connect) that fails opens the circuit breaker.
+ *       Commands are rejected while disconnected, never queued and replayed later; calls on
+ *       the wire at the drop fail ({@link RedisFailure#LOST}) and are not sent again after the
+ *       reconnect either (DroppedCallNotReplayedTest), so a decision left to the local share is
+ *       never also spent in Redis later. Only a reconnect (or first connect) that fails opens the
+ *       circuit breaker.
  *   <li><b>Connected, reply late</b>: a reply not back within the {@code timeout} (50 ms by
  *       default) is waited for up to the hard bound {@code max-wait} (1 s by default) as long as
  *       the backend is not marked hung. Under a flood that saturates the host, replies come late
@@ -275,6 +278,10 @@ public final class RedisBackend implements AutoCloseable {
           ? new RedisBatcher(batchWindow, () -> timeoutNanos / 4)
           : null;
       RedisClient single = RedisClient.create(resources);
+      // REJECT_COMMANDS also keeps Lettuce from sending again, after the reconnect, the calls
+      // that were on the wire at a drop: with autoReconnect alone it would (at least once), and a
+      // decision already reported lost would be spent in Redis a second time. Lettuce fails the
+      // first of them with the reset and cancels the rest ("Connection disconnected").
       single.setOptions(
           ClientOptions.builder()
               .autoReconnect(true)
