@@ -75,6 +75,16 @@ public final class ClassFileBytes {
     return tag == LONG || tag == DOUBLE;
   }
 
+  /** Past a field or method at {@code at}: its access, name and descriptor, then its attributes. */
+  public static int skipMember(byte[] b, int at) {
+    int attributes = readUnsignedShort(b, at + 6);
+    at += 8;
+    for (int i = 0; i < attributes; i++) {
+      at += 6 + readInt(b, at + 2);
+    }
+    return at;
+  }
+
   public static int readUnsignedShort(byte[] b, int at) {
     return ((b[at] & 0xFF) << 8) | (b[at + 1] & 0xFF);
   }

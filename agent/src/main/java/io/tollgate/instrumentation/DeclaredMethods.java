@@ -5,8 +5,8 @@ import static io.tollgate.instrumentation.ClassFileBytes.POOL_START;
 import static io.tollgate.instrumentation.ClassFileBytes.UTF8;
 import static io.tollgate.instrumentation.ClassFileBytes.entryLength;
 import static io.tollgate.instrumentation.ClassFileBytes.looksLikeClassFile;
-import static io.tollgate.instrumentation.ClassFileBytes.readInt;
 import static io.tollgate.instrumentation.ClassFileBytes.readUnsignedShort;
+import static io.tollgate.instrumentation.ClassFileBytes.skipMember;
 import static io.tollgate.instrumentation.ClassFileBytes.takesTwoIndexes;
 
 import java.nio.charset.StandardCharsets;
@@ -92,16 +92,6 @@ public final class DeclaredMethods {
       at = skipMember(b, at);
     }
     return false;
-  }
-
-  /** Past a field or method: its access, name and descriptor, then its attributes. */
-  private static int skipMember(byte[] b, int at) {
-    int attributes = readUnsignedShort(b, at + 6);
-    at += 8;
-    for (int i = 0; i < attributes; i++) {
-      at += 6 + readInt(b, at + 2);
-    }
-    return at;
   }
 
   private static String utf8(byte[] b, int[] entries, int index) {

@@ -7,6 +7,7 @@ import static io.tollgate.instrumentation.ClassFileBytes.entryLength;
 import static io.tollgate.instrumentation.ClassFileBytes.looksLikeClassFile;
 import static io.tollgate.instrumentation.ClassFileBytes.readInt;
 import static io.tollgate.instrumentation.ClassFileBytes.readUnsignedShort;
+import static io.tollgate.instrumentation.ClassFileBytes.skipMember;
 import static io.tollgate.instrumentation.ClassFileBytes.takesTwoIndexes;
 
 import java.nio.charset.StandardCharsets;
@@ -324,15 +325,6 @@ final class LoadClassPrologue {
       }
     }
     return true;
-  }
-
-  private static int skipMember(byte[] b, int at) {
-    int attributes = readUnsignedShort(b, at + 6);
-    at += 8;
-    for (int i = 0; i < attributes; i++) {
-      at += 6 + readInt(b, at + 2);
-    }
-    return at;
   }
 
   private static void utf8(Out out, String text) {

@@ -1,20 +1,18 @@
 package io.tollgate.instrumentation.classloader;
 
+import static io.tollgate.instrumentation.classloader.LoaderClassFiles.asJava5;
+import static io.tollgate.instrumentation.classloader.LoaderClassFiles.bytesOf;
+import static io.tollgate.instrumentation.classloader.LoaderClassFiles.classFile;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import net.bytebuddy.jar.asm.ClassReader;
-import net.bytebuddy.jar.asm.ClassVisitor;
-import net.bytebuddy.jar.asm.ClassWriter;
-import net.bytebuddy.jar.asm.Opcodes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -145,30 +143,5 @@ class LoadClassPrologueTest {
 
   private static int poolEnd(byte[] classFile) {
     return new ClassReader(classFile).header;
-  }
-
-  private static byte[] classFile(String simpleName) throws IOException {
-    return bytesOf(LoadClassPrologueTest.class.getPackageName() + "." + simpleName);
-  }
-
-  private static byte[] bytesOf(String className) throws IOException {
-    String resource = "/" + className.replace('.', '/') + ".class";
-    try (InputStream in = LoadClassPrologueTest.class.getResourceAsStream(resource)) {
-      return in.readAllBytes();
-    }
-  }
-
-  /** The class as Java 5 wrote it: no stack map frames, and {@code ldc} for no class constant. */
-  private static byte[] asJava5(byte[] classFile) {
-    ClassReader reader = new ClassReader(classFile);
-    ClassWriter writer = new ClassWriter(0);
-    reader.accept(new ClassVisitor(Opcodes.ASM9, writer) {
-      @Override
-      public void visit(int version, int access, String name, String signature, String superName,
-          String[] interfaces) {
-        super.visit(Opcodes.V1_5, access, name, signature, superName, interfaces);
-      }
-    }, ClassReader.SKIP_FRAMES);
-    return writer.toByteArray();
   }
 }

@@ -1,18 +1,15 @@
 package io.tollgate.instrumentation.classloader;
 
+import static io.tollgate.instrumentation.classloader.LoaderClassFiles.asJava5;
+import static io.tollgate.instrumentation.classloader.LoaderClassFiles.bytesOf;
+import static io.tollgate.instrumentation.classloader.LoaderClassFiles.classFile;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import net.bytebuddy.jar.asm.ClassReader;
-import net.bytebuddy.jar.asm.ClassVisitor;
-import net.bytebuddy.jar.asm.ClassWriter;
-import net.bytebuddy.jar.asm.Opcodes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -104,30 +101,5 @@ class LoadClassWeaverTest {
       }
     }.loadClass(name);
     return (ClassLoader) type.getDeclaredConstructor().newInstance();
-  }
-
-  private static byte[] classFile(String simpleName) throws IOException {
-    return bytesOf(LoadClassWeaverTest.class.getPackageName() + "." + simpleName);
-  }
-
-  private static byte[] bytesOf(String className) throws IOException {
-    String resource = "/" + className.replace('.', '/') + ".class";
-    try (InputStream in = LoadClassWeaverTest.class.getResourceAsStream(resource)) {
-      assertNotNull(in, resource);
-      return in.readAllBytes();
-    }
-  }
-
-  private static byte[] asJava5(byte[] classFile) {
-    ClassReader reader = new ClassReader(classFile);
-    ClassWriter writer = new ClassWriter(0);
-    reader.accept(new ClassVisitor(Opcodes.ASM9, writer) {
-      @Override
-      public void visit(int version, int access, String name, String signature, String superName,
-          String[] interfaces) {
-        super.visit(Opcodes.V1_5, access, name, signature, superName, interfaces);
-      }
-    }, ClassReader.SKIP_FRAMES);
-    return writer.toByteArray();
   }
 }
