@@ -3,14 +3,14 @@ package io.tollgate.instrumentation.classloader;
 import static io.tollgate.instrumentation.classloader.LoaderClassFiles.asJava5;
 import static io.tollgate.instrumentation.classloader.LoaderClassFiles.bytesOf;
 import static io.tollgate.instrumentation.classloader.LoaderClassFiles.classFile;
+import static io.tollgate.instrumentation.classloader.LoaderClassFiles.instance;
+import static io.tollgate.instrumentation.classloader.LoaderClassFiles.load;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.util.Arrays;
 import net.bytebuddy.jar.asm.ClassReader;
 import org.junit.jupiter.api.Test;
@@ -97,44 +97,6 @@ class LoadClassPrologueTest {
     byte[] woven = DELEGATING_JAVA_UTIL_CONCURRENT.weave(classFile);
     assertNotSame(LoadClassPrologue.CANNOT, woven, "woven by the prologue, not left to ASM");
     return woven;
-  }
-
-  /** What {@code loadClass(name)} answers: the bootstrap's class, or the loader's refusal. */
-  private static String load(ClassLoader loader, String simpleName, String name)
-      throws Exception {
-    Method loadClass = loader.getClass().getDeclaredMethod("loadClass",
-        simpleName.endsWith("WithOneArgument")
-            ? new Class<?>[] {String.class}
-            : new Class<?>[] {String.class, boolean.class});
-    loadClass.setAccessible(true);
-    try {
-      Object[] arguments = loadClass.getParameterCount() == 1
-          ? new Object[] {name}
-          : new Object[] {name, false};
-      Class<?> found = (Class<?>) loadClass.invoke(loader, arguments);
-      assertNull(found.getClassLoader(), found + " comes from the bootstrap loader");
-      return "the bootstrap's";
-    } catch (InvocationTargetException e) {
-      return e.getCause().getMessage();
-    }
-  }
-
-  private static ClassLoader instance(String simpleName, byte[] classFile) throws Exception {
-    String name = LoadClassPrologueTest.class.getPackageName() + "." + simpleName;
-    Class<?> type = new ClassLoader(LoadClassPrologueTest.class.getClassLoader()) {
-      @Override
-      protected Class<?> loadClass(String className, boolean resolve)
-          throws ClassNotFoundException {
-        synchronized (getClassLoadingLock(className)) {
-          if (!className.equals(name)) {
-            return super.loadClass(className, resolve);
-          }
-          Class<?> defined = findLoadedClass(className);
-          return defined != null ? defined : defineClass(name, classFile, 0, classFile.length);
-        }
-      }
-    }.loadClass(name);
-    return (ClassLoader) type.getDeclaredConstructor().newInstance();
   }
 
   private static int count(byte[] classFile) {

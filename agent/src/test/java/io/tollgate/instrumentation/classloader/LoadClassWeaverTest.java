@@ -3,13 +3,13 @@ package io.tollgate.instrumentation.classloader;
 import static io.tollgate.instrumentation.classloader.LoaderClassFiles.asJava5;
 import static io.tollgate.instrumentation.classloader.LoaderClassFiles.bytesOf;
 import static io.tollgate.instrumentation.classloader.LoaderClassFiles.classFile;
+import static io.tollgate.instrumentation.classloader.LoaderClassFiles.instance;
+import static io.tollgate.instrumentation.classloader.LoaderClassFiles.load;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -62,44 +62,9 @@ class LoadClassWeaverTest {
     assertNull(DELEGATING_JAVA_UTIL_CONCURRENT.weave(new byte[] {1, 2, 3}));
   }
 
-  /** What {@code loadClass(name)} answers: the bootstrap's class, or the loader's refusal. */
-  private static String load(ClassLoader loader, String simpleName, String name)
-      throws Exception {
-    Method loadClass = loader.getClass().getDeclaredMethod("loadClass",
-        simpleName.endsWith("WithOneArgument")
-            ? new Class<?>[] {String.class}
-            : new Class<?>[] {String.class, boolean.class});
-    loadClass.setAccessible(true);
-    try {
-      Object[] arguments = loadClass.getParameterCount() == 1
-          ? new Object[] {name}
-          : new Object[] {name, false};
-      Class<?> found = (Class<?>) loadClass.invoke(loader, arguments);
-      assertNull(found.getClassLoader(), found + " comes from the bootstrap loader");
-      return "the bootstrap's";
-    } catch (InvocationTargetException e) {
-      assertTrue(e.getCause() instanceof ClassNotFoundException, e.getCause().toString());
-      return e.getCause().getMessage();
-    }
-  }
-
   private static ClassLoader wovenInstance(String simpleName, byte[] classFile) throws Exception {
-    String name = LoadClassWeaverTest.class.getPackageName() + "." + simpleName;
     byte[] woven = DELEGATING_JAVA_UTIL_CONCURRENT.weave(classFile);
-    assertNotNull(woven, name + " declares loadClass");
-    Class<?> type = new ClassLoader(LoadClassWeaverTest.class.getClassLoader()) {
-      @Override
-      protected Class<?> loadClass(String className, boolean resolve)
-          throws ClassNotFoundException {
-        synchronized (getClassLoadingLock(className)) {
-          if (!className.equals(name)) {
-            return super.loadClass(className, resolve);
-          }
-          Class<?> defined = findLoadedClass(className);
-          return defined != null ? defined : defineClass(name, woven, 0, woven.length);
-        }
-      }
-    }.loadClass(name);
-    return (ClassLoader) type.getDeclaredConstructor().newInstance();
+    assertNotNull(woven, simpleName + " declares loadClass");
+    return instance(simpleName, woven);
   }
 }
