@@ -75,6 +75,41 @@ public final class ClassFileBytes {
     return tag == LONG || tag == DOUBLE;
   }
 
+  /**
+   * Where each constant of the pool starts, written into {@code entries} by index (its length the
+   * pool's count); the pool's end, or -1 for a pool this reader does not know.
+   */
+  public static int indexPool(byte[] b, int[] entries) {
+    int at = POOL_START;
+    for (int index = 1; index < entries.length; index++) {
+      entries[index] = at;
+      int length = entryLength(b, at);
+      if (length < 0) {
+        return -1;
+      }
+      if (takesTwoIndexes(b, at)) {
+        index++;
+      }
+      at += length;
+    }
+    return at;
+  }
+
+  /**
+   * Where the methods' count is, from the pool's end: past the access flags, this and super
+   * class, the interfaces and the fields.
+   */
+  public static int methodsAt(byte[] b, int poolEnd) {
+    int at = poolEnd + 6;
+    at += 2 + 2 * readUnsignedShort(b, at); // interfaces
+    int fields = readUnsignedShort(b, at);
+    at += 2;
+    for (int i = 0; i < fields; i++) {
+      at = skipMember(b, at);
+    }
+    return at;
+  }
+
   /** Past a field or method at {@code at}: its access, name and descriptor, then its attributes. */
   public static int skipMember(byte[] b, int at) {
     int attributes = readUnsignedShort(b, at + 6);

@@ -1,13 +1,12 @@
 package io.tollgate.instrumentation;
 
 import static io.tollgate.instrumentation.ClassFileBytes.POOL_COUNT;
-import static io.tollgate.instrumentation.ClassFileBytes.POOL_START;
 import static io.tollgate.instrumentation.ClassFileBytes.UTF8;
-import static io.tollgate.instrumentation.ClassFileBytes.entryLength;
+import static io.tollgate.instrumentation.ClassFileBytes.indexPool;
 import static io.tollgate.instrumentation.ClassFileBytes.looksLikeClassFile;
+import static io.tollgate.instrumentation.ClassFileBytes.methodsAt;
 import static io.tollgate.instrumentation.ClassFileBytes.readUnsignedShort;
 import static io.tollgate.instrumentation.ClassFileBytes.skipMember;
-import static io.tollgate.instrumentation.ClassFileBytes.takesTwoIndexes;
 
 import java.nio.charset.StandardCharsets;
 
@@ -59,27 +58,13 @@ public final class DeclaredMethods {
     // Where each entry starts: only the class files a weaving picked get this far, a few in a
     // thousand, so the array is no cost to the common case.
     int[] entries = new int[count];
-    int at = POOL_START;
-    for (int index = 1; index < count; index++) {
-      entries[index] = at;
-      int length = entryLength(b, at);
-      if (length < 0) {
-        return false; // a constant pool this reader does not know
-      }
-      if (takesTwoIndexes(b, at)) {
-        index++;
-      }
-      at += length;
+    int poolEnd = indexPool(b, entries);
+    if (poolEnd < 0) {
+      return false; // a constant pool this reader does not know
     }
-    int thisClass = readUnsignedShort(b, at + 2);
+    int thisClass = readUnsignedShort(b, poolEnd + 2);
     String owner = utf8(b, entries, readUnsignedShort(b, entries[thisClass] + 1));
-    at += 6; // access flags, this class, super class
-    at += 2 + 2 * readUnsignedShort(b, at); // interfaces
-    int fields = readUnsignedShort(b, at);
-    at += 2;
-    for (int i = 0; i < fields; i++) {
-      at = skipMember(b, at);
-    }
+    int at = methodsAt(b, poolEnd);
     int methods = readUnsignedShort(b, at);
     at += 2;
     for (int i = 0; i < methods; i++) {

@@ -3,12 +3,12 @@ package io.tollgate.instrumentation.classloader;
 import static io.tollgate.instrumentation.ClassFileBytes.POOL_COUNT;
 import static io.tollgate.instrumentation.ClassFileBytes.POOL_START;
 import static io.tollgate.instrumentation.ClassFileBytes.UTF8;
-import static io.tollgate.instrumentation.ClassFileBytes.entryLength;
+import static io.tollgate.instrumentation.ClassFileBytes.indexPool;
 import static io.tollgate.instrumentation.ClassFileBytes.looksLikeClassFile;
+import static io.tollgate.instrumentation.ClassFileBytes.methodsAt;
 import static io.tollgate.instrumentation.ClassFileBytes.readInt;
 import static io.tollgate.instrumentation.ClassFileBytes.readUnsignedShort;
 import static io.tollgate.instrumentation.ClassFileBytes.skipMember;
-import static io.tollgate.instrumentation.ClassFileBytes.takesTwoIndexes;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -105,19 +105,10 @@ final class LoadClassPrologue {
       return CANNOT;
     }
     int[] entries = new int[count];
-    int at = POOL_START;
-    for (int index = 1; index < count; index++) {
-      entries[index] = at;
-      int length = entryLength(b, at);
-      if (length < 0) {
-        return CANNOT;
-      }
-      if (takesTwoIndexes(b, at)) {
-        index++;
-      }
-      at += length;
+    int poolEnd = indexPool(b, entries);
+    if (poolEnd < 0) {
+      return CANNOT;
     }
-    int poolEnd = at;
     if ((readUnsignedShort(b, poolEnd) & ACC_INTERFACE_OR_MODULE) != 0) {
       return null;
     }
@@ -125,13 +116,7 @@ final class LoadClassPrologue {
     Out out = new Out(b.length + constants.length + 256);
     out.bytes(b, 0, POOL_COUNT).u2(count + CONSTANTS).bytes(b, POOL_START, poolEnd - POOL_START);
     appendConstants(out, count);
-    at = poolEnd + 6;
-    at += 2 + 2 * readUnsignedShort(b, at); // interfaces
-    int fields = readUnsignedShort(b, at);
-    at += 2;
-    for (int i = 0; i < fields; i++) {
-      at = skipMember(b, at);
-    }
+    int at = methodsAt(b, poolEnd);
     int methods = readUnsignedShort(b, at);
     at += 2;
     out.bytes(b, poolEnd, at - poolEnd);
