@@ -73,7 +73,7 @@ class LoadClassPrologueCorporaIT {
                   continue;
                 }
                 try {
-                  new OneWovenClass(corpus, name, ours).loadClass(name).getDeclaredConstructors();
+                  new LoaderClassFiles.DefinedAlone(corpus, name, ours).loadClass(name).getDeclaredConstructors();
                   linked++;
                 } catch (UnsupportedClassVersionError newerThanThisJvm) {
                   woven--; // Payara's Java 21 classes on Java 17: linked on a newer JDK only
@@ -101,30 +101,6 @@ class LoadClassPrologueCorporaIT {
     try (Stream<Path> files = Files.walk(folder)) {
       return files.filter(file -> file.toString().endsWith(".jar")).sorted()
           .collect(Collectors.toCollection(ArrayList::new));
-    }
-  }
-
-  /** Defines one woven class; the rest of its corpus comes from the corpus's loader. */
-  private static final class OneWovenClass extends ClassLoader {
-    private final String name;
-    private final byte[] classFile;
-
-    OneWovenClass(ClassLoader corpus, String name, byte[] classFile) {
-      super(corpus);
-      this.name = name;
-      this.classFile = classFile;
-    }
-
-    @Override
-    protected Class<?> loadClass(String className, boolean resolve)
-        throws ClassNotFoundException {
-      synchronized (getClassLoadingLock(className)) {
-        if (!className.equals(name)) {
-          return super.loadClass(className, resolve);
-        }
-        Class<?> defined = findLoadedClass(className);
-        return defined != null ? defined : defineClass(name, classFile, 0, classFile.length);
-      }
     }
   }
 }

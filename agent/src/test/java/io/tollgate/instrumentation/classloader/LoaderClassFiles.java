@@ -48,22 +48,11 @@ final class LoaderClassFiles {
     return writer.toByteArray();
   }
 
-  /** An instance of this package's loader {@code simpleName}, its class defined from {@code classFile}. */
+  /** An instance of this package's loader {@code simpleName}, its class defined from the bytes. */
   static ClassLoader instance(String simpleName, byte[] classFile) throws Exception {
     String name = LoaderClassFiles.class.getPackageName() + "." + simpleName;
-    Class<?> type = new ClassLoader(LoaderClassFiles.class.getClassLoader()) {
-      @Override
-      protected Class<?> loadClass(String className, boolean resolve)
-          throws ClassNotFoundException {
-        synchronized (getClassLoadingLock(className)) {
-          if (!className.equals(name)) {
-            return super.loadClass(className, resolve);
-          }
-          Class<?> defined = findLoadedClass(className);
-          return defined != null ? defined : defineClass(name, classFile, 0, classFile.length);
-        }
-      }
-    }.loadClass(name);
+    Class<?> type =
+        new DefinedAlone(LoaderClassFiles.class.getClassLoader(), name, classFile).loadClass(name);
     return (ClassLoader) type.getDeclaredConstructor().newInstance();
   }
 
@@ -84,6 +73,30 @@ final class LoaderClassFiles {
     } catch (InvocationTargetException e) {
       assertTrue(e.getCause() instanceof ClassNotFoundException, e.getCause().toString());
       return e.getCause().getMessage();
+    }
+  }
+
+  /** Defines one class from given bytes; every other class comes from its parent. */
+  static final class DefinedAlone extends ClassLoader {
+    private final String name;
+    private final byte[] classFile;
+
+    DefinedAlone(ClassLoader parent, String name, byte[] classFile) {
+      super(parent);
+      this.name = name;
+      this.classFile = classFile;
+    }
+
+    @Override
+    protected Class<?> loadClass(String className, boolean resolve)
+        throws ClassNotFoundException {
+      synchronized (getClassLoadingLock(className)) {
+        if (!className.equals(name)) {
+          return super.loadClass(className, resolve);
+        }
+        Class<?> defined = findLoadedClass(className);
+        return defined != null ? defined : defineClass(name, classFile, 0, classFile.length);
+      }
     }
   }
 }

@@ -61,14 +61,8 @@ class ConnectionResetTest {
       long reconnectMillis, long maxWaitMillis, int byRedis, int byOnFailure, RedisServer server)
       throws Exception {
     try (FaultyProxy proxy = new FaultyProxy(server.port());
-        RedisBackend backend = RedisBackend.connect(
-            RedisConnectionSettings.uri(proxy.uri())
-                .withTimeout(Duration.ofMillis(50))
-                .withMaxWait(Duration.ofMillis(maxWaitMillis))
-                .withConnectTimeout(Duration.ofSeconds(30)) // a slow reconnect, not a failed one
-                .withMaxWaitingThreads(DECISIONS),
-            batched)) {
-      assertTrue(backend.awaitConnected(Duration.ofSeconds(30)), "no connection to " + proxy);
+        RedisBackend backend = RedisTestSupport.connectThrough(
+            proxy, Duration.ofMillis(maxWaitMillis), DECISIONS, batched)) {
       FailurePolicyStore store = new FailurePolicyStore(
           new RedisGcraStore(backend, RedisTestSupport.uniqueRule("reset"),
               new TokenBucket(LimitSpec.of(1_000_000, TimeUnit.DAYS.toNanos(10)))),

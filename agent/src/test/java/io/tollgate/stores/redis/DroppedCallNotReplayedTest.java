@@ -2,7 +2,6 @@ package io.tollgate.stores.redis;
 
 import static io.tollgate.testing.Conditions.awaitTrue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tollgate.limiters.LimitSpec;
 import io.tollgate.limiters.TokenBucket;
@@ -66,14 +65,8 @@ class DroppedCallNotReplayedTest {
     String rule = RedisTestSupport.uniqueRule("replay");
     long maxWaitMillis = when == When.WHILE_DISCONNECTED ? 300 : 10_000;
     try (FaultyProxy proxy = new FaultyProxy(server.port());
-        RedisBackend backend = RedisBackend.connect(
-            RedisConnectionSettings.uri(proxy.uri())
-                .withTimeout(Duration.ofMillis(50))
-                .withMaxWait(Duration.ofMillis(maxWaitMillis))
-                .withConnectTimeout(Duration.ofSeconds(30)) // a slow reconnect, not a failed one
-                .withMaxWaitingThreads(4),
-            batched)) {
-      assertTrue(backend.awaitConnected(Duration.ofSeconds(30)), "no connection to " + proxy);
+        RedisBackend backend = RedisTestSupport.connectThrough(
+            proxy, Duration.ofMillis(maxWaitMillis), 4, batched)) {
       RedisGcraStore store = new RedisGcraStore(backend, rule,
           new TokenBucket(LimitSpec.of(LIMIT, TimeUnit.DAYS.toNanos(10))));
       store.decide("warm-up", 1, new Verdict()); // the script loaded: one call per decision

@@ -2,6 +2,7 @@ package io.tollgate.stores.redis;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tollgate.testing.redis.FaultyProxy;
 import io.tollgate.testing.redis.RedisServer;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -26,6 +27,23 @@ final class RedisTestSupport {
     RedisBackend backend = RedisBackend.connect(
         RedisConnectionSettings.uri(server.uri()).withTimeout(timeout), true);
     assertTrue(backend.awaitConnected(Duration.ofSeconds(20)), "no connection to " + server);
+    return backend;
+  }
+
+  /**
+   * A backend behind {@code proxy}, connected, with a 50 ms timeout and {@code maxWait}: a
+   * connect timeout of 30 s, so that a reconnect the proxy holds is slow, not failed.
+   */
+  static RedisBackend connectThrough(FaultyProxy proxy, Duration maxWait, int maxWaitingThreads,
+      boolean batched) {
+    RedisBackend backend = RedisBackend.connect(
+        RedisConnectionSettings.uri(proxy.uri())
+            .withTimeout(Duration.ofMillis(50))
+            .withMaxWait(maxWait)
+            .withConnectTimeout(Duration.ofSeconds(30))
+            .withMaxWaitingThreads(maxWaitingThreads),
+        batched);
+    assertTrue(backend.awaitConnected(Duration.ofSeconds(30)), "no connection to " + proxy);
     return backend;
   }
 
