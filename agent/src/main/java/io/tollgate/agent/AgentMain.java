@@ -260,8 +260,13 @@ public final class AgentMain {
 
   private static void startBackgroundServices(AgentArguments arguments) {
     RulesFileWatcher.start(rules, RELOAD_INTERVAL_MILLIS);
-    PrometheusExporter.startIfConfigured(
-        arguments.get("metrics-port"), arguments.get("metrics-host"));
+    String metricsPort = arguments.get("metrics-port");
+    if (metricsPort != null) {
+      // Only then: the exporter's class sets up its counters' table (nine method references) and
+      // links the JDK's HTTP server, work for the start-up thread that a start without metrics
+      // need not do
+      PrometheusExporter.startIfConfigured(metricsPort, arguments.get("metrics-host"));
+    }
     EntryPoints.warnIfNoneSeen(arguments.get("entry-point-warning-after"));
   }
 

@@ -20,6 +20,17 @@ public interface FrameworkModule {
   /** The handler of this module's entry points, made once the engine is ready. */
   EntryPointHandler handler(TollgateGate engine);
 
+  /**
+   * Whether its handler is made at the first call of its entry points rather than with the
+   * engine: an outbound client's, whose classes (some 20 for the five clients) an application that
+   * never calls that client need not load, nor the agent's start-up thread beside the
+   * application's start. Not an inbound framework's: its handler would then be made on the
+   * application's first request.
+   */
+  default boolean handlerAtFirstCall() {
+    return false;
+  }
+
   /** What its requests are called in the agent's log: "a servlet request". */
   String requestName();
 }
