@@ -25,6 +25,10 @@ class StartupWorkIT {
           new String[] {
             ".shaded.com.github.benmanes.caffeine.cache.BoundedLocalCache ",
             "Caffeine's cache, which the first decision makes"
+          },
+          new String[] {
+            "io.tollgate.instrumentation.ApiPerClass$NoApi ",
+            "the frameworks' API per request class (ApiPerClass), which the first request reads"
           });
 
   @TempDir Path dir;
