@@ -265,9 +265,8 @@ public final class AgentMain {
     RulesFileWatcher.start(rules, RELOAD_INTERVAL_MILLIS);
     String metricsPort = arguments.get("metrics-port");
     if (metricsPort != null) {
-      // Only then: the exporter's class sets up its counters' table (nine method references) and
-      // links the JDK's HTTP server, work for the start-up thread that a start without metrics
-      // need not do
+      // Only then: the exporter's class sets up its counters' table (nine method references),
+      // work for the start-up thread that a start without metrics need not do
       PrometheusExporter.startIfConfigured(metricsPort, arguments.get("metrics-host"));
     }
     EntryPoints.warnIfNoneSeen(arguments.get("entry-point-warning-after"));

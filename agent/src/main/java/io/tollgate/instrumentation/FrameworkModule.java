@@ -22,10 +22,10 @@ public interface FrameworkModule {
 
   /**
    * Whether its handler is made at the first call of its entry points rather than with the
-   * engine: an outbound client's, whose classes (some 20 for the five clients) an application that
-   * never calls that client need not load, nor the agent's start-up thread beside the
-   * application's start. Not an inbound framework's: its handler would then be made on the
-   * application's first request.
+   * engine: an outbound client's, so that its handler's classes (some 20 for the six client
+   * modules) are loaded by an application that calls that client, at its first call, not by the
+   * agent's start-up thread beside every application's start. Not an inbound framework's: its
+   * handler would then be made on the application's first request.
    */
   default boolean handlerAtFirstCall() {
     return false;
