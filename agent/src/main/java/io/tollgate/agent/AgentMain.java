@@ -9,6 +9,7 @@ import io.tollgate.diagnostics.metrics.PrometheusExporter;
 import io.tollgate.engine.RulesFileWatcher;
 import io.tollgate.engine.RulesHolder;
 import io.tollgate.engine.TollgateGate;
+import io.tollgate.instrumentation.ApiPerClass;
 import io.tollgate.instrumentation.EntryPointDispatch;
 import io.tollgate.instrumentation.EntryPointWeaving;
 import io.tollgate.instrumentation.FrameworkModule;
@@ -213,8 +214,10 @@ public final class AgentMain {
   private static void loadFirstDecisionClasses() {
     try {
       LocalLimiterStore.loadCacheClasses();
+      ApiPerClass.loadClasses();
     } catch (Throwable t) {
-      AgentLog.debug("could not load the key caches' classes ahead of the first request: " + t);
+      AgentLog.debug("could not load the first decision's classes ahead of the first request: "
+          + t);
     }
   }
 
@@ -260,8 +263,12 @@ public final class AgentMain {
 
   private static void startBackgroundServices(AgentArguments arguments) {
     RulesFileWatcher.start(rules, RELOAD_INTERVAL_MILLIS);
-    PrometheusExporter.startIfConfigured(
-        arguments.get("metrics-port"), arguments.get("metrics-host"));
+    String metricsPort = arguments.get("metrics-port");
+    if (metricsPort != null) {
+      // Only then: the exporter's class sets up its counters' table (nine method references),
+      // work for the start-up thread that a start without metrics need not do
+      PrometheusExporter.startIfConfigured(metricsPort, arguments.get("metrics-host"));
+    }
     EntryPoints.warnIfNoneSeen(arguments.get("entry-point-warning-after"));
   }
 

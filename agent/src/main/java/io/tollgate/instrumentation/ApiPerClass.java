@@ -38,6 +38,26 @@ public abstract class ApiPerClass<T> {
         }
       };
 
+  /** Matches nothing: made by {@link #loadClasses}, for its classes only. */
+  private static final class NoApi extends ApiPerClass<Object> {
+    NoApi() {
+      super("no API");
+    }
+
+    @Override
+    protected Object match(Class<?> type) {
+      return null;
+    }
+  }
+
+  /**
+   * Loads this class and its cache's on the calling thread: the agent's start-up thread calls it,
+   * so that the application's first request, whose framework module reads its API here, does not.
+   */
+  public static void loadClasses() {
+    new NoApi().get(ApiPerClass.class);
+  }
+
   protected ApiPerClass(String what) {
     this.what = what;
   }

@@ -23,7 +23,9 @@ public final class EntryPointDispatch implements RequestGate {
     ending = new String[modules.size()];
     for (int i = 0; i < handlers.length; i++) {
       FrameworkModule module = modules.get(i);
-      handlers[i] = module.handler(engine);
+      handlers[i] = module.handlerAtFirstCall()
+          ? new HandlerAtFirstCall(module, engine)
+          : module.handler(engine);
       deciding[i] = "deciding " + module.requestName();
       ending[i] = "ending " + module.requestName();
     }

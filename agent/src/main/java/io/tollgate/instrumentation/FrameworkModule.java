@@ -20,6 +20,17 @@ public interface FrameworkModule {
   /** The handler of this module's entry points, made once the engine is ready. */
   EntryPointHandler handler(TollgateGate engine);
 
+  /**
+   * Whether its handler is made at the first call of its entry points rather than with the
+   * engine: an outbound client's, so that its handler's classes (some 20 for the six client
+   * modules) are loaded by an application that calls that client, at its first call, not by the
+   * agent's start-up thread beside every application's start. Not an inbound framework's: its
+   * handler would then be made on the application's first request.
+   */
+  default boolean handlerAtFirstCall() {
+    return false;
+  }
+
   /** What its requests are called in the agent's log: "a servlet request". */
   String requestName();
 }

@@ -6,12 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
+import java.util.zip.ZipEntry;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -73,6 +76,36 @@ class AgentJarContentsIT {
     }
     assertTrue(classes > 1000, "expected the whole agent in the jar, found " + classes + " classes");
     assertEquals(List.of(), tooNew);
+  }
+
+  /**
+   * The classes a start defines are stored as they are (the agent's class loader reads them without
+   * inflating), and every one the list names is in the jar: a class renamed or moved off the list's
+   * name would silently be deflated again. The rest stays deflated.
+   */
+  @Test
+  void theStartPathsClassesAreStoredAndTheRestDeflated() throws IOException {
+    List<String> listed = Files.readAllLines(Paths.get("start-path-classes.txt"));
+    assertTrue(listed.contains("io/tollgate/agent/AgentMain.classdata"), "the list: " + listed.size());
+    assertTrue(listed.size() > 300, "expected the start's ~400 classes, found " + listed.size());
+    List<String> wrong = new ArrayList<>();
+    try (JarFile jar = new JarFile(TestPaths.agentJar())) {
+      for (String name : listed) {
+        JarEntry entry = jar.getJarEntry("inst/" + name);
+        if (entry == null) {
+          wrong.add(name + " (listed, not in the jar: run benchmarks/start-path-classes.sh)");
+        } else if (entry.getMethod() != ZipEntry.STORED) {
+          wrong.add(name + " (listed, deflated)");
+        }
+      }
+      // Lettuce's, never defined by a start without Redis rules
+      JarEntry redisClient = jar.getJarEntry(
+          "inst/io/tollgate/shaded/io/lettuce/core/RedisClient.classdata");
+      if (redisClient == null || redisClient.getMethod() != ZipEntry.DEFLATED) {
+        wrong.add("the Redis client's RedisClient (expected deflated)");
+      }
+    }
+    assertEquals(List.of(), wrong);
   }
 
   @Test

@@ -25,6 +25,10 @@ class StartupWorkIT {
           new String[] {
             ".shaded.com.github.benmanes.caffeine.cache.BoundedLocalCache ",
             "Caffeine's cache, which the first decision makes"
+          },
+          new String[] {
+            "io.tollgate.instrumentation.ApiPerClass$NoApi ",
+            "the frameworks' API per request class (ApiPerClass), which the first request reads"
           });
 
   @TempDir Path dir;
@@ -64,6 +68,36 @@ class StartupWorkIT {
           assertFalse(line.contains(absent), "nothing here weaves with " + absent + ": " + line);
         }
       }
+    }
+  }
+
+  /**
+   * What the rules and the agent's arguments do not use is not loaded by the start-up thread: an
+   * outbound client's handler is made at the application's first call of that client, and the
+   * metrics exporter only with {@code metrics-port}.
+   */
+  @Test
+  void theStartDoesNotLoadTheOutboundClientsHandlersNorTheMetricsExporter() throws Exception {
+    try (ForkedApp app = servletJakartaLoggingClassLoads()) {
+      app.awaitOutput("[tollgate] ready;", Duration.ofSeconds(60));
+      assertEquals(200, app.get("/hello").statusCode());
+      app.awaitOutput("io.tollgate.shaded.com.github.benmanes.caffeine.cache.BoundedLocalCache ",
+          Duration.ofSeconds(30));
+      for (String absent : List.of(
+          "io.tollgate.instrumentation.outbound.OutboundSends ",
+          "io.tollgate.instrumentation.outbound.apache4.Apache4Requests ",
+          "io.tollgate.instrumentation.outbound.okhttp.OkHttpCallsReader ",
+          "io.tollgate.instrumentation.outbound.jdkhttp.JdkHttpClientCalls ",
+          "io.tollgate.instrumentation.outbound.urlconnection.UrlConnectionCalls ",
+          "io.tollgate.diagnostics.metrics.PrometheusExporter ")) {
+        for (String line : app.output()) {
+          assertFalse(line.contains(absent), "nothing here loads " + absent + ": " + line);
+        }
+      }
+      // The handler made with the engine: the servlet module's, which that request went through
+      assertTrue(app.output().stream().anyMatch(
+          line -> line.contains("io.tollgate.instrumentation.servlet.ServletRequests ")),
+          "the servlet module's handler is loaded");
     }
   }
 

@@ -40,6 +40,12 @@ public final class Apache4Module implements FrameworkModule {
         APACHE4_EXECUTE_WEAVER);
   }
 
+  /** An outbound client: its classes are loaded at the application's first call of it. */
+  @Override
+  public boolean handlerAtFirstCall() {
+    return true;
+  }
+
   @Override
   public EntryPointHandler handler(TollgateGate engine) {
     return new OutboundSends(engine::outbound, new Apache4Requests());

@@ -56,6 +56,12 @@ public final class Apache5AsyncModule implements FrameworkModule {
             "handleResponse", HANDLE_RESPONSE, APACHE5_ASYNC_ANSWER_WEAVER));
   }
 
+  /** An outbound client: its classes are loaded at the application's first call of it. */
+  @Override
+  public boolean handlerAtFirstCall() {
+    return true;
+  }
+
   @Override
   public EntryPointHandler handler(TollgateGate engine) {
     return new Apache5AsyncExchanges(engine::outbound, new Apache5Requests());

@@ -37,6 +37,12 @@ public final class Apache5Module implements FrameworkModule {
         APACHE5_EXECUTE_WEAVER);
   }
 
+  /** An outbound client: its classes are loaded at the application's first call of it. */
+  @Override
+  public boolean handlerAtFirstCall() {
+    return true;
+  }
+
   @Override
   public EntryPointHandler handler(TollgateGate engine) {
     return new OutboundSends(engine::outbound, new Apache5Requests());

@@ -41,6 +41,12 @@ public final class JdkHttpClientModule implements FrameworkModule {
             SEND_ASYNC_WEAVER));
   }
 
+  /** An outbound client: its classes are loaded at the application's first call of it. */
+  @Override
+  public boolean handlerAtFirstCall() {
+    return true;
+  }
+
   @Override
   public EntryPointHandler handler(TollgateGate engine) {
     return new JdkHttpClientCalls(engine);

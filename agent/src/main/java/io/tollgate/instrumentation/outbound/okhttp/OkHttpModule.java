@@ -34,6 +34,12 @@ public final class OkHttpModule implements FrameworkModule {
             "getResponseWithInterceptorChain", "()Lokhttp3/Response;", REAL_CALL_WEAVER));
   }
 
+  /** An outbound client: its classes are loaded at the application's first call of it. */
+  @Override
+  public boolean handlerAtFirstCall() {
+    return true;
+  }
+
   @Override
   public EntryPointHandler handler(TollgateGate engine) {
     return new OutboundSends(engine::outbound, new OkHttpCallsReader());

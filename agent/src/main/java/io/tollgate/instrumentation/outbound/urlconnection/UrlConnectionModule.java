@@ -39,6 +39,12 @@ public final class UrlConnectionModule implements FrameworkModule {
             "()Ljava/io/InputStream;", INPUT_WEAVER));
   }
 
+  /** An outbound client: its classes are loaded at the application's first call of it. */
+  @Override
+  public boolean handlerAtFirstCall() {
+    return true;
+  }
+
   @Override
   public EntryPointHandler handler(TollgateGate engine) {
     return new UrlConnectionCalls(engine);
