@@ -206,6 +206,12 @@ final class LateReplyLedger {
     long remaining;
     long refusedUntil;
     /**
+     * When {@link #remaining} was read here, and the round trip of the call that brought it: it
+     * covers bets for that long after (see {@link LateReplyLedger#remainingTrusted}).
+     */
+    long remainingAt;
+    long remainingRoundTrip;
+    /**
      * Tokens Redis counted for this instance that no request here has, less this instance's bets
      * not settled yet (negative: a debt). Positive credits are given up at {@code creditsUntil},
      * {@link LateReplyLedger#CREDIT_NANOS} after the last token came; a debt stays until paid.
@@ -289,11 +295,14 @@ final class LateReplyLedger {
     final long number;
     /** The units of the share its request took before it was sent (0: the share refused it). */
     final long shareTaken;
+    /** When it was about to be sent: its reply's round trip is measured from here. */
+    final long sentAt;
 
-    Call(Key key, long number, long shareTaken) {
+    Call(Key key, long number, long shareTaken, long sentAt) {
       this.key = key;
       this.number = number;
       this.shareTaken = shareTaken;
+      this.sentAt = sentAt;
     }
   }
 
@@ -307,11 +316,12 @@ final class LateReplyLedger {
    * of the share: in flight until {@link #answered}, {@link #decideLate} or {@link #noReply}.
    */
   Call sending(String key, long shareTaken) {
+    long now = clock.nowNanos();
     Key k = keys.get(key, Key::new);
     synchronized (k) {
       k.outstanding++;
       k.shareInFlight += shareTaken;
-      return new Call(k, ++k.sent, shareTaken);
+      return new Call(k, ++k.sent, shareTaken, now);
     }
   }
 
@@ -351,7 +361,7 @@ final class LateReplyLedger {
     synchronized (k) {
       k.outstanding--;
       k.shareInFlight -= call.shareTaken;
-      note(k, call.number, decided, now);
+      note(k, call, decided, now);
       LateReplyTrace.count(k.counts, decided.allowed
           ? LateReplyTrace.Count.IN_TIME_GRANTED : LateReplyTrace.Count.IN_TIME_REFUSED, 1);
       if (!decided.allowed && shareLeft > k.roomForCredits) {
@@ -441,7 +451,8 @@ final class LateReplyLedger {
         } else {
           how = LateDecision.HELD;
         }
-      } else if (share.allowed && covers(k.remaining, sharing, k.outstanding, cost)) {
+      } else if (share.allowed && (sharing == 1 || remainingTrusted(k, now, fresh))
+          && covers(k.remaining, sharing, k.outstanding, cost)) {
         how = LateDecision.COVERED;
       } else {
         how = LateDecision.HELD;
@@ -489,6 +500,22 @@ final class LateReplyLedger {
   }
 
   /**
+   * Whether what Redis last said is left still speaks for the calls in flight now: for one round
+   * trip of the call that brought it after it came (never past {@code max-wait}). {@link #covers}
+   * assumes the other instances have as many calls in flight as this one, and within a round
+   * trip they send about that many; past it they have sent more, which nothing here counts. An
+   * instance starved of CPU, whose calls went late after one answer in time, bet on that answer
+   * for {@code max-wait} (1 s) while the others, answered in time, spent the budget many round
+   * trips over (102-106 of 100 in {@code reload-deny}, BENCHMARKS.md section 7, h-batch4 and
+   * h-batch5). With every reply late the round trip is the delay, and the remaining is renewed
+   * by each reply: the bets are as before (replies 1 s late: trusted for {@code max-wait}). An
+   * instance alone is trusted for {@code max-wait} as before: nobody else spends what Redis said.
+   */
+  private static boolean remainingTrusted(Key k, long now, long fresh) {
+    return now - k.remainingAt <= Math.min(fresh, k.remainingRoundTrip);
+  }
+
+  /**
    * Whether {@code left} covers {@code instances} instances' calls in flight, as many as this
    * one's each ({@code outstanding}).
    */
@@ -514,7 +541,7 @@ final class LateReplyLedger {
     synchronized (k) {
       k.outstanding--;
       if (decided != null) {
-        note(k, call.number, decided, now);
+        note(k, call, decided, now);
       }
       if (decided != null && k.counts != null) {
         LateReplyTrace.count(k.counts, decided.allowed
@@ -629,14 +656,16 @@ final class LateReplyLedger {
     return 0;
   }
 
-  private static void note(Key k, long callNumber, Verdict decided, long now) {
+  private static void note(Key k, Call call, Verdict decided, long now) {
     k.answered = true;
     k.answeredAt = now;
-    if (callNumber < k.notedCall) {
+    if (call.number < k.notedCall) {
       return; // an earlier call's answer, read late: Redis has said more since
     }
-    k.notedCall = callNumber;
+    k.notedCall = call.number;
     k.remaining = decided.allowed ? Math.max(0, decided.remaining) : 0;
+    k.remainingAt = now;
+    k.remainingRoundTrip = now - call.sentAt;
     if (!decided.allowed) {
       k.refusedUntil = now + Math.max(0, decided.retryAfterNanos);
     }
