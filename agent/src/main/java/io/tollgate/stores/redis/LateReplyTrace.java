@@ -4,9 +4,6 @@ import io.tollgate.logging.AgentLog;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Locale;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -67,20 +64,14 @@ final class LateReplyTrace {
   }
 
   /**
-   * Prints the ledger's keys whose counts changed, every {@link #PERIOD_MILLIS}, on a daemon
-   * thread of its own; nothing when off.
+   * Prints the ledger's keys whose counts changed, every {@link #PERIOD_MILLIS}, on the traces'
+   * one printer thread ({@link TracePrinter}); nothing when off.
    */
   static void follow(String ruleName, Supplier<Collection<LateReplyLedger.Key>> keys) {
     if (!ON) {
       return;
     }
-    ScheduledExecutorService printer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "tollgate-late-trace");
-      t.setDaemon(true);
-      return t;
-    });
-    printer.scheduleWithFixedDelay(() -> print(ruleName, keys.get()), PERIOD_MILLIS,
-        PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+    TracePrinter.every(PERIOD_MILLIS, () -> print(ruleName, keys.get()));
   }
 
   private static void print(String ruleName, Collection<LateReplyLedger.Key> keys) {
