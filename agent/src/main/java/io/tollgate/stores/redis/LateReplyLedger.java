@@ -47,7 +47,9 @@ import java.util.function.LongSupplier;
  *       their admissions are not in this instance's share. The share admits only while what Redis
  *       last said is left covers the calls in flight of every instance: {@code remaining >=
  *       instances x this instance's calls of the key not yet answered x cost} (the instances
- *       flooded alike have as many in flight); the last answer a refusal, remaining is 0 and
+ *       flooded alike have as many in flight), for one round trip of the call that brought it
+ *       (past it the others have sent more calls than that; an instance starved of CPU bet on one
+ *       answer in time while they spent the budget); the last answer a refusal, remaining is 0 and
  *       nothing is admitted here (Redis's refusal is honoured until it says otherwise). Otherwise
  *       the request is refused, and its call, which was sent, is <b>held</b>: if Redis grants it a
  *       token, that token becomes a credit (1), so the budget is not lost, only spent a moment
