@@ -450,6 +450,7 @@ final class LateReplyLedger {
           how = LateDecision.SHARE;
         } else if (share.allowed && covers(share.remaining, sharing - 1, k.outstanding, cost)) {
           how = LateDecision.COVERED;
+          LateReplyTrace.count(k.counts, LateReplyTrace.Count.COVERED_BEFORE_ANSWER, 1);
         } else {
           how = LateDecision.HELD;
         }

@@ -46,7 +46,13 @@ final class LateReplyTrace {
     /** Tokens given back to Redis, not sent (kept here), and credits expired unspent. */
     REFUNDED,
     REFUND_NOT_SENT,
-    EXPIRED
+    EXPIRED,
+    /**
+     * Of {@link #COVERED_BET}, those made before Redis answered the key (the share covering the
+     * others' calls in flight), not on what Redis last said is left. Last, so that the lines
+     * read before it was counted keep their order.
+     */
+    COVERED_BEFORE_ANSWER
   }
 
   private LateReplyTrace() {}
