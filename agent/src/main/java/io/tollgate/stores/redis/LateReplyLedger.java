@@ -47,9 +47,10 @@ import java.util.function.LongSupplier;
  *       their admissions are not in this instance's share. The share admits only while what Redis
  *       last said is left covers the calls in flight of every instance: {@code remaining >=
  *       instances x this instance's calls of the key not yet answered x cost} (the instances
- *       flooded alike have as many in flight), for one round trip of the call that brought it
- *       (past it the others have sent more calls than that; an instance starved of CPU bet on one
- *       answer in time while they spent the budget); the last answer a refusal, remaining is 0 and
+ *       flooded alike have as many in flight), as many times over as round trips of the call that
+ *       brought it have passed since it came (the others send as many again each; an instance
+ *       starved of CPU bet on answers in time while they spent the budget, {@link #roundsSince});
+ *       the last answer a refusal, remaining is 0 and
  *       nothing is admitted here (Redis's refusal is honoured until it says otherwise). Otherwise
  *       the request is refused, and its call, which was sent, is <b>held</b>: if Redis grants it a
  *       token, that token becomes a credit (1), so the budget is not lost, only spent a moment
@@ -208,8 +209,8 @@ final class LateReplyLedger {
     long remaining;
     long refusedUntil;
     /**
-     * When {@link #remaining} was read here, and the round trip of the call that brought it: it
-     * covers bets for that long after (see {@link LateReplyLedger#remainingTrusted}).
+     * When {@link #remaining} was read here, and the round trip of the call that brought it: the
+     * bets it covers are counted in those round trips (see {@link LateReplyLedger#roundsSince}).
      */
     long remainingAt;
     long remainingRoundTrip;
@@ -454,8 +455,8 @@ final class LateReplyLedger {
         } else {
           how = LateDecision.HELD;
         }
-      } else if (share.allowed && (sharing == 1 || remainingTrusted(k, now, fresh))
-          && covers(k.remaining, sharing, k.outstanding, cost)) {
+      } else if (share.allowed && covers(k.remaining, sharing,
+          sharing == 1 ? k.outstanding : roundsSince(k, now) * k.outstanding, cost)) {
         how = LateDecision.COVERED;
       } else {
         how = LateDecision.HELD;
@@ -503,28 +504,29 @@ final class LateReplyLedger {
   }
 
   /**
-   * Whether what Redis last said is left still speaks for the calls in flight now: for one round
-   * trip of the call that brought it after it came (never past {@code max-wait}). {@link #covers}
-   * assumes the other instances have as many calls in flight as this one, and within a round
-   * trip they send about that many; past it they have sent more, which nothing here counts. An
-   * instance starved of CPU, whose calls went late after one answer in time, bet on that answer
-   * for {@code max-wait} (1 s) while the others, answered in time, spent the budget many round
-   * trips over (102-106 of 100 in {@code reload-deny}, BENCHMARKS.md section 7, h-batch4 and
-   * h-batch5). With every reply late the round trip is the delay, and the remaining is renewed
-   * by each reply: the bets are as before (replies 1 s late: trusted for {@code max-wait}). An
-   * instance alone is trusted for {@code max-wait} as before: nobody else spends what Redis said.
+   * How many round trips of the call that brought what Redis last said is left have passed since
+   * it came, the one it came in included. {@link #covers} assumes the other instances have as
+   * many calls in flight as this one; they send about that many again each round trip, so what
+   * Redis said must cover that many rounds of them. It was trusted for a whole {@code max-wait}
+   * (1 s) as one round: an instance whose calls went late after answers in time (starved of CPU,
+   * or its calls queued behind a late batch) bet on a remaining that the others, answered in
+   * time, had spent many round trips over (102-106 of 100 in {@code reload-deny}, BENCHMARKS.md
+   * section 7, h-batch4, h-batch5, h-ledger). With every reply late the round trip is the delay
+   * and each reply renews the remaining: one round, as before; a key decided now and then on a
+   * slow Redis still bets on a remaining that covers the rounds passed. An instance alone counts
+   * one round whatever the age: nobody else spends what Redis said.
    */
-  private static boolean remainingTrusted(Key k, long now, long fresh) {
-    return now - k.remainingAt <= Math.min(fresh, k.remainingRoundTrip);
+  static long roundsSince(Key k, long now) {
+    return 1 + Math.max(0, now - k.remainingAt) / Math.max(1, k.remainingRoundTrip);
   }
 
   /**
    * Whether {@code left} covers {@code instances} instances' calls in flight, as many as this
    * one's each ({@code outstanding}).
    */
-  private static boolean covers(long left, long instances, int outstanding, long cost) {
+  private static boolean covers(long left, long instances, long outstanding, long cost) {
     try {
-      return left >= Math.multiplyExact(Math.multiplyExact(instances, (long) outstanding), cost);
+      return left >= Math.multiplyExact(Math.multiplyExact(instances, outstanding), cost);
     } catch (ArithmeticException tooMany) {
       return false;
     }

@@ -270,10 +270,10 @@ class LateReplyLedgerTest {
    * while the other instances, answered in time, spent the budget. Its late decisions come {@code
    * age} ms after that answer was read; the calls are all in flight together, then reach Redis,
    * which has given {@code othersSpent} of what it said was left to the others meanwhile. What
-   * Redis last said covers the calls in flight of every instance (as many as this one's each) for
-   * about one round trip of the call that brought it: by then the others have sent about as many
-   * calls; past it, more, which nothing here counts. Before, a {@code remaining} was trusted for
-   * {@code max-wait} (1 s) after it came, and the starved instance's bets went over the limit.
+   * Redis last said covers the calls in flight of every instance (as many as this one's each)
+   * once for each round trip of the call that brought it since it came: the others send about as
+   * many again each round trip. Before, a {@code remaining} was one round for {@code max-wait}
+   * (1 s) after it came, and the starved instance's bets went over the limit.
    */
   @ParameterizedTest(name = "{0} left, said {2} ms ago by a call of {1} ms, the others spent {3},"
       + " {4} late calls of {5} instances: {6} covered bets, {7} over the limit")
@@ -285,10 +285,13 @@ class LateReplyLedgerTest {
     // every reply 1 s late (late1000): trusted for max-wait, as before
     "60, 1000,  500, 16, 8, 3, 8, 0",
     "60, 1200,  999, 16, 8, 3, 8, 0",
-    // replies 200 ms late: trusted for their round trip
+    // replies 200 ms late: a round within their round trip, two past it
     "60,  200,  150, 16, 8, 3, 8, 0",
-    "60,  200,  250, 60, 8, 3, 0, 0",
-    // alone (a kill -STOP after an answer in time): nobody else spends it, trusted for max-wait
+    "60,  200,  250, 32, 8, 3, 8, 0",
+    "40,  200,  250, 40, 8, 3, 0, 0",
+    // a key decided now and then on a slow Redis: five rounds of one call each are covered
+    "60,  100,  400, 10, 1, 3, 1, 0",
+    // alone (a kill -STOP after an answer in time): nobody else spends it, one round
     "60,    5,  300,  0, 8, 1, 8, 0",
   })
   void whatRedisSaidIsLeftCoversTheCallsInFlightForOneRoundTrip(long remaining, long roundTripMs,
