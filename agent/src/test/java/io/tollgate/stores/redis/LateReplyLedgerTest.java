@@ -294,7 +294,7 @@ class LateReplyLedgerTest {
     // alone (a kill -STOP after an answer in time): nobody else spends it, one round
     "60,    5,  300,  0, 8, 1, 8, 0",
   })
-  void whatRedisSaidIsLeftCoversTheCallsInFlightForOneRoundTrip(long remaining, long roundTripMs,
+  void whatRedisSaidIsLeftCoversTheCallsInFlightOfEachRoundTripSince(long remaining, long roundTripMs,
       long ageMs, long othersSpent, int lateCalls, int instances, int coveredBets,
       int overTheLimit) {
     ManualClock clock = new ManualClock(TimeUnit.DAYS.toNanos(1));
