@@ -508,10 +508,12 @@ final class LateReplyLedger {
    * it came, the one it came in included. {@link #covers} assumes the other instances have as
    * many calls in flight as this one; they send about that many again each round trip, so what
    * Redis said must cover that many rounds of them. It was trusted for a whole {@code max-wait}
-   * (1 s) as one round: an instance whose calls went late after answers in time (starved of CPU,
-   * or its calls queued behind a late batch) bet on a remaining that the others, answered in
-   * time, had spent many round trips over (102-106 of 100 in {@code reload-deny}, BENCHMARKS.md
-   * section 7, h-batch4, h-batch5, h-ledger). With every reply late the round trip is the delay
+   * (1 s) as one round, so an instance whose calls went late after answers in time (starved of
+   * CPU) could bet on a remaining the others, answered in time, had spent many round trips over
+   * ({@code LateReplyLedgerTest}). Not what went over in {@code reload-deny} (102-107 of 100
+   * batched, BENCHMARKS.md section 7, h-ledger): those bets came in a flood's first quarter
+   * second on a remaining a few ms old, while this instance had fewer calls in flight than the
+   * others; counting rounds does not see that. With every reply late the round trip is the delay
    * and each reply renews the remaining: one round, as before; a key decided now and then on a
    * slow Redis still bets on a remaining that covers the rounds passed. An instance alone counts
    * one round whatever the age: nobody else spends what Redis said.
