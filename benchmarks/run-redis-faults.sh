@@ -179,10 +179,20 @@ trace_lines() {
     # sed -n 1p, not head -1: head stops reading, and under pipefail the writer's SIGPIPE ends the run
     local ok; ok=$(sed -n 's/^WRK ok=\([0-9]*\).*/\1/p' "$work/wrk-$j.txt" | sed -n 1p)
     local log="$logs/$started-jvm$j.log"
-    # the ledger names the key as stored (hashed): the one whose counts changed during the flood
+    # the ledger names the key as stored (hashed): the one with the most decisions made during the
+    # flood (not the first printed after its start: the warm-up key's late replies can come then)
     local lines at_end last
     lines=$(grep "late-trace ms=" "$log" | awk -v start="$flood_start" '{ split($3, m, "="); if (m[2] >= start) print }' || true)
-    local stored; stored=$(echo "$lines" | sed -n 1p | sed -n 's/.* key=\([^ ]*\) .*/\1/p')
+    local stored; stored=$(grep "late-trace ms=" "$log" | awk -v start="$flood_start" '
+      { n = 0; key = ""; ms = 0
+        for (i = 1; i <= NF; i++) {
+          split($i, kv, "=")
+          if (kv[1] == "ms") ms = kv[2]
+          else if (kv[1] == "key") key = kv[2]
+          else if (kv[1] ~ /^(in_time_granted|in_time_refused|credit|share_bet|covered_bet|share_refused|held_share_admits|held_share_refuses)$/) n += kv[2]
+        }
+        if (ms < start) before[key] = n; else during[key] = n - before[key] }
+      END { for (k in during) if (best == "" || during[k] > during[best]) best = k; print best }' || true)
     lines=$(echo "$lines" | grep " key=$stored " || true)
     at_end=$(echo "$lines" | awk -v end="$flood_end" '{ split($3, m, "="); if (m[2] <= end) line = $0 } END { print line }' | sed 's/.*key=[^ ]* //')
     last=$(echo "$lines" | tail -1 | sed 's/.*key=[^ ]* //')

@@ -4,9 +4,6 @@ import io.tollgate.logging.AgentLog;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -14,7 +11,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * as {@link LateReplyTrace}, off otherwise): answered, or by which path they failed (the breaker
  * open, no connection by the deadline, rejected while disconnected past it, the connection gone
  * with the call on it, late, not sent), a call per decision or batched apart; printed to the
- * agent's log every 250 ms while the counts change, so that a reset's decisions can be followed
+ * agent's log every 250 ms while the counts change (on {@link TracePrinter}'s thread), so that a reset's decisions can be followed
  * to the path that admitted them ({@code run-redis-faults.sh TRACE=1}, round {@code drop}).
  * Off, nothing is counted and nothing runs.
  */
@@ -50,13 +47,8 @@ final class DecisionPathTrace {
 
   static {
     if (ON) {
-      ScheduledExecutorService printer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "tollgate-path-trace");
-        t.setDaemon(true);
-        return t;
-      });
       long[][] printed = {new long[0], new long[0]};
-      printer.scheduleWithFixedDelay(() -> {
+      TracePrinter.every(250, () -> {
         long[] single = snapshot(SINGLE);
         long[] batched = snapshot(BATCHED);
         if (Arrays.equals(single, printed[0]) && Arrays.equals(batched, printed[1])) {
@@ -66,7 +58,7 @@ final class DecisionPathTrace {
         printed[1] = batched;
         AgentLog.info("path-trace ms=" + System.currentTimeMillis() + " single:" + line(single)
             + " batched:" + line(batched) + " other=" + OTHER_MESSAGES.keySet());
-      }, 250, 250, TimeUnit.MILLISECONDS);
+      });
     }
   }
 

@@ -47,7 +47,10 @@ import java.util.function.LongSupplier;
  *       their admissions are not in this instance's share. The share admits only while what Redis
  *       last said is left covers the calls in flight of every instance: {@code remaining >=
  *       instances x this instance's calls of the key not yet answered x cost} (the instances
- *       flooded alike have as many in flight); the last answer a refusal, remaining is 0 and
+ *       flooded alike have as many in flight), as many times over as round trips of the call that
+ *       brought it have passed since it came (the others send as many again each; an instance
+ *       starved of CPU bet on answers in time while they spent the budget, {@link #roundsSince});
+ *       the last answer a refusal, remaining is 0 and
  *       nothing is admitted here (Redis's refusal is honoured until it says otherwise). Otherwise
  *       the request is refused, and its call, which was sent, is <b>held</b>: if Redis grants it a
  *       token, that token becomes a credit (1), so the budget is not lost, only spent a moment
@@ -206,6 +209,12 @@ final class LateReplyLedger {
     long remaining;
     long refusedUntil;
     /**
+     * When {@link #remaining} was read here, and the round trip of the call that brought it: the
+     * bets it covers are counted in those round trips (see {@link LateReplyLedger#roundsSince}).
+     */
+    long remainingAt;
+    long remainingRoundTrip;
+    /**
      * Tokens Redis counted for this instance that no request here has, less this instance's bets
      * not settled yet (negative: a debt). Positive credits are given up at {@code creditsUntil},
      * {@link LateReplyLedger#CREDIT_NANOS} after the last token came; a debt stays until paid.
@@ -289,11 +298,14 @@ final class LateReplyLedger {
     final long number;
     /** The units of the share its request took before it was sent (0: the share refused it). */
     final long shareTaken;
+    /** When it was about to be sent: its reply's round trip is measured from here. */
+    final long sentAt;
 
-    Call(Key key, long number, long shareTaken) {
+    Call(Key key, long number, long shareTaken, long sentAt) {
       this.key = key;
       this.number = number;
       this.shareTaken = shareTaken;
+      this.sentAt = sentAt;
     }
   }
 
@@ -307,11 +319,12 @@ final class LateReplyLedger {
    * of the share: in flight until {@link #answered}, {@link #decideLate} or {@link #noReply}.
    */
   Call sending(String key, long shareTaken) {
+    long now = clock.nowNanos();
     Key k = keys.get(key, Key::new);
     synchronized (k) {
       k.outstanding++;
       k.shareInFlight += shareTaken;
-      return new Call(k, ++k.sent, shareTaken);
+      return new Call(k, ++k.sent, shareTaken, now);
     }
   }
 
@@ -351,7 +364,7 @@ final class LateReplyLedger {
     synchronized (k) {
       k.outstanding--;
       k.shareInFlight -= call.shareTaken;
-      note(k, call.number, decided, now);
+      note(k, call, decided, now);
       LateReplyTrace.count(k.counts, decided.allowed
           ? LateReplyTrace.Count.IN_TIME_GRANTED : LateReplyTrace.Count.IN_TIME_REFUSED, 1);
       if (!decided.allowed && shareLeft > k.roomForCredits) {
@@ -438,10 +451,12 @@ final class LateReplyLedger {
           how = LateDecision.SHARE;
         } else if (share.allowed && covers(share.remaining, sharing - 1, k.outstanding, cost)) {
           how = LateDecision.COVERED;
+          LateReplyTrace.count(k.counts, LateReplyTrace.Count.COVERED_BEFORE_ANSWER, 1);
         } else {
           how = LateDecision.HELD;
         }
-      } else if (share.allowed && covers(k.remaining, sharing, k.outstanding, cost)) {
+      } else if (share.allowed && covers(k.remaining, sharing,
+          sharing == 1 ? k.outstanding : roundsSince(k, now) * k.outstanding, cost)) {
         how = LateDecision.COVERED;
       } else {
         how = LateDecision.HELD;
@@ -489,12 +504,31 @@ final class LateReplyLedger {
   }
 
   /**
+   * How many round trips of the call that brought what Redis last said is left have passed since
+   * it came, the one it came in included. {@link #covers} assumes the other instances have as
+   * many calls in flight as this one; they send about that many again each round trip, so what
+   * Redis said must cover that many rounds of them. It was trusted for a whole {@code max-wait}
+   * (1 s) as one round, so an instance whose calls went late after answers in time (starved of
+   * CPU) could bet on a remaining the others, answered in time, had spent many round trips over
+   * ({@code LateReplyLedgerTest}). Not what went over in {@code reload-deny} (102-107 of 100
+   * batched, BENCHMARKS.md section 7, h-ledger): those bets came in a flood's first quarter
+   * second on a remaining a few ms old, while this instance had fewer calls in flight than the
+   * others; counting rounds does not see that. With every reply late the round trip is the delay
+   * and each reply renews the remaining: one round, as before; a key decided now and then on a
+   * slow Redis still bets on a remaining that covers the rounds passed. An instance alone counts
+   * one round whatever the age: nobody else spends what Redis said.
+   */
+  static long roundsSince(Key k, long now) {
+    return 1 + Math.max(0, now - k.remainingAt) / Math.max(1, k.remainingRoundTrip);
+  }
+
+  /**
    * Whether {@code left} covers {@code instances} instances' calls in flight, as many as this
    * one's each ({@code outstanding}).
    */
-  private static boolean covers(long left, long instances, int outstanding, long cost) {
+  private static boolean covers(long left, long instances, long outstanding, long cost) {
     try {
-      return left >= Math.multiplyExact(Math.multiplyExact(instances, (long) outstanding), cost);
+      return left >= Math.multiplyExact(Math.multiplyExact(instances, outstanding), cost);
     } catch (ArithmeticException tooMany) {
       return false;
     }
@@ -514,7 +548,7 @@ final class LateReplyLedger {
     synchronized (k) {
       k.outstanding--;
       if (decided != null) {
-        note(k, call.number, decided, now);
+        note(k, call, decided, now);
       }
       if (decided != null && k.counts != null) {
         LateReplyTrace.count(k.counts, decided.allowed
@@ -629,14 +663,16 @@ final class LateReplyLedger {
     return 0;
   }
 
-  private static void note(Key k, long callNumber, Verdict decided, long now) {
+  private static void note(Key k, Call call, Verdict decided, long now) {
     k.answered = true;
     k.answeredAt = now;
-    if (callNumber < k.notedCall) {
+    if (call.number < k.notedCall) {
       return; // an earlier call's answer, read late: Redis has said more since
     }
-    k.notedCall = callNumber;
+    k.notedCall = call.number;
     k.remaining = decided.allowed ? Math.max(0, decided.remaining) : 0;
+    k.remainingAt = now;
+    k.remainingRoundTrip = now - call.sentAt;
     if (!decided.allowed) {
       k.refusedUntil = now + Math.max(0, decided.retryAfterNanos);
     }

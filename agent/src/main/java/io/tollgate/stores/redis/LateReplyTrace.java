@@ -4,9 +4,6 @@ import io.tollgate.logging.AgentLog;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Locale;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -49,7 +46,13 @@ final class LateReplyTrace {
     /** Tokens given back to Redis, not sent (kept here), and credits expired unspent. */
     REFUNDED,
     REFUND_NOT_SENT,
-    EXPIRED
+    EXPIRED,
+    /**
+     * Of {@link #COVERED_BET}, those made before Redis answered the key (the share covering the
+     * others' calls in flight), not on what Redis last said is left. Last, so that the lines
+     * read before it was counted keep their order.
+     */
+    COVERED_BEFORE_ANSWER
   }
 
   private LateReplyTrace() {}
@@ -67,20 +70,14 @@ final class LateReplyTrace {
   }
 
   /**
-   * Prints the ledger's keys whose counts changed, every {@link #PERIOD_MILLIS}, on a daemon
-   * thread of its own; nothing when off.
+   * Prints the ledger's keys whose counts changed, every {@link #PERIOD_MILLIS}, on the traces'
+   * one printer thread ({@link TracePrinter}); nothing when off.
    */
   static void follow(String ruleName, Supplier<Collection<LateReplyLedger.Key>> keys) {
     if (!ON) {
       return;
     }
-    ScheduledExecutorService printer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "tollgate-late-trace");
-      t.setDaemon(true);
-      return t;
-    });
-    printer.scheduleWithFixedDelay(() -> print(ruleName, keys.get()), PERIOD_MILLIS,
-        PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+    TracePrinter.every(PERIOD_MILLIS, () -> print(ruleName, keys.get()));
   }
 
   private static void print(String ruleName, Collection<LateReplyLedger.Key> keys) {

@@ -34,6 +34,12 @@ class LateReplyLedgerTest {
 
   private static final long HOUR = TimeUnit.HOURS.toNanos(1);
 
+  /**
+   * The time of the cases that do not move it: what they decide must not hang on how long a
+   * busy machine takes to run them (a remaining is trusted for its call's round trip).
+   */
+  private static final Clock STILL = new ManualClock(TimeUnit.DAYS.toNanos(1));
+
   /** One bucket shared by every instance; a late call is decided when sent, answered later. */
   private static class ScriptedRedis implements LimiterStore {
     final long limit;
@@ -170,7 +176,7 @@ class LateReplyLedgerTest {
       boolean[] answering) {
     TokenBucket bucket = new TokenBucket(LimitSpec.of(limit, HOUR));
     return new FailurePolicyStore(new RedisGcraStore(null, "late", bucket), redis,
-        OnFailure.DENY, () -> instances, Clock.system(), 100, () -> answering[0]);
+        OnFailure.DENY, () -> instances, STILL, 100, () -> answering[0]);
   }
 
   /**
@@ -181,7 +187,7 @@ class LateReplyLedgerTest {
       boolean[] answering, boolean refunds, int i) {
     TokenBucket bucket = new TokenBucket(LimitSpec.of(limit, HOUR));
     return new FailurePolicyStore(new RedisGcraStore(null, "late", bucket), redis.as(i),
-        OnFailure.DENY, () -> instances, Clock.system(), 100, () -> answering[0],
+        OnFailure.DENY, () -> instances, STILL, 100, () -> answering[0],
         refunds ? (key, cost, othersOnly) -> redis.refund(key, cost, othersOnly, i) : null);
   }
 
@@ -218,7 +224,7 @@ class LateReplyLedgerTest {
   void aKeyRedisHasNotAnsweredIsDecidedByTheShare() {
     ScriptedRedis redis = new ScriptedRedis(30);
     redis.late = true;
-    FailurePolicyStore store = instance(redis, 30, 3, Clock.system());
+    FailurePolicyStore store = instance(redis, 30, 3, STILL);
     assertEquals(10, admitted(store, 25), "the share, 30 / 3: slow is not down");
     redis.answerLateCalls();
     assertEquals(0, store.lateReplies().credits("k"),
@@ -243,7 +249,7 @@ class LateReplyLedgerTest {
   void whileRedisAnswersTheKeyTheShareAdmitsOnlyWhatIsLeftForEveryInstance(
       long remaining, int inFlight, int instances, LateDecision expected) {
     LateReplyLedger ledger =
-        new LateReplyLedger(Clock.system(), () -> HOUR, () -> instances, () -> true, 100);
+        new LateReplyLedger(STILL, () -> HOUR, () -> instances, () -> true, 100);
     LateReplyLedger.Call key = ledger.sending("k");
     Verdict answer = new Verdict();
     ledger.answered(key, remaining > 0 ? answer.allow(remaining, HOUR)
@@ -256,6 +262,74 @@ class LateReplyLedgerTest {
     assertEquals(expected,
         ledger.decideLate(key, 1, share, verdict, new CompletableFuture<>(), () -> { }));
     assertEquals(expected == LateDecision.COVERED, verdict.allowed);
+  }
+
+  /**
+   * An instance starved of CPU (reload-deny in BENCHMARKS.md section 7, h-batch4 and h-batch5):
+   * Redis answered one of its calls in time, saying {@code remaining}, then its calls went late
+   * while the other instances, answered in time, spent the budget. Its late decisions come {@code
+   * age} ms after that answer was read; the calls are all in flight together, then reach Redis,
+   * which has given {@code othersSpent} of what it said was left to the others meanwhile. What
+   * Redis last said covers the calls in flight of every instance (as many as this one's each)
+   * once for each round trip of the call that brought it since it came: the others send about as
+   * many again each round trip. Before, a {@code remaining} was one round for {@code max-wait}
+   * (1 s) after it came, and the starved instance's bets went over the limit.
+   */
+  @ParameterizedTest(name = "{0} left, said {2} ms ago by a call of {1} ms, the others spent {3},"
+      + " {4} late calls of {5} instances: {6} covered bets, {7} over the limit")
+  @CsvSource({
+    // the starved instance: an answer of 5 ms read 300 ms ago, the others spent all of it
+    "60,    5,  300, 60, 8, 3, 0, 0",
+    // the same answer within its round trip: the others have spent what covers counts
+    "60,    5,    3, 16, 8, 3, 8, 0",
+    // every reply 1 s late (late1000): trusted for max-wait, as before
+    "60, 1000,  500, 16, 8, 3, 8, 0",
+    "60, 1200,  999, 16, 8, 3, 8, 0",
+    // replies 200 ms late: a round within their round trip, two past it
+    "60,  200,  150, 16, 8, 3, 8, 0",
+    "60,  200,  250, 32, 8, 3, 8, 0",
+    "40,  200,  250, 40, 8, 3, 0, 0",
+    // a key decided now and then on a slow Redis: five rounds of one call each are covered
+    "60,  100,  400, 10, 1, 3, 1, 0",
+    // alone (a kill -STOP after an answer in time): nobody else spends it, one round
+    "60,    5,  300,  0, 8, 1, 8, 0",
+  })
+  void whatRedisSaidIsLeftCoversTheCallsInFlightOfEachRoundTripSince(long remaining, long roundTripMs,
+      long ageMs, long othersSpent, int lateCalls, int instances, int coveredBets,
+      int overTheLimit) {
+    ManualClock clock = new ManualClock(TimeUnit.DAYS.toNanos(1));
+    LateReplyLedger ledger = new LateReplyLedger(
+        clock, () -> TimeUnit.SECONDS.toNanos(1), () -> instances, () -> true, 100);
+    LateReplyLedger.Call inTime = ledger.sending("k", 1);
+    clock.advanceMillis(roundTripMs);
+    ledger.answered(inTime, new Verdict().allow(remaining, HOUR));
+    List<LateReplyLedger.Call> late = new ArrayList<>();
+    for (int i = 0; i < lateCalls; i++) {
+      late.add(ledger.sending("k", 1));
+    }
+    clock.advanceMillis(ageMs);
+    long left = remaining - othersSpent; // Redis's bucket when this instance's calls reach it
+    int covered = 0;
+    int over = 0;
+    List<CompletableFuture<Verdict>> replies = new ArrayList<>();
+    List<Verdict> decided = new ArrayList<>();
+    for (LateReplyLedger.Call call : late) { // decided while all are in flight, then answered
+      CompletableFuture<Verdict> reply = new CompletableFuture<>();
+      LateDecision how = ledger.decideLate(
+          call, 1, new Verdict().allow(20, HOUR), new Verdict(), reply, () -> { });
+      boolean granted = left >= 1;
+      left -= granted ? 1 : 0;
+      covered += how == LateDecision.COVERED ? 1 : 0;
+      over += how == LateDecision.COVERED && !granted ? 1 : 0;
+      replies.add(reply);
+      decided.add(granted ? new Verdict().allow(left, HOUR)
+          : new Verdict().refuse(0, TimeUnit.SECONDS.toNanos(36), HOUR));
+    }
+    for (int i = 0; i < replies.size(); i++) {
+      replies.get(i).complete(decided.get(i));
+    }
+    assertEquals(coveredBets, covered, "covered bets");
+    assertEquals(overTheLimit, over, "covered bets Redis refused: admitted over the limit");
   }
 
   /**
@@ -275,7 +349,7 @@ class LateReplyLedgerTest {
   void aKeyNotAnsweredYetIsBetOnlyAsFarAsTheShareCoversTheCallsInFlight(
       long shareLeft, int inFlight, boolean answering, LateDecision expected) {
     LateReplyLedger ledger =
-        new LateReplyLedger(Clock.system(), () -> HOUR, () -> 3, () -> answering, 100);
+        new LateReplyLedger(STILL, () -> HOUR, () -> 3, () -> answering, 100);
     LateReplyLedger.Call key = null;
     for (int i = 0; i < inFlight; i++) {
       key = ledger.sending("k");
@@ -289,7 +363,7 @@ class LateReplyLedgerTest {
   @Test
   void onlyTheLatestCallsAnswerIsWhatRedisSays() {
     LateReplyLedger ledger =
-        new LateReplyLedger(Clock.system(), () -> HOUR, () -> 3, () -> true, 100);
+        new LateReplyLedger(STILL, () -> HOUR, () -> 3, () -> true, 100);
     LateReplyLedger.Call earlier = ledger.sending("k");
     LateReplyLedger.Call later = ledger.sending("k");
     ledger.answered(later, new Verdict().refuse(0, TimeUnit.SECONDS.toNanos(36), HOUR));
@@ -302,7 +376,7 @@ class LateReplyLedgerTest {
   @Test
   void aHeldCallsTokenBecomesACreditForTheNextLateRequest() {
     ScriptedRedis redis = new ScriptedRedis(3); // the other instances took the rest
-    FailurePolicyStore store = instance(redis, 30, 3, Clock.system());
+    FailurePolicyStore store = instance(redis, 30, 3, STILL);
     assertEquals(1, admitted(store, 1), "answered in time");
     redis.late = true;
     assertEquals(0, admitted(store, 3), "2 left, 3 instances x 1..3 calls in flight: not"
@@ -318,7 +392,7 @@ class LateReplyLedgerTest {
   void aLateRefusalOfARequestTheShareAdmittedIsADebt() {
     ScriptedRedis redis = new ScriptedRedis(0); // the others spent it all
     redis.late = true;
-    FailurePolicyStore store = instance(redis, 30, 3, Clock.system());
+    FailurePolicyStore store = instance(redis, 30, 3, STILL);
     assertEquals(1, admitted(store, 1), "Redis has not answered the key: the share");
     redis.answerLateCalls();
     assertEquals(-1, store.lateReplies().credits("k"), "admitted here, refused there");
@@ -777,7 +851,7 @@ class LateReplyLedgerTest {
   private static LateReplyLedger afterRepliesTo(int heldBefore, int bets, int heldAfter) {
     boolean[] answering = {true};
     LateReplyLedger ledger = new LateReplyLedger(
-        Clock.system(), () -> HOUR, () -> 3, () -> answering[0], 100);
+        STILL, () -> HOUR, () -> 3, () -> answering[0], 100);
     Verdict shareEmpty = new Verdict().refuse(0, HOUR, HOUR);
     List<CompletableFuture<Verdict>> granted = new ArrayList<>();
     List<CompletableFuture<Verdict>> refused = new ArrayList<>();
@@ -822,7 +896,7 @@ class LateReplyLedgerTest {
     };
     TokenBucket bucket = new TokenBucket(LimitSpec.of(30, HOUR));
     FailurePolicyStore store = new FailurePolicyStore(new RedisGcraStore(null, "none", bucket),
-        failing, OnFailure.LOCAL, () -> 3, Clock.system(), 100);
+        failing, OnFailure.LOCAL, () -> 3, STILL, 100);
     store.decideWithSource("k", 1, new Verdict());
     assertEquals(0, store.lateReplies().outstanding("k"), kind.toString());
   }
@@ -842,7 +916,7 @@ class LateReplyLedgerTest {
     int[] perRound = {8, 4, 1};
     FailurePolicyStore[] instances = new FailurePolicyStore[perRound.length];
     for (int i = 0; i < instances.length; i++) {
-      instances[i] = instance(redis, limit, instances.length, Clock.system());
+      instances[i] = instance(redis, limit, instances.length, STILL);
     }
     int admitted = 0;
     int[] calls = new int[perRound.length];
@@ -877,7 +951,7 @@ class LateReplyLedgerTest {
   void anAdmissionWhoseLateCallDidNotRunIsChargedToRedis(
       boolean shareAllows, String reply, boolean charged) {
     LateReplyLedger ledger =
-        new LateReplyLedger(Clock.system(), () -> HOUR, () -> 3, () -> true, 100);
+        new LateReplyLedger(STILL, () -> HOUR, () -> 3, () -> true, 100);
     LateReplyLedger.Call key = ledger.sending("k");
     Verdict share = shareAllows ? new Verdict().allow(5, HOUR) : new Verdict().refuse(0, HOUR, HOUR);
     CompletableFuture<Verdict> late = new CompletableFuture<>();
@@ -900,7 +974,7 @@ class LateReplyLedgerTest {
   @Test
   void aRefusalHeldHereSaysWhenToRetry() {
     ScriptedRedis redis = new ScriptedRedis(30);
-    FailurePolicyStore store = instance(redis, 30, 3, Clock.system());
+    FailurePolicyStore store = instance(redis, 30, 3, STILL);
     redis.left = 0;
     Verdict verdict = new Verdict();
     store.decideWithSource("k", 1, verdict);
