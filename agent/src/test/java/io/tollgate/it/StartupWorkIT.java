@@ -59,15 +59,11 @@ class StartupWorkIT {
       assertEquals(200, app.get("/hello").statusCode());
       // A servlet and Tomcat's host valve were woven with it
       app.awaitOutput("io.tollgate.instrumentation.RequestEntryWeaver ", Duration.ofSeconds(30));
-      for (String absent : List.of(
+      assertNeverLoaded(app, "nothing here weaves with",
           "io.tollgate.instrumentation.jaxrs.cxf.JaxrsInvokerWeaver ",
           "io.tollgate.instrumentation.grizzly.GrizzlyContainerWeaver ",
           "io.tollgate.instrumentation.outbound.okhttp.RealCallWeaver ",
-          "io.tollgate.instrumentation.outbound.apache4.Apache4ExecuteWeaver ")) {
-        for (String line : app.output()) {
-          assertFalse(line.contains(absent), "nothing here weaves with " + absent + ": " + line);
-        }
-      }
+          "io.tollgate.instrumentation.outbound.apache4.Apache4ExecuteWeaver ");
     }
   }
 
@@ -83,17 +79,13 @@ class StartupWorkIT {
       assertEquals(200, app.get("/hello").statusCode());
       app.awaitOutput("io.tollgate.shaded.com.github.benmanes.caffeine.cache.BoundedLocalCache ",
           Duration.ofSeconds(30));
-      for (String absent : List.of(
+      assertNeverLoaded(app, "nothing here loads",
           "io.tollgate.instrumentation.outbound.OutboundSends ",
           "io.tollgate.instrumentation.outbound.apache4.Apache4Requests ",
           "io.tollgate.instrumentation.outbound.okhttp.OkHttpCallsReader ",
           "io.tollgate.instrumentation.outbound.jdkhttp.JdkHttpClientCalls ",
           "io.tollgate.instrumentation.outbound.urlconnection.UrlConnectionCalls ",
-          "io.tollgate.diagnostics.metrics.PrometheusExporter ")) {
-        for (String line : app.output()) {
-          assertFalse(line.contains(absent), "nothing here loads " + absent + ": " + line);
-        }
-      }
+          "io.tollgate.diagnostics.metrics.PrometheusExporter ");
       // The handler made with the engine: the servlet module's, which that request went through
       assertTrue(app.output().stream().anyMatch(
           line -> line.contains("io.tollgate.instrumentation.servlet.ServletRequests ")),
@@ -115,6 +107,15 @@ class StartupWorkIT {
     } catch (Exception | AssertionError e) {
       app.close();
       throw e;
+    }
+  }
+
+  /** No line of the app's class-load log names any of {@code classes} (each ends in a space). */
+  private static void assertNeverLoaded(ForkedApp app, String why, String... classes) {
+    for (String absent : classes) {
+      for (String line : app.output()) {
+        assertFalse(line.contains(absent), why + " " + absent + ": " + line);
+      }
     }
   }
 }
