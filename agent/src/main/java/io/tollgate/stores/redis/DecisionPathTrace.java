@@ -11,8 +11,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * as {@link LateReplyTrace}, off otherwise): answered, or by which path they failed (the breaker
  * open, no connection by the deadline, rejected while disconnected past it, the connection gone
  * with the call on it, late, not sent), a call per decision or batched apart; printed to the
- * agent's log every 250 ms while the counts change (on {@link TracePrinter}'s thread), so that a reset's decisions can be followed
- * to the path that admitted them ({@code run-redis-faults.sh TRACE=1}, round {@code drop}).
+ * agent's log every 250 ms while the counts change (on {@link TracePrinter}'s thread), so that a
+ * reset's decisions can be followed to the path that admitted them ({@code run-redis-faults.sh
+ * TRACE=1}, round {@code drop}).
  * Off, nothing is counted and nothing runs.
  */
 final class DecisionPathTrace {
