@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Where the server's CPU goes per request, native code, the JIT and the kernel included: runs
-# servlet-jakarta in MODE (none, rule, nomatch, rule-noheaders or noheaders, bucket4j, redis,
+# servlet-jakarta in MODE (none, rule, nomatch, rule-noheaders or noheaders, bucket4j,
+# bucket4j-draft (the filter with the rule's two quota headers), bucket4j-padded (its one header
+# padded to the two's length: the same response size), redis,
 # redis-lease, refused: as in run-end-to-end.sh; refused answers every request after the first
 # with the rule's 429) pinned to CPU 0 with wrk on CPU 1 (PIN=same: both on CPU 0,
 # as the one-core end-to-end runs; for the redis modes, Redis: REDIS_URL, or a redis-server started
@@ -46,11 +48,13 @@ case $MODE in
   nomatch) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-nomatch.yaml) ;;
   noheaders|rule-noheaders) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-noheaders.yaml) ;;
   bucket4j) args=(-Dtestapp.bucket4j=map) ;;
+  bucket4j-draft) args=(-Dtestapp.bucket4j=map -Dtestapp.bucket4j.headers=draft) ;;
+  bucket4j-padded) args=(-Dtestapp.bucket4j=map -Dtestapp.bucket4j.headers=padded) ;;
   redis) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-redis$MANY.yaml) ;;
   redis-lease) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-redis-lease$MANY.yaml) ;;
   refused) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-refused$MANY.yaml) ;;
   none) ;;
-  *) echo "MODE is none, rule, nomatch, rule-noheaders (noheaders), bucket4j, redis, redis-lease or refused" >&2; exit 2 ;;
+  *) echo "MODE is none, rule, nomatch, rule-noheaders (noheaders), bucket4j, bucket4j-draft, bucket4j-padded, redis, redis-lease or refused" >&2; exit 2 ;;
 esac
 SERVER_CPU=${SERVER_CPU:-0}; WRK_CPU=${WRK_CPU:-1}; [ "${PIN:-1}" = same ] && WRK_CPU=$SERVER_CPU
 REDIS_PID=""
