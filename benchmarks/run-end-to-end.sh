@@ -19,6 +19,9 @@
 #   bucket4j-draft - as bucket4j, sending the rule's two quota headers (RateLimit-Policy and
 #              RateLimit, the same bytes as the rule's) instead of X-Rate-Limit-Remaining: the
 #              filter and the rule on the same response (servlet-jakarta only)
+#   bucket4j-padded - as bucket4j, its one header padded to the two quota headers' bytes: the
+#              rule's response size with one header, to tell the headers' work from their bytes
+#              (servlet-jakarta only)
 #   bucket4j-caffeine - as bucket4j, with the buckets in a Caffeine cache bounded like Tollgate's
 #              (servlet-jakarta only)
 #   redis   - as rule, with backend: redis (e2e-rules-redis.yaml) on REDIS_URL, or on a redis-server
@@ -248,6 +251,7 @@ start_app() { # mode -> sets PID
     refused-baseline) args=(-javaagent:${BASELINE_AGENT:?set BASELINE_AGENT}=config=benchmarks/e2e-rules-refused$MANY.yaml) ;;
     bucket4j) args=(-Dtestapp.bucket4j=map "${FILTER_KEY[@]}") ;;
     bucket4j-draft) args=(-Dtestapp.bucket4j=map -Dtestapp.bucket4j.headers=draft "${FILTER_KEY[@]}") ;;
+    bucket4j-padded) args=(-Dtestapp.bucket4j=map -Dtestapp.bucket4j.headers=padded "${FILTER_KEY[@]}") ;;
     bucket4j-caffeine) args=(-Dtestapp.bucket4j=caffeine "${FILTER_KEY[@]}") ;;
   esac
   PORT=$PORT "${SERVER_CPU[@]}" java $JAVA_OPTS "${args[@]}" -jar "$JAR" >"/tmp/tollgate-e2e.$$.$PORT.log" 2>&1 &
