@@ -35,6 +35,12 @@
 # Every round also measures a path no rule matches (/health on JVM 1, 2 connections beside the
 # flood): its p99 (unmatched_p99_ms) is what a slow Redis costs the rest of the app; the goal is
 # within 1.5 x of the flood round's (a healthy Redis).
+# STARVE=MS starves JVM 3 for the flood's first MS ms: let run 40 ms, stopped (SIGSTOP) 80 ms, in
+# turn: its calls go late and it reads its answers late, on a saturated host's scale, while the
+# others, answered in time, spend the budget (the flood's start where batched covered bets went
+# over the limit, BENCHMARKS.md section 7, h-ledger and h-flight). STARVE_STOP / STARVE_RUN (ms)
+# change the slices. CONNS3=N floods JVM 3 with N connections instead (fewer calls in flight than
+# the others: with STARVE, the story of a starved instance's few calls against the others' many).
 # Output: benchmarks/results/NAME.txt (one RESULT line per round) and NAME-logs/ (agent logs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,6 +51,8 @@ MANY=${MANY:-133}
 LIMIT=${LIMIT:-100}
 TIMEOUT=${TIMEOUT:-50ms}
 TRACE=${TRACE:-}
+STARVE=${STARVE:-}
+CONNS3=${CONNS3:-}
 AGENT_OPTS=${AGENT_OPTS:-}
 trace_opt=; [ -n "$TRACE" ] && trace_opt=-Dtollgate.test.late-trace=true
 LADDER=${LADDER:-"20 200 1000 2000 10000"}
@@ -161,7 +169,8 @@ flood() {
   local j=0; wrk_pids=()
   for port in "${app_ports[@]}"; do
     j=$((j + 1))
-    KEY=$1 wrk -t1 -c"${2:-$CONNS}" -d"${DURATION}s" --timeout 10s -s benchmarks/redis-faults.lua \
+    local c=${2:-$CONNS}; [ "$j" = 3 ] && [ -n "$CONNS3" ] && c=$CONNS3
+    KEY=$1 wrk -t1 -c"$c" -d"${DURATION}s" --timeout 10s -s benchmarks/redis-faults.lua \
       "http://127.0.0.1:$port/hello" > "$work/wrk-$j.txt" 2>&1 &
     wrk_pids+=($!)
   done
@@ -251,7 +260,23 @@ for round in $ROUNDS; do
   case $fault in late*) proxy delay "${fault#late}"; sleep 0.2 ;; esac
   flood_start=$(now_ms)
   flood "$key" "$conns"
-  sleep 2
+  if [ -n "$STARVE" ]; then  # JVM 3 stopped and let run in turn at the flood's start
+    python3 - "${pids[2]}" "$STARVE" "${STARVE_STOP:-80}" "${STARVE_RUN:-40}" <<'EOF2'
+import os, signal, sys, time
+pid, total, stop, run = int(sys.argv[1]), *(float(a) / 1000 for a in sys.argv[2:])
+end = time.monotonic() + total
+try:
+    while time.monotonic() < end:
+        time.sleep(run)
+        os.kill(pid, signal.SIGSTOP); time.sleep(stop)
+        os.kill(pid, signal.SIGCONT)
+finally:
+    os.kill(pid, signal.SIGCONT)
+EOF2
+    sleep "$(python3 -c "print(max(0, 2 - $STARVE / 1000))")"
+  else
+    sleep 2
+  fi
   recovery=-
   case $fault in
     flood) ;;

@@ -215,6 +215,20 @@ final class LateReplyLedger {
     long remainingAt;
     long remainingRoundTrip;
     /**
+     * What the other instances were seen spending of the key in one round trip of this
+     * instance's calls (tokens; 0 until seen): what Redis said is left fell by more than this
+     * instance's own calls between two of its answers at least a round trip apart ({@link
+     * LateReplyLedger#seeOthersSpend}). The earlier of those answers: its call, remaining and
+     * when it came ({@code seen} false: none, or a refusal since, which says no count).
+     */
+    long othersPerRound;
+    boolean seen;
+    long seenCall;
+    long seenRemaining;
+    long seenAt;
+    /** The cost of this instance's latest request of the key: what each of its calls spends. */
+    long lastCost = 1;
+    /**
      * Tokens Redis counted for this instance that no request here has, less this instance's bets
      * not settled yet (negative: a debt). Positive credits are given up at {@code creditsUntil},
      * {@link LateReplyLedger#CREDIT_NANOS} after the last token came; a debt stays until paid.
@@ -364,6 +378,9 @@ final class LateReplyLedger {
     synchronized (k) {
       k.outstanding--;
       k.shareInFlight -= call.shareTaken;
+      if (cost > 0) {
+        k.lastCost = cost;
+      }
       note(k, call, decided, now);
       LateReplyTrace.count(k.counts, decided.allowed
           ? LateReplyTrace.Count.IN_TIME_GRANTED : LateReplyTrace.Count.IN_TIME_REFUSED, 1);
@@ -427,6 +444,7 @@ final class LateReplyLedger {
     long retryNanos;
     long refund;
     synchronized (k) {
+      k.lastCost = Math.max(1, cost);
       k.shareInFlight -= call.shareTaken; // decided now: kept (admitted) or given back (held)
       refund = expireCredits(k, now);
       boolean roomAdmits = share.allowed || k.roomForCredits >= cost;
@@ -455,8 +473,7 @@ final class LateReplyLedger {
         } else {
           how = LateDecision.HELD;
         }
-      } else if (share.allowed && covers(k.remaining, sharing,
-          sharing == 1 ? k.outstanding : roundsSince(k, now) * k.outstanding, cost)) {
+      } else if (share.allowed && coversEveryInstance(k, now, sharing, cost)) {
         how = LateDecision.COVERED;
       } else {
         how = LateDecision.HELD;
@@ -520,6 +537,68 @@ final class LateReplyLedger {
    */
   static long roundsSince(Key k, long now) {
     return 1 + Math.max(0, now - k.remainingAt) / Math.max(1, k.remainingRoundTrip);
+  }
+
+  /**
+   * Whether what Redis last said is left covers every instance's calls in flight, for each round
+   * trip since it came ({@link #roundsSince}): this instance's own, and the others' as many as
+   * this one's each ({@code (instances - 1) x outstanding}) or, when more, what they were seen
+   * spending in a round trip ({@link Key#othersPerRound}).
+   *
+   * <p>Why the others' spending seen, not only this instance's calls in flight: at a flood's
+   * start an instance starved of CPU has few calls in flight (8-15: its request threads have not
+   * sent theirs yet) while the others, answered in time, have 22 each; it bet on a remaining a
+   * few ms old that covered three times its own, and Redis refused the bets (102-107 of 100 in
+   * busy batched {@code reload-deny} passes, BENCHMARKS.md section 7, h-ledger and h-flight).
+   * Counting rounds did not see it: the remaining was young. What Redis's count fell by between
+   * two answers, less this instance's calls between them, is what the others spent: a figure of
+   * theirs, not a guess from this instance's own. It only ever asks more of a covered bet: until
+   * seen (a key's first answers, a slow Redis's first round), or where the others spend less
+   * than this instance has in flight, covers is as before.
+   */
+  private static boolean coversEveryInstance(Key k, long now, long instances, long cost) {
+    if (instances == 1) {
+      return covers(k.remaining, 1, k.outstanding, cost); // nobody else spends it: one round
+    }
+    try {
+      long own = Math.multiplyExact(k.outstanding, cost);
+      long others = Math.max(Math.multiplyExact(instances - 1, own), k.othersPerRound);
+      return k.remaining >= Math.multiplyExact(roundsSince(k, now), Math.addExact(own, others));
+    } catch (ArithmeticException tooMany) {
+      return false;
+    }
+  }
+
+  /**
+   * Learns from an answer that granted a call what the others spend in a round trip: what
+   * Redis's count fell by since the answer seen last, at least a round trip earlier, less this
+   * instance's calls between the two (each of the key's latest cost), scaled to one round trip.
+   * A count that rose (the bucket refilled, a token given back) or a refusal starts afresh; the
+   * last figure stays until a new one is seen.
+   */
+  static void seeOthersSpend(Key k, long callNumber, long remaining, long roundTrip, long now) {
+    if (!k.seen || remaining > k.seenRemaining) {
+      k.seen = true;
+      k.seenCall = callNumber;
+      k.seenRemaining = remaining;
+      k.seenAt = now;
+      return;
+    }
+    long elapsed = now - k.seenAt;
+    if (elapsed < Math.max(1, roundTrip)) {
+      return; // answers of one batch, or moments apart: too short a time to tell a rate
+    }
+    long own;
+    try {
+      own = Math.multiplyExact(callNumber - k.seenCall, k.lastCost);
+    } catch (ArithmeticException tooMany) {
+      own = Long.MAX_VALUE;
+    }
+    long others = Math.max(0, k.seenRemaining - remaining - own);
+    k.othersPerRound = (long) ((double) others * Math.max(1, roundTrip) / elapsed);
+    k.seenCall = callNumber;
+    k.seenRemaining = remaining;
+    k.seenAt = now;
   }
 
   /**
@@ -673,8 +752,11 @@ final class LateReplyLedger {
     k.remaining = decided.allowed ? Math.max(0, decided.remaining) : 0;
     k.remainingAt = now;
     k.remainingRoundTrip = now - call.sentAt;
-    if (!decided.allowed) {
+    if (decided.allowed) {
+      seeOthersSpend(k, call.number, k.remaining, k.remainingRoundTrip, now);
+    } else {
       k.refusedUntil = now + Math.max(0, decided.retryAfterNanos);
+      k.seen = false; // a refusal says no count
     }
   }
 

@@ -333,6 +333,62 @@ class LateReplyLedgerTest {
   }
 
   /**
+   * A flood's first quarter second (BENCHMARKS.md section 7, h-ledger and h-flight): this
+   * instance saw two answers in time one round trip apart, what Redis said is left falling by its
+   * own call and {@code othersPerRound} of the others' between them; then its request threads
+   * starve, its few calls go late, and are decided {@code ageMs} later on that young remaining,
+   * while the other instances, answered in time, have many more calls in flight than this one
+   * ({@code othersSpent} reach Redis first). Assuming the others have as many in flight as this
+   * instance made covered bets Redis refused (102-107 of 100 in busy batched reload-deny passes);
+   * what the others were seen spending each round trip is counted instead, when it is more.
+   */
+  @ParameterizedTest(name = "first remaining {0}, round trip {1} ms, others spending {2} a round,"
+      + " {3} late calls decided {4} ms later, {5} instances, others spent {6}: {7} covered,"
+      + " {8} over the limit")
+  @CsvSource({
+    // the flood's start: 22 in flight on each other instance, 12 on this starved one
+    // (main: 12 covered bets, 2 over the limit)
+    "99, 5, 44, 12, 3, 3, 44,  0, 0",
+    // the others spending no more than this instance has in flight: bets as before
+    "99, 5, 20, 12, 3, 3, 20, 12, 0",
+    // alone: what Redis's count fell by is only this instance's (and the bucket's refill)
+    "99, 5,  0, 12, 3, 1,  0, 12, 0",
+  })
+  void aFloodsStartIsBetOnlyAsFarAsWhatTheOthersWereSeenSpendingLeaves(long firstRemaining,
+      long roundTripMs, long othersPerRound, int lateCalls, long ageMs, int instances,
+      long othersSpent, int coveredBets, int overTheLimit) {
+    ManualClock clock = new ManualClock(TimeUnit.DAYS.toNanos(1));
+    LateReplyLedger ledger = new LateReplyLedger(
+        clock, () -> TimeUnit.SECONDS.toNanos(1), () -> instances, () -> true, 100);
+    LateReplyLedger.Call first = ledger.sending("k", 1);
+    clock.advanceMillis(roundTripMs);
+    ledger.answered(first, new Verdict().allow(firstRemaining, HOUR));
+    LateReplyLedger.Call second = ledger.sending("k", 1);
+    clock.advanceMillis(roundTripMs);
+    long remaining = firstRemaining - 1 - othersPerRound;
+    ledger.answered(second, new Verdict().allow(remaining, HOUR));
+    List<LateReplyLedger.Call> late = new ArrayList<>();
+    for (int i = 0; i < lateCalls; i++) {
+      late.add(ledger.sending("k", 1));
+    }
+    clock.advanceMillis(ageMs);
+    long left = remaining - othersSpent; // Redis's bucket when this instance's calls reach it
+    int covered = 0;
+    int over = 0;
+    for (LateReplyLedger.Call call : late) {
+      LateDecision how = ledger.decideLate(
+          call, 1, new Verdict().allow(20, HOUR), new Verdict(), new CompletableFuture<>(),
+          () -> { });
+      boolean granted = left >= 1;
+      left -= granted ? 1 : 0;
+      covered += how == LateDecision.COVERED ? 1 : 0;
+      over += how == LateDecision.COVERED && !granted ? 1 : 0;
+    }
+    assertEquals(coveredBets, covered, "covered bets");
+    assertEquals(overTheLimit, over, "covered bets Redis refused: admitted over the limit");
+  }
+
+  /**
    * Redis answers (other calls), not yet this key: the share admits only as far as what is left
    * of it covers every instance's calls of the key in flight; with no reply at all for max-wait,
    * the whole share.
