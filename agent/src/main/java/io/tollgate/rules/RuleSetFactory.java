@@ -267,7 +267,7 @@ public final class RuleSetFactory {
     String[] ids = new String[n];
     String[] names = new String[n];
     String[] periods = new String[n];
-    String[] fingerprints = new String[n];
+    BudgetFingerprints[] fingerprints = new BudgetFingerprints[n];
     List<RateLimitAlgorithm<?>> algorithms = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       LimitSpec limit = limits.get(i);
@@ -277,16 +277,12 @@ public final class RuleSetFactory {
       names[i] = ruleConfig.name() + suffix;
       algorithms.add(algorithmOf(ruleConfig, limit, shared.shadow, limitLog(ruleConfig.name())));
       fingerprints[i] =
-          fingerprinting ? ofFile.ofBudget(ruleConfig, ids[i], limit) : null;
-    }
-    String[] carryFingerprints = new String[n];
-    for (int i = 0; i < n && fingerprinting; i++) {
-      carryFingerprints[i] = ofFile.carriedOverBy(ruleConfig, ids[i]);
+          fingerprinting ? new BudgetFingerprints(ofFile, ruleConfig, ids[i], limit) : null;
     }
     Rule[] previous = new Rule[n];
     boolean allKept = kept != null;
     for (int i = 0; i < n && allKept; i++) {
-      previous[i] = kept.budgetMatching(ids[i], fingerprints[i]);
+      previous[i] = kept.budgetMatching(ids[i], fingerprints[i].ofBudget());
       allKept =
           previous[i] != null
               && previous[i].group() == previous[0].group()
@@ -302,7 +298,7 @@ public final class RuleSetFactory {
             stores.groupFor(
                 config, ruleConfig, Arrays.asList(names), plan, Arrays.asList(periods),
                 algorithms);
-        carryOver(group, kept, ids, carryFingerprints);
+        carryOver(group, kept, ids, fingerprints);
       }
     }
     for (int i = 0; i < n; i++) {
@@ -310,13 +306,15 @@ public final class RuleSetFactory {
       if (group != null) {
         store = group.budget(i);
       } else {
-        Rule previousBudget = kept == null ? null : kept.budgetMatching(ids[i], fingerprints[i]);
+        Rule previousBudget =
+            kept == null ? null : kept.budgetMatching(ids[i], fingerprints[i].ofBudget());
         if (previousBudget != null && previousBudget.group() == null) {
           store = previousBudget.store();
         } else {
           store =
               stores.storeFor(config, ruleConfig, names[i], plan, periods[i], algorithms.get(i));
-          carryOver(store, kept == null ? null : kept.budgetCarryingTo(ids[i], carryFingerprints[i]));
+          carryOver(store,
+              kept == null ? null : kept.budgetCarryingTo(ids[i], fingerprints[i].carriedOverBy()));
         }
       }
       if (group == null && StoreProvider.leases(config, algorithms.get(i))) {
@@ -326,7 +324,7 @@ public final class RuleSetFactory {
       out[i] =
           new Rule.Budget(
               names[i], ids[i], store, algorithms.get(i).policy(), fingerprints[i],
-              carryFingerprints[i], group, group == null ? 0 : i);
+              group, group == null ? 0 : i);
     }
     return out;
   }
@@ -347,14 +345,14 @@ public final class RuleSetFactory {
 
   /** As above, for a new group of budgets: each takes over the previous budget of its id. */
   private static void carryOver(
-      BudgetGroup group, Rule kept, String[] ids, String[] carryFingerprints) {
+      BudgetGroup group, Rule kept, String[] ids, BudgetFingerprints[] fingerprints) {
     if (!(group instanceof LocalBudgetGroup) || kept == null) {
       return;
     }
     int[] from = new int[ids.length];
     BudgetGroup previous = null;
     for (int i = 0; i < ids.length; i++) {
-      Rule carried = kept.budgetCarryingTo(ids[i], carryFingerprints[i]);
+      Rule carried = kept.budgetCarryingTo(ids[i], fingerprints[i].carriedOverBy());
       from[i] = -1;
       if (carried != null
           && carried.group() instanceof LocalBudgetGroup
