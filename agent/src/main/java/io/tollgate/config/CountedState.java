@@ -141,125 +141,142 @@ public final class CountedState {
     }
   }
 
-  private static final Function<Of, Object> NOT_COMPARED = of -> null;
+  /**
+   * The table, made at the first fingerprint or the first look at the rows, not when the rules are
+   * first built: its 33 values are method references, each a class the JVM spins, ~10% of the
+   * agent's start-up thread on Spring Boot 3, for fingerprints that only a reload compares (a
+   * class's static fields are set when it is first used: this holder's, at the first use of a row).
+   */
+  private static final class Table {
+    static final Function<Of, Object> NOT_COMPARED = of -> null;
 
-  private static final List<Setting> SETTINGS = Collections.unmodifiableList(Arrays.asList(
-      // Where the rule is written.
-      keeps(RuleConfig.class, "line"),
-      keeps(RuleConfig.class, "keyLines"),
-      // The rule's name: everything a reload keeps is found by it.
-      new Setting(RuleConfig.class, "name", OnChange.STARTS_AFRESH, true, true, of -> of.rule.name()),
+    static final List<Setting> SETTINGS = Collections.unmodifiableList(Arrays.asList(
+        // Where the rule is written.
+        keeps(RuleConfig.class, "line"),
+        keeps(RuleConfig.class, "keyLines"),
+        // The rule's name: everything a reload keeps is found by it.
+        new Setting(RuleConfig.class, "name", OnChange.STARTS_AFRESH, true, true,
+            of -> of.rule.name()),
 
-      // Which requests count: a request newly matched counts against the same budgets.
-      keeps(RuleMatch.class, "paths"),
-      keeps(RuleMatch.class, "pathGlobs"), // compiled from paths when read: changes with them
-      keeps(RuleMatch.class, "methods"),
-      keeps(RuleMatch.class, "route"),
-      keeps(RuleMatch.class, "hosts"),
-      keeps(RuleMatch.class, "headers"),
-      keeps(RuleMatch.class, "skip"),
+        // Which requests count: a request newly matched counts against the same budgets.
+        keeps(RuleMatch.class, "paths"),
+        keeps(RuleMatch.class, "pathGlobs"), // compiled from paths when read: changes with them
+        keeps(RuleMatch.class, "methods"),
+        keeps(RuleMatch.class, "route"),
+        keeps(RuleMatch.class, "hosts"),
+        keeps(RuleMatch.class, "headers"),
+        keeps(RuleMatch.class, "skip"),
 
-      // Which key a request counts against: another key's counts are not this one's.
-      new Setting(Keying.class, "key", OnChange.STARTS_AFRESH, true, false, of -> of.rule.key()),
-      // The normalization in effect: its default follows the key and count-when.
-      new Setting(Keying.class, "normalize", OnChange.STARTS_AFRESH, true, false,
-          of -> of.rule.keyNormalizeOrDefault()),
-      // A request without the key counts under its fallback's values, in the same budgets.
-      keeps(Keying.class, "fallback"),
-      // How many keys a store holds: a new store takes the old one's keys over.
-      new Setting(Keying.class, "maxKeys", OnChange.CARRIES_COUNTS_OVER, true, false,
-          of -> of.rule.maxKeys()),
+        // Which key a request counts against: another key's counts are not this one's.
+        new Setting(Keying.class, "key", OnChange.STARTS_AFRESH, true, false, of -> of.rule.key()),
+        // The normalization in effect: its default follows the key and count-when.
+        new Setting(Keying.class, "normalize", OnChange.STARTS_AFRESH, true, false,
+            of -> of.rule.keyNormalizeOrDefault()),
+        // A request without the key counts under its fallback's values, in the same budgets.
+        keeps(Keying.class, "fallback"),
+        // How many keys a store holds: a new store takes the old one's keys over.
+        new Setting(Keying.class, "maxKeys", OnChange.CARRIES_COUNTS_OVER, true, false,
+            of -> of.rule.maxKeys()),
 
-      // A state of one algorithm does not convert to another's.
-      afresh(Counting.class, "algorithm", of -> of.rule.algorithm().yamlName()),
-      // The budget's own limit (each budget is known by its plan and, among several, its period:
-      // a budget of a new period or plan starts afresh, the others carry over).
-      carries(Counting.class, "limits", of -> of.limit == null ? null
-          : of.limit.limit() + "/" + of.limit.periodNanos() + "/" + of.limit.burst()),
-      // A plan's limits are its budgets' limits, compared above; the plan header only picks one.
-      carries(Counting.class, "plans", NOT_COMPARED),
-      carries(Counting.class, "maxDelayNanos", of -> of.rule.maxDelayNanos()),
-      // A calendar quota's windows and a period's do not convert; one unit's to another's do.
-      afresh(Counting.class, "calendar", of -> of.rule.calendar() != null),
-      carries(Counting.class, "calendar", of -> of.rule.calendar()),
-      carries(Counting.class, "timeZone", of -> of.rule.timeZone()),
+        // A state of one algorithm does not convert to another's.
+        afresh(Counting.class, "algorithm", of -> of.rule.algorithm().yamlName()),
+        // The budget's own limit (each budget is known by its plan and, among several, its period:
+        // a budget of a new period or plan starts afresh, the others carry over).
+        carries(Counting.class, "limits", of -> of.limit == null ? null
+            : of.limit.limit() + "/" + of.limit.periodNanos() + "/" + of.limit.burst()),
+        // A plan's limits are its budgets' limits, compared above; the plan header picks one.
+        carries(Counting.class, "plans", NOT_COMPARED),
+        carries(Counting.class, "maxDelayNanos", of -> of.rule.maxDelayNanos()),
+        // A calendar quota's windows and a period's do not convert; one unit's to another's do.
+        afresh(Counting.class, "calendar", of -> of.rule.calendar() != null),
+        carries(Counting.class, "calendar", of -> of.rule.calendar()),
+        carries(Counting.class, "timeZone", of -> of.rule.timeZone()),
 
-      // Embedded in the adaptive algorithm, whose store is then new: only for adaptive-concurrency.
-      carries(AdaptiveSettings.class, "min", of -> of.adaptive() ? of.rule.adaptiveMin() : null),
-      carries(AdaptiveSettings.class, "initial",
-          of -> of.adaptive() ? of.rule.adaptiveInitial() : null),
-      carries(AdaptiveSettings.class, "max", of -> of.adaptive() ? of.rule.adaptiveMax() : null),
-      carries(AdaptiveSettings.class, "maxWaitNanos",
-          of -> of.adaptive() ? of.rule.maxWaitNanos() : null),
+        // Embedded in the adaptive algorithm, whose store is then new: adaptive-concurrency only.
+        carries(AdaptiveSettings.class, "min", of -> of.adaptive() ? of.rule.adaptiveMin() : null),
+        carries(AdaptiveSettings.class, "initial",
+            of -> of.adaptive() ? of.rule.adaptiveInitial() : null),
+        carries(AdaptiveSettings.class, "max", of -> of.adaptive() ? of.rule.adaptiveMax() : null),
+        carries(AdaptiveSettings.class, "maxWaitNanos",
+            of -> of.adaptive() ? of.rule.maxWaitNanos() : null),
 
-      // What one client may hold of the permits: the shares, not the counts.
-      new Setting(PerClientSettings.class, "percent", OnChange.KEEPS_COUNTS, false, true,
-          NOT_COMPARED),
-      new Setting(PerClientSettings.class, "key", OnChange.KEEPS_COUNTS, false, true,
-          NOT_COMPARED),
+        // What one client may hold of the permits: the shares, not the counts.
+        new Setting(PerClientSettings.class, "percent", OnChange.KEEPS_COUNTS, false, true,
+            NOT_COMPARED),
+        new Setting(PerClientSettings.class, "key", OnChange.KEEPS_COUNTS, false, true,
+            NOT_COMPARED),
 
-      // What a request is charged, from its next request on.
-      keeps(Charging.class, "cost"),
-      keeps(Charging.class, "costHeader"),
-      // (through key-normalize's default it may change the key: see Keying.normalize)
-      keeps(Charging.class, "countWhen"),
+        // What a request is charged, from its next request on.
+        keeps(Charging.class, "cost"),
+        keeps(Charging.class, "costHeader"),
+        // (through key-normalize's default it may change the key: see Keying.normalize)
+        keeps(Charging.class, "countWhen"),
 
-      // Whether the rule refuses: counted alike; adaptive-concurrency's algorithm embeds it.
-      carries(Enforcement.class, "mode", CountedState::adaptiveShadow),
-      // On Redis, the store that decides when Redis cannot be reached.
-      new Setting(Enforcement.class, "onFailure", OnChange.STARTS_AFRESH, true, false,
-          of -> of.onRedis() ? of.rule.onFailure() : null),
+        // Whether the rule refuses: counted alike; adaptive-concurrency's algorithm embeds it.
+        carries(Enforcement.class, "mode", CountedState::adaptiveShadow),
+        // On Redis, the store that decides when Redis cannot be reached.
+        new Setting(Enforcement.class, "onFailure", OnChange.STARTS_AFRESH, true, false,
+            of -> of.onRedis() ? of.rule.onFailure() : null),
 
-      // What the client is told.
-      keeps(Responding.class, "quotaHeaders"),
-      keeps(Responding.class, "partitionKey"),
-      keeps(Responding.class, "refusal"),
+        // What the client is told.
+        keeps(Responding.class, "quotaHeaders"),
+        keeps(Responding.class, "partitionKey"),
+        keeps(Responding.class, "refusal"),
 
-      // Who is never limited: the others' counts stay.
-      keeps(AllowConfig.class, "cidrs"),
-      keeps(AllowConfig.class, "keys"),
+        // Who is never limited: the others' counts stay.
+        keeps(AllowConfig.class, "cidrs"),
+        keeps(AllowConfig.class, "keys"),
 
-      // The penalty boxes, not the budgets.
-      new Setting(PenaltyConfig.class, "after", OnChange.KEEPS_COUNTS, true, false,
-          of -> of.rule.penalty() == null ? null : of.rule.penalty().after()),
-      new Setting(PenaltyConfig.class, "withinNanos", OnChange.KEEPS_COUNTS, true, false,
-          of -> of.rule.penalty() == null ? null : of.rule.penalty().withinNanos()),
-      new Setting(PenaltyConfig.class, "boxForNanos", OnChange.KEEPS_COUNTS, true, false,
-          of -> of.rule.penalty() == null ? null : of.rule.penalty().boxForNanos()),
+        // The penalty boxes, not the budgets.
+        new Setting(PenaltyConfig.class, "after", OnChange.KEEPS_COUNTS, true, false,
+            of -> of.rule.penalty() == null ? null : of.rule.penalty().after()),
+        new Setting(PenaltyConfig.class, "withinNanos", OnChange.KEEPS_COUNTS, true, false,
+            of -> of.rule.penalty() == null ? null : of.rule.penalty().withinNanos()),
+        new Setting(PenaltyConfig.class, "boxForNanos", OnChange.KEEPS_COUNTS, true, false,
+            of -> of.rule.penalty() == null ? null : of.rule.penalty().boxForNanos()),
 
-      // The file: the client address that keys are made of, and where counts live.
-      afreshForTheFile(ClientIpSettings.class, "trustedProxyHops",
-          file -> file.clientIp().trustedProxyHops()),
-      afreshForTheFile(ClientIpSettings.class, "trustedProxyCidrs",
-          file -> file.clientIp().trustedProxyCidrs()),
-      afreshForTheFile(ClientIpSettings.class, "ipv6Prefix", file -> file.clientIp().ipv6Prefix()),
-      afreshForTheFile(RulesConfig.class, "backend", RulesConfig::backend),
-      // On Redis: the connection and the stores' options decide where counts live and how they
-      // are kept; the timings are applied to the kept connection and keep every count.
-      onRedis(RedisSettings.class, "uri",
-          r -> Integer.toHexString(String.valueOf(r.uri()).hashCode())), // no password in memory
-      onRedis(RedisSettings.class, "cluster", r -> Integer.toHexString(r.cluster().hashCode())),
-      onRedis(RedisSettings.class, "tlsCaFile", RedisSettings::tlsCaFile),
-      onRedis(RedisSettings.class, "verifyPeer", RedisSettings::verifyPeer),
-      onRedis(RedisSettings.class, "refusalCache", RedisSettings::refusalCache),
-      onRedis(RedisSettings.class, "leaseTokens", RedisSettings::leaseTokens),
-      keeps(RedisSettings.class, "timeoutNanos"),
-      keeps(RedisSettings.class, "maxWaitNanos"),
-      keeps(RedisSettings.class, "maxWaitingThreads"),
-      carries(RulesConfig.class, "mode", CountedState::adaptiveShadow),
-      keeps(RulesConfig.class, "headers"),
-      keeps(RulesConfig.class, "response"),
-      // Where the file is, and its other rules and outbound rules: each rule's state is its own.
-      keeps(RulesConfig.class, "source"),
-      keeps(RulesConfig.class, "keyLines"),
-      keeps(RulesConfig.class, "rules"),
-      keeps(RulesConfig.class, "outbound")));
+        // The file: the client address that keys are made of, and where counts live.
+        afreshForTheFile(ClientIpSettings.class, "trustedProxyHops",
+            file -> file.clientIp().trustedProxyHops()),
+        afreshForTheFile(ClientIpSettings.class, "trustedProxyCidrs",
+            file -> file.clientIp().trustedProxyCidrs()),
+        afreshForTheFile(ClientIpSettings.class, "ipv6Prefix",
+            file -> file.clientIp().ipv6Prefix()),
+        afreshForTheFile(RulesConfig.class, "backend", RulesConfig::backend),
+        // On Redis: the connection and the stores' options decide where counts live and how they
+        // are kept; the timings are applied to the kept connection and keep every count.
+        onRedis(RedisSettings.class, "uri",
+            r -> Integer.toHexString(String.valueOf(r.uri()).hashCode())), // no password in memory
+        onRedis(RedisSettings.class, "cluster", r -> Integer.toHexString(r.cluster().hashCode())),
+        onRedis(RedisSettings.class, "tlsCaFile", RedisSettings::tlsCaFile),
+        onRedis(RedisSettings.class, "verifyPeer", RedisSettings::verifyPeer),
+        onRedis(RedisSettings.class, "refusalCache", RedisSettings::refusalCache),
+        onRedis(RedisSettings.class, "leaseTokens", RedisSettings::leaseTokens),
+        keeps(RedisSettings.class, "timeoutNanos"),
+        keeps(RedisSettings.class, "maxWaitNanos"),
+        keeps(RedisSettings.class, "maxWaitingThreads"),
+        carries(RulesConfig.class, "mode", CountedState::adaptiveShadow),
+        keeps(RulesConfig.class, "headers"),
+        keeps(RulesConfig.class, "response"),
+        // Where the file is, and its other rules and outbound rules: each rule's state is its own.
+        keeps(RulesConfig.class, "source"),
+        keeps(RulesConfig.class, "keyLines"),
+        keeps(RulesConfig.class, "rules"),
+        keeps(RulesConfig.class, "outbound")));
+
+    /** The rows a budget's fingerprint compares: those that start its counts afresh or carry. */
+    static final Setting[] BUDGET_ROWS = counted(false, true);
+    /** The rows that say whether a budget's counts can be carried over: those that start afresh. */
+    static final Setting[] CARRY_ROWS = counted(false, false);
+    /** The rows that empty the penalty boxes. */
+    static final Setting[] PENALTY_ROWS = counted(true, false);
+  }
 
   private CountedState() {}
 
   /** Every row, in the order above. */
   public static List<Setting> settings() {
-    return SETTINGS;
+    return Table.SETTINGS;
   }
 
   /**
@@ -276,13 +293,15 @@ public final class CountedState {
   public static final class OfFile {
     private final RulesConfig file;
     /**
-     * Per row of {@link #BUDGET_ROWS} (and so on): the text of its value once made, for the rows
-     * of the file alone. Made at the first fingerprint that reads it, as before (a file without
-     * rules reads none). One build uses it, on one thread.
+     * Per row of {@link Table#BUDGET_ROWS} (and so on): the text of its value once made, for the
+     * rows of the file alone. Made at the first fingerprint that reads it (a file without rules
+     * reads none), and so the arrays: a file whose fingerprints no reload compares makes neither
+     * them nor the table. Fingerprints are made when a reload compares them, so maybe long after
+     * the build and on another thread than it: the three methods below are synchronized.
      */
-    private final String[] budgetValues = new String[BUDGET_ROWS.length];
-    private final String[] carryValues = new String[CARRY_ROWS.length];
-    private final String[] penaltyValues = new String[PENALTY_ROWS.length];
+    private String[] budgetValues;
+    private String[] carryValues;
+    private String[] penaltyValues;
     /**
      * Every fingerprint of the file is written here, then copied out: one builder of ~16 bytes a
      * row each was ~10% of what a first load of 10,000 rules allocated, for strings a third as
@@ -298,8 +317,11 @@ public final class CountedState {
      * Everything that defines one budget's counting: a reload that gives the same keeps the
      * budget's very store.
      */
-    public String ofBudget(RuleConfig rule, String budgetId, LimitSpec limit) {
-      return join(text, "budget ", budgetId, new Of(rule, file, limit), BUDGET_ROWS,
+    public synchronized String ofBudget(RuleConfig rule, String budgetId, LimitSpec limit) {
+      if (budgetValues == null) {
+        budgetValues = new String[Table.BUDGET_ROWS.length];
+      }
+      return join(text, "budget ", budgetId, new Of(rule, file, limit), Table.BUDGET_ROWS,
           budgetValues);
     }
 
@@ -308,15 +330,23 @@ public final class CountedState {
      * same budget, counting the same keys the same way in the same place. Where it differs, the
      * budget starts afresh.
      */
-    public String carriedOverBy(RuleConfig rule, String budgetId) {
-      return join(text, "budget ", budgetId, new Of(rule, file, null), CARRY_ROWS, carryValues);
+    public synchronized String carriedOverBy(RuleConfig rule, String budgetId) {
+      if (carryValues == null) {
+        carryValues = new String[Table.CARRY_ROWS.length];
+      }
+      return join(text, "budget ", budgetId, new Of(rule, file, null), Table.CARRY_ROWS,
+          carryValues);
     }
 
     /**
      * Everything that defines the rule's penalty boxes: a reload that gives the same keeps them.
      */
-    public String ofPenaltyBoxes(RuleConfig rule) {
-      return join(text, "penalty", "", new Of(rule, file, null), PENALTY_ROWS, penaltyValues);
+    public synchronized String ofPenaltyBoxes(RuleConfig rule) {
+      if (penaltyValues == null) {
+        penaltyValues = new String[Table.PENALTY_ROWS.length];
+      }
+      return join(text, "penalty", "", new Of(rule, file, null), Table.PENALTY_ROWS,
+          penaltyValues);
     }
   }
 
@@ -327,7 +357,7 @@ public final class CountedState {
    */
   static String ofRedis(RedisSettings redis) {
     List<String> values = new ArrayList<>();
-    for (Setting s : SETTINGS) {
+    for (Setting s : Table.SETTINGS) {
       if (s.ofRedis != null && s.budgets == OnChange.STARTS_AFRESH) {
         values.add(s.name() + "=" + s.ofRedis.apply(redis));
       }
@@ -335,12 +365,6 @@ public final class CountedState {
     return "redis|" + String.join("|", values);
   }
 
-  /** The rows a budget's fingerprint compares: those that start its counts afresh or carry them. */
-  private static final Setting[] BUDGET_ROWS = counted(false, true);
-  /** The rows that say whether a budget's counts can be carried over: those that start afresh. */
-  private static final Setting[] CARRY_ROWS = counted(false, false);
-  /** The rows that empty the penalty boxes. */
-  private static final Setting[] PENALTY_ROWS = counted(true, false);
 
   /**
    * Between the values of a fingerprint: a control character that no setting's value holds (rule
@@ -355,13 +379,13 @@ public final class CountedState {
    */
   private static Setting[] counted(boolean penaltyBoxes, boolean parameters) {
     List<Setting> rows = new ArrayList<>();
-    for (Setting s : SETTINGS) {
+    for (Setting s : Table.SETTINGS) {
       boolean counted =
           penaltyBoxes
               ? s.penaltyBoxes
               : s.budgets == OnChange.STARTS_AFRESH
                   || (parameters && s.budgets == OnChange.CARRIES_COUNTS_OVER);
-      if (counted && s.value != NOT_COMPARED) {
+      if (counted && s.value != Table.NOT_COMPARED) {
         rows.add(s);
       }
     }
@@ -417,7 +441,7 @@ public final class CountedState {
   }
 
   private static Setting keeps(Class<?> part, String field) {
-    return new Setting(part, field, OnChange.KEEPS_COUNTS, false, false, NOT_COMPARED);
+    return new Setting(part, field, OnChange.KEEPS_COUNTS, false, false, Table.NOT_COMPARED);
   }
 
   private static Setting carries(Class<?> part, String field, Function<Of, Object> value) {

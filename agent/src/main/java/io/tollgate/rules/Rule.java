@@ -113,9 +113,11 @@ public final class Rule {
     final String id;
     final LimiterStore store;
     final QuotaPolicy policy;
-    final String fingerprint;
-    /** What a reload must keep for the counts to carry over to new parameters, or null. */
-    final String carryFingerprint;
+    /**
+     * What a reload compares to keep the budget's store or carry its counts over, made when a
+     * reload compares it; null for rules that are never reloaded.
+     */
+    final BudgetFingerprints fingerprints;
     /** The group the budget is decided in together with the rule's others, or null. */
     final io.tollgate.stores.BudgetGroup group;
     final int groupIndex;
@@ -125,16 +127,14 @@ public final class Rule {
         String id,
         LimiterStore store,
         QuotaPolicy policy,
-        String fingerprint,
-        String carryFingerprint,
+        BudgetFingerprints fingerprints,
         io.tollgate.stores.BudgetGroup group,
         int groupIndex) {
       this.name = name;
       this.id = id;
       this.store = store;
       this.policy = policy;
-      this.fingerprint = fingerprint;
-      this.carryFingerprint = carryFingerprint;
+      this.fingerprints = fingerprints;
       this.group = group;
       this.groupIndex = groupIndex;
     }
@@ -144,7 +144,8 @@ public final class Rule {
      * under the rule's name, in no group, carrying nothing.
      */
     static Budget standingFor(String ruleName, Budget first) {
-      return new Budget(ruleName, "", first.store, first.policy, first.fingerprint, null, null, 0);
+      return new Budget(ruleName, "", first.store, first.policy,
+          first.fingerprints == null ? null : first.fingerprints.carryingNothing(), null, 0);
     }
   }
 
@@ -153,7 +154,12 @@ public final class Rule {
   private final String budgetId;
   private final LimiterStore store;
   private final QuotaPolicy policy;
-  private final String fingerprint;
+  /**
+   * Everything that defines this budget's counting, and what its counts need to be carried over
+   * (the rule, its key, algorithm and backend), made when a reload compares them; null for budgets
+   * built without them.
+   */
+  private final BudgetFingerprints fingerprints;
   /**
    * The quota headers' constant parts, made at this budget's first response and kept rather than
    * made on every response; not when the rules are built, since most rules of a long file (one
@@ -171,11 +177,6 @@ public final class Rule {
   private final io.tollgate.stores.BudgetGroup group;
   /** This budget's place in {@link #group}. */
   private final int groupIndex;
-  /**
-   * What a reload must keep for this budget's counts to be carried over when its parameters change
-   * (the rule, its key, algorithm and backend), or null for budgets built without it.
-   */
-  private final String carryFingerprint;
   /** On the rule of the file: its budgets (of its default plan with plans); null on a budget. */
   private final Rule[] budgets;
   /** On the rule of the file: the request header that picks the plan, or null. */
@@ -198,8 +199,7 @@ public final class Rule {
     this.budgetId = budget.id;
     this.store = budget.store;
     this.policy = budget.policy;
-    this.fingerprint = budget.fingerprint;
-    this.carryFingerprint = budget.carryFingerprint;
+    this.fingerprints = budget.fingerprints;
     this.group = budget.group;
     this.groupIndex = budget.groupIndex;
     this.owner = owner;
@@ -227,8 +227,7 @@ public final class Rule {
     this.budgetId = own.id;
     this.store = own.store;
     this.policy = own.policy;
-    this.fingerprint = own.fingerprint;
-    this.carryFingerprint = own.carryFingerprint;
+    this.fingerprints = own.fingerprints;
     this.group = own.group;
     this.groupIndex = own.groupIndex;
     this.owner = this;
@@ -505,8 +504,12 @@ public final class Rule {
     return groupIndex;
   }
 
+  /**
+   * What a reload must keep for this budget's counts to be carried over when its parameters change
+   * (the rule, its key, algorithm and backend), or null for budgets built without it.
+   */
   String carryFingerprint() {
-    return carryFingerprint;
+    return fingerprints == null ? null : fingerprints.carriedOverBy();
   }
 
   /**
@@ -515,7 +518,8 @@ public final class Rule {
    */
   public boolean carriesCountsOf(Rule before) {
     for (Rule b : allBudgets) {
-      if (b.carryFingerprint != null && before.budgetCarryingTo(b.budgetId, b.carryFingerprint) != null) {
+      String carry = b.carryFingerprint();
+      if (carry != null && before.budgetCarryingTo(b.budgetId, carry) != null) {
         return true;
       }
     }
@@ -525,7 +529,7 @@ public final class Rule {
   /** This rule's budget of that id whose counts can be carried over to {@code fingerprint}, or null. */
   Rule budgetCarryingTo(String id, String fingerprint) {
     for (Rule b : allBudgets) {
-      if (b.budgetId.equals(id) && fingerprint.equals(b.carryFingerprint)) {
+      if (b.budgetId.equals(id) && fingerprint.equals(b.carryFingerprint())) {
         return b;
       }
     }
@@ -673,13 +677,13 @@ public final class Rule {
    * budget's state: a client does not get a fresh budget because an operator edited another rule.
    */
   String fingerprint() {
-    return fingerprint;
+    return fingerprints == null ? null : fingerprints.ofBudget();
   }
 
   /** This rule's budget of that id whose counting is defined by {@code fingerprint}, or null. */
   Rule budgetMatching(String id, String fingerprint) {
     for (Rule b : allBudgets) {
-      if (b.budgetId.equals(id) && b.fingerprint.equals(fingerprint)) {
+      if (b.budgetId.equals(id) && b.fingerprint().equals(fingerprint)) {
         return b;
       }
     }

@@ -54,6 +54,14 @@ public final class RuleSetFactory {
   /** An adaptive rule's limit moving by more than a factor of 2: once per 10 s per rule at most. */
   private static final RateLimitedLog LIMIT_LOG = new RateLimitedLog(10_000);
 
+  /**
+   * The longest file whose budgets' fingerprints are made when a reload compares them ({@link
+   * BudgetFingerprints#whenCompared}), keeping each rule's parsed form till then (~1 KB a rule:
+   * 10,000 rules kept 27.4 MB instead of 16.9); a longer file's are made at the build, where the
+   * table's one-off ~10 ms is a small part of building it.
+   */
+  static final int LATE_FINGERPRINTS_UP_TO = 1_000;
+
   private final Clock clock;
   private final StoreProvider stores;
   private final boolean validating;
@@ -154,6 +162,7 @@ public final class RuleSetFactory {
     List<Rule> rules = new ArrayList<>();
     Map<String, LeaseCounts> leasing = new LinkedHashMap<>();
     CountedState.OfFile ofFile = CountedState.ofFile(config);
+    boolean lateFingerprints = config.rules().size() <= LATE_FINGERPRINTS_UP_TO;
     for (RuleConfig ruleConfig : config.rules()) {
       boolean shadow = ruleConfig.effectiveMode(config.mode()) == Mode.SHADOW;
       Rule kept = previous == null ? null : previous.find(ruleConfig.name());
@@ -195,15 +204,15 @@ public final class RuleSetFactory {
         rules.add(
             Rule.of(
                 shared,
-                budgets(config, ofFile, ruleConfig, shared, "", ruleConfig.limits(), kept,
-                    leasing)));
+                budgets(config, ofFile, lateFingerprints, ruleConfig, shared, "",
+                    ruleConfig.limits(), kept, leasing)));
       } else {
         Map<String, Rule.Budget[]> byPlan = new LinkedHashMap<>();
         for (Map.Entry<String, List<LimitSpec>> e : plans.limits().entrySet()) {
           byPlan.put(
               e.getKey(),
-              budgets(config, ofFile, ruleConfig, shared, e.getKey(), e.getValue(), kept,
-                  leasing));
+              budgets(config, ofFile, lateFingerprints, ruleConfig, shared, e.getKey(),
+                  e.getValue(), kept, leasing));
         }
         rules.add(Rule.withPlans(shared, plans, byPlan));
       }
@@ -256,6 +265,7 @@ public final class RuleSetFactory {
   private Rule.Budget[] budgets(
       RulesConfig config,
       CountedState.OfFile ofFile,
+      boolean lateFingerprints,
       RuleConfig ruleConfig,
       Rule.Shared shared,
       String plan,
@@ -267,7 +277,7 @@ public final class RuleSetFactory {
     String[] ids = new String[n];
     String[] names = new String[n];
     String[] periods = new String[n];
-    String[] fingerprints = new String[n];
+    BudgetFingerprints[] fingerprints = new BudgetFingerprints[n];
     List<RateLimitAlgorithm<?>> algorithms = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       LimitSpec limit = limits.get(i);
@@ -276,17 +286,14 @@ public final class RuleSetFactory {
       ids[i] = plan + suffix;
       names[i] = ruleConfig.name() + suffix;
       algorithms.add(algorithmOf(ruleConfig, limit, shared.shadow, limitLog(ruleConfig.name())));
-      fingerprints[i] =
-          fingerprinting ? ofFile.ofBudget(ruleConfig, ids[i], limit) : null;
-    }
-    String[] carryFingerprints = new String[n];
-    for (int i = 0; i < n && fingerprinting; i++) {
-      carryFingerprints[i] = ofFile.carriedOverBy(ruleConfig, ids[i]);
+      fingerprints[i] = !fingerprinting ? null
+          : lateFingerprints ? BudgetFingerprints.whenCompared(ofFile, ruleConfig, ids[i], limit)
+          : BudgetFingerprints.now(ofFile, ruleConfig, ids[i], limit);
     }
     Rule[] previous = new Rule[n];
     boolean allKept = kept != null;
     for (int i = 0; i < n && allKept; i++) {
-      previous[i] = kept.budgetMatching(ids[i], fingerprints[i]);
+      previous[i] = kept.budgetMatching(ids[i], fingerprints[i].ofBudget());
       allKept =
           previous[i] != null
               && previous[i].group() == previous[0].group()
@@ -302,7 +309,7 @@ public final class RuleSetFactory {
             stores.groupFor(
                 config, ruleConfig, Arrays.asList(names), plan, Arrays.asList(periods),
                 algorithms);
-        carryOver(group, kept, ids, carryFingerprints);
+        carryOver(group, kept, ids, fingerprints);
       }
     }
     for (int i = 0; i < n; i++) {
@@ -310,13 +317,15 @@ public final class RuleSetFactory {
       if (group != null) {
         store = group.budget(i);
       } else {
-        Rule previousBudget = kept == null ? null : kept.budgetMatching(ids[i], fingerprints[i]);
+        Rule previousBudget =
+            kept == null ? null : kept.budgetMatching(ids[i], fingerprints[i].ofBudget());
         if (previousBudget != null && previousBudget.group() == null) {
           store = previousBudget.store();
         } else {
           store =
               stores.storeFor(config, ruleConfig, names[i], plan, periods[i], algorithms.get(i));
-          carryOver(store, kept == null ? null : kept.budgetCarryingTo(ids[i], carryFingerprints[i]));
+          carryOver(store,
+              kept == null ? null : kept.budgetCarryingTo(ids[i], fingerprints[i].carriedOverBy()));
         }
       }
       if (group == null && StoreProvider.leases(config, algorithms.get(i))) {
@@ -326,7 +335,7 @@ public final class RuleSetFactory {
       out[i] =
           new Rule.Budget(
               names[i], ids[i], store, algorithms.get(i).policy(), fingerprints[i],
-              carryFingerprints[i], group, group == null ? 0 : i);
+              group, group == null ? 0 : i);
     }
     return out;
   }
@@ -347,14 +356,14 @@ public final class RuleSetFactory {
 
   /** As above, for a new group of budgets: each takes over the previous budget of its id. */
   private static void carryOver(
-      BudgetGroup group, Rule kept, String[] ids, String[] carryFingerprints) {
+      BudgetGroup group, Rule kept, String[] ids, BudgetFingerprints[] fingerprints) {
     if (!(group instanceof LocalBudgetGroup) || kept == null) {
       return;
     }
     int[] from = new int[ids.length];
     BudgetGroup previous = null;
     for (int i = 0; i < ids.length; i++) {
-      Rule carried = kept.budgetCarryingTo(ids[i], carryFingerprints[i]);
+      Rule carried = kept.budgetCarryingTo(ids[i], fingerprints[i].carriedOverBy());
       from[i] = -1;
       if (carried != null
           && carried.group() instanceof LocalBudgetGroup

@@ -69,8 +69,9 @@ class StartupWorkIT {
 
   /**
    * What the rules and the agent's arguments do not use is not loaded by the start-up thread: an
-   * outbound client's handler is made at the application's first call of that client, and the
-   * metrics exporter only with {@code metrics-port}.
+   * outbound client's handler is made at the application's first call of that client, the
+   * metrics exporter only with {@code metrics-port}, and the table of what a reload compares
+   * ({@code CountedState}'s, 33 method references) at the first reload.
    */
   @Test
   void theStartDoesNotLoadTheOutboundClientsHandlersNorTheMetricsExporter() throws Exception {
@@ -85,7 +86,8 @@ class StartupWorkIT {
           "io.tollgate.instrumentation.outbound.okhttp.OkHttpCallsReader ",
           "io.tollgate.instrumentation.outbound.jdkhttp.JdkHttpClientCalls ",
           "io.tollgate.instrumentation.outbound.urlconnection.UrlConnectionCalls ",
-          "io.tollgate.diagnostics.metrics.PrometheusExporter ");
+          "io.tollgate.diagnostics.metrics.PrometheusExporter ",
+          "io.tollgate.config.CountedState$Table ");
       // The handler made with the engine: the servlet module's, which that request went through
       assertTrue(app.output().stream().anyMatch(
           line -> line.contains("io.tollgate.instrumentation.servlet.ServletRequests ")),
