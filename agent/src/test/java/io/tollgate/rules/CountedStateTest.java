@@ -235,6 +235,23 @@ class CountedStateTest {
   }
 
   /** One reload: a file, the same file with one change, and what it shows. */
+  /**
+   * What a reload did to a rule's counts, read from the rule sets themselves: the same stores
+   * (kept), new stores carrying the old counts, or new stores from zero. Also used by {@code
+   * FingerprintsWhenComparedTest}.
+   */
+  static OnChange whatHappenedToTheBudgets(Rule was, Rule now) {
+    List<Rule> a = was.allBudgets();
+    List<Rule> b = now.allBudgets();
+    boolean same = a.size() == b.size();
+    for (int i = 0; same && i < a.size(); i++) {
+      same = a.get(i).store() == b.get(i).store();
+    }
+    return same
+        ? OnChange.KEEPS_COUNTS
+        : now.carriesCountsOf(was) ? OnChange.CARRIES_COUNTS_OVER : OnChange.STARTS_AFRESH;
+  }
+
   static final class Row {
     final String setting;
     final String base;
@@ -312,18 +329,6 @@ class CountedStateTest {
           backend.close();
         }
       }
-    }
-
-    private static OnChange whatHappenedToTheBudgets(Rule was, Rule now) {
-      List<Rule> a = was.allBudgets();
-      List<Rule> b = now.allBudgets();
-      boolean same = a.size() == b.size();
-      for (int i = 0; same && i < a.size(); i++) {
-        same = a.get(i).store() == b.get(i).store();
-      }
-      return same
-          ? OnChange.KEEPS_COUNTS
-          : now.carriesCountsOf(was) ? OnChange.CARRIES_COUNTS_OVER : OnChange.STARTS_AFRESH;
     }
 
     /** The base's items with the change's laid over them, by their key. */

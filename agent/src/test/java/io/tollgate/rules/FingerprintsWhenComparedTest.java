@@ -6,7 +6,6 @@ import io.tollgate.config.CountedState.OnChange;
 import io.tollgate.config.RulesConfig;
 import io.tollgate.config.RulesFileParser;
 import io.tollgate.limiters.Clock;
-import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -46,23 +45,12 @@ class FingerprintsWhenComparedTest {
     factory.applied();
     RuleSet now = factory.build(second, was);
     factory.applied();
-    assertEquals(expected, whatHappened(was.find("api"), now.find("api")));
+    assertEquals(expected,
+        CountedStateTest.whatHappenedToTheBudgets(was.find("api"), now.find("api")));
   }
 
   private static int others(String kind) {
     return kind.equals("LONG") ? LONG : SHORT;
-  }
-
-  private static OnChange whatHappened(Rule was, Rule now) {
-    List<Rule> a = was.allBudgets();
-    List<Rule> b = now.allBudgets();
-    boolean same = a.size() == b.size();
-    for (int i = 0; same && i < a.size(); i++) {
-      same = a.get(i).store() == b.get(i).store();
-    }
-    return same
-        ? OnChange.KEEPS_COUNTS
-        : now.carriesCountsOf(was) ? OnChange.CARRIES_COUNTS_OVER : OnChange.STARTS_AFRESH;
   }
 
   /** The rule {@code api} (key ip, 10 a minute, with {@code change} laid over), after n others. */
