@@ -308,12 +308,25 @@ class LateReplyLedgerTest {
       late.add(ledger.sending("k", 1));
     }
     clock.advanceMillis(ageMs);
-    long left = remaining - othersSpent; // Redis's bucket when this instance's calls reach it
+    // Redis's bucket when this instance's calls reach it
+    int[] coveredAndOver = decideInFlightThenAnswer(ledger, late, remaining - othersSpent);
+    assertEquals(coveredBets, coveredAndOver[0], "covered bets");
+    assertEquals(overTheLimit, coveredAndOver[1],
+        "covered bets Redis refused: admitted over the limit");
+  }
+
+  /**
+   * Decides this instance's late calls in turn while all are in flight, then answers each as Redis
+   * would, whose bucket holds {@code left} when they reach it. Returns how many were covered bets,
+   * and how many of those Redis refused (admitted over the limit).
+   */
+  private static int[] decideInFlightThenAnswer(
+      LateReplyLedger ledger, List<LateReplyLedger.Call> late, long left) {
     int covered = 0;
     int over = 0;
     List<CompletableFuture<Verdict>> replies = new ArrayList<>();
     List<Verdict> decided = new ArrayList<>();
-    for (LateReplyLedger.Call call : late) { // decided while all are in flight, then answered
+    for (LateReplyLedger.Call call : late) {
       CompletableFuture<Verdict> reply = new CompletableFuture<>();
       LateDecision how = ledger.decideLate(
           call, 1, new Verdict().allow(20, HOUR), new Verdict(), reply, () -> { });
@@ -328,8 +341,7 @@ class LateReplyLedgerTest {
     for (int i = 0; i < replies.size(); i++) {
       replies.get(i).complete(decided.get(i));
     }
-    assertEquals(coveredBets, covered, "covered bets");
-    assertEquals(overTheLimit, over, "covered bets Redis refused: admitted over the limit");
+    return new int[] {covered, over};
   }
 
   /**
@@ -372,20 +384,11 @@ class LateReplyLedgerTest {
       late.add(ledger.sending("k", 1));
     }
     clock.advanceMillis(ageMs);
-    long left = remaining - othersSpent; // Redis's bucket when this instance's calls reach it
-    int covered = 0;
-    int over = 0;
-    for (LateReplyLedger.Call call : late) {
-      LateDecision how = ledger.decideLate(
-          call, 1, new Verdict().allow(20, HOUR), new Verdict(), new CompletableFuture<>(),
-          () -> { });
-      boolean granted = left >= 1;
-      left -= granted ? 1 : 0;
-      covered += how == LateDecision.COVERED ? 1 : 0;
-      over += how == LateDecision.COVERED && !granted ? 1 : 0;
-    }
-    assertEquals(coveredBets, covered, "covered bets");
-    assertEquals(overTheLimit, over, "covered bets Redis refused: admitted over the limit");
+    // Redis's bucket when this instance's calls reach it
+    int[] coveredAndOver = decideInFlightThenAnswer(ledger, late, remaining - othersSpent);
+    assertEquals(coveredBets, coveredAndOver[0], "covered bets");
+    assertEquals(overTheLimit, coveredAndOver[1],
+        "covered bets Redis refused: admitted over the limit");
   }
 
   /**
