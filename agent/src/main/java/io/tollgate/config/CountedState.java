@@ -365,7 +365,6 @@ public final class CountedState {
     return "redis|" + String.join("|", values);
   }
 
-
   /**
    * Between the values of a fingerprint: a control character that no setting's value holds (rule
    * names, key parts and durations cannot, and a path or address with it is refused anyway).
