@@ -45,7 +45,8 @@ import java.util.function.Function;
  * name, limit and window, set as strings as a hand-written filter would: the same bytes on the
  * wire as the rule, so that the two compare on the same response.
  *
- * <p>With {@code -Dtestapp.bucket4j.headers=padded} (profile-async.sh's mode bucket4j-padded) it
+ * <p>With {@code -Dtestapp.bucket4j.headers=padded} (mode bucket4j-padded of run-end-to-end.sh and
+ * profile-async.sh) it
  * sends its one X-Rate-Limit-Remaining header with the value padded ({@code 999999999;} and 72
  * {@code x}) to the length of the two draft headers' lines (108 bytes): the response the same size
  * as the rule's, with one header to set and write instead of two, so that what the two headers cost
