@@ -46,11 +46,10 @@ import java.util.function.Function;
  * wire as the rule, so that the two compare on the same response.
  *
  * <p>With {@code -Dtestapp.bucket4j.headers=padded} (mode bucket4j-padded of run-end-to-end.sh and
- * profile-async.sh) it
- * sends its one X-Rate-Limit-Remaining header with the value padded ({@code 999999999;} and 72
- * {@code x}) to the length of the two draft headers' lines (108 bytes): the response the same size
- * as the rule's, with one header to set and write instead of two, so that what the two headers cost
- * as headers is told apart from what their bytes cost on the wire.
+ * profile-async.sh) it sends its one X-Rate-Limit-Remaining header with the value padded ({@code
+ * 999999999;} and 72 {@code x}) to the length of the two draft headers' lines (108 bytes): the
+ * response the same size as the rule's, with one header to set and write instead of two, so that
+ * what the two headers cost as headers is told apart from what their bytes cost on the wire.
  */
 final class Bucket4jRateLimitFilter implements Filter {
 
