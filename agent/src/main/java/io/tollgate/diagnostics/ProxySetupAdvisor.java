@@ -43,6 +43,12 @@ public final class ProxySetupAdvisor {
 
   /** Requests counted towards the first two windows, then no more. */
   private final AtomicLong observed = new AtomicLong();
+  /**
+   * Set once the first two windows are counted: from then on a request reads this object's own
+   * fields and its thread's random numbers, not the counter's nor the warnings' objects (each a
+   * cache line of its own, which the network work between two requests has evicted).
+   */
+  private volatile boolean sampling;
   /** Set once both warnings are given: a single read for every request after. */
   private volatile boolean done;
   /** Guarded by this: the current window of {@value #SAMPLES} sampled peers. */
@@ -71,15 +77,28 @@ public final class ProxySetupAdvisor {
     if (done) {
       return false;
     }
-    if (warnedForwardedHeader.get() && warnedSinglePeer.get()) {
-      done = true;
+    if (sampling) {
+      // one request in 64; whether both warnings are given is looked at only for those
+      return ThreadLocalRandom.current().nextInt(64) == 0 && !bothWarned();
+    }
+    if (bothWarned()) {
       return false;
     }
     // every request of the first two windows (one may start with a probe from elsewhere)
     if (observed.get() < 2 * SAMPLES && observed.incrementAndGet() <= 2 * SAMPLES) {
       return true;
     }
+    sampling = true;
     return ThreadLocalRandom.current().nextInt(64) == 0;
+  }
+
+  /** Whether both warnings are given: then nothing is looked at again ({@link #done}). */
+  private boolean bothWarned() {
+    if (warnedForwardedHeader.get() && warnedSinglePeer.get()) {
+      done = true;
+      return true;
+    }
+    return false;
   }
 
   /**

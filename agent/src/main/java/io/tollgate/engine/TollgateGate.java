@@ -65,8 +65,6 @@ public final class TollgateGate {
    * run in this JVM: then rules keyed by the user can wait for it, after the security filters.
    */
   private volatile boolean handlerPointSeen;
-  /** The rules in force when last asked whether their stores may hold a request, and the answer. */
-  private volatile StoresOfRules storesOfRules = new StoresOfRules(null, true);
 
   public TollgateGate(RulesHolder rules) {
     this.rules = rules;
@@ -580,25 +578,18 @@ public final class TollgateGate {
     return verdicts;
   }
 
-  /** Whether a store of the rules in force may hold a request: asked once per set of rules. */
-  private boolean storesMayHold(RuleSet ruleSet) {
-    StoresOfRules known = storesOfRules;
-    if (known.ruleSet != ruleSet) {
-      known = new StoresOfRules(ruleSet, DecisionTiming.anyStoreMayHold(ruleSet));
-      storesOfRules = known; // racing threads compute the same answer
+  /**
+   * Whether a store of the rules in force may hold a request: asked once per set of rules, the
+   * answer noted on the rule set itself, which the request reads anyway.
+   */
+  private static boolean storesMayHold(RuleSet ruleSet) {
+    byte known = ruleSet.storesMayHold();
+    if (known == RuleSet.STORES_MAY_HOLD_UNKNOWN) {
+      boolean mayHold = DecisionTiming.anyStoreMayHold(ruleSet);
+      ruleSet.noteStoresMayHold(mayHold); // racing threads note the same answer
+      return mayHold;
     }
-    return known.mayHold;
-  }
-
-  /** Whether any store of one set of rules may hold a request ({@link #storesMayHold}). */
-  private static final class StoresOfRules {
-    final RuleSet ruleSet;
-    final boolean mayHold;
-
-    StoresOfRules(RuleSet ruleSet, boolean mayHold) {
-      this.ruleSet = ruleSet;
-      this.mayHold = mayHold;
-    }
+    return known == RuleSet.STORES_MAY_HOLD;
   }
 
   private void failIfInjected() {

@@ -1,6 +1,7 @@
 package io.tollgate.instrumentation;
 
 import io.tollgate.logging.AgentLog;
+import java.lang.ref.WeakReference;
 
 
 
@@ -62,11 +63,58 @@ public abstract class ApiPerClass<T> {
     this.what = what;
   }
 
+  /**
+   * The first two classes looked up and their answers, each in one object: nearly every request
+   * of a server is of one or two classes (Tomcat's connector request at its host valve, its
+   * facade at the filters and servlet), read here from this object and one more, where the {@code
+   * ClassValue} reads the class's map, its cache array, an entry and the {@code ClassValue}
+   * itself, each a cache line of its own that the network work between two requests has evicted.
+   * Kept once set, so that a request of a third class allocates nothing; the class is held weakly,
+   * as the {@code ClassValue} holds it, and a slot whose class was unloaded is filled again.
+   */
+  private volatile Lookup firstSeen;
+  private volatile Lookup secondSeen;
+
+  /** A class (weakly) and what {@link #byClass} answered for it; never changed once made. */
+  private static final class Lookup extends WeakReference<Class<?>> {
+    final Object api;
+
+    Lookup(Class<?> type, Object api) {
+      super(type);
+      this.api = api;
+    }
+  }
+
   /** The API of {@code type}, or null when it has none or it did not match. */
   @SuppressWarnings("unchecked")
   public final T get(Class<?> type) {
+    Lookup seen = firstSeen;
+    if (seen == null || seen.get() != type) {
+      seen = secondSeen;
+      if (seen == null || seen.get() != type) {
+        return (T) unwrap(lookUp(type));
+      }
+    }
+    return (T) unwrap(seen.api);
+  }
+
+  /** The class value's answer, kept in a free slot (racing threads may each fill one). */
+  private Object lookUp(Class<?> type) {
     Object api = byClass.get(type);
-    return api == NOT_MATCHED ? null : (T) api;
+    Lookup first = firstSeen;
+    if (first == null || first.get() == null) {
+      firstSeen = new Lookup(type, api);
+    } else {
+      Lookup second = secondSeen;
+      if (second == null || second.get() == null) {
+        secondSeen = new Lookup(type, api);
+      }
+    }
+    return api;
+  }
+
+  private static Object unwrap(Object api) {
+    return api == NOT_MATCHED ? null : api;
   }
 
   /**

@@ -28,6 +28,11 @@ final class RequestMatcher {
   private final ValueGlob[] headerGlobs;
   /** For each of {@link #headerNames} without a glob: whether it must be present. */
   private final boolean[] headerPresent;
+  /**
+   * Whether there is a host or header condition: a request of a rule with none reads this field,
+   * not the two empty arrays (objects, and cache lines, of their own).
+   */
+  private final boolean anyHostOrHeader;
 
   RequestMatcher(List<String> pathGlobs, Set<String> methodNames) {
     this(pathGlobs, methodNames, Collections.emptyList(), Collections.emptyMap());
@@ -48,7 +53,7 @@ final class RequestMatcher {
       List<String> hostGlobs,
       Map<String, String> headerConditions) {
     this.paths = paths;
-    this.methods = withImpliedMethods(methodNames).toArray(new String[0]);
+    this.methods = asLiterals(withImpliedMethods(methodNames));
     this.hosts = new ValueGlob[hostGlobs.size()];
     for (int i = 0; i < hosts.length; i++) {
       hosts[i] = ValueGlob.ignoringCase(hostGlobs.get(i));
@@ -67,6 +72,33 @@ final class RequestMatcher {
         headerGlobs[i] = ValueGlob.exact(condition);
       }
       i++;
+    }
+    this.anyHostOrHeader = hosts.length > 0 || n > 0;
+  }
+
+  /**
+   * The method names, the standard ones as the JVM's one copy of each (a literal): Tomcat gives a
+   * request's method as its own constant ({@code Method.GET}, a literal too), so that comparing
+   * them is a comparison of references, which reads neither string's characters.
+   */
+  private static String[] asLiterals(Set<String> methodNames) {
+    String[] names = methodNames.toArray(new String[0]);
+    for (int i = 0; i < names.length; i++) {
+      names[i] = literalOf(names[i]);
+    }
+    return names;
+  }
+
+  private static String literalOf(String method) {
+    switch (method) {
+      case "GET": return "GET";
+      case "HEAD": return "HEAD";
+      case "POST": return "POST";
+      case "PUT": return "PUT";
+      case "DELETE": return "DELETE";
+      case "PATCH": return "PATCH";
+      case "OPTIONS": return "OPTIONS";
+      default: return method;
     }
   }
 
@@ -122,6 +154,9 @@ final class RequestMatcher {
    * them reads no header.
    */
   boolean matchesHostAndHeaders(HttpExchange exchange) {
+    if (!anyHostOrHeader) {
+      return true;
+    }
     if (hosts.length > 0 && !matchesHost(exchange.host())) {
       return false;
     }
@@ -138,7 +173,7 @@ final class RequestMatcher {
 
   /** Whether there is any host or header condition to check. */
   boolean hasHostOrHeaders() {
-    return hosts.length > 0 || headerNames.length > 0;
+    return anyHostOrHeader;
   }
 
   private boolean matchesHost(String host) {

@@ -6,12 +6,21 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The rules in force, in file order. Immutable; a reload swaps in a new one. */
+/**
+ * The rules in force, in file order. Immutable (but for one answer the engine notes on it, {@link
+ * #storesMayHold}); a reload swaps in a new one.
+ */
 public final class RuleSet {
 
   public static final RuleSet EMPTY = new RuleSet(Collections.emptyList(), null, HeadersMode.DRAFT, false);
 
   private final Rule[] rules;
+  /**
+   * The first rule (null when none) and how many: what a request with one rule reads, kept in
+   * this object so that it does not touch the array's own cache line (see {@link #get}).
+   */
+  private final Rule first;
+  private final int size;
   private final List<Rule> ruleList;
   /**
    * The rules by name: a reload looks up each new rule's predecessor, and a scan for each would
@@ -26,6 +35,16 @@ public final class RuleSet {
   private final boolean hasMethodRules;
 
   private final boolean trustsNoProxy;
+  /**
+   * Whether a store of these rules may hold a request, as the engine found when it first asked
+   * ({@link #STORES_MAY_HOLD_UNKNOWN} until then): kept here, in the object every request reads
+   * anyway, rather than in one of its own. Racing threads find the same answer.
+   */
+  private byte storesMayHold = STORES_MAY_HOLD_UNKNOWN;
+
+  public static final byte STORES_MAY_HOLD_UNKNOWN = 0;
+  public static final byte STORES_MAY_NOT_HOLD = 1;
+  public static final byte STORES_MAY_HOLD = 2;
   /** Which rules a path may match; null for a short file, which is scanned in full. */
   private final RulePathIndex pathIndex;
 
@@ -39,6 +58,8 @@ public final class RuleSet {
     this.trustsNoProxy = trustsNoProxy;
     this.headers = headers;
     this.rules = rules.toArray(new Rule[0]);
+    this.size = this.rules.length;
+    this.first = size == 0 ? null : this.rules[0];
     this.ruleList = Collections.unmodifiableList(rules);
     this.source = source;
     this.byName = new HashMap<>(this.rules.length * 4 / 3 + 1);
@@ -97,22 +118,40 @@ public final class RuleSet {
     return trustsNoProxy;
   }
 
+  /**
+   * What the engine noted with {@link #noteStoresMayHold}: {@link #STORES_MAY_HOLD}, {@link
+   * #STORES_MAY_NOT_HOLD}, or {@link #STORES_MAY_HOLD_UNKNOWN} before it did.
+   */
+  public byte storesMayHold() {
+    return storesMayHold;
+  }
+
+  /** Notes whether a store of these rules may hold a request (the engine works it out once). */
+  public void noteStoresMayHold(boolean mayHold) {
+    storesMayHold = mayHold ? STORES_MAY_HOLD : STORES_MAY_NOT_HOLD;
+  }
+
   /** Whether some rule waits for a framework's route template (Spring MVC, JAX-RS). */
   public boolean hasRouteRules() {
     return hasRouteRules;
   }
 
   public boolean isEmpty() {
-    return rules.length == 0;
+    return size == 0;
   }
 
   /** How many rules; with {@link #get}, a walk over them that allocates no iterator. */
   public int size() {
-    return rules.length;
+    return size;
   }
 
+  /**
+   * The rule at {@code index} in file order. The first is read from this object's own field: a
+   * request that one rule decides (the common case) reads the rule set and its rule, not the
+   * array between them, which the network work between two requests has evicted from the caches.
+   */
   public Rule get(int index) {
-    return rules[index];
+    return index == 0 && first != null ? first : rules[index];
   }
 
   public List<Rule> rules() {
