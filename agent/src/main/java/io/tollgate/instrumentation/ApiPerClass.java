@@ -69,19 +69,22 @@ public abstract class ApiPerClass<T> {
    * facade at the filters and servlet), read here from this object and one more, where the {@code
    * ClassValue} reads the class's map, its cache array, an entry and the {@code ClassValue}
    * itself, each a cache line of its own that the network work between two requests has evicted.
-   * Kept once set, so that a request of a third class allocates nothing; the class is held weakly,
-   * as the {@code ClassValue} holds it, and a slot whose class was unloaded is filled again.
+   * Kept once set, so that a request of a third class allocates nothing. Both the class and its
+   * answer are held weakly: an answer often refers to its class (the servlet API's calls are a
+   * class generated in the request class's loader), so a strong one here would keep a redeployed
+   * application's class loader for ever; the {@code ClassValue} keeps the answer for as long as the
+   * class lives, and a slot whose class was unloaded is filled again.
    */
   private volatile Lookup firstSeen;
   private volatile Lookup secondSeen;
 
-  /** A class (weakly) and what {@link #byClass} answered for it; never changed once made. */
+  /** A class and what {@link #byClass} answered for it, both weakly; never changed once made. */
   private static final class Lookup extends WeakReference<Class<?>> {
-    final Object api;
+    final WeakReference<Object> api;
 
     Lookup(Class<?> type, Object api) {
       super(type);
-      this.api = api;
+      this.api = new WeakReference<>(api);
     }
   }
 
@@ -95,7 +98,9 @@ public abstract class ApiPerClass<T> {
         return (T) unwrap(lookUp(type));
       }
     }
-    return (T) unwrap(seen.api);
+    // the class is alive (it is the caller's), so its ClassValue still holds the answer
+    Object api = seen.api.get();
+    return (T) unwrap(api != null ? api : byClass.get(type));
   }
 
   /** The class value's answer, kept in a free slot (racing threads may each fill one). */

@@ -140,15 +140,38 @@ class ApiPerClassTest {
   /** A class of its own class loader, which nothing refers to once the test drops it. */
   public static final class Probe {}
 
-  @Test
-  void aClassLookedUpCanStillBeUnloaded() throws Exception {
-    ApiPerClass<Object> perClass = namesOfClasses(new AtomicInteger());
+  /**
+   * Each class's API is an object that refers to the class, as the servlet API's calls do (a class
+   * generated in the request class's own loader); its {@code toString} is the class's name.
+   */
+  private static ApiPerClass<Object> apisReferringToTheirClass() {
+    return new ApiPerClass<Object>("a framework") {
+      @Override
+      protected Object match(Class<?> type) {
+        return new Object() {
+          final Class<?> of = type;
+
+          @Override
+          public String toString() {
+            return of.getName();
+          }
+        };
+      }
+    };
+  }
+
+  @ParameterizedTest(name = "the API of the class is {0}")
+  @CsvSource({"its name", "an object that refers to the class"})
+  void aClassLookedUpCanStillBeUnloaded(String api) throws Exception {
+    ApiPerClass<Object> perClass = api.equals("its name")
+        ? namesOfClasses(new AtomicInteger()) : apisReferringToTheirClass();
     WeakReference<Class<?>> probe = lookUpTwiceInItsOwnLoader(perClass);
     for (int attempt = 0; attempt < 200 && probe.get() != null; attempt++) {
       System.gc(); // until the collector has cleared it: a condition, not a time
     }
     assertNull(probe.get(), "the class is collectable after being looked up");
-    assertEquals(String.class.getName(), perClass.get(String.class), "its slot is used again");
+    assertEquals(String.class.getName(), String.valueOf(perClass.get(String.class)),
+        "its slot is used again");
   }
 
   private static WeakReference<Class<?>> lookUpTwiceInItsOwnLoader(ApiPerClass<Object> perClass)
@@ -163,8 +186,9 @@ class ApiPerClassTest {
         return defineClass(Probe.class.getName(), bytes, 0, bytes.length);
       }
     }.define();
-    assertEquals(Probe.class.getName(), perClass.get(type));
-    assertEquals(Probe.class.getName(), perClass.get(type)); // from the slot kept for it
+    assertEquals(Probe.class.getName(), String.valueOf(perClass.get(type)));
+    // from the slot kept for it
+    assertEquals(Probe.class.getName(), String.valueOf(perClass.get(type)));
     return new WeakReference<>(type);
   }
 }
