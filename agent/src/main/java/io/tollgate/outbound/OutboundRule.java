@@ -30,6 +30,11 @@ final class OutboundRule {
   private final OutboundKey key;
   private final boolean shadow;
   private final OutboundRuleMetrics metrics;
+  /**
+   * How late after its turn a paced call may still go out: the shortest interval between two
+   * calls among the rule's limits (a limit of 6 a second: 167 ms).
+   */
+  private final long lateTurnNanos;
 
   OutboundRule(OutboundRuleConfig config, boolean shadow, LimiterStore[] budgets,
       String[] budgetFingerprints, PartnerHolds holds) {
@@ -41,6 +46,11 @@ final class OutboundRule {
     this.match = new OutboundMatch(config);
     this.key = OutboundKey.of(config.key());
     this.metrics = OutboundMetrics.forRule(config.name());
+    long shortest = Long.MAX_VALUE;
+    for (LimitSpec limit : config.limits()) {
+      shortest = Math.min(shortest, limit.periodNanos() / Math.max(1, limit.limit()));
+    }
+    this.lateTurnNanos = shortest;
   }
 
   String name() {
@@ -110,6 +120,15 @@ final class OutboundRule {
           if (!Pause.until(turn)) {
             refund(key);
             return fail(call, key, waited, 0, start, "interrupted while waiting its turn");
+          }
+          if (System.nanoTime() - turn > lateTurnNanos) {
+            // The thread ran more than one interval after its turn (a host too busy to run it, a
+            // long GC pause): the calls booked after it may be going out on time now, and those
+            // woken with it at once, so that sending it would put several calls where the
+            // partner expects one. It takes a new turn; the one it missed stays spent (given
+            // back, it would be the turn at the end of the queue, which is already another
+            // call's). Bounded by max-wait, like any wait.
+            continue;
           }
         }
         metrics.sent(waited ? System.nanoTime() - start : 0);

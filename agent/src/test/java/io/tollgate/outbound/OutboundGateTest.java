@@ -13,10 +13,18 @@ import io.tollgate.diagnostics.metrics.OutboundMetrics;
 import io.tollgate.diagnostics.metrics.OutboundRuleMetrics;
 import io.tollgate.limiters.Clock;
 import io.tollgate.rules.RuleSetFactory;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -171,6 +179,48 @@ class OutboundGateTest {
     assertFalse(next.send());
     assertEquals(1, next.retryAfterSeconds());
     assertEquals(0, metrics().getPaced());
+  }
+
+  /**
+   * A host that stops running the app's threads for a while (a saturated CPU, a long GC pause)
+   * wakes every paced call whose turn passed meanwhile at the same instant. Sent then, they would
+   * reach the partner together, over its limit (OutboundSpringPartnerIT saw a 429 so at a load of
+   * 48 on two cores); each takes a new turn instead.
+   */
+  @Test
+  void callsWokenTogetherAfterTheirTurnsPassedTakeNewTurnsInsteadOfGoingOutTogether()
+      throws Exception {
+    // one call every 50 ms; the eight calls' turns: at once, then 50, 100, ... 350 ms
+    OutboundGate gate = gate(rule("algorithm: gcra", "limit: 20", "period: 1s", "burst: 1",
+        "max-delay: 30s", "max-wait: 30s"), null);
+    long thaw = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+    AtomicInteger waitsForNewTurns = new AtomicInteger();
+    Pause.parkWith(nanos -> {
+      long now = System.nanoTime();
+      if (now - thaw < 0) {
+        LockSupport.parkNanos(thaw - now); // the stalled host: no thread runs before the thaw
+      } else {
+        waitsForNewTurns.incrementAndGet(); // a turn booked after the thaw, waited for as usual
+        LockSupport.parkNanos(nanos);
+      }
+    });
+    ExecutorService threads = Executors.newFixedThreadPool(8);
+    try {
+      List<Future<Boolean>> sent = new ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        sent.add(threads.submit(() -> gate.beforeSend(get("api.partner.example")).send()));
+      }
+      for (Future<Boolean> call : sent) {
+        assertTrue(call.get(60, TimeUnit.SECONDS), "every call is sent");
+      }
+    } finally {
+      threads.shutdownNow();
+      Pause.parkWith(null);
+    }
+    assertEquals(8, metrics().getSent());
+    // The seven paced calls woke at the thaw, 1.6 s or more after their turns: one may go out at
+    // once, the others wait for turns of their own, 50 ms apart.
+    assertTrue(waitsForNewTurns.get() >= 5, waitsForNewTurns.get() + " waits after the thaw");
   }
 
   @Test
