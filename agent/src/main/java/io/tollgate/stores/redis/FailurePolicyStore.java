@@ -39,9 +39,9 @@ import java.util.function.IntSupplier;
  * or Redis overloaded, a {@code kill -STOP}, a slow network), one lost with its connection ({@link
  * RedisFailure#LOST}: a drop, usually back in a round trip), one that found no connection while
  * the reconnect after a drop was still under way and had not failed ({@link
- * RedisFailure#RECONNECTING}: slower than {@code max-wait} on a loaded host), one not sent because enough late
- * calls are outstanding ({@link RedisFailure#BUSY}) and one on a backend a reload retired ({@link
- * RedisFailure#CLOSED}) are decided by the local share under every policy: its state follows
+ * RedisFailure#RECONNECTING}: slower than {@code max-wait} on a loaded host), one not sent because
+ * enough late calls are outstanding ({@link RedisFailure#BUSY}) and one on a backend a reload
+ * retired ({@link RedisFailure#CLOSED}) are decided by the local share under every policy: its state follows
  * Redis's, so a slow Redis admits about the share, where {@code allow} would admit everything and
  * {@code deny} would refuse everyone. (Hence the local share's state is kept for every policy, not
  * only {@code local}.) A late call that was sent is decided within what Redis has not given away

@@ -60,10 +60,11 @@ import java.util.concurrent.locks.LockSupport;
  *       failed (the breaker closed), is slow, not down: the decision is made by its rule's local
  *       share ({@link RedisFailure#RECONNECTING}), as a late reply is; on a host loaded 20-33 the
  *       reconnect alone took longer than {@code max-wait} and {@code allow} lifted the limit
- *       (BENCHMARKS.md, section 7, h-reconnect). Only once an attempt fails (refused, the connect
- *       timeout, a handshake error) do decisions fail at once ({@link RedisFailure#UNREACHABLE},
- *       the rule's {@code on-failure}); so a host that drops the SYN is the local share's for up
- *       to the connect timeout (5 s) after the drop, then the policy's. The first connection
+ *       (BENCHMARKS.md, section 7, h-reconnect). Only once an attempt fails (refused, reset, the
+ *       connect timeout, a handshake error) do decisions fail at once ({@link
+ *       RedisFailure#UNREACHABLE}, the rule's {@code on-failure}); so a host that drops the SYN
+ *       is the local share's for up to the connect timeout (5 s) after the drop, then the
+ *       policy's. The first connection
  *       keeps its own wait ({@link #awaitFirstConnection}) and then fails at once.
  *       Commands are rejected while disconnected, never queued and replayed later; calls on
  *       the wire at the drop fail ({@link RedisFailure#LOST}) and are not sent again after the
@@ -713,8 +714,8 @@ public final class RedisBackend implements AutoCloseable {
               "redis backend closed", lastFailure, 0, RedisFailure.CLOSED);
         }
         if (reconnectUnderWay()) {
-          throw unavailable(RedisFailure.RECONNECTING, "not connected again yet after a drop ("
-              + describe(lastFailure) + "), no reconnect failed", lastFailure);
+          throw unavailable(RedisFailure.RECONNECTING,
+              "not connected again yet after a drop, and no reconnect failed", lastFailure);
         }
         throw unavailable(
             RedisFailure.UNREACHABLE, "not connected: " + describe(lastFailure), lastFailure);
@@ -1142,6 +1143,15 @@ public final class RedisBackend implements AutoCloseable {
     long now = System.nanoTime();
     long since = lastReplyNanos - busySince > 0 ? lastReplyNanos : busySince;
     return outstanding.get() == 0 || now - since < nanos;
+  }
+
+  /**
+   * Whether the connection is down while the reconnect after a drop is under way and no attempt
+   * has failed: decisions are made by their rules' local shares meanwhile ({@link
+   * RedisFailure#RECONNECTING}), not by their {@code on-failure}.
+   */
+  public boolean reconnecting() {
+    return !isConnected() && reconnectUnderWay();
   }
 
   /** Whether the connection is up now (Lettuce may be reconnecting). */

@@ -11,8 +11,8 @@ import java.util.Locale;
  *
  * <ul>
  *   <li>{@link #UNREACHABLE}: no connection, and none coming: an attempt to connect failed
- *       (refused, a connect timeout, a handshake error: it opens the circuit breaker), or the
- *       first connection was never made. The one kind that says Redis cannot be reached.
+ *       (refused, reset, a connect timeout, a handshake error: it opens the circuit breaker), or
+ *       the first connection was never made. The one kind that says Redis cannot be reached.
  *   <li>{@link #RECONNECTING}: no connection while the reconnect after a drop is still under way
  *       and nothing has failed (no attempt to connect failed: the breaker closed), by the end of
  *       the decision's wait for it ({@code max-wait} after the drop; its {@code timeout} once the

@@ -2,6 +2,7 @@ package io.tollgate.stores.redis;
 
 import static io.tollgate.testing.Conditions.awaitTrue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tollgate.config.OnFailure;
@@ -149,8 +150,12 @@ class ConnectionResetTest {
         proxy.holdNewConnections(TimeUnit.MINUTES.toMillis(1));
       }
       dropAndAwaitSeen(proxy, backend);
+      if (reconnect == Failing.HANGS) {
+        assertTrue(backend.reconnecting(), "reconnecting, nothing failed yet (status says so)");
+      }
       Decided atDrop = decideAtOnce(store);
       awaitTrue(() -> backend.breaker().timesOpened() > 0, "the reconnect failed");
+      assertFalse(backend.reconnecting(), "an attempt failed: not connected (status says so)");
       Decided after = decideAtOnce(store);
 
       assertEquals(0, atDrop.byRedis() + after.byRedis(), "by redis: " + atDrop + ", " + after);
