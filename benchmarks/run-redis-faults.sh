@@ -41,6 +41,8 @@
 # over the limit, BENCHMARKS.md section 7, h-ledger and h-flight). STARVE_STOP / STARVE_RUN (ms)
 # change the slices. CONNS3=N floods JVM 3 with N connections instead (fewer calls in flight than
 # the others: with STARVE, the story of a starved instance's few calls against the others' many).
+# DROP_EVERY=S resets the connections every S seconds in round drop (default 1; 2 leaves a
+# reconnect slower than max-wait, 1 s, time to be made before the next reset).
 # Output: benchmarks/results/NAME.txt (one RESULT line per round) and NAME-logs/ (agent logs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -52,6 +54,7 @@ LIMIT=${LIMIT:-100}
 TIMEOUT=${TIMEOUT:-50ms}
 TRACE=${TRACE:-}
 STARVE=${STARVE:-}
+DROP_EVERY=${DROP_EVERY:-1}
 CONNS3=${CONNS3:-}
 AGENT_OPTS=${AGENT_OPTS:-}
 trace_opt=; [ -n "$TRACE" ] && trace_opt=-Dtollgate.test.late-trace=true
@@ -282,7 +285,7 @@ EOF2
     flood) ;;
     latency20) proxy delay 20 ;;
     latency200) proxy delay 200 ;;
-    drop) for s in 1 2 3 4 5; do proxy drop; sleep 1; done ;;
+    drop) for s in 1 2 3 4 5; do proxy drop; sleep "$DROP_EVERY"; done ;;
     stop) kill -STOP "$redis_pid"; sleep 3; kill -CONT "$redis_pid"; recovery=$(first_redis_answer) ;;
     restart) kill -9 "$redis_pid"; wait "$redis_pid" 2>/dev/null || true; sleep 3; start_redis
       recovery=$(first_redis_answer) ;;

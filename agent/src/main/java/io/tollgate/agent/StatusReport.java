@@ -104,7 +104,11 @@ final class StatusReport {
     boolean connected = redis.isConnected();
     String circuit = redis.breaker().state().name();
     boolean failing = redis.decisionsFailing();
-    if (!connected) {
+    if (!connected && redis.reconnecting()) {
+      problems.add("redis at " + address + " is reconnecting after a drop: decisions wait for it"
+          + " up to max-wait, then each rule on it decides by its local share; by its on-failure"
+          + " policy once an attempt fails");
+    } else if (!connected) {
       problems.add("redis at " + address + " is not connected: each rule on it decides by its"
           + " on-failure policy");
     } else if (!circuit.equals("CLOSED")) {

@@ -26,13 +26,25 @@ final class DecisionPathTrace {
     /** Sent again after Lettuce rejected it while disconnected (a retry, not an end). */
     RETRIED_AFTER_REJECT,
     CIRCUIT_OPEN,
-    /** Not connected, and the breaker not closed (a reconnect failed). */
+    /** Not connected, and the breaker not closed (a reconnect failed): on-failure. */
     NOT_CONNECTED_BREAKER,
-    /** Not connected by the decision's timeout: no drop young enough to wait longer for. */
+    /**
+     * Not connected by the decision's timeout: no drop young enough to wait longer for (the local
+     * share, {@link RedisFailure#RECONNECTING}, since h-reconnect; on-failure before).
+     */
     NOT_CONNECTED_BY_TIMEOUT,
-    /** Not connected after waiting for the reconnect within max-wait of the drop. */
+    /**
+     * Not connected after waiting for the reconnect within max-wait of the drop (the local share,
+     * {@link RedisFailure#RECONNECTING}, since h-reconnect; on-failure before).
+     */
     NOT_CONNECTED_BY_RECONNECT_WAIT,
+    /**
+     * Rejected while disconnected past its wait, the reconnect not failed: the local share since
+     * h-reconnect (on-failure before, also when a reconnect had failed).
+     */
     REJECTED_PAST_DEADLINE,
+    /** Rejected while disconnected, a reconnect failed (the breaker not closed): on-failure. */
+    REJECTED_RECONNECT_FAILED,
     LOST_WITH_CONNECTION,
     UNREACHABLE_OTHER,
     LATE,

@@ -37,9 +37,11 @@ import java.util.function.IntSupplier;
  * <p>{@code on-failure} is for a Redis that cannot be reached. A reply later than the backend's
  * hard bound on a live connection ({@link RedisFailure#SLOW}, {@link RedisFailure#HUNG}: the host
  * or Redis overloaded, a {@code kill -STOP}, a slow network), one lost with its connection ({@link
- * RedisFailure#LOST}: a drop, usually back in a round trip), one not sent because enough late
- * calls are outstanding ({@link RedisFailure#BUSY}) and one on a backend a reload retired ({@link
- * RedisFailure#CLOSED}) are decided by the local share under every policy: its state follows
+ * RedisFailure#LOST}: a drop, usually back in a round trip), one that found no connection while
+ * the reconnect after a drop was still under way and had not failed ({@link
+ * RedisFailure#RECONNECTING}: slower than {@code max-wait} on a loaded host), one not sent because
+ * enough late calls are outstanding ({@link RedisFailure#BUSY}) and one on a backend a reload
+ * retired ({@link RedisFailure#CLOSED}) are decided by the local share under every policy: its state follows
  * Redis's, so a slow Redis admits about the share, where {@code allow} would admit everything and
  * {@code deny} would refuse everyone. (Hence the local share's state is kept for every policy, not
  * only {@code local}.) A late call that was sent is decided within what Redis has not given away
@@ -270,18 +272,18 @@ public final class FailurePolicyStore implements LimiterStore {
           // Refused: the share's unit goes back to it, for a Redis that then stops answering.
           localStore().adjust(key, -cost);
         }
-        if (verdict.allowed && failure.kind() == RedisFailure.BUSY
+        if (verdict.allowed && failure.kind().shareOwesRedis()
             && how != LateReplyLedger.LateDecision.CREDIT) {
-          // Never sent (the queue of late calls full): charged to Redis before the key's next
-          // decision there, or each instance would hand out its share on top of what Redis allows.
+          // Never sent (the queue of late calls full, or no connection yet after a drop): charged
+          // to Redis before the key's next decision there, or each instance would hand out its
+          // share on top of what Redis allows.
           owe(key, cost);
         }
         return DecisionSource.DEGRADED_LOCAL;
       }
       decideByShare(key, cost, verdict, share);
-      if (carriesState && verdict.allowed && cost > 0 && failure.kind() == RedisFailure.BUSY) {
-        // Never sent (the queue of late calls full): charged to Redis before the key's next
-        // decision there, or each instance would hand out its share on top of what Redis allows.
+      if (carriesState && verdict.allowed && cost > 0 && failure.kind().shareOwesRedis()) {
+        // Never sent: charged to Redis before the key's next decision there, as above.
         owe(key, cost);
       }
       return DecisionSource.DEGRADED_LOCAL;
@@ -391,7 +393,7 @@ public final class FailurePolicyStore implements LimiterStore {
    */
   private static boolean mayOwe(BackendUnavailableException failure) {
     return failure.kind() == RedisFailure.UNREACHABLE || failure.kind() == RedisFailure.SERVER_ERROR
-        || failure.kind() == RedisFailure.BUSY;
+        || failure.kind().shareOwesRedis();
   }
 
   private void owe(String key, long cost) {

@@ -55,8 +55,17 @@ import java.util.concurrent.locks.LockSupport;
  * <ul>
  *   <li><b>Not connected</b> (refused, reset, closed): Lettuce reconnects at once after a drop,
  *       then every 50 ms doubling up to 500 ms. A decision waits for a reconnect under way, for
- *       up to {@code max-wait} after the drop (a dropped connection to a live server is back in a
- *       round trip, however busy the host), then fails at once ({@link RedisFailure#UNREACHABLE}).
+ *       up to {@code max-wait} after the drop (a dropped connection to a live server is mostly
+ *       back in a round trip), and no longer. A reconnect still under way then, with nothing
+ *       failed (the breaker closed), is slow, not down: the decision is made by its rule's local
+ *       share ({@link RedisFailure#RECONNECTING}), as a late reply is; on a host loaded 20-33 the
+ *       reconnect alone took longer than {@code max-wait} and {@code allow} lifted the limit
+ *       (BENCHMARKS.md, section 7, h-reconnect). Only once an attempt fails (refused, reset, the
+ *       connect timeout, a handshake error) do decisions fail at once ({@link
+ *       RedisFailure#UNREACHABLE}, the rule's {@code on-failure}); so a host that drops the SYN
+ *       is the local share's for up to the connect timeout (5 s) after the drop, then the
+ *       policy's. The first connection
+ *       keeps its own wait ({@link #awaitFirstConnection}) and then fails at once.
  *       Commands are rejected while disconnected, never queued and replayed later; calls on
  *       the wire at the drop fail ({@link RedisFailure#LOST}) and are not sent again after the
  *       reconnect either (DroppedCallNotReplayedTest), so a decision left to the local share is
@@ -704,6 +713,10 @@ public final class RedisBackend implements AutoCloseable {
           throw new BackendUnavailableException(
               "redis backend closed", lastFailure, 0, RedisFailure.CLOSED);
         }
+        if (reconnectUnderWay()) {
+          throw unavailable(RedisFailure.RECONNECTING,
+              "not connected again yet after a drop, and no reconnect failed", lastFailure);
+        }
         throw unavailable(
             RedisFailure.UNREACHABLE, "not connected: " + describe(lastFailure), lastFailure);
       }
@@ -751,12 +764,17 @@ public final class RedisBackend implements AutoCloseable {
         kind = RedisFailure.of(e);
         if (kind == RedisFailure.UNREACHABLE && RedisFailure.connectionWentAway(e)) {
           kind = RedisFailure.LOST; // sent, and the connection went before the reply
+        } else if (kind == RedisFailure.UNREACHABLE && RedisFailure.rejectedWhileDisconnected(e)
+            && reconnectUnderWay()) {
+          kind = RedisFailure.RECONNECTING; // never sent, past its wait for a reconnect not failed
         }
         if (DecisionPathTrace.ON) {
           if (kind == RedisFailure.LOST) {
             DecisionPathTrace.count(batched, DecisionPathTrace.Path.LOST_WITH_CONNECTION);
           } else if (RedisFailure.rejectedWhileDisconnected(e)) {
-            DecisionPathTrace.count(batched, DecisionPathTrace.Path.REJECTED_PAST_DEADLINE);
+            DecisionPathTrace.count(batched, kind == RedisFailure.RECONNECTING
+                ? DecisionPathTrace.Path.REJECTED_PAST_DEADLINE
+                : DecisionPathTrace.Path.REJECTED_RECONNECT_FAILED);
           } else if (kind == RedisFailure.UNREACHABLE) {
             DecisionPathTrace.countOther(batched, e);
           } else {
@@ -804,6 +822,15 @@ public final class RedisBackend implements AutoCloseable {
     if (dropped == 0 || now - dropped > maxWaitNanos || connectedAt - dropped > 0) {
       disconnectedAt = now;
     }
+  }
+
+  /**
+   * Whether a decision that found no connection found a reconnect under way with nothing failed
+   * (or just made): a connection was made before (not the first), the backend is open, and the
+   * breaker is closed (a failed attempt opens it, and only a connection made closes it again).
+   */
+  private boolean reconnectUnderWay() {
+    return commands != null && !closed && breaker.state() == CircuitBreaker.State.CLOSED;
   }
 
   /** The connection is made (again): the next drop is a new one. */
@@ -867,6 +894,7 @@ public final class RedisBackend implements AutoCloseable {
   private BackendUnavailableException unavailable(
       RedisFailure kind, String reason, Throwable cause) {
     if (kind.decidedByLocalShare() && kind != RedisFailure.CLOSED && kind != RedisFailure.LOST) {
+      // (RECONNECTING too: a reconnect slow to come is Redis slow, not an outage.)
       outage.decisionLate(kind, reason, TimeUnit.NANOSECONDS.toMillis(maxWaitNanos));
     } else if (kind != RedisFailure.RULE_ERROR && kind != RedisFailure.CLOSED) {
       outage.decisionFailed(reason);
@@ -1115,6 +1143,15 @@ public final class RedisBackend implements AutoCloseable {
     long now = System.nanoTime();
     long since = lastReplyNanos - busySince > 0 ? lastReplyNanos : busySince;
     return outstanding.get() == 0 || now - since < nanos;
+  }
+
+  /**
+   * Whether the connection is down while the reconnect after a drop is under way and no attempt
+   * has failed: decisions are made by their rules' local shares meanwhile ({@link
+   * RedisFailure#RECONNECTING}), not by their {@code on-failure}.
+   */
+  public boolean reconnecting() {
+    return !isConnected() && reconnectUnderWay();
   }
 
   /** Whether the connection is up now (Lettuce may be reconnecting). */

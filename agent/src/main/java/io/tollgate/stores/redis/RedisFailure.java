@@ -10,8 +10,18 @@ import java.util.Locale;
  * different answer.
  *
  * <ul>
- *   <li>{@link #UNREACHABLE}: no connection (refused, reset, closed, not connected). The one kind
- *       that says Redis cannot be reached; a failed attempt to connect opens the circuit breaker.
+ *   <li>{@link #UNREACHABLE}: no connection, and none coming: an attempt to connect failed
+ *       (refused, reset, a connect timeout, a handshake error: it opens the circuit breaker), or
+ *       the first connection was never made. The one kind that says Redis cannot be reached.
+ *   <li>{@link #RECONNECTING}: no connection while the reconnect after a drop is still under way
+ *       and nothing has failed (no attempt to connect failed: the breaker closed), by the end of
+ *       the decision's wait for it ({@code max-wait} after the drop; its {@code timeout} once the
+ *       drop is older). Never sent. Decided by the rule's local share like {@link #SLOW},
+ *       whatever its {@code on-failure}: a connection to a live server that is slow to come back
+ *       (on a loaded host the reconnect alone can take longer than {@code max-wait}) is slow,
+ *       not down, and {@code allow} would lift the limit for as long as it takes. Bounded: an
+ *       attempt that fails, or hangs (a host that drops the SYN) until the connect timeout (5 s),
+ *       opens the breaker, and from then on {@link #UNREACHABLE} applies the policy.
  *   <li>{@link #LOST}: the call was sent and its connection went before the reply came (a drop, a
  *       reset). The script may have run. Decided like {@link #SLOW}, by the rule's local share:
  *       a connection that was alive a moment ago is most often back in a round trip, and when it
@@ -53,6 +63,7 @@ import java.util.Locale;
  */
 public enum RedisFailure {
   UNREACHABLE,
+  RECONNECTING,
   LOST,
   HUNG,
   SLOW,
@@ -77,7 +88,17 @@ public enum RedisFailure {
    * on-failure}: Redis is slow, busy or being replaced, not unreachable.
    */
   public boolean decidedByLocalShare() {
-    return this == SLOW || this == LOST || this == HUNG || this == BUSY || this == CLOSED;
+    return this == SLOW || this == LOST || this == HUNG || this == BUSY || this == CLOSED
+        || this == RECONNECTING;
+  }
+
+  /**
+   * Whether a decision that failed so is decided by the local share and was surely never sent
+   * (Redis never counted it): what the share admits of it is charged to Redis later. ({@link
+   * #UNREACHABLE}'s are never sent either; the policy decides them.)
+   */
+  public boolean shareOwesRedis() {
+    return this == BUSY || this == RECONNECTING;
   }
 
   /** Whether Redis itself answered (so the connection and the server are alive). */

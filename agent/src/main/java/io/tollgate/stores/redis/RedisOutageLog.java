@@ -55,7 +55,8 @@ final class RedisOutageLog {
 
   /**
    * A decision Redis is alive for but did not make in time (a reply later than the hard bound, a
-   * connection that answered nothing for that long, or the bulkhead full), made by its rule's local
+   * connection that answered nothing for that long, the bulkhead full, or a reconnect after a drop
+   * slower than the hard bound that has not failed), made by its rule's local
    * share: not an outage (nothing else changes), but worth a line, at most once a minute, with how
    * many so far.
    */
@@ -67,7 +68,11 @@ final class RedisOutageLog {
     if ((last == 0 || now - last >= REMINDER_NANOS) && lastLateLine.compareAndSet(last, now)) {
       AgentLog.warn("redis at " + backend + (kind == RedisFailure.BUSY
               ? " is slow and decisions are not waiting for it (" + reason + ")"
-              : " is slow on a live connection (max-wait " + maxWaitMillis + " ms: " + reason + ")")
+              : kind == RedisFailure.RECONNECTING
+                  ? " is slow to reconnect after a drop, and no attempt failed (max-wait "
+                      + maxWaitMillis + " ms: " + reason + ")"
+                  : " is slow on a live connection (max-wait " + maxWaitMillis + " ms: " + reason
+                      + ")")
           + ": " + lateDecisions.sumThenReset()
           + " decision(s) were made by their rule's local share instead, whatever its on-failure"
           + " (the host or redis is overloaded; the breaker stays closed)");

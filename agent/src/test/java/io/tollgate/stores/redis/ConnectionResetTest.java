@@ -2,6 +2,7 @@ package io.tollgate.stores.redis;
 
 import static io.tollgate.testing.Conditions.awaitTrue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tollgate.config.OnFailure;
@@ -30,43 +31,53 @@ import org.junit.jupiter.params.provider.CsvSource;
  * up to {@code max-wait} after that very drop, and are decided by Redis, not by {@code
  * on-failure}: also when the drop comes less than {@code max-wait} after the one before, and when
  * the reconnect takes longer than the decisions' {@code timeout}; a call per decision or batched.
- * Only a reconnect longer than {@code max-wait} leaves them to {@code on-failure}.
+ * A reconnect longer than {@code max-wait} that has not failed is slow, not down: the decisions
+ * past their wait are made by the rule's local share, whatever its {@code on-failure}, and what
+ * it admitted is charged to Redis once the connection is back. Only a reconnect that fails
+ * (refused, or held past the connect timeout) leaves them to {@code on-failure}.
  *
  * <p>With the connection reset once a second under a flood ({@code run-redis-faults.sh}, round
  * {@code drop}, {@code on-failure: allow}, a limit of 100), every request admitted over the limit
  * was one of these decided by {@code allow} (5-113 a round, batched or not): a drop that came a
  * little less than {@code max-wait} after the one before kept the older drop's date, and the
  * decision that first saw a drop read its deadline before dating it (BENCHMARKS.md, section 7,
- * h-batch4). The reconnect is made slow by the proxy holding new connections ({@link
- * FaultyProxy#holdNewConnections}); the times are far apart, so a busy machine only lengthens it.
+ * h-batch4); and on a host loaded 20-33 the reconnect itself took longer than {@code max-wait}
+ * (124-356 of 100, h-flight; the local share since h-reconnect). The reconnect is made slow by
+ * the proxy holding new connections ({@link FaultyProxy#holdNewConnections}); the times are far
+ * apart, so a busy machine only lengthens it.
  */
 @ExtendWith(RedisServerExtension.class)
 class ConnectionResetTest {
 
   private static final int DECISIONS = 8;
 
-  @ParameterizedTest(name = "batched {0}: drop {1} ms after the one before (0: the first), "
-      + "reconnect {2} ms, max-wait {3} ms: {4} decided by redis, {5} by on-failure")
+  /** Ten days for the limit: no refill to speak of, so Redis's count is read from remaining. */
+  private static final long LIMIT = 1000;
+
+  @ParameterizedTest(name = "batched {0}, on-failure {1}: drop {2} ms after the one before (0: "
+      + "the first), reconnect {3} ms, max-wait {4} ms: {5} decided by redis, {6} by the local "
+      + "share, {7} by on-failure")
   @CsvSource({
-      // batched, ms since the drop before (0: none), reconnect takes, max-wait, by redis, by allow
-      "false, 0,    1000, 6000, 8, 0",
-      "true,  0,    1000, 6000, 8, 0",
-      "false, 2000, 4500, 6000, 8, 0",
-      "true,  2000, 4500, 6000, 8, 0",
-      // the bound: nobody waits past max-wait after the drop for a reconnect still under way
-      "false, 0,    3000, 1000, 0, 8",
-      "true,  0,    3000, 1000, 0, 8",
+      // batched, on-failure, ms since the drop before (0: none), reconnect takes, max-wait,
+      //     by redis, by the local share, by on-failure
+      "false, ALLOW, 0,    1000, 6000, 8, 0, 0",
+      "true,  ALLOW, 0,    1000, 6000, 8, 0, 0",
+      "false, ALLOW, 2000, 4500, 6000, 8, 0, 0",
+      "true,  ALLOW, 2000, 4500, 6000, 8, 0, 0",
+      // the bound: nobody waits past max-wait after the drop for a reconnect still under way;
+      // nothing failed, so it is slow, not down: the local share, whatever on-failure says
+      "false, ALLOW, 0,    3000, 1000, 0, 8, 0",
+      "true,  ALLOW, 0,    3000, 1000, 0, 8, 0",
+      "false, DENY,  0,    3000, 1000, 0, 8, 0",
+      "true,  DENY,  0,    3000, 1000, 0, 8, 0",
   })
-  void decisionsAtADropWaitForItsReconnect(boolean batched, long sinceDropBefore,
-      long reconnectMillis, long maxWaitMillis, int byRedis, int byOnFailure, RedisServer server)
-      throws Exception {
+  void decisionsAtADropWaitForItsReconnect(boolean batched, OnFailure policy,
+      long sinceDropBefore, long reconnectMillis, long maxWaitMillis, int byRedis, int byShare,
+      int byOnFailure, RedisServer server) throws Exception {
     try (FaultyProxy proxy = new FaultyProxy(server.port());
         RedisBackend backend = RedisTestSupport.connectThrough(
             proxy, Duration.ofMillis(maxWaitMillis), DECISIONS, batched)) {
-      FailurePolicyStore store = new FailurePolicyStore(
-          new RedisGcraStore(backend, RedisTestSupport.uniqueRule("reset"),
-              new TokenBucket(LimitSpec.of(1_000_000, TimeUnit.DAYS.toNanos(10)))),
-          OnFailure.ALLOW, () -> 1, Clock.system(), 1_000);
+      FailurePolicyStore store = store(backend, policy);
       assertEquals(DecisionSource.BACKEND, store.decideWithSource("k", 1, new Verdict()));
 
       if (sinceDropBefore > 0) {
@@ -82,11 +93,85 @@ class ConnectionResetTest {
       proxy.holdNewConnections(reconnectMillis);
       dropAndAwaitSeen(proxy, backend);
 
-      Map<DecisionSource, Integer> by = decideAtOnce(store);
-      assertEquals(byRedis, by.getOrDefault(DecisionSource.BACKEND, 0), "by redis: " + by);
-      assertEquals(byOnFailure, by.getOrDefault(DecisionSource.FAIL_OPEN, 0),
-          "by on-failure: " + by);
+      Decided at = decideAtOnce(store);
+      assertEquals(byRedis, at.byRedis(), "by redis: " + at);
+      assertEquals(byShare, at.byShare(), "by the local share: " + at);
+      assertEquals(byOnFailure, at.byOnFailure(), "by on-failure: " + at);
+
+      // Never sent, what the share admitted is charged to Redis before the key's next decision.
+      awaitTrue(backend::isConnected, "reconnected");
+      Verdict last = new Verdict();
+      assertEquals(DecisionSource.BACKEND, store.decideWithSource("k", 1, last));
+      assertEquals(1 + at.byRedis() + at.admittedByShare + 1, LIMIT - last.remaining,
+          "counted in redis: the first, those redis decided, those the share admitted, the last; "
+              + at);
     }
+  }
+
+  /** How the reconnect after the drop fails. */
+  enum Failing {
+    /** Every new connection is reset as soon as it is accepted: a refused reconnect. */
+    REFUSED,
+    /**
+     * Every new connection is held for a minute: the attempt hangs (as towards a host that drops
+     * the SYN, or a server that takes it and answers nothing) until its connect timeout (5 s).
+     */
+    HANGS,
+  }
+
+  @ParameterizedTest(name = "batched {0}, on-failure {1}: the reconnect {2}, max-wait {3} ms: at "
+      + "the drop {4} by the local share, {5} by on-failure; once an attempt failed {6}, {7}")
+  @CsvSource({
+      // batched, on-failure, the reconnect, max-wait,
+      //     at the drop: by the local share, by on-failure; once an attempt failed: the same
+      "false, ALLOW, REFUSED, 6000, 0, 8, 0, 8",
+      "true,  ALLOW, REFUSED, 6000, 0, 8, 0, 8",
+      "false, DENY,  REFUSED, 6000, 0, 8, 0, 8",
+      "true,  DENY,  REFUSED, 6000, 0, 8, 0, 8",
+      // slow until the attempt times out, then down: bounded by the connect timeout
+      "false, ALLOW, HANGS,   1000, 8, 0, 0, 8",
+      "true,  ALLOW, HANGS,   1000, 8, 0, 0, 8",
+      "false, DENY,  HANGS,   1000, 8, 0, 0, 8",
+      "true,  DENY,  HANGS,   1000, 8, 0, 0, 8",
+  })
+  void onlyAReconnectThatFailsAppliesOnFailure(boolean batched, OnFailure policy,
+      Failing reconnect, long maxWaitMillis, int atDropByShare, int atDropByOnFailure,
+      int afterByShare, int afterByOnFailure, RedisServer server) throws Exception {
+    try (FaultyProxy proxy = new FaultyProxy(server.port());
+        RedisBackend backend = RedisTestSupport.connectThrough(proxy,
+            Duration.ofMillis(maxWaitMillis), RedisConnectionSettings.DEFAULT_CONNECT_TIMEOUT,
+            DECISIONS, batched)) {
+      FailurePolicyStore store = store(backend, policy);
+      assertEquals(DecisionSource.BACKEND, store.decideWithSource("k", 1, new Verdict()));
+
+      if (reconnect == Failing.REFUSED) {
+        proxy.refuseConnections(true);
+      } else {
+        proxy.holdNewConnections(TimeUnit.MINUTES.toMillis(1));
+      }
+      dropAndAwaitSeen(proxy, backend);
+      if (reconnect == Failing.HANGS) {
+        assertTrue(backend.reconnecting(), "reconnecting, nothing failed yet (status says so)");
+      }
+      Decided atDrop = decideAtOnce(store);
+      awaitTrue(() -> backend.breaker().timesOpened() > 0, "the reconnect failed");
+      assertFalse(backend.reconnecting(), "an attempt failed: not connected (status says so)");
+      Decided after = decideAtOnce(store);
+
+      assertEquals(0, atDrop.byRedis() + after.byRedis(), "by redis: " + atDrop + ", " + after);
+      assertEquals(atDropByShare, atDrop.byShare(), "at the drop, by the share: " + atDrop);
+      assertEquals(atDropByOnFailure, atDrop.byOnFailure(), "at the drop, by on-failure: "
+          + atDrop);
+      assertEquals(afterByShare, after.byShare(), "after, by the share: " + after);
+      assertEquals(afterByOnFailure, after.byOnFailure(), "after, by on-failure: " + after);
+    }
+  }
+
+  private static FailurePolicyStore store(RedisBackend backend, OnFailure policy) {
+    return new FailurePolicyStore(
+        new RedisGcraStore(backend, RedisTestSupport.uniqueRule("reset"),
+            new TokenBucket(LimitSpec.of(LIMIT, TimeUnit.DAYS.toNanos(10)))),
+        policy, () -> 1, Clock.system(), 1_000);
   }
 
   /** Resets the connection and waits until the backend knows it is down. */
@@ -95,22 +180,52 @@ class ConnectionResetTest {
     awaitTrue(() -> !backend.isConnected(), "the backend sees the drop");
   }
 
+  /** Who decided a batch of decisions, and how many the local share admitted. */
+  private static final class Decided {
+    final Map<DecisionSource, Integer> by = new EnumMap<>(DecisionSource.class);
+    int admittedByShare;
+
+    int byRedis() {
+      return by.getOrDefault(DecisionSource.BACKEND, 0);
+    }
+
+    int byShare() {
+      return by.getOrDefault(DecisionSource.DEGRADED_LOCAL, 0);
+    }
+
+    int byOnFailure() {
+      return by.getOrDefault(DecisionSource.FAIL_OPEN, 0)
+          + by.getOrDefault(DecisionSource.FAIL_CLOSED, 0);
+    }
+
+    @Override
+    public String toString() {
+      return by + ", admitted by the share " + admittedByShare;
+    }
+  }
+
   /** {@link #DECISIONS} decisions of one key at once, counted by who decided them. */
-  private static Map<DecisionSource, Integer> decideAtOnce(FailurePolicyStore store)
-      throws Exception {
+  private static Decided decideAtOnce(FailurePolicyStore store) throws Exception {
     ExecutorService threads = Executors.newFixedThreadPool(DECISIONS);
-    Map<DecisionSource, Integer> by = new EnumMap<>(DecisionSource.class);
+    Decided decided = new Decided();
     try {
+      List<Verdict> verdicts = new ArrayList<>();
       List<Future<DecisionSource>> decisions = new ArrayList<>();
       for (int i = 0; i < DECISIONS; i++) {
-        decisions.add(threads.submit(() -> store.decideWithSource("k", 1, new Verdict())));
+        Verdict verdict = new Verdict();
+        verdicts.add(verdict);
+        decisions.add(threads.submit(() -> store.decideWithSource("k", 1, verdict)));
       }
-      for (Future<DecisionSource> decision : decisions) {
-        by.merge(decision.get(2, TimeUnit.MINUTES), 1, Integer::sum);
+      for (int i = 0; i < DECISIONS; i++) {
+        DecisionSource source = decisions.get(i).get(2, TimeUnit.MINUTES); // the verdict written
+        decided.by.merge(source, 1, Integer::sum);
+        if (source == DecisionSource.DEGRADED_LOCAL && verdicts.get(i).allowed) {
+          decided.admittedByShare++;
+        }
       }
     } finally {
       threads.shutdownNow();
     }
-    return by;
+    return decided;
   }
 }

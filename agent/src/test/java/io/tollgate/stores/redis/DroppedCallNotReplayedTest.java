@@ -25,7 +25,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * {@code REJECT_COMMANDS}) fails the calls that were on the wire with "Connection disconnected"
  * (the first of them with the reset itself) and does not send them again after the reconnect, and the backend sends again only a call that
  * was never sent. So a decision reported lost (and decided by the local share) is not also spent
- * in Redis a second time later, and one decided by {@code on-failure} was never spent there.
+ * in Redis a second time later, and one that found no connection was never spent there (decided
+ * by the local share while the reconnect is under way, {@link RedisFailure#RECONNECTING}, or by
+ * {@code on-failure} once a reconnect failed).
  *
  * <p>What ran in Redis is read from the key's own state afterwards: a limit of 1000 over ten
  * days (no refill to speak of), so each run of the decision takes exactly one from what a last
@@ -44,7 +46,10 @@ class DroppedCallNotReplayedTest {
   enum When {
     /** Sent and run by Redis; its reply held by the proxy when the connection is reset. */
     IN_FLIGHT_AT_THE_DROP,
-    /** Made while the reconnect is held longer than its max-wait: never sent. */
+    /**
+     * Made while the reconnect is held longer than its max-wait: never sent, and past the wait
+     * the local share's (the reconnect has not failed).
+     */
     WHILE_DISCONNECTED,
     /** Made while the reconnect is held less than its max-wait: waits, sent after. */
     SENT_AFTER_THE_RECONNECT,
@@ -55,8 +60,8 @@ class DroppedCallNotReplayedTest {
       // batched, when,                    runs in redis, decided by (one per decision)
       "false, IN_FLIGHT_AT_THE_DROP,    2, LOST LOST",
       "true,  IN_FLIGHT_AT_THE_DROP,    2, LOST LOST",
-      "false, WHILE_DISCONNECTED,       0, UNREACHABLE UNREACHABLE",
-      "true,  WHILE_DISCONNECTED,       0, UNREACHABLE UNREACHABLE",
+      "false, WHILE_DISCONNECTED,       0, RECONNECTING RECONNECTING",
+      "true,  WHILE_DISCONNECTED,       0, RECONNECTING RECONNECTING",
       "false, SENT_AFTER_THE_RECONNECT, 2, REDIS REDIS",
       "true,  SENT_AFTER_THE_RECONNECT, 2, REDIS REDIS",
   })

@@ -49,18 +49,32 @@ class RedisFailureKindTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource({"UNREACHABLE, false", "LOST, false", "HUNG, false", "SLOW, false", "SERVER_ERROR, true",
-      "RULE_ERROR, false", "BUSY, false", "CLOSED, false"})
+  @CsvSource({"UNREACHABLE, false", "RECONNECTING, false", "LOST, false", "HUNG, false",
+      "SLOW, false", "SERVER_ERROR, true", "RULE_ERROR, false", "BUSY, false", "CLOSED, false"})
   void onlyWhatSaysRedisIsDownCountsTowardTheBreaker(RedisFailure kind, boolean counts) {
     assertEquals(counts, kind.countsTowardBreaker());
   }
 
-  /** on-failure is for a Redis that cannot be reached; slow, busy or replaced is the local share's. */
+  /**
+   * on-failure is for a Redis that cannot be reached; slow (a reconnect slow to come too), busy or
+   * replaced is the local share's.
+   */
   @ParameterizedTest(name = "{0}")
   @CsvSource({"UNREACHABLE, false", "SERVER_ERROR, false", "RULE_ERROR, false", "LOST, true",
-      "HUNG, true", "SLOW, true", "BUSY, true", "CLOSED, true"})
+      "HUNG, true", "SLOW, true", "BUSY, true", "CLOSED, true", "RECONNECTING, true"})
   void aSlowOrBusyRedisIsDecidedByTheLocalShareNotByOnFailure(RedisFailure kind, boolean local) {
     assertEquals(local, kind.decidedByLocalShare());
+  }
+
+  /**
+   * What the local share admits of a call never sent is charged to Redis later (else every
+   * instance's share is on top of what Redis counts); one that may have run is not.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"UNREACHABLE, false", "RECONNECTING, true", "LOST, false", "HUNG, false",
+      "SLOW, false", "SERVER_ERROR, false", "RULE_ERROR, false", "BUSY, true", "CLOSED, false"})
+  void whatTheShareAdmitsOfACallNeverSentIsChargedToRedis(RedisFailure kind, boolean owed) {
+    assertEquals(owed, kind.shareOwesRedis());
   }
 
   @org.junit.jupiter.api.Test

@@ -61,4 +61,23 @@ class RedisOutageLogTest {
         lines.get(2));
     assertTrue(lines.get(3).endsWith(" 2 decisions fell back to on-failure"), lines.get(3));
   }
+
+  /**
+   * A reconnect slower than max-wait that has not failed is not an outage: one line saying the
+   * local share decided, whatever on-failure says, and no outage begun (nothing fell back).
+   */
+  @Test
+  void aSlowReconnectIsNotAnOutage() {
+    RedisOutageLog log = new RedisOutageLog("redis://cache:6379");
+    log.decisionLate(RedisFailure.RECONNECTING, "not connected again yet after a drop", 1000);
+    log.decisionLate(RedisFailure.RECONNECTING, "not connected again yet after a drop", 1000);
+
+    assertEquals(List.of("[tollgate] WARN redis at redis://cache:6379 is slow to reconnect after a"
+        + " drop, and no attempt failed (max-wait 1000 ms: not connected again yet after a drop):"
+        + " 1 decision(s) were made by their rule's local share instead, whatever its on-failure"
+        + " (the host or redis is overloaded; the breaker stays closed)"), err.agentLines());
+    assertTrue(!log.failing());
+    assertEquals(0, log.failedTotal());
+    assertEquals(2, log.lateTotal());
+  }
 }

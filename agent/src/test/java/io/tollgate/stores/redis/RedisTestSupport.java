@@ -36,11 +36,17 @@ final class RedisTestSupport {
    */
   static RedisBackend connectThrough(FaultyProxy proxy, Duration maxWait, int maxWaitingThreads,
       boolean batched) {
+    return connectThrough(proxy, maxWait, Duration.ofSeconds(30), maxWaitingThreads, batched);
+  }
+
+  /** As above, with {@code connectTimeout}: a reconnect the proxy holds longer fails. */
+  static RedisBackend connectThrough(FaultyProxy proxy, Duration maxWait, Duration connectTimeout,
+      int maxWaitingThreads, boolean batched) {
     RedisBackend backend = RedisBackend.connect(
         RedisConnectionSettings.uri(proxy.uri())
             .withTimeout(Duration.ofMillis(50))
             .withMaxWait(maxWait)
-            .withConnectTimeout(Duration.ofSeconds(30))
+            .withConnectTimeout(connectTimeout)
             .withMaxWaitingThreads(maxWaitingThreads),
         batched);
     assertTrue(backend.awaitConnected(Duration.ofSeconds(30)), "no connection to " + proxy);
