@@ -893,8 +893,9 @@ public final class RedisBackend implements AutoCloseable {
   /** Logged (at most once a minute while it lasts): the caller applies its on-failure policy. */
   private BackendUnavailableException unavailable(
       RedisFailure kind, String reason, Throwable cause) {
-    if (kind.decidedByLocalShare() && kind != RedisFailure.CLOSED && kind != RedisFailure.LOST) {
-      // (RECONNECTING too: a reconnect slow to come is Redis slow, not an outage.)
+    if (kind.decidedByLocalShare() && kind != RedisFailure.CLOSED) {
+      // (RECONNECTING too: a reconnect slow to come is Redis slow, not an outage; and LOST: the
+      // local share decides it, and only a reconnect that then fails is one.)
       outage.decisionLate(kind, reason, TimeUnit.NANOSECONDS.toMillis(maxWaitNanos));
     } else if (kind != RedisFailure.RULE_ERROR && kind != RedisFailure.CLOSED) {
       outage.decisionFailed(reason);
@@ -1168,7 +1169,10 @@ public final class RedisBackend implements AutoCloseable {
     return outage.failedTotal();
   }
 
-  /** Calls Redis was alive for but answered too late: each decision made by its rule's local share. */
+  /**
+   * Calls Redis was alive for but answered too late, or lost with a dropped connection, or not sent
+   * while a reconnect was slow: each decision made by its rule's local share.
+   */
   public long callsAnsweredLate() {
     return outage.lateTotal();
   }

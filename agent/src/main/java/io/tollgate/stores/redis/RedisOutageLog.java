@@ -55,8 +55,9 @@ final class RedisOutageLog {
 
   /**
    * A decision Redis is alive for but did not make in time (a reply later than the hard bound, a
-   * connection that answered nothing for that long, the bulkhead full, or a reconnect after a drop
-   * slower than the hard bound that has not failed), made by its rule's local
+   * connection that answered nothing for that long, the bulkhead full, a reconnect after a drop
+   * slower than the hard bound that has not failed, or a call on the wire when the connection
+   * dropped), made by its rule's local
    * share: not an outage (nothing else changes), but worth a line, at most once a minute, with how
    * many so far.
    */
@@ -71,11 +72,15 @@ final class RedisOutageLog {
               : kind == RedisFailure.RECONNECTING
                   ? " is slow to reconnect after a drop, and no attempt failed (max-wait "
                       + maxWaitMillis + " ms: " + reason + ")"
-                  : " is slow on a live connection (max-wait " + maxWaitMillis + " ms: " + reason
-                      + ")")
+                  : kind == RedisFailure.LOST
+                      ? " dropped the connection with calls on it (" + reason + ")"
+                      : " is slow on a live connection (max-wait " + maxWaitMillis + " ms: "
+                          + reason + ")")
           + ": " + lateDecisions.sumThenReset()
           + " decision(s) were made by their rule's local share instead, whatever its on-failure"
-          + " (the host or redis is overloaded; the breaker stays closed)");
+          + (kind == RedisFailure.LOST
+              ? " (their scripts may have run; a reconnect that fails applies on-failure)"
+              : " (the host or redis is overloaded; the breaker stays closed)"));
     }
   }
 

@@ -80,4 +80,22 @@ class RedisOutageLogTest {
     assertEquals(0, log.failedTotal());
     assertEquals(2, log.lateTotal());
   }
+
+  /**
+   * A call on the wire when the connection dropped is decided by its rule's local share, as the
+   * log says; no outage begins unless the reconnect then fails.
+   */
+  @Test
+  void aCallLostWithItsConnectionIsDecidedByTheLocalShareAndSaysSo() {
+    RedisOutageLog log = new RedisOutageLog("redis://cache:6379");
+    log.decisionLate(RedisFailure.LOST, "Connection reset by peer", 1000);
+
+    assertEquals(List.of("[tollgate] WARN redis at redis://cache:6379 dropped the connection with"
+        + " calls on it (Connection reset by peer): 1 decision(s) were made by their rule's local"
+        + " share instead, whatever its on-failure (their scripts may have run; a reconnect that"
+        + " fails applies on-failure)"), err.agentLines());
+    assertTrue(!log.failing());
+    assertEquals(0, log.failedTotal());
+    assertEquals(1, log.lateTotal());
+  }
 }
