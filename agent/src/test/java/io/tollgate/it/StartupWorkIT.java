@@ -71,11 +71,25 @@ class StartupWorkIT {
    * What the rules and the agent's arguments do not use is not loaded by the start-up thread: an
    * outbound client's handler is made at the application's first call of that client, the
    * metrics exporter only with {@code metrics-port}, and the table of what a reload compares
-   * ({@code CountedState}'s, 33 method references) at the first reload.
+   * ({@code CountedState}'s, 33 method references) at the first reload, for the budgets and for
+   * a {@code penalty:} rule's boxes alike.
    */
   @Test
   void theStartDoesNotLoadTheOutboundClientsHandlersNorTheMetricsExporter() throws Exception {
-    try (ForkedApp app = servletJakartaLoggingClassLoads()) {
+    Path rules = RulesFiles.write(dir, "rules.yaml",
+        "rules:",
+        "  - name: hello-per-ip",
+        "    match:",
+        "      path: /hello",
+        "      methods: [GET]",
+        "    key: ip",
+        "    limit: 5",
+        "    period: 1m",
+        "    penalty:",
+        "      after: 3",
+        "      within: 10m",
+        "      box-for: 1h");
+    try (ForkedApp app = servletJakartaLoggingClassLoads(rules)) {
       app.awaitOutput("[tollgate] ready;", Duration.ofSeconds(60));
       assertEquals(200, app.get("/hello").statusCode());
       app.awaitOutput("io.tollgate.shaded.com.github.benmanes.caffeine.cache.BoundedLocalCache ",
@@ -97,7 +111,11 @@ class StartupWorkIT {
 
   /** servlet-jakarta with the agent on a rule for /hello, each class load logged, once ready. */
   private ForkedApp servletJakartaLoggingClassLoads() throws Exception {
-    Path rules = RulesFiles.helloPerIp(dir, 5);
+    return servletJakartaLoggingClassLoads(RulesFiles.helloPerIp(dir, 5));
+  }
+
+  /** servlet-jakarta with the agent on {@code rules}, each class load logged, once ready. */
+  private ForkedApp servletJakartaLoggingClassLoads(Path rules) throws Exception {
     ForkedApp app =
         ForkedApp.app("servlet-jakarta")
             .withAgent("config=" + rules)
