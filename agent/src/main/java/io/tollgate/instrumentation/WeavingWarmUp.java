@@ -82,7 +82,9 @@ public final class WeavingWarmUp {
 
   /**
    * The class file woven: one method with a branch and an exception handler, so that its weave
-   * reads and writes stack map frames as a real entry point's does. Never loaded as a class.
+   * reads and writes stack map frames as a real entry point's does; and a lambda, so that its copy
+   * reads method handles and bootstrap methods from the pool as most classes' does. Never loaded
+   * as a class.
    */
   static final class Sample {
     int handle(Object request, Object response) {
@@ -91,6 +93,10 @@ public final class WeavingWarmUp {
       } catch (RuntimeException e) {
         return -1;
       }
+    }
+
+    Runnable later(Object request) {
+      return () -> request.hashCode();
     }
   }
 
