@@ -16,6 +16,7 @@ import io.tollgate.instrumentation.FrameworkModule;
 import io.tollgate.instrumentation.JdkEntryPoints;
 import io.tollgate.instrumentation.EntryPointWeavingSwitch;
 import io.tollgate.instrumentation.LoadedEntryPoints;
+import io.tollgate.instrumentation.WeavingWarmUp;
 import io.tollgate.instrumentation.classloader.LoadedClassLoaders;
 import io.tollgate.limiters.Clock;
 import io.tollgate.logging.AgentLog;
@@ -148,6 +149,7 @@ public final class AgentMain {
     Thread thread = new Thread(new Runnable() {
       @Override
       public void run() {
+        warmUpTheWeaving();
         weaveJdkEntryPoints(inst, weaving, transformer);
         finishStarting(arguments, startNanos);
       }
@@ -155,6 +157,21 @@ public final class AgentMain {
     thread.setDaemon(true);
     premainMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
     thread.start();
+  }
+
+  /**
+   * First on the start-up thread: the classes the first weave of an entry point loads (ASM's,
+   * the weaving's), loaded here rather than by the application's thread that loads its first
+   * entry point, which is on its way to the first request ({@link WeavingWarmUp}). Before the
+   * rules: an application's first entry point is loaded before its first request can come. A
+   * failure only leaves that loading to the application's thread.
+   */
+  private static void warmUpTheWeaving() {
+    try {
+      WeavingWarmUp.run();
+    } catch (Throwable t) {
+      AgentLog.debug("could not load the weaving's classes ahead of the first entry point: " + t);
+    }
   }
 
   /**

@@ -30,7 +30,7 @@ public final class PenaltyTracker {
   private final PenaltyBox box;
   private final Clock clock;
   private final Cache<String, PenaltyBox.State> states;
-  private final String fingerprint;
+  private final PenaltyFingerprint fingerprint;
   /** Null: the states in this process are the penalty's. */
   private final RedisPenaltyBox shared;
   /** With {@link #shared}: whether this process's states count while Redis cannot answer. */
@@ -44,7 +44,7 @@ public final class PenaltyTracker {
   private final Cache<String, Long> knownBoxed;
 
   /** A penalty counted in this process. */
-  PenaltyTracker(PenaltyBox box, Clock clock, long maxKeys, String fingerprint) {
+  PenaltyTracker(PenaltyBox box, Clock clock, long maxKeys, PenaltyFingerprint fingerprint) {
     this(box, clock, maxKeys, fingerprint, null, false);
   }
 
@@ -56,7 +56,7 @@ public final class PenaltyTracker {
       PenaltyBox box,
       Clock clock,
       long maxKeys,
-      String fingerprint,
+      PenaltyFingerprint fingerprint,
       RedisPenaltyBox shared,
       boolean localWhenUnavailable) {
     this.box = box;
@@ -82,7 +82,7 @@ public final class PenaltyTracker {
 
   /** What defines this tracker's counting; a reload that keeps it keeps the boxed keys. */
   String fingerprint() {
-    return fingerprint;
+    return fingerprint.text();
   }
 
   /** If the key is in the box: writes the refusal into {@code verdict} and returns true. */

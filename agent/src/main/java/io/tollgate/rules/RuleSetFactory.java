@@ -168,9 +168,15 @@ public final class RuleSetFactory {
       Rule kept = previous == null ? null : previous.find(ruleConfig.name());
       PenaltyTracker penalty = null;
       if (ruleConfig.penalty() != null) {
-        String fp = ofFile.ofPenaltyBoxes(ruleConfig);
+        // As the budgets': made when a reload compares it (this one, when it keeps a rule);
+        // validate's build never compares it
+        PenaltyFingerprint fp =
+            lateFingerprints || !fingerprinting
+                ? PenaltyFingerprint.whenCompared(ofFile, ruleConfig)
+                : PenaltyFingerprint.now(ofFile, ruleConfig);
         penalty =
-            kept != null && kept.penalty() != null && kept.penalty().fingerprint().equals(fp)
+            kept != null && kept.penalty() != null
+                    && kept.penalty().fingerprint().equals(fp.text())
                 ? kept.penalty()
                 : stores.penaltyFor(config, ruleConfig, fp);
       }

@@ -319,7 +319,8 @@ public final class StoreProvider {
    * The rule's penalty box: on Redis when the rules file says {@code backend: redis}, so that every
    * instance counts the key's refusals and boxes it together; else in this process.
    */
-  PenaltyTracker penaltyFor(RulesConfig config, RuleConfig rule, String fingerprint) {
+  PenaltyTracker penaltyFor(
+      RulesConfig config, RuleConfig rule, PenaltyFingerprint fingerprint) {
     PenaltyConfig p = rule.penalty();
     PenaltyBox box = new PenaltyBox(p.after(), p.withinNanos(), p.boxForNanos());
     if (config.backend() != Backend.REDIS) {

@@ -4,10 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -68,14 +73,103 @@ class StartupWorkIT {
   }
 
   /**
+   * The classes the first weave of an entry point loads (ASM's reader and writer, the weavers'
+   * base) are loaded by the agent's start-up thread, with a weave of its own, not by the thread
+   * that loads the application's first entry point (its main thread, on the way to its first
+   * request). Told on an application that loads nothing, so that its main thread cannot get
+   * there first: without that weave, nothing here would load them.
+   */
+  @Test
+  void theWeavingsClassesAreLoadedByTheStartUpThread() throws Exception {
+    Path rules = RulesFiles.helloPerIp(dir, 5);
+    List<String> command = List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-javaagent:" + TestPaths.agentJar().getAbsolutePath() + "=config=" + rules,
+        "-Xlog:class+load=info:stdout:tid",
+        "-cp", Path.of(IdleMain.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+            .toString(),
+        IdleMain.class.getName());
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    List<String> output = new CopyOnWriteArrayList<>();
+    Thread pump = new Thread(() -> {
+      try (BufferedReader reader = new BufferedReader(
+          new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+        for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+          output.add(line);
+        }
+      } catch (IOException ended) {
+        // the process ended
+      }
+    }, "output of the idle main");
+    pump.setDaemon(true);
+    pump.start();
+    try {
+      awaitLine(output, "[tollgate] ready;", process);
+      // premain runs on the main thread: the thread that loads the agent's first class
+      String mainThread =
+          threadOf(awaitLine(output, "] io.tollgate.bootstrap.TollgateAgent ", process));
+      for (String weavingClass : new String[] {
+          "] io.tollgate.shaded.net.bytebuddy.jar.asm.ClassReader ",
+          "] io.tollgate.shaded.net.bytebuddy.jar.asm.ClassWriter ",
+          "] io.tollgate.shaded.net.bytebuddy.jar.asm.Frame ",
+          "] io.tollgate.instrumentation.MethodWeaver "}) {
+        String line = awaitLine(output, weavingClass, process);
+        assertFalse(threadOf(line).equals(mainThread),
+            "loaded by the start-up thread, not the main thread: " + line);
+      }
+    } finally {
+      process.destroy();
+      process.waitFor();
+    }
+  }
+
+  /** Waits for a line of the process's output containing {@code text}, or fails showing it all. */
+  private static String awaitLine(List<String> output, String text, Process process)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (System.nanoTime() < deadline) {
+      for (String line : output) {
+        if (line.contains(text)) {
+          return line;
+        }
+      }
+      if (!process.isAlive() && output.stream().noneMatch(line -> line.contains(text))) {
+        break;
+      }
+      Thread.sleep(20);
+    }
+    throw new AssertionError("no line containing '" + text + "'; output:\n"
+        + String.join("\n", output));
+  }
+
+  /** The thread id of a class-load line logged with the {@code tid} decoration, "[1234] ...". */
+  private static String threadOf(String line) {
+    return line.substring(line.indexOf('[') + 1, line.indexOf(']'));
+  }
+
+  /**
    * What the rules and the agent's arguments do not use is not loaded by the start-up thread: an
    * outbound client's handler is made at the application's first call of that client, the
    * metrics exporter only with {@code metrics-port}, and the table of what a reload compares
-   * ({@code CountedState}'s, 33 method references) at the first reload.
+   * ({@code CountedState}'s, 33 method references) at the first reload, for the budgets and for
+   * a {@code penalty:} rule's boxes alike.
    */
   @Test
   void theStartDoesNotLoadTheOutboundClientsHandlersNorTheMetricsExporter() throws Exception {
-    try (ForkedApp app = servletJakartaLoggingClassLoads()) {
+    Path rules = RulesFiles.write(dir, "rules.yaml",
+        "rules:",
+        "  - name: hello-per-ip",
+        "    match:",
+        "      path: /hello",
+        "      methods: [GET]",
+        "    key: ip",
+        "    limit: 5",
+        "    period: 1m",
+        "    penalty:",
+        "      after: 3",
+        "      within: 10m",
+        "      box-for: 1h");
+    try (ForkedApp app = servletJakartaLoggingClassLoads(rules)) {
       app.awaitOutput("[tollgate] ready;", Duration.ofSeconds(60));
       assertEquals(200, app.get("/hello").statusCode());
       app.awaitOutput("io.tollgate.shaded.com.github.benmanes.caffeine.cache.BoundedLocalCache ",
@@ -97,7 +191,11 @@ class StartupWorkIT {
 
   /** servlet-jakarta with the agent on a rule for /hello, each class load logged, once ready. */
   private ForkedApp servletJakartaLoggingClassLoads() throws Exception {
-    Path rules = RulesFiles.helloPerIp(dir, 5);
+    return servletJakartaLoggingClassLoads(RulesFiles.helloPerIp(dir, 5));
+  }
+
+  /** servlet-jakarta with the agent on {@code rules}, each class load logged, once ready. */
+  private ForkedApp servletJakartaLoggingClassLoads(Path rules) throws Exception {
     ForkedApp app =
         ForkedApp.app("servlet-jakarta")
             .withAgent("config=" + rules)

@@ -1,6 +1,8 @@
 package io.tollgate.rules;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import io.tollgate.config.CountedState.OnChange;
 import io.tollgate.config.RulesConfig;
@@ -10,9 +12,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * A short file's budgets get their fingerprints when a reload compares them, a long file's at the
- * build ({@link RuleSetFactory#LATE_FINGERPRINTS_UP_TO}): a reload tells a changed rule from an
- * unchanged one alike either way, and across a reload from one kind of file to the other.
+ * A short file's budgets and penalty boxes get their fingerprints when a reload compares them, a
+ * long file's at the build ({@link RuleSetFactory#LATE_FINGERPRINTS_UP_TO}): a reload tells a
+ * changed rule from an unchanged one alike either way, and across a reload from one kind of file
+ * to the other.
  * ({@code CountedStateTest} proves every setting's row on short files.)
  */
 class FingerprintsWhenComparedTest {
@@ -47,6 +50,45 @@ class FingerprintsWhenComparedTest {
     factory.applied();
     assertEquals(expected,
         CountedStateTest.whatHappenedToTheBudgets(was.find("api"), now.find("api")));
+  }
+
+
+  @ParameterizedTest(name = "{0} other rules, then {1}; penalty after {2}: boxes kept {3}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        // others before | others after | api's penalty `after` now (was 3) | boxes kept
+        "SHORT | SHORT | 3 | true",
+        "SHORT | SHORT | 4 | false",
+        "LONG  | LONG  | 3 | true",
+        "LONG  | LONG  | 4 | false",
+        "SHORT | LONG  | 3 | true",
+        "SHORT | LONG  | 4 | false",
+        "LONG  | SHORT | 3 | true",
+        "LONG  | SHORT | 4 | false",
+      })
+  void aReloadKeepsThePenaltyBoxesOfTheSamePenalty(
+      String before, String after, int penaltyAfter, boolean kept) throws Exception {
+    RuleSetFactory factory = new RuleSetFactory(Clock.system());
+    RulesConfig first = RulesFileParser.parse(
+        withPenalty(file(others(before), "limit: 10"), 3), "before.yaml");
+    RulesConfig second = RulesFileParser.parse(
+        withPenalty(file(others(after), "limit: 10"), penaltyAfter), "after.yaml");
+    RuleSet was = factory.build(first, null);
+    factory.applied();
+    RuleSet now = factory.build(second, was);
+    factory.applied();
+    if (kept) {
+      assertSame(was.find("api").penalty(), now.find("api").penalty());
+    } else {
+      assertNotSame(was.find("api").penalty(), now.find("api").penalty());
+    }
+  }
+
+  /** The file with a penalty on its last rule, {@code api}, boxing a key after n refusals. */
+  private static String withPenalty(String file, int after) {
+    return file + "    penalty:\n      after: " + after + "\n      within: 10m\n"
+        + "      box-for: 1h\n";
   }
 
   private static int others(String kind) {

@@ -392,7 +392,8 @@ class PenaltyTrackerOnRedisTest {
   }
 
   private static PenaltyTracker localTracker(Clock clock) {
-    return new PenaltyTracker(new PenaltyBox(AFTER, WITHIN, BOX_FOR), clock, 1_000, "local");
+    return new PenaltyTracker(
+        new PenaltyBox(AFTER, WITHIN, BOX_FOR), clock, 1_000, PenaltyFingerprint.of("local"));
   }
 
   private static PenaltyTracker redisTracker(
@@ -401,7 +402,7 @@ class PenaltyTrackerOnRedisTest {
         new PenaltyBox(AFTER, WITHIN, BOX_FOR),
         clock,
         1_000,
-        "redis",
+        PenaltyFingerprint.of("redis"),
         new RedisPenaltyBox(on, rule, AFTER, WITHIN, BOX_FOR, clock),
         localWhenUnavailable);
   }
@@ -419,7 +420,7 @@ class PenaltyTrackerOnRedisTest {
         new PenaltyBox(after, within, boxFor),
         clock,
         1_000,
-        "redis",
+        PenaltyFingerprint.of("redis"),
         new RedisPenaltyBox(on, rule, after, within, boxFor),
         localWhenUnavailable);
   }
