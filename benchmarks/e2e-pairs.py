@@ -7,7 +7,8 @@ Passes of one run alternate every mode for DURATION seconds, so a pass's ratio (
 requests per second over the base mode's, in the same pass) cancels what moved the machine
 between passes; a quiet run still moves a few percent from one pass to the next. For each mode the
 table gives the geometric mean of its per-pass ratios with the standard error of the mean of the
-log ratios, the passes at 0.98 or above, and the server's CPU per request (median over passes).
+log ratios (the "±" of BENCHMARKS.md's paired figures), the range of the ratios, the passes at
+0.98 or above, and the server's CPU per request (median over passes).
 Several directories are pooled pass by pass (a pass is named by its directory and its number).
 
 --against MODE adds the ratio of every mode to MODE as well (e.g. the rule against the filter
@@ -54,10 +55,10 @@ def _mode(name, match):
 
 
 def summary(ratios):
+    """The geometric mean and the standard error of the mean log ratio."""
     logs = [math.log(r) for r in ratios]
-    mean = statistics.fmean(logs)
     se = statistics.stdev(logs) / math.sqrt(len(logs)) if len(logs) > 1 else float('nan')
-    return math.exp(mean), math.exp(mean) * se
+    return math.exp(statistics.fmean(logs)), se
 
 
 def table(all_passes, base):
@@ -71,7 +72,8 @@ def table(all_passes, base):
             continue
         g, se = summary(ratios)
         cpus = [p[mode][1] for p in all_passes.values() if mode in p and p[mode][1] is not None]
-        rows.append((mode, g, se, len(ratios), sum(r >= 0.98 for r in ratios),
+        rows.append((mode, g, se, min(ratios), max(ratios), len(ratios),
+                     sum(r >= 0.98 for r in ratios),
                      statistics.median(cpus) if cpus else float('nan')))
     return rows
 
@@ -91,9 +93,11 @@ def main():
         base_cpu = [p[base][1] for p in all_passes.values() if base in p and p[base][1] is not None]
         print(f'against {base} (server CPU per request {statistics.median(base_cpu):.2f} us, median)'
               if base_cpu else f'against {base}')
-        print(f'  {"mode":<18} {"ratio":>7} {"s.e.":>7} {"passes":>6} {">=0.98":>6} {"CPU us/req":>10}')
-        for mode, g, se, n, high, cpu in table(all_passes, base):
-            print(f'  {mode:<18} {g:7.3f} {se:7.3f} {n:6d} {high:6d} {cpu:10.2f}')
+        print(f'  {"mode":<18} {"ratio":>7} {"s.e.":>7} {"range":>13} {"passes":>6} {">=0.98":>6}'
+              f' {"CPU us/req":>10}')
+        for mode, g, se, low, high, n, above, cpu in table(all_passes, base):
+            print(f'  {mode:<18} {g:7.3f} {se:7.3f} {low:6.3f}-{high:6.3f} {n:6d} {above:6d}'
+                  f' {cpu:10.2f}')
 
 
 if __name__ == '__main__':
