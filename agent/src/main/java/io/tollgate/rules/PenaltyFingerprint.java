@@ -11,8 +11,10 @@ import io.tollgate.config.RuleConfig;
  * comparison most processes never make. Made from the same parsed rule and file as at the build
  * (values, never changed), so a reload compares the same text.
  *
- * <p>The text is made once and kept; a race makes the same text twice (a {@code String}, safely
- * published).
+ * <p>The text is made once and kept, and the parsed rule let go then. Unlike {@link
+ * BudgetFingerprints}, which keeps its rule and may make a text twice in a race, {@link #text} is
+ * synchronized: a thread that found the text missing must not read the fields another has just
+ * cleared. Only a reload calls it.
  */
 final class PenaltyFingerprint {
   /** The file and the rule the text is made of; null once it is made. */
