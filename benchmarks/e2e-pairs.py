@@ -8,7 +8,9 @@ requests per second over the base mode's, in the same pass) cancels what moved t
 between passes; a quiet run still moves a few percent from one pass to the next. For each mode the
 table gives the geometric mean of its per-pass ratios with the standard error of the mean of the
 log ratios (the "±" of BENCHMARKS.md's paired figures), the range of the ratios, the passes at
-0.98 or above, and the server's CPU per request (median over passes).
+0.98 or above, the server's CPU per request (median over passes), and the paired ratio of the
+server's CPU per request (geometric mean ± s.e., the mode's over the base mode's in the same pass):
+with TOGETHER=1 the modes run through the same seconds, and that ratio is the steadiest reading.
 Several directories are pooled pass by pass (a pass is named by its directory and its number).
 
 --against MODE adds the ratio of every mode to MODE as well (e.g. the rule against the filter
@@ -72,9 +74,12 @@ def table(all_passes, base):
             continue
         g, se = summary(ratios)
         cpus = [p[mode][1] for p in all_passes.values() if mode in p and p[mode][1] is not None]
+        cpu_ratios = [p[mode][1] / p[base][1] for p in all_passes.values()
+                      if mode in p and base in p and p[mode][1] and p[base][1]]
+        cg, cse = summary(cpu_ratios) if cpu_ratios else (float('nan'), float('nan'))
         rows.append((mode, g, se, min(ratios), max(ratios), len(ratios),
                      sum(r >= 0.98 for r in ratios),
-                     statistics.median(cpus) if cpus else float('nan')))
+                     statistics.median(cpus) if cpus else float('nan'), cg, cse))
     return rows
 
 
@@ -94,10 +99,10 @@ def main():
         print(f'against {base} (server CPU per request {statistics.median(base_cpu):.2f} us, median)'
               if base_cpu else f'against {base}')
         print(f'  {"mode":<18} {"ratio":>7} {"s.e.":>7} {"range":>13} {"passes":>6} {">=0.98":>6}'
-              f' {"CPU us/req":>10}')
-        for mode, g, se, low, high, n, above, cpu in table(all_passes, base):
+              f' {"CPU us/req":>10} {"CPU ratio":>9} {"s.e.":>6}')
+        for mode, g, se, low, high, n, above, cpu, cg, cse in table(all_passes, base):
             print(f'  {mode:<18} {g:7.3f} {se:7.3f} {low:6.3f}-{high:6.3f} {n:6d} {above:6d}'
-                  f' {cpu:10.2f}')
+                  f' {cpu:10.2f} {cg:9.3f} {cse:6.3f}')
 
 
 if __name__ == '__main__':

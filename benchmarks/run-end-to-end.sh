@@ -63,6 +63,17 @@
 # warmed, then P passes in which each mode is measured for DURATION s in turn, the order turned each
 # pass; each pass is a paired comparison made in the same minute (files ...-rR.P.txt). Without it,
 # each round starts and measures one mode after the other.
+# TOGETHER=1 (with ALTERNATE=P): in each pass every mode is measured at the same time, one wrk
+# each, for DURATION s, instead of in turn; each mode's JVM in a cpu cgroup of its own with equal
+# shares (cgroup v1 `cpu`, /sys/fs/cgroup/cpu/tollgate-e2e-PORT; root needed, else thread-level
+# fair share and a warning), all on CPU 0 with PIN=1. The modes then share one core half and half
+# (a quarter each for four) through the very same seconds, so a slowdown of the machine (a VM's
+# neighbours, which this VM does not report as steal time) falls on each alike: a pass's
+# requests ratio is the modes' throughput at equal CPU, and its CPU-per-request ratio is read
+# over the same instants. The time-slicing costs each mode its caches at every switch (a few
+# ms); that is the same for every mode, but it is not the one-core figure alone: read it beside
+# ALTERNATE's turns. Each file's "cpu share" line gives the server's CPU over the slice, to check
+# that the modes did get equal shares.
 # Loopback only (127.0.0.1). With PIN=1 (the default on 2 or more cores) the server runs on CPU 0
 # and wrk on CPU 1 (taskset), so that neither takes the other's core: the server's throughput is
 # then what one core gives, and its CPU per request decides it. With PIN=same both run on CPU 0:
@@ -160,6 +171,18 @@ SERVER_CPU=(); WRK_CPU=()
 [ "$PIN" = same ] && { SERVER_CPU=(taskset -c 0); WRK_CPU=(taskset -c 0); }
 PORT=${PORT:-18091}; BASE_PORT=$PORT
 ALTERNATE=${ALTERNATE:-0}
+TOGETHER=${TOGETHER:-0}
+CGROUP_ROOT=/sys/fs/cgroup/cpu
+if [ "$TOGETHER" = 1 ]; then
+  [ "$ALTERNATE" -gt 0 ] || { echo "TOGETHER=1 needs ALTERNATE=P (the passes)" >&2; exit 1; }
+  if ! mkdir -p "$CGROUP_ROOT/tollgate-e2e-probe" 2>/dev/null; then
+    echo "warning: no cpu cgroup (need root and cgroup v1's cpu controller at $CGROUP_ROOT):" \
+      "the modes share the core thread by thread, not JVM by JVM" >&2
+    CGROUP_ROOT=""
+  else
+    rmdir "$CGROUP_ROOT/tollgate-e2e-probe"
+  fi
+fi
 AGENT=${AGENT:-agent/target/tollgate-agent.jar}
 JAR=test-apps/$APP/target/$APP.jar
 URL=http://127.0.0.1:$PORT/hello
@@ -256,6 +279,11 @@ start_app() { # mode -> sets PID
   esac
   PORT=$PORT "${SERVER_CPU[@]}" java $JAVA_OPTS "${args[@]}" -jar "$JAR" >"/tmp/tollgate-e2e.$$.$PORT.log" 2>&1 &
   PID=$!
+  if [ "$TOGETHER" = 1 ] && [ -n "$CGROUP_ROOT" ]; then
+    # its own cgroup, default shares (1024) like every other mode's: equal CPU under contention
+    mkdir -p "$CGROUP_ROOT/tollgate-e2e-$PORT"
+    echo "$PID" >"$CGROUP_ROOT/tollgate-e2e-$PORT/cgroup.procs"
+  fi
   for _ in $(seq 1 600); do
     # up: a 200, or in the refused modes the 429 of a request after the first
     case "$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "$URL" || true)" in
@@ -270,6 +298,7 @@ start_app() { # mode -> sets PID
 stop_app() {
   kill $PID; wait $PID 2>/dev/null || true
   while curl -s -o /dev/null --max-time 1 "$URL"; do sleep 0.1; done
+  if [ "$TOGETHER" = 1 ] && [ -n "$CGROUP_ROOT" ]; then rmdir "$CGROUP_ROOT/tollgate-e2e-$PORT" 2>/dev/null || true; fi
   sleep 2
 }
 
@@ -281,7 +310,7 @@ HZ=$(getconf CLK_TCK)
 
 FIRST_ROUND=${FIRST_ROUND:-1}
 [ "$FIRST_ROUND" -gt 1 ] || : >"$RES/e2e-$APP-runs.txt"
-echo "# $(date -u +%FT%TZ) $APP rounds=$ROUNDS modes=${MODES[*]} keys=$KEYS alternate=$ALTERNATE baseline=${BASELINE_AGENT:-none} wrk -t$THREADS -c$CONNS -d${DURATION}s --latency after >= ${WARMUP}s warm-up until the JIT used <= ${JIT_QUIET_MS} ms in 5 s (max ${WARMUP_MAX}s); pinned: $PIN; JAVA_OPTS=$JAVA_OPTS; $(java -version 2>&1 | head -1); $(wrk -v 2>&1 | head -1); load=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RES/e2e-$APP-runs.txt"
+echo "# $(date -u +%FT%TZ) $APP rounds=$ROUNDS modes=${MODES[*]} keys=$KEYS alternate=$ALTERNATE together=$TOGETHER baseline=${BASELINE_AGENT:-none} wrk -t$THREADS -c$CONNS -d${DURATION}s --latency after >= ${WARMUP}s warm-up until the JIT used <= ${JIT_QUIET_MS} ms in 5 s (max ${WARMUP_MAX}s); pinned: $PIN; JAVA_OPTS=$JAVA_OPTS; $(java -version 2>&1 | head -1); $(wrk -v 2>&1 | head -1); load=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RES/e2e-$APP-runs.txt"
 warm_up() { # warm the app at $URL (its JVM $PID) until the JIT has settled -> sets warmed, jit_ms
   warmed=0
   while :; do
@@ -302,7 +331,9 @@ measure() { # mode label: DURATION s of wrk on the app at $URL (its JVM $PID), i
   "${WRK_CPU[@]}" wrk -t"$THREADS" -c"$CONNS" -d"${DURATION}s" --latency "${WRK_SCRIPT[@]}" "$URL" | tee "$f"
   # the server's own CPU time over the measured run (user + system, all its threads): on a
   # shared machine, CPU per request moves less with the neighbours' load than requests/s does
-  echo "server CPU ticks: $(( $(awk '{print $14 + $15}' /proc/$PID/stat) - cpu0 )) of 1/$HZ s" >>"$f"
+  cpu1=$(awk '{print $14 + $15}' /proc/$PID/stat)
+  echo "server CPU ticks: $(( cpu1 - cpu0 )) of 1/$HZ s" >>"$f"
+  [ "$TOGETHER" = 1 ] && echo "cpu share: $(( (cpu1 - cpu0) * 100 / (HZ * DURATION) ))% of one core over the ${DURATION} s (modes measured together)" >>"$f"
   echo "JIT compiler threads CPU ticks: $(( $(jit_ticks) - jit0 )) of 1/$HZ s" >>"$f"
   echo "server context switches: $(( $(context_switches) - cs0 ))" >>"$f"
   if [ -n "$REDIS_PID" ]; then
@@ -330,12 +361,20 @@ for r in $(seq "$FIRST_ROUND" $((FIRST_ROUND + ROUNDS - 1))); do
     for mode in "${MODES[@]}"; do
       PID=${PIDS[$mode]}; URL=${URLS[$mode]}; warm_up; WARMED[$mode]=$warmed; JIT_MS[$mode]=$jit_ms
     done
+    MEASURING=()
     for p in $(seq 1 "$ALTERNATE"); do
       for k in "${!MODES[@]}"; do
         mode=${MODES[$(( (k + p + r - 2) % ${#MODES[@]} ))]}
         PID=${PIDS[$mode]}; URL=${URLS[$mode]}; warmed=${WARMED[$mode]}; jit_ms=${JIT_MS[$mode]}
-        measure "$mode" "$r.$p"
+        if [ "$TOGETHER" = 1 ]; then
+          measure "$mode" "$r.$p" >/dev/null &   # every mode at once; each writes its own file
+          MEASURING+=($!)
+        else
+          measure "$mode" "$r.$p"
+        fi
       done
+      # only the measurements: a redis-server of this script's is a background job too
+      [ ${#MEASURING[@]} -eq 0 ] || wait "${MEASURING[@]}"; MEASURING=()
     done
     for mode in "${MODES[@]}"; do PID=${PIDS[$mode]}; URL=${URLS[$mode]}; stop_app; done
     continue
