@@ -42,7 +42,7 @@ public final class QuotaHeaders {
    * RuleVerdicts, HeadersMode)}, without a sink made for each response.
    */
   public static void setOn(HttpExchange exchange, RuleVerdicts verdicts, HeadersMode mode) {
-    write(null, exchange, null, verdicts, mode);
+    write(exchange, null, verdicts, mode);
   }
 
   /**
@@ -50,7 +50,7 @@ public final class QuotaHeaders {
    * refusal: returns how many entries (twice the headers); {@code out} holds {@link #MAX_ENTRIES}.
    */
   static int putInto(String[] out, RuleVerdicts verdicts, HeadersMode mode) {
-    return write(null, null, out, verdicts, mode);
+    return write(null, out, verdicts, mode);
   }
 
   /** The most entries {@link #putInto} writes: five headers, each a name and a value. */
@@ -62,7 +62,13 @@ public final class QuotaHeaders {
    * rules show theirs; each rule's own policy item is made once, with the rule.
    */
   public static void addTo(Sink out, RuleVerdicts verdicts, HeadersMode mode) {
-    write(out, null, null, verdicts, mode);
+    // through an array, so that the request path's write() names no Sink: C2 does not inline a
+    // method a class of whose signature is not loaded, and the agent itself never uses a Sink
+    String[] pairs = new String[MAX_ENTRIES];
+    int n = write(null, pairs, verdicts, mode);
+    for (int i = 0; i < n; i += 2) {
+      out.header(pairs[i], pairs[i + 1]);
+    }
   }
 
   private static final HeaderText RATE_LIMIT_POLICY = HeaderText.of("RateLimit-Policy");
@@ -72,13 +78,12 @@ public final class QuotaHeaders {
   private static final HeaderText X_RATE_LIMIT_RESET = HeaderText.of("X-RateLimit-Reset");
 
   /**
-   * To {@code sink}, or when it is null to {@code exchange}'s response, or when that is null too
-   * into {@code array}; returns how many entries were put into {@code array}. A value that repeats
+   * To {@code exchange}'s response, or when it is null into {@code array}; returns how many entries were put into {@code array}. A value that repeats
    * from response to response (a rule's policy, a budget's recent {@code RateLimit} values) goes
    * to the response with its bytes, kept ({@link HeaderText}), so that a module that writes bytes
    * copies them as they are.
    */
-  private static int write(Sink sink, HttpExchange exchange, String[] array,
+  private static int write(HttpExchange exchange, String[] array,
       RuleVerdicts verdicts, HeadersMode mode) {
     if (mode == HeadersMode.NONE) {
       return 0;
@@ -89,96 +94,128 @@ public final class QuotaHeaders {
     RuleVerdicts.Entry tightest = null;
     for (int i = 0, n = verdicts.size(); i < n; i++) {
       RuleVerdicts.Entry entry = verdicts.entry(i);
-      // a shadow rule only observes: telling clients its quota would change what they do
-      if (!entry.rule.showsQuotaHeaders() || entry.verdict.fallback || entry.rule.isShadow()) {
+      if (!shows(entry)) {
         continue;
       }
-      String item = entry.rule.quotaPolicyItem();
       boolean ownItem = !entry.rule.showsPartitionKey();
-      if (!ownItem) {
-        item += RateLimitHeaders.partitionKeyParameter(entry.rule.name(), entry.key);
-      }
+      String item = ownItem ? entry.rule.quotaPolicyItem() : partitionedItem(entry);
       if (policies == null) {
         policies = item;
         keptPolicy = ownItem ? entry.rule.quotaPolicyHeader() : null;
       } else {
-        if (morePolicies == null) {
-          morePolicies = new StringBuilder(policies);
-        }
-        morePolicies.append(", ").append(item);
+        morePolicies = appended(morePolicies, policies, item);
       }
-      if (tightest == null || isTighter(entry.verdict, tightest.verdict)) {
-        tightest = entry;
-      }
+      tightest = tighterOf(entry, tightest);
     }
-    RuleVerdicts.Entry refusedBy = verdicts.refusedBy();
-    if (refusedBy != null
-        && refusedBy.rule.showsQuotaHeaders()
-        && !refusedBy.verdict.fallback) {
-      tightest = refusedBy;
-    }
+    tightest = refusalOr(verdicts, tightest);
     if (tightest == null) {
       return 0;
     }
     int n = 0;
-    Verdict verdict = tightest.verdict;
-    long remaining = verdict.remaining;
     if (mode != HeadersMode.LEGACY) {
-      long t;
-      if (mode == HeadersMode.DRAFT_8) {
-        t = RateLimitHeaders.ceilSeconds(verdict.resetNanos);
-      } else if (verdict.allowed) {
-        t = RateLimitHeaders.ceilSeconds(verdict.nextUnitNanos);
-      } else {
-        t = RefusalResponse.retryAfterSeconds(verdict.retryAfterNanos);
-      }
       // the budget's recent values are kept: a response of the same units and seconds makes none
-      HeaderText value = tightest.rule.rateLimitHeader(remaining, t);
-      if (exchange != null && sink == null && keptPolicy != null && morePolicies == null
+      Verdict verdict = tightest.verdict;
+      HeaderText value = tightest.rule.rateLimitHeader(verdict.remaining, seconds(mode, verdict));
+      if (exchange != null && keptPolicy != null && morePolicies == null
           && !tightest.rule.showsPartitionKey()) {
         // the usual pair, both kept with their bytes: set together (one lookup of the response)
         exchange.setResponseHeaders(RATE_LIMIT_POLICY, keptPolicy, RATE_LIMIT, value);
       } else {
-        n = policyHeader(sink, exchange, array, n, policies, keptPolicy, morePolicies);
-        n = rateLimitHeader(sink, exchange, array, n, tightest, value);
+        n = separately(exchange, array, policies, keptPolicy, morePolicies, tightest, value);
       }
     }
     if (mode == HeadersMode.LEGACY || mode == HeadersMode.BOTH) {
-      n = header(sink, exchange, array, n, X_RATE_LIMIT_LIMIT,
-          Long.toString(tightest.rule.policy().quota()), null);
-      n = header(sink, exchange, array, n, X_RATE_LIMIT_REMAINING, Long.toString(remaining), null);
-      n = header(sink, exchange, array, n, X_RATE_LIMIT_RESET,
-          Long.toString(RateLimitHeaders.ceilSeconds(verdict.resetNanos)), null);
+      n = legacyHeaders(exchange, array, n, tightest);
     }
     return n;
   }
 
+  // What follows write() is kept out of it so that write stays under the JIT's limit for inlining
+  // a hot method (FreqInlineSize, 325 bytes of bytecode): benchmarks/jit-path.sh, issue 29 item 2.
+
+  /** Whether the entry's rule shows its quota: a shadow rule only observes (telling clients its
+   * quota would change what they do), and a store's fallback verdict has none to show. */
+  private static boolean shows(RuleVerdicts.Entry entry) {
+    return entry.rule.showsQuotaHeaders() && !entry.verdict.fallback && !entry.rule.isShadow();
+  }
+
+  /** {@code entry} when it is tighter than {@code tightest} (or the first), else {@code tightest}. */
+  private static RuleVerdicts.Entry tighterOf(RuleVerdicts.Entry entry, RuleVerdicts.Entry tightest) {
+    return tightest == null || isTighter(entry.verdict, tightest.verdict) ? entry : tightest;
+  }
+
+  /** The two headers one at a time: into an array, several rules' policies, or a partition key. */
+  private static int separately(HttpExchange exchange, String[] array, String policies,
+      HeaderText keptPolicy, StringBuilder morePolicies, RuleVerdicts.Entry tightest,
+      HeaderText value) {
+    int n = policyHeader(exchange, array, 0, policies, keptPolicy, morePolicies);
+    return rateLimitHeader(exchange, array, n, tightest, value);
+  }
+
+  /** A policy item with the key's partition ({@code partition-key: true}). */
+  private static String partitionedItem(RuleVerdicts.Entry entry) {
+    return entry.rule.quotaPolicyItem()
+        + RateLimitHeaders.partitionKeyParameter(entry.rule.name(), entry.key);
+  }
+
+  /** The policies of several rules: {@code item} after those so far. */
+  private static StringBuilder appended(StringBuilder morePolicies, String first, String item) {
+    StringBuilder all = morePolicies == null ? new StringBuilder(first) : morePolicies;
+    return all.append(", ").append(item);
+  }
+
+  /** The refusing rule's verdict when it shows quota headers, else {@code tightest}. */
+  private static RuleVerdicts.Entry refusalOr(RuleVerdicts verdicts, RuleVerdicts.Entry tightest) {
+    RuleVerdicts.Entry refusedBy = verdicts.refusedBy();
+    return refusedBy != null && refusedBy.rule.showsQuotaHeaders() && !refusedBy.verdict.fallback
+        ? refusedBy
+        : tightest;
+  }
+
+  /** The {@code RateLimit} value's seconds: to the reset (draft 8), the next unit, or the retry. */
+  private static long seconds(HeadersMode mode, Verdict verdict) {
+    if (mode == HeadersMode.DRAFT_8) {
+      return RateLimitHeaders.ceilSeconds(verdict.resetNanos);
+    }
+    return verdict.allowed
+        ? RateLimitHeaders.ceilSeconds(verdict.nextUnitNanos)
+        : RefusalResponse.retryAfterSeconds(verdict.retryAfterNanos);
+  }
+
+  /** The three {@code X-RateLimit-*} headers of {@code legacy} and {@code both}. */
+  private static int legacyHeaders(HttpExchange exchange, String[] array, int at,
+      RuleVerdicts.Entry tightest) {
+    Verdict verdict = tightest.verdict;
+    int n = header(exchange, array, at, X_RATE_LIMIT_LIMIT,
+        Long.toString(tightest.rule.policy().quota()), null);
+    n = header(exchange, array, n, X_RATE_LIMIT_REMAINING,
+        Long.toString(verdict.remaining), null);
+    return header(exchange, array, n, X_RATE_LIMIT_RESET,
+        Long.toString(RateLimitHeaders.ceilSeconds(verdict.resetNanos)), null);
+  }
+
   /** {@code RateLimit-Policy}: the one rule's item as it keeps it, or the items of several. */
-  private static int policyHeader(Sink sink, HttpExchange exchange, String[] array, int at,
+  private static int policyHeader(HttpExchange exchange, String[] array, int at,
       String policies, HeaderText keptPolicy, StringBuilder morePolicies) {
     return morePolicies != null
-        ? header(sink, exchange, array, at, RATE_LIMIT_POLICY, morePolicies.toString(), null)
-        : header(sink, exchange, array, at, RATE_LIMIT_POLICY, policies, keptPolicy);
+        ? header(exchange, array, at, RATE_LIMIT_POLICY, morePolicies.toString(), null)
+        : header(exchange, array, at, RATE_LIMIT_POLICY, policies, keptPolicy);
   }
 
   /** {@code RateLimit}: the tightest budget's kept value, with its partition key if it shows one. */
-  private static int rateLimitHeader(Sink sink, HttpExchange exchange, String[] array, int at,
+  private static int rateLimitHeader(HttpExchange exchange, String[] array, int at,
       RuleVerdicts.Entry tightest, HeaderText value) {
     if (tightest.rule.showsPartitionKey()) {
       String item = value.text()
           + RateLimitHeaders.partitionKeyParameter(tightest.rule.name(), tightest.key);
-      return header(sink, exchange, array, at, RATE_LIMIT, item, null);
+      return header(exchange, array, at, RATE_LIMIT, item, null);
     }
-    return header(sink, exchange, array, at, RATE_LIMIT, value.text(), value);
+    return header(exchange, array, at, RATE_LIMIT, value.text(), value);
   }
 
   /** One header: {@code kept} is {@code value} with its bytes when the caller keeps one, or null. */
-  private static int header(Sink sink, HttpExchange exchange, String[] array, int at,
+  private static int header(HttpExchange exchange, String[] array, int at,
       HeaderText name, String value, HeaderText kept) {
-    if (sink != null) {
-      sink.header(name.text(), value);
-      return at;
-    }
     if (exchange != null) {
       if (kept != null) {
         exchange.setResponseHeader(name, kept);

@@ -2,9 +2,13 @@ package io.tollgate.instrumentation;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import net.bytebuddy.jar.asm.ClassWriter;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
@@ -92,6 +96,7 @@ public final class DirectCalls {
     constructor.visitInsn(Opcodes.RETURN);
     constructor.visitMaxs(0, 0);
     constructor.visitEnd();
+    writeSignatureTypesResolved(writer, callsInterface);
     for (Method call : callsInterface.getMethods()) {
       String target = targets.get(call.getName());
       if (target == null) {
@@ -112,6 +117,43 @@ public final class DirectCalls {
     }
     writer.visitEnd();
     return writer.toByteArray();
+  }
+
+  /**
+   * A static initializer that names each class of the interface methods' signatures ({@code
+   * String}, {@code Charset}...) by a class constant, resolving it from the generated class. Why:
+   * C2 inlines a method only when every class of its signature is known to its class's loader
+   * (HotSpot's "unloaded signature classes"), and the generated class's {@link Loader}, of its own,
+   * knows only the classes its code has resolved: without this, {@code getRemoteAddr}'s {@code
+   * String} kept each direct call out of its caller's compiled code (issue 29 item 2,
+   * {@code benchmarks/jit-path.sh}). Resolved from the generated class itself, so that its loader
+   * and its protection domain are the ones recorded, as the JIT's check asks for both.
+   */
+  private static void writeSignatureTypesResolved(ClassWriter writer, Class<?> callsInterface) {
+    MethodVisitor init = writer.visitMethod(Opcodes.ACC_STATIC, "<clinit>", "()V", null, null);
+    init.visitCode();
+    for (String type : signatureTypes(callsInterface)) {
+      init.visitLdcInsn(Type.getObjectType(type));
+      init.visitInsn(Opcodes.POP);
+    }
+    init.visitInsn(Opcodes.RETURN);
+    init.visitMaxs(0, 0);
+    init.visitEnd();
+  }
+
+  /** The internal names of the classes (not arrays, not primitives) in the methods' signatures. */
+  static Set<String> signatureTypes(Class<?> callsInterface) {
+    Set<String> types = new TreeSet<>();
+    for (Method call : callsInterface.getMethods()) {
+      List<Class<?>> classes = new ArrayList<>(Arrays.asList(call.getParameterTypes()));
+      classes.add(call.getReturnType());
+      for (Class<?> type : classes) {
+        if (!type.isPrimitive() && !type.isArray()) {
+          types.add(Type.getInternalName(type));
+        }
+      }
+    }
+    return types;
   }
 
   private static void writeCall(ClassWriter writer, Method call, Class<?> owner, Method target) {
@@ -142,6 +184,14 @@ public final class DirectCalls {
   }
 
   /**
+   * Whether the loader of {@code generated} (an object {@link #implement} made) is recorded as
+   * knowing the class {@code className}: as the JIT asks of each class in a method's signature.
+   */
+  static boolean loaderKnows(Object generated, String className) {
+    return ((Loader) generated.getClass().getClassLoader()).knows(className);
+  }
+
+  /**
    * The generated class's loader: the application classes' loader as its parent, plus the
    * agent's interface, which the generated class implements.
    */
@@ -164,6 +214,11 @@ public final class DirectCalls {
 
     Class<?> define(String name, byte[] classFile) {
       return defineClass(name, classFile, 0, classFile.length);
+    }
+
+    /** Whether this loader has loaded {@code name}, or is recorded as having asked for it. */
+    boolean knows(String name) {
+      return findLoadedClass(name) != null;
     }
   }
 }

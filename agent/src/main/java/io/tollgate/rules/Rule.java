@@ -57,6 +57,8 @@ public final class Rule {
     final io.tollgate.http.RefusalBody refusalBody;
     /** {@code per-client}: the most one client may hold of the rule's permits, or null (off). */
     final ClientShare clientShare;
+    /** Whether the rule has a penalty box or a per-client share (asked on every decision). */
+    final boolean penaltyOrShare;
 
     Shared(
         String name,
@@ -77,6 +79,7 @@ public final class Rule {
         ClientShare clientShare) {
       this.partitionKey = partitionKey;
       this.clientShare = clientShare;
+      this.penaltyOrShare = penalty != null || clientShare != null;
       this.countWhen = countWhen;
       this.refusalBody = refusalBody;
       this.name = name;
@@ -456,6 +459,17 @@ public final class Rule {
   /** The rule's penalty box, or null. */
   public PenaltyTracker penalty() {
     return shared.penalty;
+  }
+
+  /**
+   * Whether the rule has a penalty box ({@link #penalty}) or a per-client share ({@link
+   * #clientShare}): a decision that needs neither asks this, which names neither class, so that
+   * the JIT can inline it where those classes were never loaded (C2 does not inline a method a
+   * class of whose signature is not loaded: {@link #penalty} and {@link #clientShare} on a rule
+   * without them).
+   */
+  public boolean hasPenaltyOrClientShare() {
+    return shared.penaltyOrShare;
   }
 
   /** How this rule answers a request it refuses: status, body and content type. */

@@ -37,6 +37,38 @@ class DirectCallsTest {
 
   private final JdkCalls calls = implement(TARGETS);
 
+  /** Calls whose signatures name classes other than {@code Object}, as the servlet ones do. */
+  public interface TypedCalls {
+    String substring(Object string, int begin);
+
+    java.nio.charset.Charset charset(Object encoder);
+
+    boolean startsWith(Object string, String prefix);
+  }
+
+  @Test
+  void theGeneratedClassesLoaderKnowsEveryClassOfItsSignaturesSoThatTheJitInlinesItsMethods()
+      throws ReflectiveOperationException {
+    // C2 declines to inline a method a class of whose signature its class's loader has not
+    // recorded ("unloaded signature classes"): the generated class resolves them when initialized.
+    TypedCalls typed = DirectCalls.implement(TypedCalls.class, Map.of(
+        "substring", "java.lang.String#substring",
+        "charset", "java.nio.charset.CharsetEncoder#charset",
+        "startsWith", "java.lang.String#startsWith"), "io.tollgate.generated.TypedCalls",
+        DirectCallsTest.class.getClassLoader());
+
+    assertEquals("gate", typed.substring("tollgate", 4));
+    assertTrue(typed.startsWith("tollgate", "toll"));
+    assertEquals(java.nio.charset.StandardCharsets.UTF_8,
+        typed.charset(java.nio.charset.StandardCharsets.UTF_8.newEncoder()));
+    for (String type : new String[] {"java.lang.Object", "java.lang.String",
+        "java.nio.charset.Charset"}) {
+      assertTrue(DirectCalls.loaderKnows(typed, type), type);
+    }
+    assertEquals(java.util.Set.of("java/lang/Object", "java/lang/String",
+        "java/nio/charset/Charset"), DirectCalls.signatureTypes(TypedCalls.class));
+  }
+
   @Test
   void callsAnInterfaceMethod() {
     assertEquals(5, calls.length(new StringBuilder("tolls")));
