@@ -52,14 +52,33 @@ public final class AgentMain {
   /** How long {@code premain} itself took (the agent's share of the application's start). */
   private static volatile long premainMillis;
 
-  /** Every framework module: their entry points are woven, and the engine's calls go to them. */
-  private static final List<FrameworkModule> MODULES = FrameworkModules.all();
+  /**
+   * Every framework module: their entry points are woven, and the engine's calls go to them. Made
+   * at {@link #start}'s first use, not with this class: the start-up thread begins before them.
+   */
+  private static final class Modules {
+    static final List<FrameworkModule> ALL = FrameworkModules.all();
+  }
 
   private AgentMain() {}
 
   public static synchronized void start(
       String agentArgs, Instrumentation inst, boolean atStartup, File jar) {
     long startNanos = System.nanoTime();
+    // First, before premain's own work: the start-up thread, with the weaving's warm-up, which
+    // needs nothing premain makes (StartupThread says why)
+    StartupThread startupThread = atStartup ? beginTheStartUpThread() : null;
+    try {
+      start(agentArgs, inst, atStartup, jar, startNanos, startupThread);
+    } finally {
+      if (startupThread != null) {
+        startupThread.endIfNothingHandedOver();
+      }
+    }
+  }
+
+  private static void start(String agentArgs, Instrumentation inst, boolean atStartup, File jar,
+      long startNanos, StartupThread startupThread) {
     startedAtMillis = System.currentTimeMillis();
     AgentArguments arguments = AgentArguments.parse(agentArgs);
     AgentLog.installAsSink();
@@ -76,7 +95,7 @@ public final class AgentMain {
       FailOnError.stopIfAsked(arguments, "the agent options above are wrong");
     }
     ClassLoader agentClassLoader = AgentMain.class.getClassLoader();
-    EntryPointWeaving weaving = EntryPointWeaving.of(MODULES);
+    EntryPointWeaving weaving = EntryPointWeaving.of(Modules.ALL);
     // One transformer, one look at each class file: class loaders are woven from now on, so that
     // every class loader shows the bridge before an entry point it loads is woven
     WeavingTransformer transformer = new WeavingTransformer(agentClassLoader, weaving);
@@ -95,7 +114,8 @@ public final class AgentMain {
       // file passed unwoven
       transformer.weaveEntryPoints();
       // The JDK's own clients on the start-up thread: no application class waits for them
-      startBesideTheApplication(arguments, startNanos, inst, weaving, transformer);
+      startBesideTheApplication(
+          startupThread, arguments, startNanos, inst, weaving, transformer);
     } else {
       try (AgentLog.Errors errors = AgentLog.collectErrors()) {
         boolean loaded = false;
@@ -143,20 +163,31 @@ public final class AgentMain {
         messages);
   }
 
-  private static void startBesideTheApplication(AgentArguments arguments, long startNanos,
-      Instrumentation inst, EntryPointWeaving weaving, WeavingTransformer transformer) {
-    // An anonymous class, not a lambda: one invokedynamic bootstrap fewer in premain.
-    Thread thread = new Thread(new Runnable() {
+  /** Begins the start-up thread with the weaving's warm-up ({@link #warmUpTheWeaving}). */
+  private static StartupThread beginTheStartUpThread() {
+    return StartupThread.begin(new Runnable() {
       @Override
       public void run() {
         warmUpTheWeaving();
+        StartupPhases.ended("the weaving's warm-up");
+      }
+    });
+  }
+
+  /** Hands the start-up thread the rest of the start, once premain has made what it needs. */
+  private static void startBesideTheApplication(StartupThread startupThread,
+      AgentArguments arguments, long startNanos, Instrumentation inst, EntryPointWeaving weaving,
+      WeavingTransformer transformer) {
+    premainMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+    startupThread.continueWith(new Runnable() {
+      @Override
+      public void run() {
+        StartupPhases.ended("waiting for premain");
         weaveJdkEntryPoints(inst, weaving, transformer);
+        StartupPhases.ended("the JDK's clients woven");
         finishStarting(arguments, startNanos);
       }
-    }, "tollgate-start");
-    thread.setDaemon(true);
-    premainMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
-    thread.start();
+    });
   }
 
   /**
@@ -210,16 +241,22 @@ public final class AgentMain {
     } finally {
       EngineReadiness.ready(); // whatever happened: no request waits any more
     }
+    StartupPhases.ended("the rules and the engine");
     if (loaded) {
       loadFirstDecisionClasses();
     }
+    StartupPhases.ended("the first decision's classes");
     startBackgroundServices(arguments);
+    StartupPhases.ended("the background services");
     // "ready; watching ... for changes" as before: people and scripts look for it
     AgentLog.info("ready; watching " + watched(arguments) + " for changes ("
         + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos)
         + " ms after premain began: premain " + premainMillis + " ms, then "
         + StartupThreadCpu.millis() + " ms CPU on the start-up thread; "
         + EngineReadiness.waitSummary() + ")");
+    if (AgentLog.isDebug()) {
+      AgentLog.debug("the start-up thread's CPU by phase: " + StartupPhases.summary());
+    }
   }
 
   /**
@@ -258,7 +295,7 @@ public final class AgentMain {
       awaitRedis();
     }
     TollgateBridge.install(
-        new EntryPointDispatch(MODULES, new TollgateGate(rules)));
+        new EntryPointDispatch(Modules.ALL, new TollgateGate(rules)));
     return loaded;
   }
 

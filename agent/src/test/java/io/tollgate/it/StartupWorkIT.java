@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
@@ -81,43 +82,117 @@ class StartupWorkIT {
    */
   @Test
   void theWeavingsClassesAreLoadedByTheStartUpThread() throws Exception {
-    Path rules = RulesFiles.helloPerIp(dir, 5);
-    List<String> command = List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-javaagent:" + TestPaths.agentJar().getAbsolutePath() + "=config=" + rules,
-        "-Xlog:class+load=info:stdout:tid",
-        "-cp", Path.of(IdleMain.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-            .toString(),
-        IdleMain.class.getName());
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    List<String> output = new CopyOnWriteArrayList<>();
-    Thread pump = new Thread(() -> {
-      try (BufferedReader reader = new BufferedReader(
-          new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-        for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-          output.add(line);
-        }
-      } catch (IOException ended) {
-        // the process ended
-      }
-    }, "output of the idle main");
-    pump.setDaemon(true);
-    pump.start();
-    try {
-      awaitLine(output, "[tollgate] ready;", process);
+    try (IdleApp app = idleAppLogging("class+load=info")) {
+      app.awaitLine("[tollgate] ready;");
       // premain runs on the main thread: the thread that loads the agent's first class
-      String mainThread =
-          threadOf(awaitLine(output, "] io.tollgate.bootstrap.TollgateAgent ", process));
+      String mainThread = threadOf(app.awaitLine("] io.tollgate.bootstrap.TollgateAgent "));
       for (String weavingClass : new String[] {
           "] io.tollgate.shaded.net.bytebuddy.jar.asm.ClassReader ",
           "] io.tollgate.shaded.net.bytebuddy.jar.asm.ClassWriter ",
           "] io.tollgate.shaded.net.bytebuddy.jar.asm.Frame ",
           "] io.tollgate.instrumentation.MethodWeaver "}) {
-        String line = awaitLine(output, weavingClass, process);
+        String line = app.awaitLine(weavingClass);
         assertFalse(threadOf(line).equals(mainThread),
             "loaded by the start-up thread, not the main thread: " + line);
       }
-    } finally {
+    }
+  }
+
+  /**
+   * The start-up thread, whose warm-up loads the weaving's classes, is started by {@code premain}
+   * before {@code premain}'s own work (the modules' entry points listed, the transformer), not
+   * after it: an application's main thread reaches its first entry point soon after
+   * {@code premain} returns, and loads whatever the warm-up has not loaded by then itself. Told
+   * by the order of the main thread's own log lines (JVM's: the thread started, the class
+   * loaded), which does not depend on how the two threads are scheduled: the start-up thread is
+   * the one that loads the warm-up's class; its "alive" line gives its pthread id, which the main
+   * thread's "started" line names.
+   */
+  @Test
+  void theStartUpThreadIsStartedBeforePremainListsTheEntryPoints() throws Exception {
+    try (IdleApp app = idleAppLogging("class+load=info,os+thread=info")) {
+      app.awaitLine("[tollgate] ready;");
+      String mainThread = threadOf(app.awaitLine("] io.tollgate.bootstrap.TollgateAgent "));
+      String startUpThread =
+          threadOf(app.awaitLine("] io.tollgate.instrumentation.WeavingWarmUp "));
+      String alive = app.awaitLine("Thread is alive (tid: " + startUpThread + ", pthread id: ");
+      String pthread = alive.substring(alive.indexOf("pthread id: ") + "pthread id: ".length(),
+          alive.lastIndexOf(')'));
+      List<String> byMain = app.linesOf(mainThread);
+      int started = indexOf(byMain, "started (pthread id: " + pthread + ",");
+      int modules = indexOf(byMain, "] io.tollgate.agent.FrameworkModules ");
+      int transformer = indexOf(byMain, "] io.tollgate.agent.WeavingTransformer ");
+      assertTrue(started >= 0, "the main thread started the start-up thread (" + pthread + ")");
+      assertTrue(started < modules && started < transformer,
+          "started before the modules (line " + modules + ") and the transformer (line "
+              + transformer + ") of the main thread's, not at line " + started);
+    }
+  }
+
+  /** The index of the first of {@code lines} containing {@code text}; -1 if none does. */
+  private static int indexOf(List<String> lines, String text) {
+    for (int i = 0; i < lines.size(); i++) {
+      if (lines.get(i).contains(text)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * An application whose main thread loads nothing (it sleeps), with the agent on a rule for
+   * /hello, the JVM logging {@code selectors} to its output with thread ids.
+   */
+  private IdleApp idleAppLogging(String selectors) throws Exception {
+    Path rules = RulesFiles.helloPerIp(dir, 5);
+    List<String> command = List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-javaagent:" + TestPaths.agentJar().getAbsolutePath() + "=config=" + rules,
+        "-Xlog:" + selectors + ":stdout:tid",
+        "-cp", Path.of(IdleMain.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+            .toString(),
+        IdleMain.class.getName());
+    return new IdleApp(new ProcessBuilder(command).redirectErrorStream(true).start());
+  }
+
+  /** The forked idle application and its output, read as it comes. */
+  private static final class IdleApp implements AutoCloseable {
+    private final Process process;
+    private final List<String> output = new CopyOnWriteArrayList<>();
+
+    IdleApp(Process process) {
+      this.process = process;
+      Thread pump = new Thread(() -> {
+        try (BufferedReader reader = new BufferedReader(
+            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+          for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+            output.add(line);
+          }
+        } catch (IOException ended) {
+          // the process ended
+        }
+      }, "output of the idle main");
+      pump.setDaemon(true);
+      pump.start();
+    }
+
+    String awaitLine(String text) throws InterruptedException {
+      return StartupWorkIT.awaitLine(output, text, process);
+    }
+
+    /** The lines the JVM logged from the thread of id {@code thread}, in their order. */
+    List<String> linesOf(String thread) {
+      List<String> lines = new ArrayList<>();
+      for (String line : output) {
+        if (line.startsWith("[" + thread + "]")) {
+          lines.add(line);
+        }
+      }
+      return lines;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
       process.destroy();
       process.waitFor();
     }
