@@ -52,33 +52,14 @@ public final class AgentMain {
   /** How long {@code premain} itself took (the agent's share of the application's start). */
   private static volatile long premainMillis;
 
-  /**
-   * Every framework module: their entry points are woven, and the engine's calls go to them. Made
-   * at {@link #start}'s first use, not with this class: the start-up thread begins before them.
-   */
-  private static final class Modules {
-    static final List<FrameworkModule> ALL = FrameworkModules.all();
-  }
+  /** Every framework module: their entry points are woven, and the engine's calls go to them. */
+  private static final List<FrameworkModule> MODULES = FrameworkModules.all();
 
   private AgentMain() {}
 
   public static synchronized void start(
       String agentArgs, Instrumentation inst, boolean atStartup, File jar) {
     long startNanos = System.nanoTime();
-    // First, before premain's own work: the start-up thread, with the weaving's warm-up, which
-    // needs nothing premain makes (StartupThread says why)
-    StartupThread startupThread = atStartup ? beginTheStartUpThread() : null;
-    try {
-      start(agentArgs, inst, atStartup, jar, startNanos, startupThread);
-    } finally {
-      if (startupThread != null) {
-        startupThread.endIfNothingHandedOver();
-      }
-    }
-  }
-
-  private static void start(String agentArgs, Instrumentation inst, boolean atStartup, File jar,
-      long startNanos, StartupThread startupThread) {
     startedAtMillis = System.currentTimeMillis();
     AgentArguments arguments = AgentArguments.parse(agentArgs);
     AgentLog.installAsSink();
@@ -95,7 +76,7 @@ public final class AgentMain {
       FailOnError.stopIfAsked(arguments, "the agent options above are wrong");
     }
     ClassLoader agentClassLoader = AgentMain.class.getClassLoader();
-    EntryPointWeaving weaving = EntryPointWeaving.of(Modules.ALL);
+    EntryPointWeaving weaving = EntryPointWeaving.of(MODULES);
     // One transformer, one look at each class file: class loaders are woven from now on, so that
     // every class loader shows the bridge before an entry point it loads is woven
     WeavingTransformer transformer = new WeavingTransformer(agentClassLoader, weaving);
@@ -114,8 +95,7 @@ public final class AgentMain {
       // file passed unwoven
       transformer.weaveEntryPoints();
       // The JDK's own clients on the start-up thread: no application class waits for them
-      startBesideTheApplication(
-          startupThread, arguments, startNanos, inst, weaving, transformer);
+      startBesideTheApplication(arguments, startNanos, inst, weaving, transformer);
     } else {
       try (AgentLog.Errors errors = AgentLog.collectErrors()) {
         boolean loaded = false;
@@ -163,31 +143,22 @@ public final class AgentMain {
         messages);
   }
 
-  /** Begins the start-up thread with the weaving's warm-up ({@link #warmUpTheWeaving}). */
-  private static StartupThread beginTheStartUpThread() {
-    return StartupThread.begin(new Runnable() {
+  private static void startBesideTheApplication(AgentArguments arguments, long startNanos,
+      Instrumentation inst, EntryPointWeaving weaving, WeavingTransformer transformer) {
+    // An anonymous class, not a lambda: one invokedynamic bootstrap fewer in premain.
+    Thread thread = new Thread(new Runnable() {
       @Override
       public void run() {
         warmUpTheWeaving();
         StartupPhases.ended("the weaving's warm-up");
-      }
-    });
-  }
-
-  /** Hands the start-up thread the rest of the start, once premain has made what it needs. */
-  private static void startBesideTheApplication(StartupThread startupThread,
-      AgentArguments arguments, long startNanos, Instrumentation inst, EntryPointWeaving weaving,
-      WeavingTransformer transformer) {
-    premainMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
-    startupThread.continueWith(new Runnable() {
-      @Override
-      public void run() {
-        StartupPhases.ended("waiting for premain");
         weaveJdkEntryPoints(inst, weaving, transformer);
         StartupPhases.ended("the JDK's clients woven");
         finishStarting(arguments, startNanos);
       }
-    });
+    }, "tollgate-start");
+    thread.setDaemon(true);
+    premainMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+    thread.start();
   }
 
   /**
@@ -295,7 +266,7 @@ public final class AgentMain {
       awaitRedis();
     }
     TollgateBridge.install(
-        new EntryPointDispatch(Modules.ALL, new TollgateGate(rules)));
+        new EntryPointDispatch(MODULES, new TollgateGate(rules)));
     return loaded;
   }
 

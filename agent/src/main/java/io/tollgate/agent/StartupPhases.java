@@ -1,13 +1,14 @@
 package io.tollgate.agent;
 
+import io.tollgate.logging.AgentLog;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The start-up thread's CPU by phase (the warm-up, the JDK's clients, the rules and the engine...),
  * for the {@code debug} line that follows {@code ready}: where that thread's CPU goes, read from
  * the agent's own log over many starts rather than from a profiler. Each mark is one read of the
- * thread's CPU counter ({@link StartupThreadCpu}), taken whether or not {@code debug} is on: the
- * warm-up ends before {@code premain} has read its arguments. Called from the start-up thread only.
+ * thread's CPU counter ({@link StartupThreadCpu}), with {@code debug} only: a start without it does
+ * exactly what it did. Called from the start-up thread only.
  */
 final class StartupPhases {
 
@@ -20,14 +21,14 @@ final class StartupPhases {
 
   /** The phase {@code name} ends now, on the calling thread (the start-up thread). */
   static void ended(String name) {
-    if (count < MOST) {
+    if (AgentLog.isDebug() && count < MOST) {
       NAMES[count] = name;
       CPU_NANOS[count] = StartupThreadCpu.fromSchedstat();
       count++;
     }
   }
 
-  /** "warm-up 41 ms, ..., 0 ms from the thread's start": each phase's CPU, in order. */
+  /** "the weaving's warm-up 21 ms, ...": each phase's CPU since the previous mark, in order. */
   static String summary() {
     StringBuilder text = new StringBuilder();
     long before = 0;
