@@ -53,8 +53,14 @@ def cpu_line(path):
         if 'CPU by phase:' in l: return l.split('CPU by phase:')[1].strip()
     return None
 
+# the debug line's phase names, for the phases above in order
+CPU_NAMES = ["the weaving's warm-up", "the JDK's clients woven", 'the rules and the engine',
+             "the first decision's classes", 'the background services']
+
 def cpu_values(line):
-    return [int(x) for x in re.findall(r' (\d+) ms', ' ' + line)] if line else None
+    if not line: return None
+    told = dict((name.strip(), int(ms)) for name, ms in re.findall(r"([^,]+?) (\d+) ms", line))
+    return [told.get(name) for name in CPU_NAMES]
 
 all_counts, all_cpu = [], []
 for f in sys.argv[1:]:
@@ -64,10 +70,7 @@ for f in sys.argv[1:]:
         f"{p} {sum(c[p].values())}" for p, _ in PHASES) + (f" | CPU: {line}" if line else ''))
 print(f"\nmedians over {len(all_counts)} logs: phase | CPU ms (min-max) | classes: " + ' '.join(KINDS) + ' all')
 for i, (p, _) in enumerate(PHASES):
-    cpus = [v[i] for v in all_cpu if v and len(v) == 6]
-    # the CPU line has 6 values: warm-up, waiting for premain, JDK's, rules, first decision's, services
-    idx = {0: 0, 1: 2, 2: 3, 3: 4, 4: 5}[i]
-    cpus = [v[idx] for v in all_cpu if v and len(v) == 6]
+    cpus = [v[i] for v in all_cpu if v and v[i] is not None]
     cpu = f"{statistics.median(cpus):g} ({min(cpus)}-{max(cpus)})" if cpus else '-'
     ks = [statistics.median(c[p][k] for c in all_counts) for k in KINDS]
     tot = statistics.median(sum(c[p].values()) for c in all_counts)
