@@ -150,7 +150,9 @@ public final class AgentMain {
       @Override
       public void run() {
         warmUpTheWeaving();
+        StartupPhases.ended("the weaving's warm-up");
         weaveJdkEntryPoints(inst, weaving, transformer);
+        StartupPhases.ended("the JDK's clients woven");
         finishStarting(arguments, startNanos);
       }
     }, "tollgate-start");
@@ -210,16 +212,22 @@ public final class AgentMain {
     } finally {
       EngineReadiness.ready(); // whatever happened: no request waits any more
     }
+    StartupPhases.ended("the rules and the engine");
     if (loaded) {
       loadFirstDecisionClasses();
     }
+    StartupPhases.ended("the first decision's classes");
     startBackgroundServices(arguments);
+    StartupPhases.ended("the background services");
     // "ready; watching ... for changes" as before: people and scripts look for it
     AgentLog.info("ready; watching " + watched(arguments) + " for changes ("
         + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos)
         + " ms after premain began: premain " + premainMillis + " ms, then "
         + StartupThreadCpu.millis() + " ms CPU on the start-up thread; "
         + EngineReadiness.waitSummary() + ")");
+    if (AgentLog.isDebug()) {
+      AgentLog.debug("the start-up thread's CPU by phase: " + StartupPhases.summary());
+    }
   }
 
   /**

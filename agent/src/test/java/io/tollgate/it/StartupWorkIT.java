@@ -81,43 +81,85 @@ class StartupWorkIT {
    */
   @Test
   void theWeavingsClassesAreLoadedByTheStartUpThread() throws Exception {
-    Path rules = RulesFiles.helloPerIp(dir, 5);
-    List<String> command = List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-javaagent:" + TestPaths.agentJar().getAbsolutePath() + "=config=" + rules,
-        "-Xlog:class+load=info:stdout:tid",
-        "-cp", Path.of(IdleMain.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-            .toString(),
-        IdleMain.class.getName());
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    List<String> output = new CopyOnWriteArrayList<>();
-    Thread pump = new Thread(() -> {
-      try (BufferedReader reader = new BufferedReader(
-          new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-        for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-          output.add(line);
-        }
-      } catch (IOException ended) {
-        // the process ended
-      }
-    }, "output of the idle main");
-    pump.setDaemon(true);
-    pump.start();
-    try {
-      awaitLine(output, "[tollgate] ready;", process);
+    try (IdleApp app = idleAppLogging("class+load=info")) {
+      app.awaitLine("[tollgate] ready;");
       // premain runs on the main thread: the thread that loads the agent's first class
-      String mainThread =
-          threadOf(awaitLine(output, "] io.tollgate.bootstrap.TollgateAgent ", process));
+      String mainThread = threadOf(app.awaitLine("] io.tollgate.bootstrap.TollgateAgent "));
       for (String weavingClass : new String[] {
           "] io.tollgate.shaded.net.bytebuddy.jar.asm.ClassReader ",
           "] io.tollgate.shaded.net.bytebuddy.jar.asm.ClassWriter ",
           "] io.tollgate.shaded.net.bytebuddy.jar.asm.Frame ",
           "] io.tollgate.instrumentation.MethodWeaver "}) {
-        String line = awaitLine(output, weavingClass, process);
+        String line = app.awaitLine(weavingClass);
         assertFalse(threadOf(line).equals(mainThread),
             "loaded by the start-up thread, not the main thread: " + line);
       }
-    } finally {
+    }
+  }
+
+  /**
+   * With {@code debug}, the start-up thread's CPU by phase follows its {@code ready} line, each
+   * phase named, in the order the thread does them: the account the benchmarks read, from the
+   * agent's own log. Only phases are asserted, never a time.
+   */
+  @Test
+  void withDebugTheStartUpThreadsCpuIsToldByPhase() throws Exception {
+    try (IdleApp app = idleAppLogging("class+load=info", "debug=true")) {
+      app.awaitLine("[tollgate] ready;");
+      String line = app.awaitLine("the start-up thread's CPU by phase: ");
+      String phases = line.substring(line.indexOf("by phase: ") + "by phase: ".length());
+      assertTrue(phases.matches("the weaving's warm-up \\d+ ms, the JDK's clients woven \\d+ ms,"
+              + " the rules and the engine \\d+ ms, the first decision's classes \\d+ ms,"
+              + " the background services \\d+ ms"),
+          "each phase, in order: " + phases);
+    }
+  }
+
+  /**
+   * An application whose main thread loads nothing (it sleeps), with the agent on a rule for
+   * /hello and {@code agentOptions}, the JVM logging {@code selectors} to its output with thread
+   * ids.
+   */
+  private IdleApp idleAppLogging(String selectors, String... agentOptions) throws Exception {
+    Path rules = RulesFiles.helloPerIp(dir, 5);
+    List<String> command = List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-javaagent:" + TestPaths.agentJar().getAbsolutePath() + "=config=" + rules
+            + (agentOptions.length == 0 ? "" : "," + String.join(",", agentOptions)),
+        "-Xlog:" + selectors + ":stdout:tid",
+        "-cp", Path.of(IdleMain.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+            .toString(),
+        IdleMain.class.getName());
+    return new IdleApp(new ProcessBuilder(command).redirectErrorStream(true).start());
+  }
+
+  /** The forked idle application and its output, read as it comes. */
+  private static final class IdleApp implements AutoCloseable {
+    private final Process process;
+    private final List<String> output = new CopyOnWriteArrayList<>();
+
+    IdleApp(Process process) {
+      this.process = process;
+      Thread pump = new Thread(() -> {
+        try (BufferedReader reader = new BufferedReader(
+            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+          for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+            output.add(line);
+          }
+        } catch (IOException ended) {
+          // the process ended
+        }
+      }, "output of the idle main");
+      pump.setDaemon(true);
+      pump.start();
+    }
+
+    String awaitLine(String text) throws InterruptedException {
+      return StartupWorkIT.awaitLine(output, text, process);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
       process.destroy();
       process.waitFor();
     }
