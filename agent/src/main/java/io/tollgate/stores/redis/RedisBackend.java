@@ -532,7 +532,7 @@ public final class RedisBackend implements AutoCloseable {
     breaker.open();
   }
 
-  /** Whether Redis's last answer (a reply, a connection made) is younger than the connect timeout. */
+  /** Whether Redis last answered (a reply, a connection made) within the connect timeout. */
   private boolean answeredWithinConnectTimeout() {
     return System.nanoTime() - lastReplyNanos < settings.connectTimeout().toNanos();
   }
