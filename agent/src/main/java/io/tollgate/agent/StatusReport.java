@@ -105,9 +105,13 @@ final class StatusReport {
     String circuit = redis.breaker().state().name();
     boolean failing = redis.decisionsFailing();
     if (!connected && redis.reconnecting()) {
-      problems.add("redis at " + address + " is reconnecting after a drop: decisions wait for it"
-          + " up to max-wait, then each rule on it decides by its local share; by its on-failure"
-          + " policy once an attempt fails");
+      int resetPartway = redis.attemptsResetPartway();
+      problems.add("redis at " + address + " is reconnecting after a drop"
+          + (resetPartway == 0 ? "" : ", " + resetPartway + " attempt(s) reset partway, redis last"
+              + " answered " + redis.millisSinceRedisAnswered() + " ms ago")
+          + ": decisions wait for it up to max-wait, then each rule on it decides by its local"
+          + " share; by its on-failure policy once an attempt is refused or times out, or redis"
+          + " has not answered for the connect timeout");
     } else if (!connected) {
       problems.add("redis at " + address + " is not connected: each rule on it decides by its"
           + " on-failure policy");

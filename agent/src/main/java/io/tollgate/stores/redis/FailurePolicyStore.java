@@ -39,7 +39,8 @@ import java.util.function.IntSupplier;
  * or Redis overloaded, a {@code kill -STOP}, a slow network), one lost with its connection ({@link
  * RedisFailure#LOST}: a drop, usually back in a round trip), one that found no connection while
  * the reconnect after a drop was still under way and had not failed ({@link
- * RedisFailure#RECONNECTING}: slower than {@code max-wait} on a loaded host), one not sent because
+ * RedisFailure#RECONNECTING}: slower than {@code max-wait} on a loaded host, or its attempts reset
+ * partway within the connect timeout of Redis's last answer), one not sent because
  * enough late calls are outstanding ({@link RedisFailure#BUSY}) and one on a backend a reload
  * retired ({@link RedisFailure#CLOSED}) are decided by the local share under every policy: its state follows
  * Redis's, so a slow Redis admits about the share, where {@code allow} would admit everything and

@@ -60,17 +60,22 @@ import java.util.concurrent.locks.LockSupport;
  *       failed (the breaker closed), is slow, not down: the decision is made by its rule's local
  *       share ({@link RedisFailure#RECONNECTING}), as a late reply is; on a host loaded 20-33 the
  *       reconnect alone took longer than {@code max-wait} and {@code allow} lifted the limit
- *       (BENCHMARKS.md, section 7, h-reconnect). Only once an attempt fails (refused, reset, the
+ *       (BENCHMARKS.md, section 7, h-reconnect). Only once an attempt fails (refused, the
  *       connect timeout, a handshake error) do decisions fail at once ({@link
  *       RedisFailure#UNREACHABLE}, the rule's {@code on-failure}); so a host that drops the SYN
  *       is the local share's for up to the connect timeout (5 s) after the drop, then the
- *       policy's. The first connection
- *       keeps its own wait ({@link #awaitFirstConnection}) and then fails at once.
+ *       policy's. An attempt the peer took and then reset or closed partway is not counted as
+ *       failed while Redis answered within the connect timeout ({@link #onReconnectFailed}: a
+ *       flapping path kills slow reconnects to a live server), and is once Redis has not answered
+ *       for that long; so towards a proxy in front of a dead Redis, which takes and resets every
+ *       attempt, the share decides for up to the connect timeout after Redis's last answer. The
+ *       first connection keeps its own wait ({@link #awaitFirstConnection}) and then fails at
+ *       once.
  *       Commands are rejected while disconnected, never queued and replayed later; calls on
  *       the wire at the drop fail ({@link RedisFailure#LOST}) and are not sent again after the
  *       reconnect either (DroppedCallNotReplayedTest), so a decision left to the local share is
- *       never also spent in Redis later. Only a reconnect (or first connect) that fails opens the
- *       circuit breaker.
+ *       never also spent in Redis later. Only a reconnect (or first connect) that fails (as above)
+ *       opens the circuit breaker.
  *   <li><b>Connected, reply late</b>: a reply not back within the {@code timeout} (50 ms by
  *       default) is waited for up to the hard bound {@code max-wait} (1 s by default) as long as
  *       the backend is not marked hung. Under a flood that saturates the host, replies come late
@@ -195,6 +200,12 @@ public final class RedisBackend implements AutoCloseable {
    */
   private final RedisBatcher batcher;
   private volatile Throwable lastFailure;
+  /**
+   * Reconnect attempts since the connection was last made that the peer took and then reset or
+   * closed partway while Redis had answered within the connect timeout ({@link
+   * #onReconnectFailed}): not counted as failed, so far; 0 again once a connection is made.
+   */
+  private final AtomicInteger attemptsKilledPartway = new AtomicInteger();
   private final RedisOutageLog outage;
   private volatile boolean closed;
   private int connectAttempts;
@@ -310,8 +321,7 @@ public final class RedisBackend implements AutoCloseable {
       client.addListener(new BreakerOnConnection());
       resources.eventBus().get().subscribe(event -> {
         if (event instanceof ReconnectFailedEvent && !closed) {
-          lastFailure = ((ReconnectFailedEvent) event).getCause();
-          breaker.open();
+          onReconnectFailed(((ReconnectFailedEvent) event).getCause());
         }
       });
     }
@@ -500,6 +510,55 @@ public final class RedisBackend implements AutoCloseable {
     } catch (RuntimeException ignored) {
       // shut down meanwhile
     }
+  }
+
+  /**
+   * A reconnect attempt after a drop failed: the breaker opens (decisions go to {@code
+   * on-failure}), unless the peer took the attempt and reset or closed it partway while Redis had
+   * answered within the connect timeout ({@link RedisFailure#attemptKilledPartway}). On a host
+   * loaded 20-44 with the connection reset every second, a reconnect slower than a second was
+   * killed by the next reset and, counted as failed, let {@code allow} admit 220 and 570 of a
+   * limit of 100 while Redis answered throughout (BENCHMARKS.md, section 7, h-reconnect): such
+   * attempts leave the decisions to their rules' local shares ({@link
+   * RedisFailure#RECONNECTING}) until Redis has not answered for the connect timeout ({@link
+   * #killedAttemptsOutlastedBound}). A refusal, a timeout or a handshake's error opens it at once.
+   */
+  private void onReconnectFailed(Throwable cause) {
+    lastFailure = cause;
+    if (RedisFailure.attemptKilledPartway(cause) && answeredWithinConnectTimeout()) {
+      attemptsKilledPartway.incrementAndGet();
+      return;
+    }
+    breaker.open();
+  }
+
+  /** Whether Redis last answered (a reply, a connection made) within the connect timeout. */
+  private boolean answeredWithinConnectTimeout() {
+    return System.nanoTime() - lastReplyNanos < settings.connectTimeout().toNanos();
+  }
+
+  /**
+   * Whether reconnect attempts were killed partway since the drop and Redis has not answered for
+   * the connect timeout: the flapping has outlasted its bound, and it counts as a failed attempt
+   * ({@link RedisFailure#UNREACHABLE} applies {@code on-failure}), whether or not another attempt
+   * has failed since. The first decision to see it opens the breaker ({@link #connectedCommands}),
+   * as a failed attempt would have.
+   */
+  private boolean killedAttemptsOutlastedBound() {
+    return attemptsKilledPartway.get() > 0 && !answeredWithinConnectTimeout();
+  }
+
+  /**
+   * Reconnect attempts since the connection was last made that were reset partway while Redis had
+   * answered within the connect timeout (for {@code status}); 0 while connected.
+   */
+  public int attemptsResetPartway() {
+    return attemptsKilledPartway.get();
+  }
+
+  /** Milliseconds since Redis last answered (a reply, or a connection made). */
+  public long millisSinceRedisAnswered() {
+    return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastReplyNanos);
   }
 
   private void firstAttemptEnded() {
@@ -714,8 +773,7 @@ public final class RedisBackend implements AutoCloseable {
               "redis backend closed", lastFailure, 0, RedisFailure.CLOSED);
         }
         if (reconnectUnderWay()) {
-          throw unavailable(RedisFailure.RECONNECTING,
-              "not connected again yet after a drop, and no reconnect failed", lastFailure);
+          throw unavailable(RedisFailure.RECONNECTING, reconnectingReason(), lastFailure);
         }
         throw unavailable(
             RedisFailure.UNREACHABLE, "not connected: " + describe(lastFailure), lastFailure);
@@ -826,16 +884,31 @@ public final class RedisBackend implements AutoCloseable {
 
   /**
    * Whether a decision that found no connection found a reconnect under way with nothing failed
-   * (or just made): a connection was made before (not the first), the backend is open, and the
-   * breaker is closed (a failed attempt opens it, and only a connection made closes it again).
+   * (or just made): a connection was made before (not the first), the backend is open, the
+   * breaker is closed (a failed attempt opens it, and only a connection made closes it again),
+   * and attempts killed partway, if any, have not outlasted the connect timeout since Redis last
+   * answered ({@link #onReconnectFailed}).
    */
   private boolean reconnectUnderWay() {
-    return commands != null && !closed && breaker.state() == CircuitBreaker.State.CLOSED;
+    return commands != null && !closed && breaker.state() == CircuitBreaker.State.CLOSED
+        && !killedAttemptsOutlastedBound();
+  }
+
+  /** Why a decision found no connection with a reconnect under way, for the outage log. */
+  private String reconnectingReason() {
+    int killed = attemptsKilledPartway.get();
+    return killed == 0
+        ? "not connected again yet after a drop, and no reconnect failed"
+        : "not connected again yet after a drop: " + killed + " attempt(s) reset partway while"
+            + " redis answered " + millisSinceRedisAnswered() + " ms ago (on-failure once it has"
+            + " not for the connect timeout, " + settings.connectTimeout().toMillis() + " ms): "
+            + describe(lastFailure);
   }
 
   /** The connection is made (again): the next drop is a new one. */
   private void noticeConnected() {
     connectedAt = System.nanoTime();
+    attemptsKilledPartway.set(0);
   }
 
   /**
@@ -854,7 +927,8 @@ public final class RedisBackend implements AutoCloseable {
 
   /**
    * The commands when the connection is up; else waits for the first connection (within {@code
-   * softDeadline}) or for a reconnect under way (the breaker closed: no attempt has failed yet),
+   * softDeadline}) or for a reconnect under way (the breaker closed: no attempt has failed yet,
+   * or only attempts killed partway within the connect timeout of Redis's last answer),
    * within {@link #reconnectDeadline}, read after the drop is noticed here and again at every
    * look: a decision that is the first to see a drop waits as long as the ones after it (the
    * deadline read before, it waited its timeout only). Null when there is none by then.
@@ -881,8 +955,14 @@ public final class RedisBackend implements AutoCloseable {
       noticeDrop();
     }
     while (!conn.isOpen()) {
-      if (closed || breaker.state() != CircuitBreaker.State.CLOSED
-          || reconnectDeadline(softDeadline, hardDeadline) - System.nanoTime() <= 0) {
+      if (closed || breaker.state() != CircuitBreaker.State.CLOSED) {
+        return null;
+      }
+      if (killedAttemptsOutlastedBound()) {
+        breaker.open(); // the flapping outlasted its bound: as a failed attempt, from now on
+        return null;
+      }
+      if (reconnectDeadline(softDeadline, hardDeadline) - System.nanoTime() <= 0) {
         return null;
       }
       LockSupport.parkNanos(RECONNECT_POLL_NANOS);

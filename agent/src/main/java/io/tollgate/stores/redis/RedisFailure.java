@@ -10,18 +10,29 @@ import java.util.Locale;
  * different answer.
  *
  * <ul>
- *   <li>{@link #UNREACHABLE}: no connection, and none coming: an attempt to connect failed
- *       (refused, reset, a connect timeout, a handshake error: it opens the circuit breaker), or
- *       the first connection was never made. The one kind that says Redis cannot be reached.
+ *   <li>{@link #UNREACHABLE}: no connection, and none coming: an attempt to connect was refused
+ *       (nothing listens), timed out (the connect timeout, 5 s by default, also for the
+ *       handshake), failed its handshake (TLS, authentication), or was reset partway with Redis
+ *       silent for longer than the connect timeout (below); or the first connection was never
+ *       made. It opens the circuit breaker. The one kind that says Redis cannot be reached.
  *   <li>{@link #RECONNECTING}: no connection while the reconnect after a drop is still under way
- *       and nothing has failed (no attempt to connect failed: the breaker closed), by the end of
- *       the decision's wait for it ({@code max-wait} after the drop; its {@code timeout} once the
- *       drop is older). Never sent. Decided by the rule's local share like {@link #SLOW},
- *       whatever its {@code on-failure}: a connection to a live server that is slow to come back
- *       (on a loaded host the reconnect alone can take longer than {@code max-wait}) is slow,
- *       not down, and {@code allow} would lift the limit for as long as it takes. Bounded: an
- *       attempt that fails, or hangs (a host that drops the SYN) until the connect timeout (5 s),
- *       opens the breaker, and from then on {@link #UNREACHABLE} applies the policy.
+ *       and nothing says Redis is gone, by the end of the decision's wait for it ({@code max-wait}
+ *       after the drop; its {@code timeout} once the drop is older). Never sent. Decided by the
+ *       rule's local share like {@link #SLOW}, whatever its {@code on-failure}: a connection to a
+ *       live server that is slow to come back (on a loaded host the reconnect alone can take
+ *       longer than {@code max-wait}) is slow, not down, and {@code allow} would lift the limit for
+ *       as long as it takes. Nothing says Redis is gone while no attempt failed, and also while the
+ *       attempts that failed were taken by the peer and then reset or closed partway ({@link
+ *       #attemptKilledPartway}) and Redis answered within the connect timeout: a path that flaps
+ *       (a reset every second on a host where a reconnect takes longer than that) kills attempts
+ *       to a server that answered a moment ago. Bounded by the connect timeout both ways: an
+ *       attempt that hangs (a host that drops the SYN) fails at it, and attempts killed partway
+ *       count as failed once Redis has not answered for that long, so at most the connect timeout
+ *       after Redis's last answer; a refused attempt counts at once. Then the breaker opens and
+ *       {@link #UNREACHABLE} applies the policy. The price: a proxy or load balancer (HAProxy,
+ *       Envoy, a cloud LB) in front of a dead Redis also takes the connection and resets it, so
+ *       towards it the share decides for up to the connect timeout after Redis's last answer
+ *       before {@code on-failure} does.
  *   <li>{@link #LOST}: the call was sent and its connection went before the reply came (a drop, a
  *       reset). The script may have run. Decided like {@link #SLOW}, by the rule's local share:
  *       a connection that was alive a moment ago is most often back in a round trip, and when it
@@ -159,6 +170,37 @@ public enum RedisFailure {
       }
     }
     return false;
+  }
+
+  /**
+   * Whether {@code failure}, an attempt to connect's, says the peer took the connection and then
+   * reset or closed it partway (during the handshake): a path that flaps, or a proxy in front of a
+   * dead server; not yet evidence that Redis is gone ({@link #RECONNECTING}). A reset that comes
+   * before the client finished connecting is one too (the peer's kernel answered the SYN: Netty's
+   * {@code AnnotatedSocketException: Connection reset by peer}). Not a refusal (nothing listens,
+   * {@code ECONNREFUSED}), no route, an unknown host, a timeout (Netty's connect timeout is a
+   * {@link java.net.ConnectException} too), nor a handshake's error (TLS, authentication): each
+   * of those counts at once.
+   */
+  static boolean attemptKilledPartway(Throwable failure) {
+    boolean killed = false;
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof java.net.ConnectException || t instanceof java.net.NoRouteToHostException
+          || t instanceof java.net.UnknownHostException || t instanceof javax.net.ssl.SSLException
+          || t instanceof java.util.concurrent.TimeoutException
+          || t instanceof java.net.SocketTimeoutException
+          || t instanceof io.lettuce.core.RedisCommandTimeoutException
+          || t instanceof RedisCommandExecutionException) {
+        return false;
+      }
+      String message = t.getMessage();
+      if (t instanceof ClosedChannelException
+          || (message != null && (message.contains("Connection reset")
+              || message.startsWith("Connection closed prematurely")))) {
+        killed = true;
+      }
+    }
+    return killed;
   }
 
   /**

@@ -56,7 +56,8 @@ final class RedisOutageLog {
   /**
    * A decision Redis is alive for but did not make in time (a reply later than the hard bound, a
    * connection that answered nothing for that long, the bulkhead full, a reconnect after a drop
-   * slower than the hard bound that has not failed, or a call on the wire when the connection
+   * slower than the hard bound that has not failed, or whose attempts were reset partway while
+   * Redis answered within the connect timeout, or a call on the wire when the connection
    * dropped), made by its rule's local
    * share: not an outage (nothing else changes), but worth a line, at most once a minute, with how
    * many so far.
@@ -70,7 +71,8 @@ final class RedisOutageLog {
       AgentLog.warn("redis at " + backend + (kind == RedisFailure.BUSY
               ? " is slow and decisions are not waiting for it (" + reason + ")"
               : kind == RedisFailure.RECONNECTING
-                  ? " is slow to reconnect after a drop, and no attempt failed (max-wait "
+                  ? " is slow to reconnect after a drop, and no attempt was refused or timed out"
+                      + " (max-wait "
                       + maxWaitMillis + " ms: " + reason + ")"
                   : kind == RedisFailure.LOST
                       ? " dropped the connection with calls on it (" + reason + ")"
@@ -80,7 +82,11 @@ final class RedisOutageLog {
           + " decision(s) were made by their rule's local share instead, whatever its on-failure"
           + (kind == RedisFailure.LOST
               ? " (their scripts may have run; a reconnect that fails applies on-failure)"
-              : " (the host or redis is overloaded; the breaker stays closed)"));
+              : kind == RedisFailure.RECONNECTING
+                  ? " (a loaded host, or a path that resets attempts partway; on-failure once an"
+                      + " attempt is refused or times out, or redis has not answered for the"
+                      + " connect timeout)"
+                  : " (the host or redis is overloaded; the breaker stays closed)"));
     }
   }
 

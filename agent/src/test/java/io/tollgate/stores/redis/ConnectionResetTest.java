@@ -33,8 +33,10 @@ import org.junit.jupiter.params.provider.CsvSource;
  * the reconnect takes longer than the decisions' {@code timeout}; a call per decision or batched.
  * A reconnect longer than {@code max-wait} that has not failed is slow, not down: the decisions
  * past their wait are made by the rule's local share, whatever its {@code on-failure}, and what
- * it admitted is charged to Redis once the connection is back. Only a reconnect that fails
- * (refused, or held past the connect timeout) leaves them to {@code on-failure}.
+ * it admitted is charged to Redis once the connection is back. So are reconnect attempts that the
+ * peer took and reset partway, while Redis answered within the connect timeout (a flapping path).
+ * Only a reconnect that fails (refused, held past the connect timeout, or reset partway with Redis
+ * silent for longer than the connect timeout) leaves them to {@code on-failure}.
  *
  * <p>With the connection reset once a second under a flood ({@code run-redis-faults.sh}, round
  * {@code drop}, {@code on-failure: allow}, a limit of 100), every request admitted over the limit
@@ -108,10 +110,20 @@ class ConnectionResetTest {
     }
   }
 
-  /** How the reconnect after the drop fails. */
+  /** How the reconnect attempts after the drop end. */
   enum Failing {
-    /** Every new connection is reset as soon as it is accepted: a refused reconnect. */
+    /** Nothing listens any more: every attempt is refused by the kernel (ECONNREFUSED). */
     REFUSED,
+    /**
+     * Every new connection is reset as soon as it is accepted: as a proxy or load balancer in
+     * front of a dead Redis does (and as the fault benchmark's {@code refused} rounds do).
+     */
+    RESET_AT_ACCEPT,
+    /**
+     * Every new connection is reset once the client sent its handshake's first bytes: attempts
+     * killed partway, as a path that resets every second kills a reconnect slower than that.
+     */
+    RESET_PARTWAY,
     /**
      * Every new connection is held for a minute: the attempt hangs (as towards a host that drops
      * the SYN, or a server that takes it and answers nothing) until its connect timeout (5 s).
@@ -119,51 +131,123 @@ class ConnectionResetTest {
     HANGS,
   }
 
-  @ParameterizedTest(name = "batched {0}, on-failure {1}: the reconnect {2}, max-wait {3} ms: at "
-      + "the drop {4} by the local share, {5} by on-failure; once an attempt failed {6}, {7}")
+  /**
+   * Who decides while the reconnect attempts after a drop end so, in three phases: at the drop;
+   * once an attempt ended (refused, reset, timed out); and once Redis has not answered for longer
+   * than the connect timeout (5 s). A refusal or a timeout says Redis is gone: {@code on-failure}
+   * from then on. An attempt the peer took and reset partway does not, while Redis answered
+   * within the connect timeout: the local share until then, {@code on-failure} after. When the
+   * fault ends, Redis counts the decisions the share admitted (they were never sent).
+   */
+  @ParameterizedTest(name = "batched {0}, on-failure {1}: the reconnect {2}, max-wait {3} ms: by"
+      + " the local share / on-failure at the drop {4} / {5}, once an attempt ended {6} / {7},"
+      + " once redis was silent past the connect timeout {8} / {9}")
   @CsvSource({
       // batched, on-failure, the reconnect, max-wait,
-      //     at the drop: by the local share, by on-failure; once an attempt failed: the same
-      "false, ALLOW, REFUSED, 6000, 0, 8, 0, 8",
-      "true,  ALLOW, REFUSED, 6000, 0, 8, 0, 8",
-      "false, DENY,  REFUSED, 6000, 0, 8, 0, 8",
-      "true,  DENY,  REFUSED, 6000, 0, 8, 0, 8",
+      //     by the local share / by on-failure: at the drop, once an attempt ended,
+      //     once redis has not answered for the connect timeout
+      "false, ALLOW, REFUSED,         6000, 0, 8, 0, 8, 0, 8",
+      "true,  ALLOW, REFUSED,         6000, 0, 8, 0, 8, 0, 8",
+      "false, DENY,  REFUSED,         6000, 0, 8, 0, 8, 0, 8",
+      "true,  DENY,  REFUSED,         6000, 0, 8, 0, 8, 0, 8",
+      // taken and reset: the share while redis answered within the connect timeout, then down
+      "false, ALLOW, RESET_AT_ACCEPT,  500, 8, 0, 8, 0, 0, 8",
+      "true,  ALLOW, RESET_AT_ACCEPT,  500, 8, 0, 8, 0, 0, 8",
+      "false, DENY,  RESET_AT_ACCEPT,  500, 8, 0, 8, 0, 0, 8",
+      "true,  DENY,  RESET_AT_ACCEPT,  500, 8, 0, 8, 0, 0, 8",
+      "false, ALLOW, RESET_PARTWAY,    500, 8, 0, 8, 0, 0, 8",
+      "true,  ALLOW, RESET_PARTWAY,    500, 8, 0, 8, 0, 0, 8",
+      "false, DENY,  RESET_PARTWAY,    500, 8, 0, 8, 0, 0, 8",
+      "true,  DENY,  RESET_PARTWAY,    500, 8, 0, 8, 0, 0, 8",
       // slow until the attempt times out, then down: bounded by the connect timeout
-      "false, ALLOW, HANGS,   1000, 8, 0, 0, 8",
-      "true,  ALLOW, HANGS,   1000, 8, 0, 0, 8",
-      "false, DENY,  HANGS,   1000, 8, 0, 0, 8",
-      "true,  DENY,  HANGS,   1000, 8, 0, 0, 8",
+      "false, ALLOW, HANGS,           1000, 8, 0, 0, 8, 0, 8",
+      "true,  ALLOW, HANGS,           1000, 8, 0, 0, 8, 0, 8",
+      "false, DENY,  HANGS,           1000, 8, 0, 0, 8, 0, 8",
+      "true,  DENY,  HANGS,           1000, 8, 0, 0, 8, 0, 8",
   })
-  void onlyAReconnectThatFailsAppliesOnFailure(boolean batched, OnFailure policy,
+  void onlyEvidenceThatRedisIsGoneAppliesOnFailure(boolean batched, OnFailure policy,
       Failing reconnect, long maxWaitMillis, int atDropByShare, int atDropByOnFailure,
-      int afterByShare, int afterByOnFailure, RedisServer server) throws Exception {
+      int endedByShare, int endedByOnFailure, int silentByShare, int silentByOnFailure,
+      RedisServer server) throws Exception {
+    Duration connectTimeout = RedisConnectionSettings.DEFAULT_CONNECT_TIMEOUT;
     try (FaultyProxy proxy = new FaultyProxy(server.port());
         RedisBackend backend = RedisTestSupport.connectThrough(proxy,
-            Duration.ofMillis(maxWaitMillis), RedisConnectionSettings.DEFAULT_CONNECT_TIMEOUT,
-            DECISIONS, batched)) {
+            Duration.ofMillis(maxWaitMillis), connectTimeout, DECISIONS, batched)) {
       FailurePolicyStore store = store(backend, policy);
       assertEquals(DecisionSource.BACKEND, store.decideWithSource("k", 1, new Verdict()));
 
-      if (reconnect == Failing.REFUSED) {
-        proxy.refuseConnections(true);
-      } else {
-        proxy.holdNewConnections(TimeUnit.MINUTES.toMillis(1));
+      switch (reconnect) {
+        case REFUSED:
+          proxy.stopListening();
+          break;
+        case RESET_AT_ACCEPT:
+          proxy.refuseConnections(true);
+          break;
+        case RESET_PARTWAY:
+          proxy.resetNewConnectionsPartway(true);
+          break;
+        default:
+          proxy.holdNewConnections(TimeUnit.MINUTES.toMillis(1));
       }
+      long acceptedBefore = proxy.acceptedConnections();
       dropAndAwaitSeen(proxy, backend);
       if (reconnect == Failing.HANGS) {
         assertTrue(backend.reconnecting(), "reconnecting, nothing failed yet (status says so)");
       }
       Decided atDrop = decideAtOnce(store);
-      awaitTrue(() -> backend.breaker().timesOpened() > 0, "the reconnect failed");
-      assertFalse(backend.reconnecting(), "an attempt failed: not connected (status says so)");
-      Decided after = decideAtOnce(store);
-
-      assertEquals(0, atDrop.byRedis() + after.byRedis(), "by redis: " + atDrop + ", " + after);
+      assertEquals(0, atDrop.byRedis(), "at the drop, by redis: " + atDrop);
       assertEquals(atDropByShare, atDrop.byShare(), "at the drop, by the share: " + atDrop);
       assertEquals(atDropByOnFailure, atDrop.byOnFailure(), "at the drop, by on-failure: "
           + atDrop);
-      assertEquals(afterByShare, after.byShare(), "after, by the share: " + after);
-      assertEquals(afterByOnFailure, after.byOnFailure(), "after, by on-failure: " + after);
+
+      boolean killedPartway =
+          reconnect == Failing.RESET_AT_ACCEPT || reconnect == Failing.RESET_PARTWAY;
+      if (killedPartway) {
+        // Attempts are made one after the other: a second one taken, the first has ended.
+        awaitTrue(() -> proxy.acceptedConnections() - acceptedBefore >= 2,
+            "a reconnect attempt reset partway, and the next one made");
+      } else {
+        awaitTrue(() -> backend.breaker().timesOpened() > 0, "the reconnect failed");
+      }
+      Decided ended = decideAtOnce(store);
+      assertEquals(0, ended.byRedis(), "an attempt ended, by redis: " + ended);
+      assertEquals(endedByShare, ended.byShare(), "an attempt ended, by the share: " + ended);
+      assertEquals(endedByOnFailure, ended.byOnFailure(), "an attempt ended, by on-failure: "
+          + ended);
+      if (killedPartway) {
+        assertTrue(backend.attemptsResetPartway() > 0, "attempts reset partway: counted");
+        assertTrue(backend.reconnecting(), "reset partway, redis answered lately: reconnecting"
+            + " (status says so)");
+        assertTrue(backend.millisSinceRedisAnswered() < connectTimeout.toMillis(),
+            "the decisions took longer than the connect timeout: the case is not made");
+      } else {
+        assertFalse(backend.reconnecting(), "an attempt failed: not connected (status says so)");
+      }
+
+      awaitTrue(() -> backend.millisSinceRedisAnswered() > connectTimeout.toMillis(),
+          "redis silent for longer than the connect timeout");
+      Decided silent = decideAtOnce(store);
+      assertEquals(0, silent.byRedis(), "redis silent, by redis: " + silent);
+      assertEquals(silentByShare, silent.byShare(), "redis silent, by the share: " + silent);
+      assertEquals(silentByOnFailure, silent.byOnFailure(), "redis silent, by on-failure: "
+          + silent);
+      assertFalse(backend.reconnecting(), "silent past the bound: not connected (status says so)");
+      assertTrue(backend.breaker().timesOpened() > 0, "silent past the bound: the breaker opened");
+
+      if (reconnect != Failing.REFUSED) { // (nothing listens there any more)
+        proxy.refuseConnections(false);
+        proxy.resetNewConnectionsPartway(false);
+        proxy.holdNewConnections(0);
+        awaitTrue(backend::isConnected, "reconnected once the fault ended");
+        awaitTrue(() -> backend.breaker().state() == CircuitBreaker.State.CLOSED,
+            "the breaker closed");
+        Verdict last = new Verdict();
+        assertEquals(DecisionSource.BACKEND, store.decideWithSource("k", 1, last));
+        assertEquals(1 + atDrop.admittedByShare + ended.admittedByShare + silent.admittedByShare
+                + 1, LIMIT - last.remaining,
+            "counted in redis: the first, those the share admitted, the last; " + atDrop + ", "
+                + ended + ", " + silent);
+      }
     }
   }
 

@@ -77,6 +77,73 @@ class RedisFailureKindTest {
     assertEquals(owed, kind.shareOwesRedis());
   }
 
+  /**
+   * A reconnect attempt that the peer took and then reset or closed partway is told from one that
+   * says Redis is gone: refused (nothing listens), timed out, no route, a handshake's error. The
+   * messages are those Lettuce 6.8 and Netty gave through {@code FaultyProxy} (reset at accept:
+   * before or after the client finished connecting; reset at the handshake's first bytes).
+   */
+  @ParameterizedTest(name = "{0}: {1} -> killed partway: {2}")
+  @CsvSource(delimiter = '|', value = {
+    "IOException in CompletionException | Connection reset by peer | true",
+    "SocketException | Connection reset | true",
+    "SocketException | Connection reset by peer: /127.0.0.1:6379 | true",
+    "RedisConnectionException | Connection closed prematurely | true",
+    "ClosedChannelException | - | true",
+    "ConnectException | Connection refused | false",
+    "RedisConnectionException over ConnectException | Connection refused | false",
+    "ConnectTimeoutException | connection timed out: /10.0.0.9:6379 | false",
+    "RedisCommandTimeoutException | Connection initialization timed out after 5 second(s) | false",
+    "NoRouteToHostException | No route to host | false",
+    "SSLHandshakeException over SocketException | Connection reset | false",
+    "RedisCommandExecutionException | NOAUTH Authentication required. | false",
+    "RedisConnectionException | Unable to connect | false",
+  })
+  void aReconnectAttemptKilledPartwayIsToldFromOneThatSaysRedisIsGone(String thrown,
+      String message, boolean killedPartway) {
+    Throwable failure;
+    switch (thrown) {
+      case "IOException in CompletionException":
+        failure = new java.util.concurrent.CompletionException(new IOException(message));
+        break;
+      case "SocketException":
+        failure = new java.net.SocketException(message);
+        break;
+      case "RedisConnectionException":
+        failure = new RedisConnectionException(message);
+        break;
+      case "ClosedChannelException":
+        failure = new java.nio.channels.ClosedChannelException();
+        break;
+      case "ConnectException":
+        failure = new java.net.ConnectException(message);
+        break;
+      case "RedisConnectionException over ConnectException":
+        failure = new RedisConnectionException("Unable to connect to 127.0.0.1:6379",
+            new java.net.ConnectException(message));
+        break;
+      case "ConnectTimeoutException":
+        failure = new io.netty.channel.ConnectTimeoutException(message);
+        break;
+      case "RedisCommandTimeoutException":
+        failure = new io.lettuce.core.RedisCommandTimeoutException(message);
+        break;
+      case "NoRouteToHostException":
+        failure = new java.net.NoRouteToHostException(message);
+        break;
+      case "SSLHandshakeException over SocketException":
+        failure = new javax.net.ssl.SSLHandshakeException("Remote host terminated the handshake");
+        failure.initCause(new java.net.SocketException(message));
+        break;
+      case "RedisCommandExecutionException":
+        failure = new RedisCommandExecutionException(message);
+        break;
+      default:
+        throw new IllegalArgumentException(thrown);
+    }
+    assertEquals(killedPartway, RedisFailure.attemptKilledPartway(failure));
+  }
+
   @org.junit.jupiter.api.Test
   void lettucesFullStackIsBusyNotDown() {
     assertEquals(RedisFailure.BUSY,

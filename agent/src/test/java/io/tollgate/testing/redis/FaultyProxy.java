@@ -20,8 +20,11 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A TCP proxy on loopback in front of a Redis server, that makes the faults a network and a busy
  * server make: replies held back by a delay ({@link #delayReplies}), every connection reset at once
- * ({@link #dropConnections}), and new connections refused ({@link #refuseConnections}) while Redis
- * itself keeps running and keeps its data.
+ * ({@link #dropConnections}), new connections reset as soon as they are accepted ({@link
+ * #refuseConnections}, as a proxy or load balancer in front of a dead server does) or once the
+ * client has sent its first bytes ({@link #resetNewConnectionsPartway}, an attempt killed during
+ * its handshake), and new connections refused by the kernel, nothing listening ({@link
+ * #stopListening}), while Redis itself keeps running and keeps its data.
  *
  * <p>The delay applies to what the server sends, each chunk held until {@code delay} after it
  * was read, in order; so a delay of 200 ms is a reply 200 ms late, however many are pipelined.
@@ -41,6 +44,7 @@ public final class FaultyProxy implements AutoCloseable {
   private final AtomicLong accepted = new AtomicLong();
   private final AtomicLong holdNanos = new AtomicLong();
   private volatile boolean refusing;
+  private volatile boolean resettingPartway;
   private volatile boolean closed;
 
   /** Listens on a free loopback port, forwarding to {@code upstreamPort} on loopback. */
@@ -92,6 +96,28 @@ public final class FaultyProxy implements AutoCloseable {
     refusing = on;
   }
 
+  /**
+   * While on, every new connection is accepted and then reset once the client has sent its first
+   * bytes (a Redis client's handshake, {@code HELLO}): an attempt to connect that the peer took and
+   * killed partway, as the next of a flapping path's resets does to a slow reconnect.
+   */
+  public void resetNewConnectionsPartway(boolean on) {
+    resettingPartway = on;
+  }
+
+  /**
+   * Closes the listening socket: from now on a connection is refused by the kernel ({@code
+   * ECONNREFUSED}, nothing listens), as with no server and no proxy in front of it. Connections
+   * already made are not touched. For good: the port is not listened on again.
+   */
+  public void stopListening() {
+    try {
+      server.close();
+    } catch (IOException ignored) {
+      // already closed
+    }
+  }
+
   /** Connections accepted so far (including those refused). */
   public long acceptedConnections() {
     return accepted.get();
@@ -108,6 +134,10 @@ public final class FaultyProxy implements AutoCloseable {
       accepted.incrementAndGet();
       if (refusing) {
         reset(client);
+        continue;
+      }
+      if (resettingPartway) {
+        resetAfterFirstBytes(client);
         continue;
       }
       long hold = holdNanos.get();
@@ -127,6 +157,20 @@ public final class FaultyProxy implements AutoCloseable {
       }
       forward(client);
     }
+  }
+
+  /** Resets {@code client} once its first bytes came (or it went): on a thread of its own. */
+  private void resetAfterFirstBytes(Socket client) {
+    Thread killer = new Thread(() -> {
+      try {
+        client.getInputStream().read(new byte[1024]); // blocks until the client's first bytes
+      } catch (IOException ignored) {
+        // went meanwhile: reset all the same
+      }
+      reset(client);
+    }, "faulty-proxy-reset-partway");
+    killer.setDaemon(true);
+    killer.start();
   }
 
   /** Connects to the server for {@code client} and copies both ways. */
