@@ -12,7 +12,7 @@
 # whatever on-failure says), reload-deny (six reloads that change only redis.timeout, 1.2 s apart,
 # during the flood: counts kept, no 503),
 # drop (every connection reset once a second), stop (kill -STOP redis for 3 s, then CONT), restart
-# (kill -9 redis, start it again 3 s later: it comes back empty), refused (connections refused for
+# (kill -9 redis, start it again 3 s later: it comes back empty), refused (nothing listening for
 # 3 s: Redis unreachable, its data kept), and each of these with on-failure: local and deny where
 # the goal names them; sentinel (a master, a replica, one sentinel; the master killed).
 #

@@ -100,7 +100,7 @@ class RedisUnderLoadTest {
       Verdict verdict = new Verdict();
       assertEquals(DecisionSource.BACKEND, deny.decideWithSource("k", 1, verdict));
 
-      proxy.refuseConnections(true);
+      proxy.stopListening(); // refused by the kernel: Redis unreachable
       proxy.dropConnections();
       awaitTrue(() -> backend.breaker().timesOpened() > 0, "a failed reconnect opens the breaker");
       BackendUnavailableException failure = null;
@@ -112,7 +112,7 @@ class RedisUnderLoadTest {
       assertTrue(failure != null && failure.kind() == RedisFailure.UNREACHABLE, "" + failure);
       assertEquals(DecisionSource.FAIL_CLOSED, deny.decideWithSource("k", 1, verdict));
 
-      proxy.refuseConnections(false);
+      proxy.listenAgain();
       awaitTrue(
           () -> deny.decideWithSource("k", 1, verdict) == DecisionSource.BACKEND,
           "decided on redis again once a connection can be made");
@@ -158,7 +158,7 @@ class RedisUnderLoadTest {
       }
       assertEquals(10, allowed);
 
-      proxy.refuseConnections(true);
+      proxy.stopListening(); // refused by the kernel: Redis unreachable
       proxy.dropConnections();
       awaitTrue(() -> backend.breaker().timesOpened() > 0, "redis unreachable");
       int allowedLocally = 0;
@@ -169,7 +169,7 @@ class RedisUnderLoadTest {
       }
       assertEquals(0, allowedLocally, "the switch to local hands out no fresh burst");
 
-      proxy.refuseConnections(false);
+      proxy.listenAgain();
       awaitTrue(
           () -> local.decideWithSource("other", 1, verdict) == DecisionSource.BACKEND,
           "on redis again");

@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * #refuseConnections}, as a proxy or load balancer in front of a dead server does) or once the
  * client has sent its first bytes ({@link #resetNewConnectionsPartway}, an attempt killed during
  * its handshake), and new connections refused by the kernel, nothing listening ({@link
- * #stopListening}), while Redis itself keeps running and keeps its data.
+ * #stopListening} until {@link #listenAgain}), while Redis itself keeps running and keeps its data.
  *
  * <p>The delay applies to what the server sends, each chunk held until {@code delay} after it
  * was read, in order; so a delay of 200 ms is a reply 200 ms late, however many are pipelined.
@@ -32,13 +32,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Also a program, for the fault benchmark ({@code benchmarks/run-redis-faults.sh}): {@code java
  * -cp agent/target/test-classes io.tollgate.testing.redis.FaultyProxy LISTEN_PORT REDIS_PORT}
  * reads commands on standard input, one a line: {@code delay MILLIS}, {@code drop}, {@code refuse
- * on|off}.
+ * on|off} (every connection reset and nothing listening, so that an attempt to connect is refused
+ * by the kernel: Redis unreachable; then listening again), {@code reset-at-accept on|off}.
  */
 public final class FaultyProxy implements AutoCloseable {
 
   private final int upstreamPort;
-  private final ServerSocket server;
-  private final Thread acceptor;
+  private final int listenPort;
+  private volatile ServerSocket server;
   private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
   private final AtomicLong delayNanos = new AtomicLong();
   private final AtomicLong accepted = new AtomicLong();
@@ -54,16 +55,24 @@ public final class FaultyProxy implements AutoCloseable {
 
   public FaultyProxy(int listenPort, int upstreamPort) throws IOException {
     this.upstreamPort = upstreamPort;
-    this.server = new ServerSocket();
-    server.setReuseAddress(true);
-    server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), listenPort));
-    this.acceptor = new Thread(this::acceptLoop, "faulty-proxy-accept-" + port());
+    this.server = listen(listenPort);
+    this.listenPort = server.getLocalPort();
+  }
+
+  /** A listening socket on {@code port} (0: a free one) and its accepting thread. */
+  private ServerSocket listen(int port) throws IOException {
+    ServerSocket socket = new ServerSocket();
+    socket.setReuseAddress(true);
+    socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+    Thread acceptor =
+        new Thread(() -> acceptLoop(socket), "faulty-proxy-accept-" + socket.getLocalPort());
     acceptor.setDaemon(true);
     acceptor.start();
+    return socket;
   }
 
   public int port() {
-    return server.getLocalPort();
+    return listenPort;
   }
 
   public String uri() {
@@ -108,13 +117,20 @@ public final class FaultyProxy implements AutoCloseable {
   /**
    * Closes the listening socket: from now on a connection is refused by the kernel ({@code
    * ECONNREFUSED}, nothing listens), as with no server and no proxy in front of it. Connections
-   * already made are not touched. For good: the port is not listened on again.
+   * already made are not touched. Until {@link #listenAgain}.
    */
-  public void stopListening() {
+  public synchronized void stopListening() {
     try {
       server.close();
     } catch (IOException ignored) {
       // already closed
+    }
+  }
+
+  /** Listens again on the same port after {@link #stopListening} (nothing when it listens). */
+  public synchronized void listenAgain() throws IOException {
+    if (server.isClosed() && !closed) {
+      server = listen(listenPort);
     }
   }
 
@@ -123,11 +139,11 @@ public final class FaultyProxy implements AutoCloseable {
     return accepted.get();
   }
 
-  private void acceptLoop() {
+  private void acceptLoop(ServerSocket listening) {
     while (!closed) {
       Socket client;
       try {
-        client = server.accept();
+        client = listening.accept();
       } catch (IOException e) {
         return; // closed
       }
@@ -275,7 +291,7 @@ public final class FaultyProxy implements AutoCloseable {
   }
 
   @Override
-  public void close() {
+  public synchronized void close() {
     closed = true;
     try {
       server.close();
@@ -303,7 +319,15 @@ public final class FaultyProxy implements AutoCloseable {
           case "drop":
             proxy.dropConnections();
             break;
-          case "refuse":
+          case "refuse": // Redis unreachable: nothing listens, attempts refused by the kernel
+            if ("on".equals(words[1])) {
+              proxy.stopListening();
+              proxy.dropConnections();
+            } else {
+              proxy.listenAgain();
+            }
+            break;
+          case "reset-at-accept": // a proxy in front of a dead Redis: taken, then reset
             proxy.refuseConnections("on".equals(words[1]));
             if ("on".equals(words[1])) {
               proxy.dropConnections();
