@@ -30,17 +30,17 @@ final class DecisionPathTrace {
     NOT_CONNECTED_BREAKER,
     /**
      * Not connected by the decision's timeout: no drop young enough to wait longer for (the local
-     * share, {@link RedisFailure#RECONNECTING}, since h-reconnect; on-failure before).
+     * share, {@link RedisFailure#RECONNECTING}; traces older than that kind read on-failure here).
      */
     NOT_CONNECTED_BY_TIMEOUT,
     /**
      * Not connected after waiting for the reconnect within max-wait of the drop (the local share,
-     * {@link RedisFailure#RECONNECTING}, since h-reconnect; on-failure before).
+     * {@link RedisFailure#RECONNECTING}; traces older than that kind read on-failure here).
      */
     NOT_CONNECTED_BY_RECONNECT_WAIT,
     /**
-     * Rejected while disconnected past its wait, the reconnect not failed: the local share since
-     * h-reconnect (on-failure before, also when a reconnect had failed).
+     * Rejected while disconnected past its wait, the reconnect not failed: the local share ({@link
+     * RedisFailure#RECONNECTING}; a failed reconnect is {@link #REJECTED_RECONNECT_FAILED}).
      */
     REJECTED_PAST_DEADLINE,
     /** Rejected while disconnected, a reconnect failed (the breaker not closed): on-failure. */
