@@ -15,6 +15,11 @@ Several directories are pooled pass by pass (a pass is named by its directory an
 
 --against MODE adds the ratio of every mode to MODE as well (e.g. the rule against the filter
 sending the same headers, `--against bucket4j-draft`).
+
+--by-round gives each ratio's standard error over rounds instead of passes: the passes of one
+round share their JVMs, whose own layout and JIT can move a mode's cost for the whole round, so
+the passes' error understates the uncertainty; a round's ratio is the geometric mean of its passes'.
+--skip N leaves out each round's first N passes.
 """
 import argparse
 import math
@@ -40,7 +45,7 @@ def passes(directory):
         cpu = None
         if total and ticks and int(total.group(1)) > 0:
             cpu = int(ticks.group(1)) * 10_000.0 / int(total.group(1))
-        key = directory.rstrip('/') + ':' + m.group('pass')
+        key = directory.rstrip('/') + ':' + m.group('pass')  # "DIR:ROUND.PASS"
         found.setdefault(key, {})[_mode(name, m)] = (float(rps.group(1)), cpu)
     return found
 
@@ -63,19 +68,29 @@ def summary(ratios):
     return math.exp(statistics.fmean(logs)), se
 
 
-def table(all_passes, base):
+def by_round(pairs):
+    """[(pass name, ratio)] -> one ratio per round: the geometric mean of its passes'."""
+    rounds = {}
+    for name, ratio in pairs:
+        rounds.setdefault(name.rsplit('.', 1)[0], []).append(math.log(ratio))
+    return [math.exp(statistics.fmean(logs)) for logs in rounds.values()]
+
+
+def table(all_passes, base, rounds=False):
     modes = sorted({m for p in all_passes.values() for m in p})
     rows = []
     for mode in modes:
         if mode == base:
             continue
-        ratios = [p[mode][0] / p[base][0] for p in all_passes.values() if mode in p and base in p]
-        if not ratios:
+        pairs = [(k, p[mode][0] / p[base][0]) for k, p in all_passes.items() if mode in p and base in p]
+        if not pairs:
             continue
-        g, se = summary(ratios)
+        ratios = [r for _, r in pairs]
+        g, se = summary(by_round(pairs) if rounds else ratios)
         cpus = [p[mode][1] for p in all_passes.values() if mode in p and p[mode][1] is not None]
-        cpu_ratios = [p[mode][1] / p[base][1] for p in all_passes.values()
-                      if mode in p and base in p and p[mode][1] and p[base][1]]
+        cpu_pairs = [(k, p[mode][1] / p[base][1]) for k, p in all_passes.items()
+                     if mode in p and base in p and p[mode][1] and p[base][1]]
+        cpu_ratios = by_round(cpu_pairs) if rounds else [r for _, r in cpu_pairs]
         cg, cse = summary(cpu_ratios) if cpu_ratios else (float('nan'), float('nan'))
         rows.append((mode, g, se, min(ratios), max(ratios), len(ratios),
                      sum(r >= 0.98 for r in ratios),
@@ -87,11 +102,14 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--base', default='none')
     parser.add_argument('--against', action='append', default=[])
+    parser.add_argument('--by-round', action='store_true')
+    parser.add_argument('--skip', type=int, default=0)
     parser.add_argument('dirs', nargs='+')
     args = parser.parse_args()
     all_passes = {}
     for d in args.dirs:
         all_passes.update(passes(d))
+    all_passes = {k: v for k, v in all_passes.items() if int(k.rsplit('.', 1)[1]) > args.skip}
     if not all_passes:
         sys.exit('no e2e-*-r<pass>.txt files in ' + ' '.join(args.dirs))
     for base in [args.base] + args.against:
@@ -100,7 +118,7 @@ def main():
               if base_cpu else f'against {base}')
         print(f'  {"mode":<18} {"ratio":>7} {"s.e.":>7} {"range":>13} {"passes":>6} {">=0.98":>6}'
               f' {"CPU us/req":>10} {"CPU ratio":>9} {"s.e.":>6}')
-        for mode, g, se, low, high, n, above, cpu, cg, cse in table(all_passes, base):
+        for mode, g, se, low, high, n, above, cpu, cg, cse in table(all_passes, base, args.by_round):
             print(f'  {mode:<18} {g:7.3f} {se:7.3f} {low:6.3f}-{high:6.3f} {n:6d} {above:6d}'
                   f' {cpu:10.2f} {cg:9.3f} {cse:6.3f}')
 
