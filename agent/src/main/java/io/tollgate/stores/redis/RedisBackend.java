@@ -532,9 +532,17 @@ public final class RedisBackend implements AutoCloseable {
     breaker.open();
   }
 
-  /** Whether Redis last answered (a reply, a connection made) within the connect timeout. */
+  /**
+   * Whether Redis's last reply (or error reply) came within the connect timeout; before the first,
+   * counted from when this backend was made. A connection made is not counted: its handshake's
+   * reply is Lettuce's own, not one of this backend's.
+   */
   private boolean answeredWithinConnectTimeout() {
-    return System.nanoTime() - lastReplyNanos < settings.connectTimeout().toNanos();
+    return nanosSinceRedisAnswered() < settings.connectTimeout().toNanos();
+  }
+
+  private long nanosSinceRedisAnswered() {
+    return System.nanoTime() - lastReplyNanos;
   }
 
   /**
@@ -556,9 +564,9 @@ public final class RedisBackend implements AutoCloseable {
     return attemptsKilledPartway.get();
   }
 
-  /** Milliseconds since Redis last answered (a reply, or a connection made). */
+  /** Milliseconds since Redis's last reply (as {@link #answeredWithinConnectTimeout} counts). */
   public long millisSinceRedisAnswered() {
-    return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastReplyNanos);
+    return TimeUnit.NANOSECONDS.toMillis(nanosSinceRedisAnswered());
   }
 
   private void firstAttemptEnded() {

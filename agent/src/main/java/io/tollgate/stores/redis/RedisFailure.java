@@ -1,9 +1,16 @@
 package io.tollgate.stores.redis;
 
 import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisCommandTimeoutException;
 import java.io.IOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
 import java.nio.channels.ClosedChannelException;
 import java.util.Locale;
+import java.util.concurrent.TimeoutException;
+import javax.net.ssl.SSLException;
 
 /**
  * Why Redis could not decide, sorted by what it says about the backend, because each calls for a
@@ -185,11 +192,10 @@ public enum RedisFailure {
   static boolean attemptKilledPartway(Throwable failure) {
     boolean killed = false;
     for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof java.net.ConnectException || t instanceof java.net.NoRouteToHostException
-          || t instanceof java.net.UnknownHostException || t instanceof javax.net.ssl.SSLException
-          || t instanceof java.util.concurrent.TimeoutException
-          || t instanceof java.net.SocketTimeoutException
-          || t instanceof io.lettuce.core.RedisCommandTimeoutException
+      if (t instanceof ConnectException || t instanceof NoRouteToHostException
+          || t instanceof UnknownHostException || t instanceof SSLException
+          || t instanceof TimeoutException || t instanceof SocketTimeoutException
+          || t instanceof RedisCommandTimeoutException
           || t instanceof RedisCommandExecutionException) {
         return false;
       }
