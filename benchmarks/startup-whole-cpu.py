@@ -31,7 +31,7 @@ def tasks(path):
 def profile(path):
     """samples (itimer, 1 ms: CPU ms) by thread group, and those with an agent frame, by where"""
     samples = collections.Counter(); ours = collections.Counter(); where = collections.Counter()
-    ended = collections.Counter()
+    if not os.path.exists(path): return samples, ours, where  # profiles are not kept in results/
     for l in open(path):
         s, _, n = l.rstrip().rpartition(' '); n = int(n); f = s.split(';')
         m = re.match(r'^\[(.*?) tid=(\d+)\]$', f[0])
@@ -64,6 +64,7 @@ def kind_of(frames):
 def kinds(path):
     """the agent's samples on each thread group, by kind (the start-up thread: all its samples)"""
     c = collections.Counter()
+    if not os.path.exists(path): return c
     for l in open(path):
         s, _, n = l.rstrip().rpartition(' '); n = int(n); f = s.split(';')
         m = re.match(r'^\[(.*?) tid=(\d+)\]$', f[0])
