@@ -20,7 +20,7 @@
 # and the with-minus-without differences, not the totals.
 # Output: $RES/whole-APP-MODE-ROUND.{tasks,collapsed,jfr-summary.txt,out} and $RES/whole-APP.txt.
 # Usage: benchmarks/startup-whole-cpu.sh [APP] [ROUNDS]
-#   env: PORT=18391 AGENT= BEFORE_AGENT= MODES="none agent before" RES= JAVA_OPTS= ANALYZE_ONLY=1
+#   env: PORT=18391 AGENT= BEFORE_AGENT= MODES="none agent before empty" RES= JAVA_OPTS= ANALYZE_ONLY=1
 # Needs: mvn -B -q -o install -DskipTests (the agent, the test apps, benchmarks/target/benchmarks.jar).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,6 +42,14 @@ LIB=$work/linux-x64/libasyncProfiler.so
 JFC=$(readlink -f benchmarks/startup-whole-cpu/startup.jfc)
 javac -d "$work" benchmarks/startup-whole-cpu/JfrStartupSummary.java
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+# MODES="none empty agent": an agent whose one transformer changes nothing (benchmarks/empty-agent),
+# the floor that any instrumenting agent pays (the class file load hook for every class)
+EMPTY_AGENT=$work/empty-agent.jar
+if [[ " ${MODES[*]} " == *" empty "* ]]; then
+  mkdir -p "$work/empty-agent"
+  javac --release 11 -d "$work/empty-agent" benchmarks/empty-agent/EmptyAgent.java
+  jar cfm "$EMPTY_AGENT" benchmarks/empty-agent/MANIFEST.MF -C "$work/empty-agent" .
+fi
 
 tasks_cpu() { # pid -> one line per live thread: "tid cpu_ms name"
   local hz t s tid comm rest; hz=$(getconf CLK_TCK)
@@ -61,6 +69,7 @@ one_run() { # mode round
     ${JAVA_OPTS:-})
   [ "$mode" = agent ] && args+=(-javaagent:$AGENT=config=$CONFIG)
   [ "$mode" = before ] && args+=(-javaagent:$BEFORE_AGENT=config=$CONFIG)
+  [ "$mode" = empty ] && args+=(-javaagent:$EMPTY_AGENT)
   t0=$(now_ms)
   PORT=$PORT java "${args[@]}" -jar test-apps/$APP/target/$APP.jar >"$base.out" 2>&1 &
   pid=$!
