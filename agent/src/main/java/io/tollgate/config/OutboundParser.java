@@ -60,7 +60,13 @@ final class OutboundParser {
   List<OutboundRuleConfig> parse(NodeTuple tuple, Backend fileBackend) {
     return y.namedItems(tuple,
         "outbound must be a list of outbound rules, each starting with '- name: ...'",
-        (item, index, names) -> rule(item, index, names, fileBackend));
+        // A class, not a lambda: read at start, where linking one spins a class
+        new YamlNodes.ItemReader<OutboundRuleConfig>() {
+          @Override
+          public OutboundRuleConfig read(Node item, int index, Map<String, Node> names) {
+            return rule(item, index, names, fileBackend);
+          }
+        });
   }
 
   private OutboundRuleConfig rule(

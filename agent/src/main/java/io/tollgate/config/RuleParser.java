@@ -110,7 +110,13 @@ final class RuleParser {
   /** The rules of {@code rules:} ({@code tuple}, or null), with the file's {@code allow:} added to each. */
   List<RuleConfig> parse(NodeTuple tuple, AllowConfig topAllow) {
     return y.namedItems(tuple, "rules must be a list of rules, each starting with '- name: ...'",
-        (item, index, names) -> rule(item, index, names, topAllow));
+        // A class, not a lambda: read at start, where linking one spins a class
+        new YamlNodes.ItemReader<RuleConfig>() {
+          @Override
+          public RuleConfig read(Node item, int index, Map<String, Node> names) {
+            return rule(item, index, names, topAllow);
+          }
+        });
   }
 
   /** Rule #{@code index} of the file; null (with its problems reported) when it is wrong. */

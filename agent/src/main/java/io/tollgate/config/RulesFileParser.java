@@ -43,7 +43,13 @@ import org.yaml.snakeyaml.reader.StreamReader;
  */
 public final class RulesFileParser {
   /** Environment lookup used for {@code ${NAME}} in redis settings unless another one is passed. */
-  public static final Function<String, String> SYSTEM_ENV = System::getenv;
+  public static final Function<String, String> SYSTEM_ENV = new Function<String, String>() {
+    // A class, not a method reference: made at start, where linking one spins a class
+    @Override
+    public String apply(String name) {
+      return System.getenv(name);
+    }
+  };
 
   static final List<String> TOP_LEVEL_KEYS =
       Arrays.asList("backend", "redis", "client-ip", "headers", "mode", "allow", "response", "rules",

@@ -50,17 +50,21 @@ public final class EntryPoints {
       return;
     }
     final long waitMillis = Math.max(1, nanos / 1_000_000);
-    Thread thread = new Thread(() -> {
-      try {
-        Thread.sleep(waitMillis);
-      } catch (InterruptedException e) {
-        return;
-      }
-      if (!anySeen()) {
-        AgentLog.warn("no supported entry point (Servlet, Spring MVC, Jersey) has been seen "
-            + Durations.format(waitMillis * 1_000_000) + " after start: no request is rate"
-            + " limited. Is the application a servlet, Spring MVC or JAX-RS (Jersey) app, and is"
-            + " the agent attached to the right JVM?");
+    // A class, not a lambda: started at start, where linking one spins a class
+    Thread thread = new Thread(new Runnable() {
+      @Override
+      public void run() {
+        try {
+          Thread.sleep(waitMillis);
+        } catch (InterruptedException e) {
+          return;
+        }
+        if (!anySeen()) {
+          AgentLog.warn("no supported entry point (Servlet, Spring MVC, Jersey) has been seen "
+              + Durations.format(waitMillis * 1_000_000) + " after start: no request is rate"
+              + " limited. Is the application a servlet, Spring MVC or JAX-RS (Jersey) app, and"
+              + " is the agent attached to the right JVM?");
+        }
       }
     }, "tollgate-entry-point-watch");
     thread.setDaemon(true);

@@ -39,7 +39,14 @@ public final class RefusalLog {
   /** How often the summaries are looked for: a minute's summary appears within this of its end. */
   private static final long SUMMARY_CHECK_MILLIS = 5_000;
 
-  private static final RefusalLog SHARED = new RefusalLog(System::nanoTime);
+  // A class, not a lambda (as the agent's other objects made on its start path): a lambda's call
+  // site is linked at its first run, which spins a class where loading one from the jar is cheaper.
+  private static final RefusalLog SHARED = new RefusalLog(new LongSupplier() {
+    @Override
+    public long getAsLong() {
+      return System.nanoTime();
+    }
+  });
 
   private final LongSupplier nanoClock;
   private final ConcurrentMap<String, Minute> minutes = new ConcurrentHashMap<>();

@@ -65,7 +65,13 @@ public final class RulesHolder {
   private final long settlePauseMillis;
 
   public RulesHolder(RuleSetFactory factory) {
-    this(factory, RulesFileReader::read, SETTLE_PAUSE_MILLIS);
+    // A class, not a method reference: made at start, where linking one spins a class
+    this(factory, new ContentReader() {
+      @Override
+      public byte[] read(File file) throws RulesFileReader.UnreadableException {
+        return RulesFileReader.read(file);
+      }
+    }, SETTLE_PAUSE_MILLIS);
   }
 
   RulesHolder(RuleSetFactory factory, ContentReader reader, long settlePauseMillis) {

@@ -58,7 +58,13 @@ public final class TollgateGate {
   private final ProxySetupAdvisor proxyAdvisor = new ProxySetupAdvisor();
   private final RouteRulesAdvisor routeRulesAdvisor = new RouteRulesAdvisor();
   /** Made once: the end of every outermost request hands it to {@link #routeRulesAdvisor}. */
-  private final Supplier<List<String>> namesOfRouteRules = this::routeRuleNames;
+  private final Supplier<List<String>> namesOfRouteRules = new Supplier<List<String>>() {
+    // A class, not a method reference: made at start, where linking one spins a class
+    @Override
+    public List<String> get() {
+      return routeRuleNames();
+    }
+  };
   private final boolean injectFailure = Boolean.getBoolean(INJECT_FAILURE_PROPERTY);
   /**
    * Whether a framework's handler (Spring MVC's, or a JAX-RS one behind a servlet container) has

@@ -23,6 +23,18 @@ public final class RequestKeyResolver {
 
   /** Marks keys taken from the fallback, so they never share a budget with a primary key. */
   private static final String FALLBACK_MARK = "fallback";
+  /**
+   * An exchange's header lines, for the client address's forwarding headers: a class, not a
+   * method reference, whose call site the application's first request would link (spinning a
+   * class on its way to its answer).
+   */
+  private static final ClientAddressResolver.HeaderLines<HttpExchange> HEADER_LINES =
+      new ClientAddressResolver.HeaderLines<HttpExchange>() {
+        @Override
+        public List<String> of(HttpExchange exchange, String name) {
+          return exchange.headerLines(name);
+        }
+      };
 
   private final Part[] parts;
   private final RequestKeyResolver fallback;
@@ -226,7 +238,7 @@ public final class RequestKeyResolver {
             return null;
           }
           // the forwarding headers are read only if the answer depends on them
-          return clients.resolveFrom(peer, exchange, HttpExchange::headerLines);
+          return clients.resolveFrom(peer, exchange, HEADER_LINES);
         case GLOBAL:
           return "*";
         case HEADER:

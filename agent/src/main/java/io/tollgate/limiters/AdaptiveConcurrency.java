@@ -122,7 +122,13 @@ public final class AdaptiveConcurrency implements RateLimitAlgorithm<AdaptiveCon
     /** Returns whether it took note (logged): the next move is measured from here if so. */
     boolean limitMoved(int from, State state);
 
-    Listener NONE = (from, state) -> true;
+    /** Takes note of every move, telling no one (a class, not a lambda: made at start). */
+    Listener NONE = new Listener() {
+      @Override
+      public boolean limitMoved(int from, State state) {
+        return true;
+      }
+    };
   }
 
   /**

@@ -388,10 +388,16 @@ public final class RuleSetFactory {
     if (validating) {
       return AdaptiveConcurrency.Listener.NONE;
     }
-    return (from, state) -> LIMIT_LOG.log(rule, () -> "rule '" + rule + "' (adaptive-concurrency):"
-        + " limit " + from + " -> " + state.limit() + "; recent latency "
-        + millis(state.recentLatencyNanos()) + " ms, no-load latency "
-        + millis(state.noLoadLatencyNanos()) + " ms, in flight " + state.inFlight());
+    // A class, not a lambda: made for every rule at start, where linking one spins a class
+    return new AdaptiveConcurrency.Listener() {
+      @Override
+      public boolean limitMoved(int from, AdaptiveConcurrency.State state) {
+        return LIMIT_LOG.log(rule, () -> "rule '" + rule + "' (adaptive-concurrency):"
+            + " limit " + from + " -> " + state.limit() + "; recent latency "
+            + millis(state.recentLatencyNanos()) + " ms, no-load latency "
+            + millis(state.noLoadLatencyNanos()) + " ms, in flight " + state.inFlight());
+      }
+    };
   }
 
   private static String millis(long nanos) {

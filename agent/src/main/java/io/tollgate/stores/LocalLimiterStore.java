@@ -10,6 +10,7 @@ import io.tollgate.limiters.RateLimitAlgorithm;
 import io.tollgate.limiters.Verdict;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
@@ -117,7 +118,7 @@ public final class LocalLimiterStore<S> implements LimiterStore {
     this.queue = algorithm.queueing();
     this.clock = clock;
     this.maxKeys = maxKeys;
-    this.newState = ignored -> algorithm.newState();
+    this.newState = new FreshState<>(algorithm);
     this.originNanos = clock.nowNanos();
     long idle = Math.max(0, algorithm.idleNanosUntilFresh());
     this.idleTicks = (int) Math.min(Integer.MAX_VALUE / 4, ceilTicks(idle) + 1);
@@ -180,7 +181,7 @@ public final class LocalLimiterStore<S> implements LimiterStore {
     if (nowNanos - p.untilNanos >= 0) {
       // Every state it still holds would be fresh by now: let it go.
       predecessor = null;
-      newState = ignored -> algorithm.newState();
+      newState = new FreshState<>(algorithm);
       return null;
     }
     return p.store.handOver(key, nowNanos, carry);
@@ -212,18 +213,50 @@ public final class LocalLimiterStore<S> implements LimiterStore {
     Cache<String, S> made = states;
     if (made == null) {
       RateLimitAlgorithm<S> weighed = algorithm;
-      made = newCache(maxKeys, (String key, S state) -> weighed.holdsResources(state) ? 0 : 1);
+      made = newCache(maxKeys, new Weigher<String, S>() {
+        // A class, not a lambda: made at the first decision, on the first request's thread
+        @Override
+        public int weigh(String key, S state) {
+          return weighed.holdsResources(state) ? 0 : 1;
+        }
+      });
       states = made;
     }
     return made;
   }
+
+  /**
+   * A new key's state, fresh from the algorithm. The functions here that a start or the first
+   * decision makes are classes, not lambdas: a lambda's call site is linked at its first run,
+   * which spins a class where loading one from the agent's jar costs less.
+   */
+  private static final class FreshState<S> implements Function<String, S> {
+    private final RateLimitAlgorithm<S> algorithm;
+
+    FreshState(RateLimitAlgorithm<S> algorithm) {
+      this.algorithm = algorithm;
+    }
+
+    @Override
+    public S apply(String ignored) {
+      return algorithm.newState();
+    }
+  }
+
+  /** Caffeine's maintenance runs on the thread that calls it, as the decisions need. */
+  private static final Executor ON_THE_CALLING_THREAD = new Executor() {
+    @Override
+    public void execute(Runnable task) {
+      task.run();
+    }
+  };
 
   /** A store's cache of keys: one builder, so that {@link #loadCacheClasses} makes the same kind. */
   private static <S> Cache<String, S> newCache(long maxKeys, Weigher<String, S> weigher) {
     return Caffeine.newBuilder()
         .maximumWeight(maxKeys)
         .weigher(weigher)
-        .executor(Runnable::run)
+        .executor(ON_THE_CALLING_THREAD)
         .build();
   }
 
@@ -235,7 +268,12 @@ public final class LocalLimiterStore<S> implements LimiterStore {
    * (about half of the agent's work on Spring Boot 3's first request). Nothing is kept.
    */
   public static void loadCacheClasses() {
-    Cache<String, String> cache = newCache(1, (String key, String state) -> 1);
+    Cache<String, String> cache = newCache(1, new Weigher<String, String>() {
+      @Override
+      public int weigh(String key, String state) {
+        return 1;
+      }
+    });
     cache.get("", Function.identity());
   }
 

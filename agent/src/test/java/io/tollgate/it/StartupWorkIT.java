@@ -231,6 +231,28 @@ class StartupWorkIT {
     }
   }
 
+  /**
+   * The agent's own code links no lambda or method reference on its start path nor on the first
+   * request's: each would spin a class at its first run (a bootstrap, a generated class, its
+   * definition), where an anonymous class is loaded from the jar for less; the first request
+   * waits for those of its own thread. Caffeine's own (shaded) lambdas are not the agent's to
+   * change.
+   */
+  @Test
+  void theAgentsOwnCodeSpinsNoLambdaClassBeforeTheFirstRequestIsAnswered() throws Exception {
+    try (ForkedApp app = servletJakartaLoggingClassLoads()) {
+      HttpResponse<String> first = app.get("/hello");
+      assertEquals(200, first.statusCode());
+      assertTrue(first.headers().firstValue("RateLimit").isPresent(),
+          "the first request is decided: " + first.headers().map());
+      for (String line : app.output()) {
+        boolean agentsLambda = line.contains("$$Lambda") && line.contains(" io.tollgate.")
+            && !line.contains(" io.tollgate.shaded.") && !line.contains(" io.tollgate.testapps.");
+        assertFalse(agentsLambda, "a lambda of the agent's own, linked by the first 200: " + line);
+      }
+    }
+  }
+
   /** servlet-jakarta with the agent on a rule for /hello, each class load logged, once ready. */
   private ForkedApp servletJakartaLoggingClassLoads() throws Exception {
     return servletJakartaLoggingClassLoads(RulesFiles.helloPerIp(dir, 5));

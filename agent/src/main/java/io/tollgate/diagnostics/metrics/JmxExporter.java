@@ -73,7 +73,14 @@ public final class JmxExporter {
       return;
     }
     started = true;
-    Thread thread = new Thread(JmxExporter::run, "tollgate-jmx");
+    // A class, not a method reference: started at the first decision, on the first request's
+    // thread, where linking one spins a class
+    Thread thread = new Thread(new Runnable() {
+      @Override
+      public void run() {
+        JmxExporter.run();
+      }
+    }, "tollgate-jmx");
     thread.setDaemon(true);
     thread.start();
   }

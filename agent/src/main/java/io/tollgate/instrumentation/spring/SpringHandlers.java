@@ -15,9 +15,13 @@ import io.tollgate.instrumentation.servlet.ServletExchange;
 final class SpringHandlers implements EntryPointHandler {
 
   /** The method as Spring MVC runs the request (a wrapper, as HiddenHttpMethodFilter's, says). */
-  private static final TollgateGate.MethodAsRun METHOD_AS_RUN = request -> {
-    ServletExchange asSeen = ServletExchange.atLaterEntry(request, null);
-    return asSeen == null ? null : asSeen.method();
+  private static final TollgateGate.MethodAsRun METHOD_AS_RUN = new TollgateGate.MethodAsRun() {
+    // A class, not a lambda: made at start, where linking one spins a class
+    @Override
+    public String of(Object request) {
+      ServletExchange asSeen = ServletExchange.atLaterEntry(request, null);
+      return asSeen == null ? null : asSeen.method();
+    }
   };
 
   private final TollgateGate engine;
