@@ -43,6 +43,16 @@
 # the others: with STARVE, the story of a starved instance's few calls against the others' many).
 # DROP_EVERY=S resets the connections every S seconds in round drop (default 1; 2 leaves a
 # reconnect slower than max-wait, 1 s, time to be made before the next reset).
+# Rounds dead-behind-proxy (Redis killed by its pid while the proxy in front of it keeps taking
+# connections and resetting them, as HAProxy, Envoy or a cloud load balancer in front of a dead
+# Redis do; started again, empty, DEAD_FOR seconds later) and unreachable (the proxy stops
+# listening for DEAD_FOR seconds: refused by the kernel, Redis and its data kept), each with -deny
+# and -local: the bound of the local share behind a proxy (the connect timeout, 5 s, after Redis's
+# last answer) against on-failure at once. Their flood lasts DEAD_FOR + 8 s (DEAD_FOR=8). With
+# TRACE=1 each adds one BOUND line per JVM (benchmarks/redis-fault-timeline.py: who decided during
+# the outage, when on-failure first decided after Redis's last answer, when Redis decided again),
+# and one SECONDS line per JVM: per second from the fault, admitted (with quota headers: Redis or
+# the share) / admitted by on-failure (no headers) / refused / 503.
 # Output: benchmarks/results/NAME.txt (one RESULT line per round) and NAME-logs/ (agent logs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -55,6 +65,7 @@ TIMEOUT=${TIMEOUT:-50ms}
 TRACE=${TRACE:-}
 STARVE=${STARVE:-}
 DROP_EVERY=${DROP_EVERY:-1}
+DEAD_FOR=${DEAD_FOR:-8}
 CONNS3=${CONNS3:-}
 AGENT_OPTS=${AGENT_OPTS:-}
 trace_opt=; [ -n "$TRACE" ] && trace_opt=-Dtollgate.test.late-trace=true
@@ -173,12 +184,12 @@ flood() {
   for port in "${app_ports[@]}"; do
     j=$((j + 1))
     local c=${2:-$CONNS}; [ "$j" = 3 ] && [ -n "$CONNS3" ] && c=$CONNS3
-    KEY=$1 wrk -t1 -c"$c" -d"${DURATION}s" --timeout 10s -s benchmarks/redis-faults.lua \
+    PER_SECOND=$per_second KEY=$1 wrk -t1 -c"$c" -d"${duration}s" --timeout 10s -s benchmarks/redis-faults.lua \
       "http://127.0.0.1:$port/hello" > "$work/wrk-$j.txt" 2>&1 &
     wrk_pids+=($!)
   done
   # a path no rule matches, beside the flood: what a slow Redis costs the rest of the app
-  KEY=unmatched wrk -t1 -c2 -d"${DURATION}s" --timeout 10s -s benchmarks/redis-faults.lua \
+  KEY=unmatched wrk -t1 -c2 -d"${duration}s" --timeout 10s -s benchmarks/redis-faults.lua \
     "http://127.0.0.1:${app_ports[0]}/health" > "$work/unmatched.txt" 2>&1 &
   wrk_pids+=($!)
 }
@@ -209,6 +220,19 @@ trace_lines() {
     at_end=$(echo "$lines" | awk -v end="$flood_end" '{ split($3, m, "="); if (m[2] <= end) line = $0 } END { print line }' | sed 's/.*key=[^ ]* //')
     last=$(echo "$lines" | tail -1 | sed 's/.*key=[^ ]* //')
     echo "TRACE round=$round jvm=$j admitted=$ok flood_ms=$((flood_end - flood_start)) | at_end: $at_end | last: $last" | tee -a "$result"
+  done
+}
+
+# bound_lines: per JVM, who decided through the outage (from $fault_ms to $back_ms), and per second
+# from the fault what its flood was answered
+bound_lines() {
+  local j=0
+  for port in "${app_ports[@]}"; do
+    j=$((j + 1))
+    echo "BOUND round=$round jvm=$j $(python3 benchmarks/redis-fault-timeline.py "$logs/$started-jvm$j.log" "$fault_ms" "$back_ms")" | tee -a "$result"
+    echo "SECONDS round=$round jvm=$j from_fault(s):admitted/by_on_failure/refused/503 $(awk -v f=$((fault_ms / 1000)) '
+      /^WRKSEC/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+        printf " %+d:%d/%d/%d/%d", v["t"] - f, v["ok"], v["fallback"], v["refused"], v["unavailable"] }' "$work/wrk-$j.txt")" | tee -a "$result"
   done
 }
 
@@ -259,6 +283,8 @@ for round in $ROUNDS; do
   fi
   key="$round-$RANDOM"
   rm -f "$work"/wrk-*.txt
+  duration=$DURATION; per_second=
+  case $fault in dead-behind-proxy|unreachable) duration=$((DEAD_FOR + 8)); per_second=1 ;; esac
   # a slow Redis from the round's first request: the key's whole budget is decided while slow
   case $fault in late*) proxy delay "${fault#late}"; sleep 0.2 ;; esac
   flood_start=$(now_ms)
@@ -292,6 +318,10 @@ EOF2
     late*) ;;
     reload) reload_timeouts ;;
     refused) proxy refuse on; sleep 3; proxy refuse off; recovery=$(first_redis_answer) ;;
+    dead-behind-proxy) fault_ms=$(now_ms); kill -9 "$redis_pid"; wait "$redis_pid" 2>/dev/null || true
+      sleep "$DEAD_FOR"; back_ms=$(now_ms); start_redis; recovery=$(first_redis_answer) ;;
+    unreachable) fault_ms=$(now_ms); proxy refuse on; sleep "$DEAD_FOR"; back_ms=$(now_ms)
+      proxy refuse off; recovery=$(first_redis_answer) ;;
   esac
   wait "${wrk_pids[@]}"
   flood_end=$(now_ms)
@@ -306,7 +336,9 @@ EOF2
   fi
   line="RESULT round=$round policy=$policy conns=$((conns * 3)) limit=$LIMIT $(sum_wrk) unmatched_p99_ms=$(unmatched_p99) recovery_ms=$recovery$extra"
   echo "$line" | tee -a "$result"
-  if [ -n "$TRACE" ]; then sleep 0.5; trace_lines; fi
+  if [ -n "$TRACE" ]; then sleep 0.5; trace_lines
+    case $fault in dead-behind-proxy|unreachable) bound_lines ;; esac
+  fi
 done
 stop_apps
 

@@ -271,6 +271,16 @@ final class LateReplyLedger {
   /** Gives tokens back to Redis; null where the algorithm cannot (credits as before). */
   private final Refunds refunds;
   private final Cache<String, Key> keys;
+  /**
+   * The shortest round trip of this rule's calls answered lately (any key; kept for {@code
+   * max-wait}, then the next answer's), and when it came: what a round of the other instances is
+   * taken to be when it is shorter than the round trip that brought a key's {@code remaining}
+   * ({@link #roundsSince}). Written under different keys' locks: a race only keeps one of two
+   * close figures.
+   */
+  private volatile long fastestRoundTrip;
+  private volatile long fastestAt;
+  private volatile boolean fastestSeen;
 
   /**
    * @param freshNanos how long an answer of Redis says it decides the key ({@code max-wait})
@@ -382,6 +392,7 @@ final class LateReplyLedger {
         k.lastCost = cost;
       }
       note(k, call, decided, now);
+      noteRoundTrip(now - call.sentAt, now);
       LateReplyTrace.count(k.counts, decided.allowed
           ? LateReplyTrace.Count.IN_TIME_GRANTED : LateReplyTrace.Count.IN_TIME_REFUSED, 1);
       if (!decided.allowed && shareLeft > k.roomForCredits) {
@@ -473,7 +484,7 @@ final class LateReplyLedger {
         } else {
           how = LateDecision.HELD;
         }
-      } else if (share.allowed && coversEveryInstance(k, now, sharing, cost)) {
+      } else if (share.allowed && coversEveryInstance(k, now, sharing, cost, roundLately(now))) {
         how = LateDecision.COVERED;
       } else {
         how = LateDecision.HELD;
@@ -534,9 +545,37 @@ final class LateReplyLedger {
    * and each reply renews the remaining: one round, as before; a key decided now and then on a
    * slow Redis still bets on a remaining that covers the rounds passed. An instance alone counts
    * one round whatever the age: nobody else spends what Redis said.
+   *
+   * <p>A round is the shorter of that call's round trip and the shortest of this rule's answers
+   * lately ({@link #roundLately}): the others' round is not this instance's when its own is long
+   * for its own reasons (starved of CPU, its batched decisions queued behind the window) while
+   * theirs is not. An instance whose answer came 600 ms after its call (in time, the timeout 1 s),
+   * its first a millisecond after, bet its next calls, late, on that {@code remaining} as one or
+   * two rounds old, while two instances answered at once had spent all of it: 104 of 100, a call
+   * per decision and batched ({@code CoveredBetOnASlowPathTest}). A path slow for everyone (every
+   * reply late) has its shortest round trip lately as long as the others': as before.
    */
-  static long roundsSince(Key k, long now) {
-    return 1 + Math.max(0, now - k.remainingAt) / Math.max(1, k.remainingRoundTrip);
+  static long roundsSince(Key k, long now, long roundLately) {
+    long round = Math.min(Math.max(1, k.remainingRoundTrip), Math.max(1, roundLately));
+    return 1 + Math.max(0, now - k.remainingAt) / round;
+  }
+
+  /**
+   * The shortest round trip of this rule's answers within the last {@code max-wait}
+   * ({@link #fastestRoundTrip}); {@link Long#MAX_VALUE} when none came (each key's own then).
+   */
+  private long roundLately(long now) {
+    return fastestSeen && now - fastestAt < freshNanos.getAsLong()
+        ? fastestRoundTrip : Long.MAX_VALUE;
+  }
+
+  private void noteRoundTrip(long roundTrip, long now) {
+    if (!fastestSeen || roundTrip <= fastestRoundTrip
+        || now - fastestAt >= freshNanos.getAsLong()) {
+      fastestRoundTrip = roundTrip;
+      fastestAt = now;
+      fastestSeen = true;
+    }
   }
 
   /**
@@ -556,14 +595,16 @@ final class LateReplyLedger {
    * seen (a key's first answers, a slow Redis's first round), or where the others spend less
    * than this instance has in flight, covers is as before.
    */
-  private static boolean coversEveryInstance(Key k, long now, long instances, long cost) {
+  private static boolean coversEveryInstance(Key k, long now, long instances, long cost,
+      long roundLately) {
     if (instances == 1) {
       return covers(k.remaining, 1, k.outstanding, cost); // nobody else spends it: one round
     }
     try {
       long own = Math.multiplyExact(k.outstanding, cost);
       long others = Math.max(Math.multiplyExact(instances - 1, own), k.othersPerRound);
-      return k.remaining >= Math.multiplyExact(roundsSince(k, now), Math.addExact(own, others));
+      return k.remaining >= Math.multiplyExact(roundsSince(k, now, roundLately),
+          Math.addExact(own, others));
     } catch (ArithmeticException tooMany) {
       return false;
     }
@@ -628,6 +669,7 @@ final class LateReplyLedger {
       k.outstanding--;
       if (decided != null) {
         note(k, call, decided, now);
+        noteRoundTrip(now - call.sentAt, now);
       }
       if (decided != null && k.counts != null) {
         LateReplyTrace.count(k.counts, decided.allowed

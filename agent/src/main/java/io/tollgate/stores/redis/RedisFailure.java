@@ -184,7 +184,12 @@ public enum RedisFailure {
    * reset or closed it partway (during the handshake): a path that flaps, or a proxy in front of a
    * dead server; not yet evidence that Redis is gone ({@link #RECONNECTING}). A reset that comes
    * before the client finished connecting is one too (the peer's kernel answered the SYN: Netty's
-   * {@code AnnotatedSocketException: Connection reset by peer}). Not a refusal (nothing listens,
+   * {@code AnnotatedSocketException: Connection reset by peer}), and one that comes once connected
+   * but before Lettuce has begun its handshake: the closed channel's pipeline has lost its
+   * handlers, and Lettuce's reconnect says {@code IllegalStateException: RedisHandshakeHandler not
+   * registered} (with Redis killed behind a proxy, batched, at a load of 21, that one attempt
+   * opened the breaker a second after Redis's last answer, not five: BENCHMARKS.md section 7,
+   * h-bound). Not a refusal (nothing listens,
    * {@code ECONNREFUSED}), no route, an unknown host, a timeout (Netty's connect timeout is a
    * {@link java.net.ConnectException} too), nor a handshake's error (TLS, authentication): each
    * of those counts at once.
@@ -202,7 +207,9 @@ public enum RedisFailure {
       String message = t.getMessage();
       if (t instanceof ClosedChannelException
           || (message != null && (message.contains("Connection reset")
-              || message.startsWith("Connection closed prematurely")))) {
+              || message.startsWith("Connection closed prematurely")))
+          || (t instanceof IllegalStateException
+              && "RedisHandshakeHandler not registered".equals(message))) {
         killed = true;
       }
     }

@@ -11,6 +11,7 @@ import io.tollgate.limiters.LimitSpec;
 import io.tollgate.limiters.TokenBucket;
 import io.tollgate.limiters.Verdict;
 import io.tollgate.testing.redis.FaultyProxy;
+import io.tollgate.testing.redis.PrivateRedis;
 import io.tollgate.testing.redis.RedisServer;
 import io.tollgate.testing.redis.RedisServerExtension;
 import java.time.Duration;
@@ -116,9 +117,15 @@ class ConnectionResetTest {
     REFUSED,
     /**
      * Every new connection is reset as soon as it is accepted: as a proxy or load balancer in
-     * front of a dead Redis does (and as the fault benchmark's {@code refused} rounds do).
+     * front of a dead Redis does (and the fault benchmark's {@code reset-at-accept on}).
      */
     RESET_AT_ACCEPT,
+    /**
+     * Redis itself killed (SIGKILL, by its pid) behind the proxy: the proxy closes the connection
+     * it forwarded, then takes every new one and resets it, its own connect to Redis refused; as
+     * HAProxy, Envoy or a cloud load balancer in front of a dead Redis do. Restarted, empty.
+     */
+    REDIS_KILLED,
     /**
      * Every new connection is reset once the client sent its handshake's first bytes: attempts
      * killed partway, as a path that resets every second kills a reconnect slower than that.
@@ -159,6 +166,11 @@ class ConnectionResetTest {
       "true,  ALLOW, RESET_PARTWAY,    500, 8, 0, 8, 0, 0, 8",
       "false, DENY,  RESET_PARTWAY,    500, 8, 0, 8, 0, 0, 8",
       "true,  DENY,  RESET_PARTWAY,    500, 8, 0, 8, 0, 0, 8",
+      // the same end to end: a dead redis behind a proxy is the share's for the bound, then down
+      "false, ALLOW, REDIS_KILLED,     500, 8, 0, 8, 0, 0, 8",
+      "true,  ALLOW, REDIS_KILLED,     500, 8, 0, 8, 0, 0, 8",
+      "false, DENY,  REDIS_KILLED,     500, 8, 0, 8, 0, 0, 8",
+      "true,  DENY,  REDIS_KILLED,     500, 8, 0, 8, 0, 0, 8",
       // slow until the attempt times out, then down: bounded by the connect timeout
       "false, ALLOW, HANGS,           1000, 8, 0, 0, 8, 0, 8",
       "true,  ALLOW, HANGS,           1000, 8, 0, 0, 8, 0, 8",
@@ -168,7 +180,7 @@ class ConnectionResetTest {
   void onlyEvidenceThatRedisIsGoneAppliesOnFailure(boolean batched, OnFailure policy,
       Failing reconnect, long maxWaitMillis, int atDropByShare, int atDropByOnFailure,
       int endedByShare, int endedByOnFailure, int silentByShare, int silentByOnFailure,
-      RedisServer server) throws Exception {
+      @PrivateRedis RedisServer server) throws Exception {
     Duration connectTimeout = RedisConnectionSettings.DEFAULT_CONNECT_TIMEOUT;
     try (FaultyProxy proxy = new FaultyProxy(server.port());
         RedisBackend backend = RedisTestSupport.connectThrough(proxy,
@@ -186,11 +198,18 @@ class ConnectionResetTest {
         case RESET_PARTWAY:
           proxy.resetNewConnectionsPartway(true);
           break;
+        case REDIS_KILLED:
+          break; // the proxy as it is: its own connect to the dead redis refused, it resets
         default:
           proxy.holdNewConnections(TimeUnit.MINUTES.toMillis(1));
       }
       long acceptedBefore = proxy.acceptedConnections();
-      dropAndAwaitSeen(proxy, backend);
+      if (reconnect == Failing.REDIS_KILLED) {
+        server.kill();
+        awaitTrue(() -> !backend.isConnected(), "the backend sees redis gone");
+      } else {
+        dropAndAwaitSeen(proxy, backend);
+      }
       if (reconnect == Failing.HANGS) {
         assertTrue(backend.reconnecting(), "reconnecting, nothing failed yet (status says so)");
       }
@@ -200,8 +219,8 @@ class ConnectionResetTest {
       assertEquals(atDropByOnFailure, atDrop.byOnFailure(), "at the drop, by on-failure: "
           + atDrop);
 
-      boolean killedPartway =
-          reconnect == Failing.RESET_AT_ACCEPT || reconnect == Failing.RESET_PARTWAY;
+      boolean killedPartway = reconnect == Failing.RESET_AT_ACCEPT
+          || reconnect == Failing.RESET_PARTWAY || reconnect == Failing.REDIS_KILLED;
       if (killedPartway) {
         // Attempts are made one after the other: a second one taken, the first has ended.
         awaitTrue(() -> proxy.acceptedConnections() - acceptedBefore >= 2,
@@ -235,6 +254,9 @@ class ConnectionResetTest {
       assertTrue(backend.breaker().timesOpened() > 0, "silent past the bound: the breaker opened");
 
       if (reconnect != Failing.REFUSED) { // (nothing listens there any more)
+        if (reconnect == Failing.REDIS_KILLED) {
+          server.restart();
+        }
         proxy.refuseConnections(false);
         proxy.resetNewConnectionsPartway(false);
         proxy.holdNewConnections(0);
@@ -243,10 +265,11 @@ class ConnectionResetTest {
             "the breaker closed");
         Verdict last = new Verdict();
         assertEquals(DecisionSource.BACKEND, store.decideWithSource("k", 1, last));
-        assertEquals(1 + atDrop.admittedByShare + ended.admittedByShare + silent.admittedByShare
-                + 1, LIMIT - last.remaining,
-            "counted in redis: the first, those the share admitted, the last; " + atDrop + ", "
-                + ended + ", " + silent);
+        long first = reconnect == Failing.REDIS_KILLED ? 0 : 1; // (restarted empty)
+        assertEquals(first + atDrop.admittedByShare + ended.admittedByShare
+                + silent.admittedByShare + 1, LIMIT - last.remaining,
+            "counted in redis: the first (unless restarted), those the share admitted, the last; "
+                + atDrop + ", " + ended + ", " + silent);
       }
     }
   }

@@ -81,7 +81,9 @@ class RedisFailureKindTest {
    * A reconnect attempt that the peer took and then reset or closed partway is told from one that
    * says Redis is gone: refused (nothing listens), timed out, no route, a handshake's error. The
    * messages are those Lettuce 6.8 and Netty gave through {@code FaultyProxy} (reset at accept:
-   * before or after the client finished connecting; reset at the handshake's first bytes).
+   * before or after the client finished connecting; reset at the handshake's first bytes; reset
+   * once connected but before Lettuce began its handshake: {@code RedisHandshakeHandler not
+   * registered}, seen with Redis killed behind the proxy, batched, at a load of 21).
    */
   @ParameterizedTest(name = "{0}: {1} -> killed partway: {2}")
   @CsvSource(delimiter = '|', value = {
@@ -90,6 +92,8 @@ class RedisFailureKindTest {
     "SocketException | Connection reset by peer: /127.0.0.1:6379 | true",
     "RedisConnectionException | Connection closed prematurely | true",
     "ClosedChannelException | - | true",
+    "IllegalStateException | RedisHandshakeHandler not registered | true",
+    "IllegalStateException | some other state | false",
     "ConnectException | Connection refused | false",
     "RedisConnectionException over ConnectException | Connection refused | false",
     "ConnectTimeoutException | connection timed out: /10.0.0.9:6379 | false",
@@ -114,6 +118,9 @@ class RedisFailureKindTest {
         break;
       case "ClosedChannelException":
         failure = new java.nio.channels.ClosedChannelException();
+        break;
+      case "IllegalStateException":
+        failure = new IllegalStateException(message);
         break;
       case "ConnectException":
         failure = new java.net.ConnectException(message);
