@@ -56,7 +56,8 @@ import java.util.concurrent.locks.LockSupport;
  *   <li><b>Not connected</b> (refused, reset, closed): Lettuce reconnects at once after a drop,
  *       then every 50 ms doubling up to 500 ms. A decision waits for a reconnect under way, for
  *       up to {@code max-wait} after the drop (a dropped connection to a live server is mostly
- *       back in a round trip), and no longer. A reconnect still under way then, with nothing
+ *       back in a round trip), and no longer; not at all once an attempt was killed partway
+ *       (below). A reconnect still under way then, with nothing
  *       failed (the breaker closed), is slow, not down: the decision is made by its rule's local
  *       share ({@link RedisFailure#RECONNECTING}), as a late reply is; on a host loaded 20-33 the
  *       reconnect alone took longer than {@code max-wait} and {@code allow} lifted the limit
@@ -968,6 +969,14 @@ public final class RedisBackend implements AutoCloseable {
       }
       if (killedAttemptsOutlastedBound()) {
         breaker.open(); // the flapping outlasted its bound: as a failed attempt, from now on
+        return null;
+      }
+      if (attemptsKilledPartway.get() > 0) {
+        // An attempt was killed partway: the next comes after Lettuce's back-off and may be
+        // killed too. The share decides now, rather than every request holding its thread for
+        // up to max-wait until the bound (behind a proxy in front of a dead Redis: 22 answers a
+        // second per JVM for 5 s, an unrelated path's p99 up to 0.9 s; BENCHMARKS.md, section 7,
+        // h-bound).
         return null;
       }
       if (reconnectDeadline(softDeadline, hardDeadline) - System.nanoTime() <= 0) {

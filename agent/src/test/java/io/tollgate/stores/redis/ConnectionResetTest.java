@@ -171,6 +171,12 @@ class ConnectionResetTest {
       "true,  ALLOW, REDIS_KILLED,     500, 8, 0, 8, 0, 0, 8",
       "false, DENY,  REDIS_KILLED,     500, 8, 0, 8, 0, 0, 8",
       "true,  DENY,  REDIS_KILLED,     500, 8, 0, 8, 0, 0, 8",
+      // once an attempt was killed partway nobody waits for the next: with a max-wait past the
+      // bound, waiting decisions held their threads until it and went to on-failure (h-bound)
+      "false, ALLOW, RESET_PARTWAY,  30000, 8, 0, 8, 0, 0, 8",
+      "true,  ALLOW, RESET_PARTWAY,  30000, 8, 0, 8, 0, 0, 8",
+      "false, DENY,  REDIS_KILLED,   30000, 8, 0, 8, 0, 0, 8",
+      "true,  DENY,  REDIS_KILLED,   30000, 8, 0, 8, 0, 0, 8",
       // slow until the attempt times out, then down: bounded by the connect timeout
       "false, ALLOW, HANGS,           1000, 8, 0, 0, 8, 0, 8",
       "true,  ALLOW, HANGS,           1000, 8, 0, 0, 8, 0, 8",
