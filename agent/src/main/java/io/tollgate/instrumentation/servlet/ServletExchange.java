@@ -28,6 +28,11 @@ public final class ServletExchange implements HttpExchange {
   private final Object request;
   private final Object response;
   private String route;
+  /**
+   * The request's URI as {@link #rawPath} reads it, when the entry point that made this exchange
+   * had read it already ({@link #requestUriOf}, to learn whether a rule applies), or null.
+   */
+  private final String knownUri;
   /** Set when an asynchronous request failed or timed out, before its end is run. */
   private volatile boolean asyncFailed;
   /**
@@ -37,10 +42,25 @@ public final class ServletExchange implements HttpExchange {
   private int containerAnswer = -1;
 
   private ServletExchange(ServletApi api, Object request, Object response) {
+    this(api, request, response, null);
+  }
+
+  private ServletExchange(ServletApi api, Object request, Object response, String knownUri) {
     this.api = api;
     this.calls = api.calls;
     this.request = request;
     this.response = response;
+    this.knownUri = knownUri;
+  }
+
+  /**
+   * The URI of {@code request} as the rules match it ({@link #rawPath}), read before any exchange
+   * is made, so that an entry point can tell whether a rule applies to the request at all ({@link
+   * io.tollgate.engine.TollgateGate#appliesToNone}); null when it is not an HTTP servlet request.
+   */
+  public static String requestUriOf(Object request) {
+    ServletApi api = ServletApi.of(request);
+    return api == null ? null : uriOf(api, request);
   }
 
   /**
@@ -59,6 +79,14 @@ public final class ServletExchange implements HttpExchange {
    * elsewhere the attribute {@link TollgateBridge#DECIDED_ATTRIBUTE}.
    */
   public static ServletExchange firstTimeDecided(Object request, Object response) {
+    return firstTimeDecided(request, response, null);
+  }
+
+  /**
+   * As {@link #firstTimeDecided(Object, Object)}, for an entry point that has read the request's
+   * URI already ({@link #requestUriOf}; null when it has not): the exchange does not read it again.
+   */
+  public static ServletExchange firstTimeDecided(Object request, Object response, String uri) {
     ServletApi api = ServletApi.of(request);
     if (api == null || !isRequestDispatch(api.calls.getDispatcherType(request))) {
       return null;
@@ -67,9 +95,9 @@ public final class ServletExchange implements HttpExchange {
     Boolean noted =
         tomcat == null ? null : tomcat.noteFirst(request, TollgateBridge.DECIDED_ATTRIBUTE);
     if (noted == null) {
-      return firstTimeMarked(api, request, response, TollgateBridge.DECIDED_ATTRIBUTE);
+      return firstTimeMarked(api, request, response, TollgateBridge.DECIDED_ATTRIBUTE, uri);
     }
-    return noted ? new ServletExchange(api, request, response) : null;
+    return noted ? new ServletExchange(api, request, response, uri) : null;
   }
 
   /**
@@ -84,17 +112,17 @@ public final class ServletExchange implements HttpExchange {
     if (api == null || !isRequestDispatch(api.calls.getDispatcherType(request))) {
       return null;
     }
-    return firstTimeMarked(api, request, response, mark);
+    return firstTimeMarked(api, request, response, mark, null);
   }
 
   private static ServletExchange firstTimeMarked(
-      ServletApi api, Object request, Object response, String mark) {
+      ServletApi api, Object request, Object response, String mark, String uri) {
     ServletCalls calls = api.calls;
     if (calls.getAttribute(request, mark) != null) {
       return null;
     }
     calls.setAttribute(request, mark, Boolean.TRUE);
-    return new ServletExchange(api, request, response);
+    return new ServletExchange(api, request, response, uri);
   }
 
   /**
@@ -118,6 +146,10 @@ public final class ServletExchange implements HttpExchange {
 
   @Override
   public String rawPath() {
+    return knownUri != null ? knownUri : uriOf(api, request);
+  }
+
+  private static String uriOf(ServletApi api, Object request) {
     TomcatRequestUri tomcat = api.tomcatUri;
     if (tomcat != null) {
       String uri = tomcat.of(request);
@@ -125,7 +157,7 @@ public final class ServletExchange implements HttpExchange {
         return uri;
       }
     }
-    return calls.getRequestURI(request);
+    return api.calls.getRequestURI(request);
   }
 
   @Override
