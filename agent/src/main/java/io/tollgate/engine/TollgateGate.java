@@ -130,16 +130,6 @@ public final class TollgateGate {
   }
 
   /**
-   * Whether a rule in force is keyed by the user, and so may wait for a later entry point of a
-   * request ({@link RequestScope#waitsForUser}): then that entry point must find the request's
-   * context whatever its path is now (a forward's), and may not let the request go on its path
-   * alone ({@link #appliesToNone}) before it has looked.
-   */
-  public boolean rulesMayWaitForUser() {
-    return rules.current().hasPrincipalRules();
-  }
-
-  /**
    * Whether the proxy set-up advisor looks at this request, which no rule applies to ({@link
    * #appliesToNone}): it watches every request for forwarding headers, as it does the decided ones
    * ({@link #outermostEntry}); then the entry point passes it to {@link #observeProxySetup}.

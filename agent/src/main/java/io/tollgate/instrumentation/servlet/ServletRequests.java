@@ -24,14 +24,6 @@ final class ServletRequests implements EntryPointHandler {
     if (!engine.active()) {
       return null;
     }
-    // A request no rule can apply to goes at once, nothing made, marked or looked up for it;
-    // unless a rule may wait for the user: then this may be a later entry point of a request
-    // waiting for its user, on another path now (a forward), which must find its context first.
-    boolean mayWaitForUser = engine.rulesMayWaitForUser();
-    String uri = ServletExchange.requestUriOf(request);
-    if (!mayWaitForUser && NoRuleApplies.to(engine, uri, request, response)) {
-      return null;
-    }
     RequestScope context = engine.threadContext(); // looked up once for both uses
     if (TollgateGate.isServing(context)) {
       // This thread is inside the first entry point of a request, so this is part of that
@@ -44,7 +36,12 @@ final class ServletRequests implements EntryPointHandler {
       ServletExchange later = ServletExchange.atLaterEntry(request, response);
       return later != null && engine.laterEntry(context, later) ? Refusal.WRITTEN : null;
     }
-    if (mayWaitForUser && NoRuleApplies.to(engine, uri, request, response)) {
+    // Looked at after the thread's context, so that the filters and the servlet inside a request
+    // a rule applies to (the common case of those that reach here) know it at once, as before;
+    // and a later entry point of a request waiting for its user, on a forward's path now, finds it.
+    // A request no rule can apply to goes at once: nothing made, marked, or done at its end.
+    String uri = ServletExchange.requestUriOf(request);
+    if (NoRuleApplies.to(engine, uri, request, response)) {
       return null;
     }
     ServletExchange exchange = ServletExchange.firstTimeDecided(request, response, uri);
