@@ -150,15 +150,40 @@ public final class RequestDecider {
     boolean overridden = !sent.equals(method);
     String path = PathNormalizer.normalize(exchange.rawPath());
     RuleVerdicts verdicts = earlier;
+    boolean deferring = waiting != null && point == DecisionPoint.FIRST_ENTRY;
+    boolean resuming = waiting != null && point != DecisionPoint.FIRST_ENTRY;
     boolean decidedHere = false;
     try {
       // a long file is narrowed by path first; the rules left are applied in file order
       int[] candidates = rules.candidatesFor(path);
       for (int c = 0, n = candidates == null ? rules.size() : candidates.length; c < n; c++) {
         Rule rule = rules.get(candidates == null ? c : candidates[c]);
-        if (!appliesHere(rule, exchange, point, waiting, overridden, sent, method, path)
-            || ((waiting != null || waitingForBody != null)
-                && waitsLonger(rule, exchange, point, waiting, waitingForBody, handlerAhead))) {
+        boolean decidesHere = point.decides(rule) || (resuming && waiting.contains(rule));
+        if (decidesHere
+            ? !rule.matches(sent, method, path)
+                || (rule.needsRoute()
+                    && point != DecisionPoint.BODY_READ // matched where it began to wait
+                    && !rule.matchesRoute(routeAt(point, exchange)))
+            : !(overridden && rule.matchesOnlyByOverride(sent, method, path))) {
+          continue;
+        }
+        // after path and method, so that rules on other paths read no header
+        if (!rule.matchesHostAndHeaders(exchange) || rule.skips(exchange, sent, method, path)) {
+          continue;
+        }
+        if (deferring
+            && rule.lacksPrincipalYet(exchange)
+            && (handlerAhead || !rule.hasKeyFallback())) {
+          waiting.add(rule);
+          continue;
+        }
+        if (point == DecisionPoint.LATER_ENTRY || point == DecisionPoint.BODY_READ) {
+          waiting.remove(rule);
+        }
+        if (waitingForBody != null
+            && point != DecisionPoint.BODY_READ
+            && rule.lacksBodyYet(exchange)) {
+          waitingForBody.add(rule);
           continue;
         }
         String key = rule.keyFor(exchange);
@@ -166,7 +191,8 @@ public final class RequestDecider {
           continue;
         }
         if (deadline != Long.MAX_VALUE
-            && heldTooLong(rule, exchange, decidedHere, startNanos, deadline)) {
+            && (decidedHere ? System.nanoTime() : startNanos) - deadline > 0) {
+          RequestHold.heldTooLong(rule, exchange);
           continue;
         }
         if (verdicts == null) {
@@ -183,74 +209,6 @@ public final class RequestDecider {
       throw e;
     }
     return verdicts;
-  }
-
-  /**
-   * Whether {@code rule} applies to the request at {@code point}: decided here (or waiting for this
-   * point), its method, path and route match, or else it matches only by the method the
-   * application runs (an override, {@code overridden}); then its hosts and headers match and its
-   * {@code skip:} does not exempt the request. Apart from the loop of {@link #decide}, as the other
-   * checks on a rule that are not the common case's ({@link #waitsLonger}, {@link #heldTooLong}),
-   * so that the decision's own loop is small enough for the JIT to inline into the request's entry
-   * (issue 29 item 2, {@code benchmarks/jit-path.sh}).
-   */
-  private static boolean appliesHere(Rule rule, HttpExchange exchange, DecisionPoint point,
-      List<Rule> waiting, boolean overridden, String sent, String method, String path) {
-    // a rule in waiting is decided at the later point it waited for
-    boolean resuming = waiting != null && point != DecisionPoint.FIRST_ENTRY;
-    boolean decidesHere = point.decides(rule) || (resuming && waiting.contains(rule));
-    if (decidesHere
-        ? !rule.matches(sent, method, path)
-            || (rule.needsRoute()
-                && point != DecisionPoint.BODY_READ // matched where it began to wait
-                && !rule.matchesRoute(routeAt(point, exchange)))
-        : !(overridden && rule.matchesOnlyByOverride(sent, method, path))) {
-      return false;
-    }
-    // after path and method, so that rules on other paths read no header
-    return rule.matchesHostAndHeaders(exchange) && !rule.skips(exchange, sent, method, path);
-  }
-
-  /**
-   * Whether {@code rule}, which applies to the request, waits for a later point instead of being
-   * decided now: for the user (at the first entry point, added to {@code waiting}) or for the body
-   * (added to {@code waitingForBody}); a rule decided at the point it waited for leaves {@code
-   * waiting}. Asked only when there is a list to wait in.
-   */
-  private static boolean waitsLonger(Rule rule, HttpExchange exchange, DecisionPoint point,
-      List<Rule> waiting, List<Rule> waitingForBody, boolean handlerAhead) {
-    // at the first entry point, a rule keyed by the user may wait for it in waiting
-    boolean deferring = waiting != null && point == DecisionPoint.FIRST_ENTRY;
-    if (deferring
-        && rule.lacksPrincipalYet(exchange)
-        && (handlerAhead || !rule.hasKeyFallback())) {
-      waiting.add(rule);
-      return true;
-    }
-    if (point == DecisionPoint.LATER_ENTRY || point == DecisionPoint.BODY_READ) {
-      waiting.remove(rule);
-    }
-    if (waitingForBody != null
-        && point != DecisionPoint.BODY_READ
-        && rule.lacksBodyYet(exchange)) {
-      waitingForBody.add(rule);
-      return true;
-    }
-    return false;
-  }
-
-  /**
-   * Whether the request has been held past {@code deadline}, so that {@code rule} is not decided
-   * (logged): known from {@code startNanos} until a rule has been decided ({@code decidedHere}),
-   * after which a store may have held it and the clock is read.
-   */
-  private static boolean heldTooLong(Rule rule, HttpExchange exchange, boolean decidedHere,
-      long startNanos, long deadline) {
-    if ((decidedHere ? System.nanoTime() : startNanos) - deadline > 0) {
-      RequestHold.heldTooLong(rule, exchange);
-      return true;
-    }
-    return false;
   }
 
   /**
