@@ -10,6 +10,8 @@
 #   refused-baseline - as refused, with the earlier build of the agent that rule-baseline uses;
 #              added to every run that has refused (BASELINE=0 leaves it out)
 #   nomatch - with the agent and one rule that matches nothing wrk sends (e2e-rules-nomatch.yaml)
+#   nomatch-baseline - as nomatch, with the earlier build of the agent that rule-baseline uses
+#                (BASELINE_AGENT; not added by itself: name it)
 #   rules-N - as rule, in a file of N rules (benchmarks/rules-file.sh N, written to RES): N-1
 #              per-tenant limits on /tenants/tI/** and the rule of rule last, so that rules-1 is
 #              rule and rules-10000 asks what a long rules file costs each request (issue 29 item 4)
@@ -277,6 +279,7 @@ start_app() { # mode -> sets PID
     bucket4j-lettuce) args=(-Dtestapp.bucket4j=lettuce "-Dtestapp.bucket4j.redis=$REDIS_URL" "${FILTER_KEY[@]}") ;;
     rule-noheaders) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-noheaders.yaml) ;;
     nomatch) args=(-javaagent:$AGENT=config=benchmarks/e2e-rules-nomatch.yaml) ;;
+    nomatch-baseline) args=(-javaagent:${BASELINE_AGENT:?set BASELINE_AGENT}=config=benchmarks/e2e-rules-nomatch.yaml) ;;
     rules-[0-9]*)
       [ -s "$RES/rules-${1#rules-}.yaml" ] || benchmarks/rules-file.sh "${1#rules-}" >"$RES/rules-${1#rules-}.yaml"
       args=(-javaagent:$AGENT=config=$RES/rules-${1#rules-}.yaml) ;;

@@ -8,6 +8,7 @@ import io.tollgate.http.HttpExchange;
 import io.tollgate.http.RefusalBody;
 import io.tollgate.http.RefusalMessage;
 import io.tollgate.http.RefusalResponse;
+import io.tollgate.keys.PathNormalizer;
 import io.tollgate.logging.AgentLog;
 import io.tollgate.logging.RateLimitedLog;
 import io.tollgate.outbound.OutboundLimiter;
@@ -123,6 +124,34 @@ public final class TollgateGate {
   }
 
   /**
+   * Whether no rule in force can apply to a request on {@code rawPath} (its URI, as the container
+   * holds it), at any entry point it passes ({@link RuleSet#appliesToNoneOn}): then the entry
+   * point lets it go as if the agent were absent, and leaves nothing behind, neither an exchange
+   * nor a request context, a mark on the request or anything to do at its end. Read before
+   * anything else of the request; should a rule apply, the entry point goes on to {@link
+   * #outermostEntry(HttpExchange, RequestScope)}.
+   */
+  public boolean appliesToNone(String rawPath) {
+    return rules.current().appliesToNoneOn(PathNormalizer.normalize(rawPath));
+  }
+
+  /**
+   * Whether the proxy set-up advisor looks at this request, which no rule applies to ({@link
+   * #appliesToNone}): it watches every request for forwarding headers, as it does the decided ones
+   * ({@link #outermostEntry}); then the entry point passes it to {@link #observeProxySetup}.
+   */
+  public boolean wantsProxySample() {
+    return rules.current().trustsNoProxy() && proxyAdvisor.wantsSample();
+  }
+
+  /** The request's peer and forwarding headers, for the proxy set-up advisor. */
+  public void observeProxySetup(HttpExchange exchange) {
+    proxyAdvisor.observe(
+        exchange.remoteAddress(),
+        exchange.header("X-Forwarded-For") != null || exchange.header("Forwarded") != null);
+  }
+
+  /**
    * The outermost entry point of a request (the first servlet filter or servlet of its original
    * dispatch), which the module has marked so that no later point asks again: decides the rules on
    * paths.
@@ -142,9 +171,7 @@ public final class TollgateGate {
   public RequestScope outermostEntry(HttpExchange exchange, RequestScope threadContext) {
     RuleSet ruleSet = rules.current();
     if (ruleSet.trustsNoProxy() && proxyAdvisor.wantsSample()) {
-      proxyAdvisor.observe(
-          exchange.remoteAddress(),
-          exchange.header("X-Forwarded-For") != null || exchange.header("Forwarded") != null);
+      observeProxySetup(exchange);
     }
     RequestScope idle = threadContext;
     RequestScope scope = contextFor(exchange, idle);

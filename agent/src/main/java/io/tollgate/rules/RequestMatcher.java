@@ -200,7 +200,8 @@ final class RequestMatcher {
     return false;
   }
 
-  private boolean matchesPath(String path) {
+  /** Whether the path matches, whatever the method ({@link Rule#mayApplyOnPath}). */
+  boolean matchesPath(String path) {
     if (paths.length == 0) {
       return true;
     }

@@ -363,6 +363,17 @@ public final class Rule {
         && skip.matchesHostAndHeaders(exchange);
   }
 
+  /**
+   * Whether this rule may apply to a request on {@code normalizedPath}, by any method: its paths
+   * match. By any method because a rule that lists methods may match by an override the
+   * application honours ({@code _method}), which only a framework's handler sees; host, headers
+   * and key are not looked at. False only when the rule cannot apply at any entry point (a rule on
+   * a route template aside: {@link RuleSet#appliesToNoneOn}).
+   */
+  public boolean mayApplyOnPath(String normalizedPath) {
+    return shared.matcher.matchesPath(normalizedPath);
+  }
+
   /** Whether the rule lists methods, so that a method override may change whether it matches. */
   public boolean matchesByMethod() {
     return !shared.matcher.matchesEveryMethod();

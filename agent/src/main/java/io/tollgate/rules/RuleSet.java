@@ -93,6 +93,27 @@ public final class RuleSet {
   }
 
   /**
+   * Whether no rule in force can apply to a request on {@code normalizedPath}, at any entry point
+   * it passes: no rule's paths match it, by any method ({@link Rule#mayApplyOnPath}), and no rule
+   * waits for a route template, which only a framework's handler knows. The rules are looked up
+   * as a decision looks them up (a long file through its index), and nothing else is read: an
+   * entry point asks this before it reads or makes anything else of the request, since most of an
+   * application's requests are on paths no rule is about.
+   */
+  public boolean appliesToNoneOn(String normalizedPath) {
+    if (hasRouteRules) {
+      return false;
+    }
+    int[] candidates = candidatesFor(normalizedPath);
+    for (int c = 0, n = candidates == null ? size : candidates.length; c < n; c++) {
+      if (get(candidates == null ? c : candidates[c]).mayApplyOnPath(normalizedPath)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
    * Whether some rule lists methods: then a framework's handler point checks whether the
    * application overrode the request's method ({@code _method}) into one of them.
    */

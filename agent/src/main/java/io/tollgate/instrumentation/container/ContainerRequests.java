@@ -3,6 +3,7 @@ package io.tollgate.instrumentation.container;
 import io.tollgate.bootstrap.Refusal;
 import io.tollgate.engine.RequestScope;
 import io.tollgate.engine.TollgateGate;
+import io.tollgate.instrumentation.servlet.NoRuleApplies;
 import io.tollgate.instrumentation.servlet.ServletExchange;
 
 /**
@@ -41,12 +42,18 @@ public final class ContainerRequests {
     if (!engine.active()) {
       return null;
     }
+    // A request no rule can apply to goes at once, whether or not it is made in-process while
+    // serving another (which is part of that one): nothing is made, marked or looked up for it.
+    String uri = ServletExchange.requestUriOf(request);
+    if (NoRuleApplies.to(engine, uri, request, response)) {
+      return null;
+    }
     RequestScope context = engine.threadContext(); // looked up once for both uses
     if (TollgateGate.isServing(context)) {
       // A request made in-process while serving another is part of that one, as at the servlet.
       return null;
     }
-    ServletExchange exchange = ServletExchange.firstTimeDecided(request, response);
+    ServletExchange exchange = ServletExchange.firstTimeDecided(request, response, uri);
     if (exchange == null) {
       return null; // an async re-dispatch of a request decided already, or not an HTTP request
     }

@@ -23,11 +23,18 @@ public final class ServletExchange implements HttpExchange {
   private static final String PARSED = "parsed";
   private static final String RAW = "raw";
 
+  /** Its {@code calls} read through it, not kept in a field of their own: see {@link #knownUri}. */
   private final ServletApi api;
-  private final ServletCalls calls;
   private final Object request;
   private final Object response;
   private String route;
+  /**
+   * The request's URI as {@link #rawPath} reads it, when the entry point that made this exchange
+   * had read it already ({@link #requestUriOf}, to learn whether a rule applies), or null. (In
+   * place of a field for {@code api.calls}: an exchange is made for every request a rule applies
+   * to, and one more field would make it 48 bytes instead of 40.)
+   */
+  private final String knownUri;
   /** Set when an asynchronous request failed or timed out, before its end is run. */
   private volatile boolean asyncFailed;
   /**
@@ -37,10 +44,24 @@ public final class ServletExchange implements HttpExchange {
   private int containerAnswer = -1;
 
   private ServletExchange(ServletApi api, Object request, Object response) {
+    this(api, request, response, null);
+  }
+
+  private ServletExchange(ServletApi api, Object request, Object response, String knownUri) {
     this.api = api;
-    this.calls = api.calls;
     this.request = request;
     this.response = response;
+    this.knownUri = knownUri;
+  }
+
+  /**
+   * The URI of {@code request} as the rules match it ({@link #rawPath}), read before any exchange
+   * is made, so that an entry point can tell whether a rule applies to the request at all ({@link
+   * io.tollgate.engine.TollgateGate#appliesToNone}); null when it is not an HTTP servlet request.
+   */
+  public static String requestUriOf(Object request) {
+    ServletApi api = ServletApi.of(request);
+    return api == null ? null : uriOf(api, request);
   }
 
   /**
@@ -59,6 +80,14 @@ public final class ServletExchange implements HttpExchange {
    * elsewhere the attribute {@link TollgateBridge#DECIDED_ATTRIBUTE}.
    */
   public static ServletExchange firstTimeDecided(Object request, Object response) {
+    return firstTimeDecided(request, response, null);
+  }
+
+  /**
+   * As {@link #firstTimeDecided(Object, Object)}, for an entry point that has read the request's
+   * URI already ({@link #requestUriOf}; null when it has not): the exchange does not read it again.
+   */
+  public static ServletExchange firstTimeDecided(Object request, Object response, String uri) {
     ServletApi api = ServletApi.of(request);
     if (api == null || !isRequestDispatch(api.calls.getDispatcherType(request))) {
       return null;
@@ -67,9 +96,9 @@ public final class ServletExchange implements HttpExchange {
     Boolean noted =
         tomcat == null ? null : tomcat.noteFirst(request, TollgateBridge.DECIDED_ATTRIBUTE);
     if (noted == null) {
-      return firstTimeMarked(api, request, response, TollgateBridge.DECIDED_ATTRIBUTE);
+      return firstTimeMarked(api, request, response, TollgateBridge.DECIDED_ATTRIBUTE, uri);
     }
-    return noted ? new ServletExchange(api, request, response) : null;
+    return noted ? new ServletExchange(api, request, response, uri) : null;
   }
 
   /**
@@ -84,17 +113,17 @@ public final class ServletExchange implements HttpExchange {
     if (api == null || !isRequestDispatch(api.calls.getDispatcherType(request))) {
       return null;
     }
-    return firstTimeMarked(api, request, response, mark);
+    return firstTimeMarked(api, request, response, mark, null);
   }
 
   private static ServletExchange firstTimeMarked(
-      ServletApi api, Object request, Object response, String mark) {
+      ServletApi api, Object request, Object response, String mark, String uri) {
     ServletCalls calls = api.calls;
     if (calls.getAttribute(request, mark) != null) {
       return null;
     }
     calls.setAttribute(request, mark, Boolean.TRUE);
-    return new ServletExchange(api, request, response);
+    return new ServletExchange(api, request, response, uri);
   }
 
   /**
@@ -113,11 +142,15 @@ public final class ServletExchange implements HttpExchange {
 
   @Override
   public String method() {
-    return calls.getMethod(request);
+    return api.calls.getMethod(request);
   }
 
   @Override
   public String rawPath() {
+    return knownUri != null ? knownUri : uriOf(api, request);
+  }
+
+  private static String uriOf(ServletApi api, Object request) {
     TomcatRequestUri tomcat = api.tomcatUri;
     if (tomcat != null) {
       String uri = tomcat.of(request);
@@ -125,12 +158,12 @@ public final class ServletExchange implements HttpExchange {
         return uri;
       }
     }
-    return calls.getRequestURI(request);
+    return api.calls.getRequestURI(request);
   }
 
   @Override
   public String remoteAddress() {
-    return calls.getRemoteAddr(request);
+    return api.calls.getRemoteAddr(request);
   }
 
   /**
@@ -139,17 +172,17 @@ public final class ServletExchange implements HttpExchange {
    */
   @Override
   public String host() {
-    return HttpExchange.canonicalHost(calls.getServerName(request));
+    return HttpExchange.canonicalHost(api.calls.getServerName(request));
   }
 
   @Override
   public String header(String name) {
-    return calls.getHeader(request, name);
+    return api.calls.getHeader(request, name);
   }
 
   @Override
   public List<String> headerLines(String name) {
-    Enumeration<?> values = calls.getHeaders(request, name);
+    Enumeration<?> values = api.calls.getHeaders(request, name);
     if (values == null || !values.hasMoreElements()) {
       return Collections.emptyList();
     }
@@ -168,7 +201,7 @@ public final class ServletExchange implements HttpExchange {
 
   @Override
   public String principalName() {
-    Principal principal = calls.getUserPrincipal(request);
+    Principal principal = api.calls.getUserPrincipal(request);
     return principal == null ? null : principal.getName();
   }
 
@@ -184,7 +217,7 @@ public final class ServletExchange implements HttpExchange {
 
   @Override
   public String queryParameter(String name) {
-    return QueryStrings.first(calls.getQueryString(request), name);
+    return QueryStrings.first(api.calls.getQueryString(request), name);
   }
 
   /**
@@ -198,24 +231,24 @@ public final class ServletExchange implements HttpExchange {
    */
   @Override
   public String formParameter(String name) {
-    if (!PARSED.equals(calls.getAttribute(request, BODY_READ_ATTRIBUTE))
-        || !QueryStrings.isFormBody(calls.getContentType(request))) {
+    if (!PARSED.equals(api.calls.getAttribute(request, BODY_READ_ATTRIBUTE))
+        || !QueryStrings.isFormBody(api.calls.getContentType(request))) {
       return null;
     }
     String[] values;
     try {
-      values = calls.getParameterValues(request, name);
+      values = api.calls.getParameterValues(request, name);
     } catch (RuntimeException unparsable) {
       return null;
     }
-    int inQuery = QueryStrings.count(calls.getQueryString(request), name);
+    int inQuery = QueryStrings.count(api.calls.getQueryString(request), name);
     return values != null && values.length > inQuery ? values[inQuery] : null;
   }
 
   @Override
   public boolean formBodyUnread() {
-    return QueryStrings.isFormBody(calls.getContentType(request))
-        && calls.getAttribute(request, BODY_READ_ATTRIBUTE) == null;
+    return QueryStrings.isFormBody(api.calls.getContentType(request))
+        && api.calls.getAttribute(request, BODY_READ_ATTRIBUTE) == null;
   }
 
   /**
@@ -225,7 +258,7 @@ public final class ServletExchange implements HttpExchange {
    */
   boolean parseParts() {
     try {
-      calls.getParts(request);
+      api.calls.getParts(request);
       return true;
     } catch (Exception e) {
       return false; // the application's own call meets the same failure
@@ -237,18 +270,18 @@ public final class ServletExchange implements HttpExchange {
    * body: marked on the request, so that every exchange of it, wrapped or not, knows.
    */
   void applicationReadBody(boolean raw) {
-    calls.setAttribute(request, BODY_READ_ATTRIBUTE, raw ? RAW : PARSED);
+    api.calls.setAttribute(request, BODY_READ_ATTRIBUTE, raw ? RAW : PARSED);
   }
 
   @Override
   public String cookie(String name) {
-    Object[] cookies = calls.getCookies(request);
+    Object[] cookies = api.calls.getCookies(request);
     if (cookies == null) {
       return null;
     }
     for (Object cookie : cookies) {
-      if (name.equals(calls.getName(cookie))) {
-        return calls.getValue(cookie);
+      if (name.equals(api.calls.getName(cookie))) {
+        return api.calls.getValue(cookie);
       }
     }
     return null;
@@ -278,11 +311,11 @@ public final class ServletExchange implements HttpExchange {
   }
 
   public Object attribute(String name) {
-    return calls.getAttribute(request, name);
+    return api.calls.getAttribute(request, name);
   }
 
   public String contextPath() {
-    return calls.getContextPath(request);
+    return api.calls.getContextPath(request);
   }
 
   /**
@@ -293,7 +326,7 @@ public final class ServletExchange implements HttpExchange {
   public void setResponseHeader(String name, String value) {
     TomcatResponseHeaders tomcat = api.tomcatHeaders;
     if (tomcat == null || !tomcat.set(response, name, value)) {
-      calls.setHeader(response, name, value);
+      api.calls.setHeader(response, name, value);
     }
   }
 
@@ -305,7 +338,7 @@ public final class ServletExchange implements HttpExchange {
   public void setResponseHeader(HeaderText name, HeaderText value) {
     TomcatResponseHeaders tomcat = api.tomcatHeaders;
     if (tomcat == null || !tomcat.set(response, name, value)) {
-      calls.setHeader(response, name.text(), value.text());
+      api.calls.setHeader(response, name.text(), value.text());
     }
   }
 
@@ -322,7 +355,7 @@ public final class ServletExchange implements HttpExchange {
 
   @Override
   public String responseHeader(String name) {
-    return calls.getResponseHeader(response, name);
+    return api.calls.getResponseHeader(response, name);
   }
 
   /**
@@ -333,13 +366,13 @@ public final class ServletExchange implements HttpExchange {
    */
   @Override
   public int responseStatus(boolean uncaught) {
-    if ((uncaught || asyncFailed) && !calls.isCommitted(response)) {
+    if ((uncaught || asyncFailed) && !api.calls.isCommitted(response)) {
       return 500;
     }
-    if (containerAnswer > 0 && !calls.isCommitted(response)) {
+    if (containerAnswer > 0 && !api.calls.isCommitted(response)) {
       return containerAnswer;
     }
-    return calls.getStatus(response);
+    return api.calls.getStatus(response);
   }
 
   /**
@@ -353,12 +386,12 @@ public final class ServletExchange implements HttpExchange {
    */
   @Override
   public void writeRefusal(RefusalMessage refusal) {
-    if (calls.isCommitted(response)) {
+    if (api.calls.isCommitted(response)) {
       throw new IllegalStateException("the response was already committed");
     }
     int status = refusal.status();
-    calls.reset(response);
-    calls.setStatus(response, status);
+    api.calls.reset(response);
+    api.calls.setStatus(response, status);
     TomcatResponseHeaders tomcat = api.tomcatHeaders;
     if (tomcat == null || !tomcat.setAll(response, refusal)) {
       // Tomcat's own response (which setAll took) writes no phrase and needs none: only the
@@ -369,12 +402,12 @@ public final class ServletExchange implements HttpExchange {
       }
     }
     byte[] body = refusal.body();
-    calls.setContentType(response, refusal.contentType());
-    calls.setContentLength(response, body.length);
+    api.calls.setContentType(response, refusal.contentType());
+    api.calls.setContentLength(response, body.length);
     try {
-      OutputStream out = calls.getOutputStream(response);
+      OutputStream out = api.calls.getOutputStream(response);
       out.write(body);
-      calls.flushBuffer(response);
+      api.calls.flushBuffer(response);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -402,6 +435,6 @@ public final class ServletExchange implements HttpExchange {
   }
 
   public boolean isAsyncStarted() {
-    return calls.isAsyncStarted(request);
+    return api.calls.isAsyncStarted(request);
   }
 }

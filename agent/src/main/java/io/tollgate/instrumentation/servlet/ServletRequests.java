@@ -36,7 +36,15 @@ final class ServletRequests implements EntryPointHandler {
       ServletExchange later = ServletExchange.atLaterEntry(request, response);
       return later != null && engine.laterEntry(context, later) ? Refusal.WRITTEN : null;
     }
-    ServletExchange exchange = ServletExchange.firstTimeDecided(request, response);
+    // Looked at after the thread's context, so that the filters and the servlet inside a request
+    // a rule applies to (the common case of those that reach here) know it at once, as before;
+    // and a later entry point of a request waiting for its user, on a forward's path now, finds it.
+    // A request no rule can apply to goes at once: nothing made, marked, or done at its end.
+    String uri = ServletExchange.requestUriOf(request);
+    if (NoRuleApplies.to(engine, uri, request, response)) {
+      return null;
+    }
+    ServletExchange exchange = ServletExchange.firstTimeDecided(request, response, uri);
     if (exchange == null) {
       return null;
     }
