@@ -13,7 +13,6 @@ import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
-import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -200,8 +199,7 @@ class FirstTimeDecidedTest {
     /** Every header set on the response, for the failures' messages. */
     final List<String> headers = new ArrayList<>();
 
-    final HttpServletRequest servletRequest = (HttpServletRequest) Proxy.newProxyInstance(
-        HttpServletRequest.class.getClassLoader(), new Class<?>[] {HttpServletRequest.class},
+    final HttpServletRequest servletRequest = ServletFakes.of(HttpServletRequest.class,
         (proxy, method, args) -> {
           switch (method.getName()) {
             case "getDispatcherType": return dispatch;
@@ -218,14 +216,11 @@ class FirstTimeDecidedTest {
             case "getRequestURI": return "/hello";
             case "getRemoteAddr": return "198.51.100.7";
             case "getServerName": return "localhost";
-            case "hashCode": return System.identityHashCode(proxy);
-            case "equals": return proxy == args[0];
-            default: return nothing(method.getReturnType());
+            default: return ServletFakes.nothing(method.getReturnType());
           }
         });
 
-    final HttpServletResponse response = (HttpServletResponse) Proxy.newProxyInstance(
-        HttpServletResponse.class.getClassLoader(), new Class<?>[] {HttpServletResponse.class},
+    final HttpServletResponse response = ServletFakes.of(HttpServletResponse.class,
         (proxy, method, args) -> {
           switch (method.getName()) {
             case "setHeader":
@@ -235,22 +230,9 @@ class FirstTimeDecidedTest {
               }
               return null;
             case "getStatus": return 200;
-            case "hashCode": return System.identityHashCode(proxy);
-            case "equals": return proxy == args[0];
-            default: return nothing(method.getReturnType());
+            default: return ServletFakes.nothing(method.getReturnType());
           }
         });
-
-    /** What a method that the fake does not answer returns. */
-    private static Object nothing(Class<?> type) {
-      if (type == boolean.class) {
-        return Boolean.FALSE;
-      }
-      if (type == int.class) {
-        return Integer.valueOf(0);
-      }
-      return type == long.class ? (Object) Long.valueOf(0) : null;
-    }
 
     /** The container serves its next request with this object, emptied. */
     void recycle() {

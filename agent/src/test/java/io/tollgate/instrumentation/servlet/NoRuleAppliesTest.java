@@ -16,7 +16,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.lang.management.ManagementFactory;
-import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -233,51 +232,24 @@ class NoRuleAppliesTest {
     final HttpServletResponse response;
 
     FakeRequest(String method, String uri) {
-      servletRequest = (HttpServletRequest) Proxy.newProxyInstance(
-          HttpServletRequest.class.getClassLoader(), new Class<?>[] {HttpServletRequest.class},
-          (proxy, called, args) -> {
-            String name = called.getName();
-            if (name.equals("hashCode")) {
-              return System.identityHashCode(proxy);
-            }
-            if (name.equals("equals")) {
-              return proxy == args[0];
-            }
-            asked.add(name);
-            switch (name) {
-              case "getDispatcherType": return DispatcherType.REQUEST;
-              case "getAttribute": return attributes.get((String) args[0]);
-              case "setAttribute": attributes.put((String) args[0], args[1]); return null;
-              case "getMethod": return method;
-              case "getRequestURI": return uri;
-              case "getRemoteAddr": return "198.51.100.7";
-              case "getServerName": return "localhost";
-              default: return nothing(called.getReturnType());
-            }
-          });
-      response = (HttpServletResponse) Proxy.newProxyInstance(
-          HttpServletResponse.class.getClassLoader(), new Class<?>[] {HttpServletResponse.class},
-          (proxy, called, args) -> {
-            String name = called.getName();
-            if (name.equals("hashCode")) {
-              return System.identityHashCode(proxy);
-            }
-            if (name.equals("equals")) {
-              return proxy == args[0];
-            }
-            responseCalls.add(name);
-            return nothing(called.getReturnType());
-          });
-    }
-
-    private static Object nothing(Class<?> type) {
-      if (type == boolean.class) {
-        return Boolean.FALSE;
-      }
-      if (type == int.class) {
-        return Integer.valueOf(0);
-      }
-      return type == long.class ? (Object) Long.valueOf(0) : null;
+      servletRequest = ServletFakes.of(HttpServletRequest.class, (proxy, called, args) -> {
+        String name = called.getName();
+        asked.add(name);
+        switch (name) {
+          case "getDispatcherType": return DispatcherType.REQUEST;
+          case "getAttribute": return attributes.get((String) args[0]);
+          case "setAttribute": attributes.put((String) args[0], args[1]); return null;
+          case "getMethod": return method;
+          case "getRequestURI": return uri;
+          case "getRemoteAddr": return "198.51.100.7";
+          case "getServerName": return "localhost";
+          default: return ServletFakes.nothing(called.getReturnType());
+        }
+      });
+      response = ServletFakes.of(HttpServletResponse.class, (proxy, called, args) -> {
+        responseCalls.add(called.getName());
+        return ServletFakes.nothing(called.getReturnType());
+      });
     }
   }
 }
