@@ -141,7 +141,12 @@ public final class TollgateGate {
    * ({@link #outermostEntry}); then the entry point passes it to {@link #observeProxySetup}.
    */
   public boolean wantsProxySample() {
-    return rules.current().trustsNoProxy() && proxyAdvisor.wantsSample();
+    return wantsProxySample(rules.current());
+  }
+
+  /** Whether the proxy set-up advisor (watching while no proxy is trusted) wants a sample. */
+  private boolean wantsProxySample(RuleSet ruleSet) {
+    return ruleSet.trustsNoProxy() && proxyAdvisor.wantsSample();
   }
 
   /** The request's peer and forwarding headers, for the proxy set-up advisor. */
@@ -170,7 +175,7 @@ public final class TollgateGate {
    */
   public RequestScope outermostEntry(HttpExchange exchange, RequestScope threadContext) {
     RuleSet ruleSet = rules.current();
-    if (ruleSet.trustsNoProxy() && proxyAdvisor.wantsSample()) {
+    if (wantsProxySample(ruleSet)) {
       observeProxySetup(exchange);
     }
     RequestScope idle = threadContext;
