@@ -66,7 +66,7 @@ one_run() { # app mode -> prints "ms cpu_ms": wall ms to the first 200, and the 
   done
   t1=$(now_ms)
   # CPU the JVM used until then (user + system, all threads): steadier than wall time on a busy machine
-  cpu=$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%d", ($14 + $15) * 1000 / hz }' /proc/$pid/stat)
+  cpu=$(jvm_cpu_ms $pid)
   # and by thread, from the same moment: a busy machine stretches wall times, far less CPU times
   echo "$app $mode $RUN_NO $(threads_cpu $pid)" >>"$THREADS"
   # the agent's own account: premain, CPU of its start-up thread, whether a request waited for it

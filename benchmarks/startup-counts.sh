@@ -44,7 +44,7 @@ one_run() { # mode round
   done
   t1=$(now_ms)
   cp "$base.classes.live" "$base.classes.log"; cp "$base.out" "$base.compilations.txt"
-  cpu=$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%d", ($14 + $15) * 1000 / hz }' /proc/$pid/stat)
+  cpu=$(jvm_cpu_ms $pid)
   local threads; threads=$(threads_cpu $pid)
   sleep 0.2
   local ready; ready=$(grep -m1 -o 'premain [0-9]* ms, then [0-9]* ms CPU' "$base.out" | tr ' ' '_' || true)

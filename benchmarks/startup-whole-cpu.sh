@@ -51,15 +51,8 @@ if [[ " ${MODES[*]} " == *" empty "* ]]; then
   jar cfm "$EMPTY_AGENT" benchmarks/empty-agent/MANIFEST.MF -C "$work/empty-agent" .
 fi
 
-tasks_cpu() { # pid -> one line per live thread: "tid cpu_ms name"
-  local hz t s tid comm rest; hz=$(getconf CLK_TCK)
-  for t in /proc/$1/task/*; do
-    s=$(cat "$t/stat" 2>/dev/null) || continue
-    tid=${s%% *}; comm=${s#*(}; comm=${comm%)*}; rest=${s##*) }
-    read -r -a f <<<"$rest"
-    echo "$tid $(( (f[11] + f[12]) * 1000 / hz )) $comm"
-  done
-}
+# shellcheck source=threads-cpu.sh
+. benchmarks/threads-cpu.sh
 
 one_run() { # mode round
   local mode=$1 round=$2 base pid t0 t1 code cpu
@@ -81,8 +74,8 @@ one_run() { # mode round
     sleep 0.01
   done
   t1=$(now_ms)
-  tasks_cpu $pid >"$base.tasks"
-  cpu=$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%d", ($14 + $15) * 1000 / hz }' /proc/$pid/stat)
+  thread_cpu_lines $pid >"$base.tasks"
+  cpu=$(jvm_cpu_ms $pid)
   java -cp benchmarks/target/benchmarks.jar io.tollgate.benchmarks.LoadAgentPath $pid "$LIB" \
     "stop,collapsed,threads,file=$(readlink -f "$base").collapsed" >/dev/null
   jcmd $pid JFR.dump name=whole filename="$(readlink -f "$base").jfr" >/dev/null
