@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """What any agent pays and what is Tollgate's, from one run of run-startup.sh with EMPTY=1 (and
 EMPTY_PLAIN=1): per round, the differences empty - none (the floor of an agent that registers a
-transformer which changes nothing), agent - empty (Tollgate's own part), empty-plain - none and
-empty - empty-plain (what being able to retransform costs), for the wall to the first 200, the
+transformer which changes nothing), empty-jar - empty (Tollgate's jar on the class path and the
+bootstrap class path, none of its code run), agent - empty-jar (Tollgate's code), agent - empty,
+empty-plain - none and empty - empty-plain (what being able to retransform costs), for the wall to the first 200, the
 JVM's CPU and each thread group's CPU at the first 200 (startup-threads.txt); medians over the
 rounds, the range, and in how many rounds the difference was below zero. Same-round differences:
 the modes of a round ran one after another, so they share the machine's load.
@@ -27,8 +28,8 @@ for line in open(f'{res}/startup-threads.txt'):
         k, v = kv.split('=')
         rows[f[2]].setdefault(f[1], {})[k] = int(v)
 measures = ['wall', 'jvm_cpu', 'main', 'compiler', 'gc', 'request', 'agent', 'other']
-pairs = [('empty', 'none'), ('agent', 'empty'), ('agent', 'none'), ('empty-plain', 'none'),
-         ('empty', 'empty-plain')]
+pairs = [('empty', 'none'), ('empty-jar', 'empty'), ('agent', 'empty-jar'), ('agent', 'empty'),
+         ('agent', 'none'), ('empty-plain', 'none'), ('empty', 'empty-plain')]
 modes = sorted({m for r in rows.values() for m in r})
 print(f'{app}: {len(rows)} rounds; medians by mode (ms)')
 print('| mode | ' + ' | '.join(measures) + ' |')
