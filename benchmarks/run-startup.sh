@@ -23,15 +23,17 @@ AGENT=${AGENT:-agent/target/tollgate-agent.jar}
 # alternation: a before/after comparison that shares the machine's noise.
 BEFORE_AGENT=${BEFORE_AGENT:-}
 # EMPTY=1 adds the mode "empty": a Java agent whose one transformer changes nothing
-# (benchmarks/empty-agent), the floor that any instrumenting agent pays.
-EMPTY=${EMPTY:-0}
+# (benchmarks/empty-agent), the floor that any instrumenting agent pays. EMPTY_PLAIN=1 adds
+# "empty-plain": the same agent unable to retransform (no Can-Retransform-Classes; Tollgate's and
+# "empty"'s can), to tell what that costs. EMPTY_JAR=1 adds "empty-jar": the empty agent inside a
+# copy of AGENT's jar, which it appends to the bootstrap class path as Tollgate does: the jar's own
+# part (opened, read and searched by the JVM), none of Tollgate's code run; agent - empty-jar is
+# then what Tollgate's code adds. benchmarks/startup-split.py gives the same-round differences.
+EMPTY=${EMPTY:-0}; EMPTY_PLAIN=${EMPTY_PLAIN:-0}; EMPTY_JAR=${EMPTY_JAR:-0}
 MODES=(none agent); [ -n "$BEFORE_AGENT" ] && MODES+=(before); [ "$EMPTY" = 1 ] && MODES+=(empty)
-EMPTY_AGENT=benchmarks/target/empty-agent.jar
-if [ "$EMPTY" = 1 ]; then
-  mkdir -p benchmarks/target/empty-agent
-  javac --release 11 -d benchmarks/target/empty-agent benchmarks/empty-agent/EmptyAgent.java
-  jar cfm "$EMPTY_AGENT" benchmarks/empty-agent/MANIFEST.MF -C benchmarks/target/empty-agent .
-fi
+[ "$EMPTY_PLAIN" = 1 ] && MODES+=(empty-plain); [ "$EMPTY_JAR" = 1 ] && MODES+=(empty-jar)
+EMPTY_AGENTS=benchmarks/target
+[[ " ${MODES[*]} " == *" empty"* ]] && benchmarks/empty-agent/build.sh "$EMPTY_AGENTS" "$AGENT"
 CONFIG=config-examples/quickstart.yaml
 RES=${RES:-benchmarks/results}
 mkdir -p "$RES"
@@ -53,7 +55,9 @@ one_run() { # app mode -> prints "ms cpu_ms": wall ms to the first 200, and the 
   local app=$1 mode=$2 jar=test-apps/$1/target/$1.jar pid t0 t1 code cpu
   local args=(); [ "$mode" = agent ] && args=(-javaagent:$AGENT=config=$CONFIG)
   [ "$mode" = before ] && args=(-javaagent:$BEFORE_AGENT=config=$CONFIG)
-  [ "$mode" = empty ] && args=(-javaagent:$EMPTY_AGENT)
+  [ "$mode" = empty ] && args=(-javaagent:$EMPTY_AGENTS/empty-agent.jar)
+  [ "$mode" = empty-plain ] && args=(-javaagent:$EMPTY_AGENTS/empty-agent-plain.jar=plain)
+  [ "$mode" = empty-jar ] && args=(-javaagent:$EMPTY_AGENTS/empty-agent-in-tollgate-jar.jar=boot)
   t0=$(now_ms)
   PORT=$PORT java "${args[@]}" -jar "$jar" >/tmp/tollgate-startup.$$.log 2>&1 &
   pid=$!
@@ -117,7 +121,7 @@ if cpu:
         print(f"| {app} | {mode} | {statistics.median(v):.0f} | {min(v)} | {max(v)} |")
     print()
 for app in sorted({a for a, _ in d}):
-    for mode, what in (('agent', 'the agent'), ('before', 'the agent (before)'), ('empty', 'an empty agent')):
+    for mode, what in (('agent', 'the agent'), ('before', 'the agent (before)'), ('empty', 'an empty agent'), ('empty-plain', 'an empty agent unable to retransform'), ('empty-jar', "an empty agent in Tollgate's jar")):
         if (app, 'none') in med and (app, mode) in med:
             print(f"{app}: added by {what} (median - median) = {med[(app,mode)] - med[(app,'none')]:.0f} ms")
 PY

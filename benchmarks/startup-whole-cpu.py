@@ -131,23 +131,28 @@ for (mode, rnd), (ms, cpu) in sorted(runs.items()):
     for what, v, name in tops: tops_all[mode][what + ' ' + name] += v
     p, s = ready(base + '.out')
     if s is not None: r['ready line: premain ms'] = p; r['ready line: start-up thread CPU ms'] = s
-    if mode not in ('none', 'empty'):
+    if mode not in ('none', 'empty', 'empty-plain', 'empty-jar'):
         r['AGENT TOTAL (start-up + main + request + other + C1 + C2 + GC), ms'] = (
             r.get('ready line: start-up thread CPU ms', r['ended: the start-up thread, ms (samples x JVM CPU per sample)'])
             + sum(r[f'agent on {g}: ms (share x CPU)'] for g in ('main', 'request', 'other'))
             + r['C1: agent ms (share x CPU)'] + r['C2: agent ms (share x CPU)']
             + r['GC: agent ms (allocation share x CPU)'])
 
-modes = [m for m in ('none', 'empty', 'agent', 'before') if any(k[0] == m for k in rows)]
+modes = [m for m in ('none', 'empty', 'empty-plain', 'empty-jar', 'agent', 'before')
+         if any(k[0] == m for k in rows)]
 measures = list(dict.fromkeys(k for r in rows.values() for k in r))
 def fmt(v): return f"{v:,.1f}" if abs(v) < 100 else f"{v:,.0f}"
 def cell(vs):
     return '' if not vs else f"{fmt(statistics.median(vs))} ({fmt(min(vs))} to {fmt(max(vs))})"
 print(f"\n## {app}: medians (min to max) over the starts of each mode; differences by round")
 head = '| measure | ' + ' | '.join(f"{m} ({sum(1 for k in rows if k[0] == m)})" for m in modes)
-# same-round differences: each mode against none (when run), and the agent against before and empty
+# same-round differences: each mode against none (when run), the agent against before and the
+# empty agents, the empty agent in Tollgate's jar against the empty one, and the empty agent able
+# to retransform against the one unable to
 pairs = [('none', m) for m in modes if m != 'none' and 'none' in modes]
-pairs += [(a, 'agent') for a in ('before', 'empty') if a in modes and 'agent' in modes]
+pairs += [(a, 'agent') for a in ('before', 'empty', 'empty-jar') if a in modes and 'agent' in modes]
+pairs += [(a, b) for a, b in (('empty', 'empty-jar'), ('empty-plain', 'empty'))
+          if a in modes and b in modes]
 print(head + ' | ' + ''.join(f"{b} - {a}, by round | " for a, b in pairs))
 print('|---' * (1 + len(modes) + len(pairs)) + '|')
 rounds = sorted({k[1] for k in rows})
@@ -158,7 +163,7 @@ for meas in measures:
                            if meas in rows.get((a, i), {}) and meas in rows.get((b, i), {})]))
     print(f"| {meas} | " + ' | '.join(cells) + ' |')
 for m in modes:
-    if m in ('none', 'empty'): continue
+    if m in ('none', 'empty', 'empty-plain', 'empty-jar'): continue
     n = sum(1 for k in rows if k[0] == m)
     print(f"\n{app} {m}: the agent's biggest, summed over {n} starts (kind, samples: profile samples; compiled: compile ms, wall; allocator: bytes sampled)")
     for kind in ('kind', 'samples', 'compiled', 'allocator'):

@@ -20,7 +20,7 @@
 # and the with-minus-without differences, not the totals.
 # Output: $RES/whole-APP-MODE-ROUND.{tasks,collapsed,jfr-summary.txt,out} and $RES/whole-APP.txt.
 # Usage: benchmarks/startup-whole-cpu.sh [APP] [ROUNDS]
-#   env: PORT=18391 AGENT= BEFORE_AGENT= MODES="none agent before empty" RES= JAVA_OPTS= ANALYZE_ONLY=1
+#   env: PORT=18391 AGENT= BEFORE_AGENT= MODES="none agent before empty empty-plain empty-jar" RES= JAVA_OPTS= ANALYZE_ONLY=1
 # Needs: mvn -B -q -o install -DskipTests (the agent, the test apps, benchmarks/target/benchmarks.jar).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,13 +43,11 @@ JFC=$(readlink -f benchmarks/startup-whole-cpu/startup.jfc)
 javac -d "$work" benchmarks/startup-whole-cpu/JfrStartupSummary.java
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 # MODES="none empty agent": an agent whose one transformer changes nothing (benchmarks/empty-agent),
-# the floor that any instrumenting agent pays (the class file load hook for every class)
+# the floor that any instrumenting agent pays (the class file load hook for every class);
+# "empty-plain" the same unable to retransform (Tollgate's can); "empty-jar" the empty agent in a
+# copy of AGENT's jar, appended to the bootstrap class path as Tollgate does (empty-agent/build.sh)
 EMPTY_AGENT=$work/empty-agent.jar
-if [[ " ${MODES[*]} " == *" empty "* ]]; then
-  mkdir -p "$work/empty-agent"
-  javac --release 11 -d "$work/empty-agent" benchmarks/empty-agent/EmptyAgent.java
-  jar cfm "$EMPTY_AGENT" benchmarks/empty-agent/MANIFEST.MF -C "$work/empty-agent" .
-fi
+[[ " ${MODES[*]} " == *" empty"* ]] && benchmarks/empty-agent/build.sh "$work" "$AGENT"
 
 # shellcheck source=threads-cpu.sh
 . benchmarks/threads-cpu.sh
@@ -63,6 +61,8 @@ one_run() { # mode round
   [ "$mode" = agent ] && args+=(-javaagent:$AGENT=config=$CONFIG)
   [ "$mode" = before ] && args+=(-javaagent:$BEFORE_AGENT=config=$CONFIG)
   [ "$mode" = empty ] && args+=(-javaagent:$EMPTY_AGENT)
+  [ "$mode" = empty-plain ] && args+=(-javaagent:$work/empty-agent-plain.jar=plain)
+  [ "$mode" = empty-jar ] && args+=(-javaagent:$work/empty-agent-in-tollgate-jar.jar=boot)
   t0=$(now_ms)
   PORT=$PORT java "${args[@]}" -jar test-apps/$APP/target/$APP.jar >"$base.out" 2>&1 &
   pid=$!
