@@ -593,13 +593,19 @@ final class LateReplyLedger {
    * two answers, less this instance's calls between them, is what the others spent: a figure of
    * theirs, not a guess from this instance's own. It only ever asks more of a covered bet: until
    * seen (a key's first answers, a slow Redis's first round), or where the others spend less
-   * than this instance has in flight, covers is as before.
+   * than this instance has in flight, covers is as before. An instance that counts itself alone
+   * is taken at its word only while nobody else was seen spending the key: the count is what the
+   * last heartbeat read (every 5 s, and later on a starved host), so the instances that started
+   * since are not in it (h-batch6: the one busy batched pass of 111 of 100 had an instance that
+   * learnt of the two others only after its first late decisions).
    */
   private static boolean coversEveryInstance(Key k, long now, long instances, long cost,
       long roundLately) {
-    if (instances == 1) {
+    if (instances == 1 && k.othersPerRound == 0) {
       return covers(k.remaining, 1, k.outstanding, cost); // nobody else spends it: one round
     }
+    // Counted alone but seen spent by others: the count is a heartbeat old (an instance started
+    // since, or this one's heartbeats late on a starved host, when a flood's start bets most).
     try {
       long own = Math.multiplyExact(k.outstanding, cost);
       long others = Math.max(Math.multiplyExact(instances - 1, own), k.othersPerRound);

@@ -280,6 +280,51 @@ class ConnectionResetTest {
     }
   }
 
+  /**
+   * A key whose first request comes while Redis is dead behind a proxy (no answer of Redis for it
+   * ever, nothing of it in the ledger): decided as a key Redis answered before, by the local share
+   * from a full share until Redis has been silent for the connect timeout, then by {@code
+   * on-failure}; the share's admissions are counted in Redis once it is back.
+   */
+  @ParameterizedTest(name = "batched {0}, on-failure {1}: a fresh key in the outage is the share's"
+      + " until the bound, then on-failure's")
+  @CsvSource({"false, ALLOW", "true, ALLOW", "false, DENY", "true, DENY"})
+  void aKeyFirstSeenWhileRedisIsDeadBehindAProxyIsTheSharesUntilTheBound(boolean batched,
+      OnFailure policy, @PrivateRedis RedisServer server) throws Exception {
+    Duration connectTimeout = RedisConnectionSettings.DEFAULT_CONNECT_TIMEOUT;
+    try (FaultyProxy proxy = new FaultyProxy(server.port());
+        RedisBackend backend = RedisTestSupport.connectThrough(proxy,
+            Duration.ofMillis(500), connectTimeout, DECISIONS, batched)) {
+      FailurePolicyStore store = store(backend, policy);
+      assertEquals(DecisionSource.BACKEND, store.decideWithSource("k", 1, new Verdict()));
+      long acceptedBefore = proxy.acceptedConnections();
+      server.kill();
+      awaitTrue(() -> !backend.isConnected(), "the backend sees redis gone");
+      awaitTrue(() -> proxy.acceptedConnections() - acceptedBefore >= 2,
+          "a reconnect attempt reset partway, and the next one made");
+
+      Decided fresh = decideAtOnce(store, "fresh");
+      assertTrue(backend.millisSinceRedisAnswered() < connectTimeout.toMillis(),
+          "the decisions took longer than the connect timeout: the case is not made");
+      assertEquals(DECISIONS, fresh.byShare(), "within the bound, by the share: " + fresh);
+      assertEquals(DECISIONS, fresh.admittedByShare, "a full share admits them: " + fresh);
+
+      awaitTrue(() -> backend.millisSinceRedisAnswered() > connectTimeout.toMillis(),
+          "redis silent for longer than the connect timeout");
+      Decided silent = decideAtOnce(store, "fresh2");
+      assertEquals(DECISIONS, silent.byOnFailure(), "past the bound, by on-failure: " + silent);
+
+      server.restart();
+      awaitTrue(backend::isConnected, "reconnected once redis is back");
+      awaitTrue(() -> backend.breaker().state() == CircuitBreaker.State.CLOSED,
+          "the breaker closed");
+      Verdict last = new Verdict();
+      assertEquals(DecisionSource.BACKEND, store.decideWithSource("fresh", 1, last));
+      assertEquals(DECISIONS + 1, LIMIT - last.remaining,
+          "counted in redis: those the share admitted in the outage, and the last");
+    }
+  }
+
   private static FailurePolicyStore store(RedisBackend backend, OnFailure policy) {
     return new FailurePolicyStore(
         new RedisGcraStore(backend, RedisTestSupport.uniqueRule("reset"),
@@ -319,6 +364,11 @@ class ConnectionResetTest {
 
   /** {@link #DECISIONS} decisions of one key at once, counted by who decided them. */
   private static Decided decideAtOnce(FailurePolicyStore store) throws Exception {
+    return decideAtOnce(store, "k");
+  }
+
+  /** As above, for {@code key}. */
+  private static Decided decideAtOnce(FailurePolicyStore store, String key) throws Exception {
     ExecutorService threads = Executors.newFixedThreadPool(DECISIONS);
     Decided decided = new Decided();
     try {
@@ -327,7 +377,7 @@ class ConnectionResetTest {
       for (int i = 0; i < DECISIONS; i++) {
         Verdict verdict = new Verdict();
         verdicts.add(verdict);
-        decisions.add(threads.submit(() -> store.decideWithSource("k", 1, verdict)));
+        decisions.add(threads.submit(() -> store.decideWithSource(key, 1, verdict)));
       }
       for (int i = 0; i < DECISIONS; i++) {
         DecisionSource source = decisions.get(i).get(2, TimeUnit.MINUTES); // the verdict written
