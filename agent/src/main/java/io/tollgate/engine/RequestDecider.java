@@ -145,17 +145,39 @@ public final class RequestDecider {
       boolean handlerAhead,
       long deadline,
       long startNanos) {
+    String path = PathNormalizer.normalize(exchange.rawPath());
+    return decide(exchange, sentMethod, rules, point, earlier, waiting, waitingForBody,
+        handlerAhead, deadline, startNanos, path, rules.candidatesFor(path));
+  }
+
+  /**
+   * As above, on the request's path as normalized already ({@code path}) and the rules that may
+   * match it ({@code candidates}: positions in {@code rules}, in file order, each still matched in
+   * full; null for every rule), as the entry point found them when it asked whether any rule
+   * applies ({@link RuleSet#rulesOnPath}): a decided request normalizes and looks up its path once.
+   */
+  public RuleVerdicts decide(
+      HttpExchange exchange,
+      String sentMethod,
+      RuleSet rules,
+      DecisionPoint point,
+      RuleVerdicts earlier,
+      List<Rule> waiting,
+      List<Rule> waitingForBody,
+      boolean handlerAhead,
+      long deadline,
+      long startNanos,
+      String path,
+      int[] candidates) {
     String method = exchange.method();
     String sent = sentMethod == null ? method : sentMethod;
     boolean overridden = !sent.equals(method);
-    String path = PathNormalizer.normalize(exchange.rawPath());
     RuleVerdicts verdicts = earlier;
     boolean deferring = waiting != null && point == DecisionPoint.FIRST_ENTRY;
     boolean resuming = waiting != null && point != DecisionPoint.FIRST_ENTRY;
     boolean decidedHere = false;
     try {
-      // a long file is narrowed by path first; the rules left are applied in file order
-      int[] candidates = rules.candidatesFor(path);
+      // narrowed by path first (a long file by its index); the rules left are applied in file order
       for (int c = 0, n = candidates == null ? rules.size() : candidates.length; c < n; c++) {
         Rule rule = rules.get(candidates == null ? c : candidates[c]);
         boolean decidesHere = point.decides(rule) || (resuming && waiting.contains(rule));

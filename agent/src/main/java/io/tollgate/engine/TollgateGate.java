@@ -124,20 +124,27 @@ public final class TollgateGate {
   }
 
   /**
-   * Whether no rule in force can apply to a request on {@code rawPath} (its URI, as the container
-   * holds it), at any entry point it passes ({@link RuleSet#appliesToNoneOn}): then the entry
-   * point lets it go as if the agent were absent, and leaves nothing behind, neither an exchange
-   * nor a request context, a mark on the request or anything to do at its end. Read before
-   * anything else of the request; should a rule apply, the entry point goes on to {@link
-   * #outermostEntry(HttpExchange, RequestScope)}.
+   * The rules in force, for an entry point that looks a request's path up ({@link
+   * RuleSet#rulesOnPath}) and then has it decided by the same rules ({@link
+   * #outermostEntry(HttpExchange, RequestScope, RuleSet, String, int[])}), a reload between the
+   * two notwithstanding.
    */
-  public boolean appliesToNone(String rawPath) {
-    return rules.current().appliesToNoneOn(PathNormalizer.normalize(rawPath));
+  public RuleSet rulesInForce() {
+    return rules.current();
+  }
+
+  /**
+   * The path the rules match for a request's URI as the container holds it ({@code rawPath}; null
+   * when there is none): the same string when it is normal already, as it is on nearly every
+   * request.
+   */
+  public static String pathOf(String rawPath) {
+    return rawPath == null ? null : PathNormalizer.normalize(rawPath);
   }
 
   /**
    * Whether the proxy set-up advisor looks at this request, which no rule applies to ({@link
-   * #appliesToNone}): it watches every request for forwarding headers, as it does the decided ones
+   * RuleSet#rulesOnPath}): it watches every request for forwarding headers, as it does the decided ones
    * ({@link #outermostEntry}); then the entry point passes it to {@link #observeProxySetup}.
    */
   public boolean wantsProxySample() {
@@ -174,7 +181,19 @@ public final class TollgateGate {
    * thread has decided a request since.
    */
   public RequestScope outermostEntry(HttpExchange exchange, RequestScope threadContext) {
-    RuleSet ruleSet = rules.current();
+    return outermostEntry(exchange, threadContext, rules.current(), null, null);
+  }
+
+  /**
+   * As {@link #outermostEntry(HttpExchange, RequestScope)}, for an entry point that has asked
+   * whether any rule applies: {@code ruleSet} ({@link #rulesInForce}) decides the request, on
+   * {@code path} ({@link #pathOf} of the exchange's raw path) and the rules {@code onPath} ({@link
+   * RuleSet#rulesOnPath}: not {@link RuleSet#NO_RULE}), so that the decision neither normalizes the
+   * path nor looks the rules up again. With {@code path} null, the decision does both itself.
+   */
+  public RequestScope outermostEntry(
+      HttpExchange exchange, RequestScope threadContext, RuleSet ruleSet, String path,
+      int[] onPath) {
     if (wantsProxySample(ruleSet)) {
       observeProxySetup(exchange);
     }
@@ -187,7 +206,7 @@ public final class TollgateGate {
     boolean handedOver = false;
     try {
       decide(exchange, null, ruleSet, DecisionPoint.FIRST_ENTRY, verdicts, waiting,
-          waitingForBody, held, scope);
+          waitingForBody, held, scope, path, onPath);
       if (verdicts.size() > 0
           && refuseOrPass(exchange, verdicts, ruleSet, held + verdicts.heldByLastPoint)) {
         handedOver = true; // given back by the refusal
@@ -602,12 +621,36 @@ public final class TollgateGate {
       List<Rule> waitingForBody,
       long heldNanos,
       RequestScope scope) {
+    return decide(exchange, sentMethod, ruleSet, point, earlier, waiting, waitingForBody,
+        heldNanos, scope, null, null);
+  }
+
+  /**
+   * As above, on the request's {@code path} and the rules {@code onPath} that its entry point
+   * found ({@link RuleSet#rulesOnPath}), or, with {@code path} null, looked up here.
+   */
+  private RuleVerdicts decide(
+      HttpExchange exchange,
+      String sentMethod,
+      RuleSet ruleSet,
+      DecisionPoint point,
+      RuleVerdicts earlier,
+      List<Rule> waiting,
+      List<Rule> waitingForBody,
+      long heldNanos,
+      RequestScope scope,
+      String path,
+      int[] onPath) {
     int before = earlier == null ? 0 : earlier.size();
     long weight = DecisionTiming.weight(scope, heldNanos, storesMayHold(ruleSet));
     long start = weight == 0 ? 0 : System.nanoTime();
     long deadline = weight == 0 ? Long.MAX_VALUE : RequestHold.deadline(start, heldNanos);
+    if (path == null) {
+      path = PathNormalizer.normalize(exchange.rawPath());
+      onPath = ruleSet.candidatesFor(path);
+    }
     RuleVerdicts verdicts = decider.decide(exchange, sentMethod, ruleSet, point, earlier, waiting,
-        waitingForBody, handlerPointSeen, deadline, start);
+        waitingForBody, handlerPointSeen, deadline, start, path, onPath);
     if (verdicts != null && verdicts.size() > before) {
       long took = weight == 0 ? 0 : System.nanoTime() - start;
       verdicts.heldByLastPoint = took;

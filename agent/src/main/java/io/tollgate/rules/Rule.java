@@ -368,7 +368,7 @@ public final class Rule {
    * match. By any method because a rule that lists methods may match by an override the
    * application honours ({@code _method}), which only a framework's handler sees; host, headers
    * and key are not looked at. False only when the rule cannot apply at any entry point (a rule on
-   * a route template aside: {@link RuleSet#appliesToNoneOn}).
+   * a route template aside: {@link RuleSet#rulesOnPath}).
    */
   public boolean mayApplyOnPath(String normalizedPath) {
     return shared.matcher.matchesPath(normalizedPath);

@@ -47,6 +47,18 @@ public final class RuleSet {
   public static final byte STORES_MAY_HOLD = 2;
   /** Which rules a path may match; null for a short file, which is scanned in full. */
   private final RulePathIndex pathIndex;
+  /**
+   * For a short file, the positions from each rule on: {@code fromPosition[i]} is {@code i, i+1,
+   * ..., size-1}, what {@link #rulesOnPath} answers, without a new array, when rule {@code i} is
+   * the first whose paths match.
+   */
+  private final int[][] fromPosition;
+
+  /**
+   * {@link #rulesOnPath}'s answer when no rule can apply to the path at any entry point. Told by
+   * identity: an empty array of the index's (with a route rule in force) is not this one.
+   */
+  public static final int[] NO_RULE = new int[0];
 
   /**
    * Up to this many rules, every request checks each of them: a scan of a few rules costs less
@@ -81,6 +93,18 @@ public final class RuleSet {
     this.hasPrincipalRules = principal;
     this.hasBodyRules = body;
     this.pathIndex = this.rules.length > SCANNED_UP_TO ? RulePathIndex.of(this.rules) : null;
+    this.fromPosition = pathIndex == null ? suffixes(size) : null;
+  }
+
+  private static int[][] suffixes(int size) {
+    int[][] from = new int[size][];
+    for (int i = 0; i < size; i++) {
+      from[i] = new int[size - i];
+      for (int j = i; j < size; j++) {
+        from[i][j - i] = j;
+      }
+    }
+    return from;
   }
 
   /**
@@ -93,24 +117,30 @@ public final class RuleSet {
   }
 
   /**
-   * Whether no rule in force can apply to a request on {@code normalizedPath}, at any entry point
-   * it passes: no rule's paths match it, by any method ({@link Rule#mayApplyOnPath}), and no rule
-   * waits for a route template, which only a framework's handler knows. The rules are looked up
-   * as a decision looks them up (a long file through its index), and nothing else is read: an
-   * entry point asks this before it reads or makes anything else of the request, since most of an
-   * application's requests are on paths no rule is about.
+   * The rules that may apply to a request on {@code normalizedPath}, found once for both of an
+   * outermost entry point's questions (issue 29 item 2). {@link #NO_RULE} when no rule in force can
+   * apply to it at any entry point it passes: no rule's paths match it, by any method ({@link
+   * Rule#mayApplyOnPath}; a rule that lists methods may still match by an override the
+   * application honours), and no rule waits for a route template, which only a framework's handler
+   * knows; then the entry point lets the request go, having read nothing else of it. Otherwise the
+   * rules its decision matches in full, in file order (positions for {@link #get}), so that the
+   * decision neither normalizes nor looks them up again, nor matches the rules before the first one
+   * on the path. Allocates nothing but what the index's look-up does: a short file answers with a
+   * shared array, a long one with the index's candidates. Never null; the array must not be changed.
    */
-  public boolean appliesToNoneOn(String normalizedPath) {
-    if (hasRouteRules) {
-      return false;
-    }
+  public int[] rulesOnPath(String normalizedPath) {
     int[] candidates = candidatesFor(normalizedPath);
+    if (hasRouteRules) {
+      // every request is looked at: only a framework's handler knows its route
+      return candidates == null ? fromPosition[0] : candidates;
+    }
     for (int c = 0, n = candidates == null ? size : candidates.length; c < n; c++) {
-      if (get(candidates == null ? c : candidates[c]).mayApplyOnPath(normalizedPath)) {
-        return false;
+      int position = candidates == null ? c : candidates[c];
+      if (get(position).mayApplyOnPath(normalizedPath)) {
+        return candidates == null ? fromPosition[position] : candidates;
       }
     }
-    return true;
+    return NO_RULE;
   }
 
   /**

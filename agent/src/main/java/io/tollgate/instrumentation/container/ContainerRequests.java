@@ -3,6 +3,7 @@ package io.tollgate.instrumentation.container;
 import io.tollgate.bootstrap.Refusal;
 import io.tollgate.engine.RequestScope;
 import io.tollgate.engine.TollgateGate;
+import io.tollgate.rules.RuleSet;
 import io.tollgate.instrumentation.servlet.NoRuleApplies;
 import io.tollgate.instrumentation.servlet.ServletExchange;
 
@@ -44,8 +45,12 @@ public final class ContainerRequests {
     }
     // A request no rule can apply to goes at once, whether or not it is made in-process while
     // serving another (which is part of that one): nothing is made, marked or looked up for it.
+    // Looked up once: what no rule applies to goes; what some may, the decision takes as found.
     String uri = ServletExchange.requestUriOf(request);
-    if (NoRuleApplies.to(engine, uri, request, response)) {
+    RuleSet ruleSet = engine.rulesInForce();
+    String path = TollgateGate.pathOf(uri);
+    int[] onPath = path == null ? null : ruleSet.rulesOnPath(path);
+    if (NoRuleApplies.on(engine, onPath, request, response)) {
       return null;
     }
     RequestScope context = engine.threadContext(); // looked up once for both uses
@@ -57,7 +62,7 @@ public final class ContainerRequests {
     if (exchange == null) {
       return null; // an async re-dispatch of a request decided already, or not an HTTP request
     }
-    RequestScope scope = engine.outermostEntry(exchange, context);
+    RequestScope scope = engine.outermostEntry(exchange, context, ruleSet, path, onPath);
     return scope == RequestScope.REFUSED ? Refusal.WRITTEN : scope;
   }
 

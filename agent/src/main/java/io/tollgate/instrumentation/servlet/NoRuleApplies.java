@@ -1,6 +1,7 @@
 package io.tollgate.instrumentation.servlet;
 
 import io.tollgate.engine.TollgateGate;
+import io.tollgate.rules.RuleSet;
 
 /**
  * A servlet request that no rule in force can apply to, told from its URI alone, which its entry
@@ -15,12 +16,14 @@ public final class NoRuleApplies {
   private NoRuleApplies() {}
 
   /**
-   * Whether no rule can apply to {@code request} on {@code uri} ({@link
-   * ServletExchange#requestUriOf}; null when it is no HTTP servlet request, which the caller's
-   * usual way lets go); if so, and the proxy set-up advisor wants a sample, it has it.
+   * Whether no rule can apply to {@code request}, from the rules its entry point found on the
+   * request's path ({@link RuleSet#rulesOnPath}, as {@link TollgateGate#pathOf} gives it from
+   * {@link ServletExchange#requestUriOf}; null when it has no URI, which the caller's usual way
+   * lets go); the entry point keeps them for the decision when some may. If none can, and the
+   * proxy set-up advisor wants a sample, it has it.
    */
-  public static boolean to(TollgateGate engine, String uri, Object request, Object response) {
-    if (uri == null || !engine.appliesToNone(uri)) {
+  public static boolean on(TollgateGate engine, int[] onPath, Object request, Object response) {
+    if (onPath != RuleSet.NO_RULE) {
       return false;
     }
     if (engine.wantsProxySample()) {

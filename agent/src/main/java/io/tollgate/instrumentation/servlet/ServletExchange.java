@@ -57,7 +57,7 @@ public final class ServletExchange implements HttpExchange {
   /**
    * The URI of {@code request} as the rules match it ({@link #rawPath}), read before any exchange
    * is made, so that an entry point can tell whether a rule applies to the request at all ({@link
-   * io.tollgate.engine.TollgateGate#appliesToNone}); null when it is not an HTTP servlet request.
+   * io.tollgate.rules.RuleSet#rulesOnPath}); null when it is not an HTTP servlet request.
    */
   public static String requestUriOf(Object request) {
     ServletApi api = ServletApi.of(request);

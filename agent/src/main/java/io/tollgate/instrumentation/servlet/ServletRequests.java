@@ -3,6 +3,7 @@ package io.tollgate.instrumentation.servlet;
 import io.tollgate.bootstrap.Refusal;
 import io.tollgate.engine.RequestScope;
 import io.tollgate.engine.TollgateGate;
+import io.tollgate.rules.RuleSet;
 import io.tollgate.instrumentation.EntryPointHandler;
 
 /**
@@ -40,15 +41,19 @@ final class ServletRequests implements EntryPointHandler {
     // a rule applies to (the common case of those that reach here) know it at once, as before;
     // and a later entry point of a request waiting for its user, on a forward's path now, finds it.
     // A request no rule can apply to goes at once: nothing made, marked, or done at its end.
+    // Looked up once: what no rule applies to goes; what some may, the decision takes as found.
     String uri = ServletExchange.requestUriOf(request);
-    if (NoRuleApplies.to(engine, uri, request, response)) {
+    RuleSet ruleSet = engine.rulesInForce();
+    String path = TollgateGate.pathOf(uri);
+    int[] onPath = path == null ? null : ruleSet.rulesOnPath(path);
+    if (NoRuleApplies.on(engine, onPath, request, response)) {
       return null;
     }
     ServletExchange exchange = ServletExchange.firstTimeDecided(request, response, uri);
     if (exchange == null) {
       return null;
     }
-    RequestScope scope = engine.outermostEntry(exchange, context);
+    RequestScope scope = engine.outermostEntry(exchange, context, ruleSet, path, onPath);
     return scope == RequestScope.REFUSED ? Refusal.WRITTEN : scope;
   }
 

@@ -10,6 +10,7 @@ import io.tollgate.engine.RulesHolder;
 import io.tollgate.engine.TollgateGate;
 import io.tollgate.instrumentation.container.ContainerRequests;
 import io.tollgate.limiters.Clock;
+import io.tollgate.rules.RuleSet;
 import io.tollgate.rules.RuleSetFactory;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
@@ -145,6 +146,74 @@ class NoRuleAppliesTest {
     // a request that allocated even one small object would make 10,000 of them, 160 kB
     assertTrue(allocated < requests, allocated + " bytes for " + requests + " requests");
     assertNull(kept, "a scope for the request's end");
+  }
+
+  /**
+   * A request a rule applies to has its path normalized and its rules looked up once, by the
+   * question whether any rule applies, and decided on what that found (issue 29 item 2): what it
+   * allocates beyond a decided request on a normal path of a short file (which looks up nothing
+   * that allocates) is what one look-up allocates, not two. A long file's index splits the path
+   * into new strings; a path that is not normal is copied normalized. Counted in bytes.
+   */
+  @ParameterizedTest(name = "{0} on {1}")
+  @CsvSource(delimiter = '|', value = {
+    // rules | path: decided, and what looking it up allocates
+    "tenants | /tenants/t7/x", // the index's segments
+    "hello   | /./hello",      // the normalized copy
+    "tenants | /tenants/./t7/x", // both
+  })
+  void aDecidedRequestLooksItsPathUpOnce(String rules, String path) throws Exception {
+    long base = bytesPerDecidedRequest(engine(unrefused(RULES.get("hello"))), "/hello");
+    TollgateGate engine = engine(unrefused(RULES.get(rules.trim())));
+    long decided = bytesPerDecidedRequest(engine, path.trim());
+    long lookUp = bytesPerLookUp(engine, path.trim());
+    assertTrue(lookUp >= 16, "a look-up that allocates: " + lookUp + " bytes");
+    // twice the look-up would be lookUp more; allow half of one for the counts' rounding
+    assertTrue(decided - base <= lookUp + lookUp / 2,
+        "a decided request allocated " + decided + " bytes, " + (decided - base)
+            + " more than on a path looked up for nothing, where one look-up is " + lookUp);
+  }
+
+  /** {@code yaml}'s rules with limits no count here reaches: every request allowed. */
+  private static String unrefused(String yaml) {
+    return yaml.replace("limit: 1000\n", "limit: 1000000000\n");
+  }
+
+  private static long bytesPerDecidedRequest(TollgateGate engine, String path) {
+    ContainerRequests container = new ContainerRequests(engine);
+    ServletRequests servlets = new ServletRequests(engine);
+    UriOnly request = new UriOnly(path);
+    HttpServletResponse response = new FakeRequest("GET", path).response;
+    ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+    long id = Thread.currentThread().getId();
+    Object kept = null;
+    for (int i = 0; i < 20_000; i++) {
+      kept = entries(container, servlets, request, response);
+    }
+    assertTrue(kept instanceof RequestScope, "decided: " + kept);
+    int requests = 10_000;
+    long before = threads.getThreadAllocatedBytes(id);
+    for (int i = 0; i < requests; i++) {
+      kept = entries(container, servlets, request, response);
+    }
+    return (threads.getThreadAllocatedBytes(id) - before) / requests;
+  }
+
+  private static long bytesPerLookUp(TollgateGate engine, String uri) {
+    RuleSet ruleSet = engine.rulesInForce();
+    ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+    long id = Thread.currentThread().getId();
+    int[] kept = null;
+    for (int i = 0; i < 20_000; i++) {
+      kept = ruleSet.rulesOnPath(TollgateGate.pathOf(uri));
+    }
+    int lookUps = 10_000;
+    long before = threads.getThreadAllocatedBytes(id);
+    for (int i = 0; i < lookUps; i++) {
+      kept = ruleSet.rulesOnPath(TollgateGate.pathOf(uri));
+    }
+    assertTrue(kept != RuleSet.NO_RULE, "a rule applies");
+    return (threads.getThreadAllocatedBytes(id) - before) / lookUps;
   }
 
   /** A request through the container's entry, a filter inside it, and their ends. */
