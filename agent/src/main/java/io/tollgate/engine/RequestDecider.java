@@ -124,37 +124,20 @@ public final class RequestDecider {
       List<Rule> waitingForBody,
       boolean handlerAhead,
       long deadline) {
-    return decide(exchange, sentMethod, rules, point, earlier, waiting, waitingForBody,
-        handlerAhead, deadline, System.nanoTime());
-  }
-
-  /**
-   * As above, for a decision that began at {@code startNanos} (the caller's {@link
-   * System#nanoTime()}, passed down so that the clock is not read again): until a rule has been
-   * decided here, nothing can have held the request since, so whether it is past {@code deadline}
-   * is known from that instant; after one, a store may have held it, and the clock is read.
-   */
-  public RuleVerdicts decide(
-      HttpExchange exchange,
-      String sentMethod,
-      RuleSet rules,
-      DecisionPoint point,
-      RuleVerdicts earlier,
-      List<Rule> waiting,
-      List<Rule> waitingForBody,
-      boolean handlerAhead,
-      long deadline,
-      long startNanos) {
     String path = PathNormalizer.normalize(exchange.rawPath());
     return decide(exchange, sentMethod, rules, point, earlier, waiting, waitingForBody,
-        handlerAhead, deadline, startNanos, path, rules.candidatesFor(path));
+        handlerAhead, deadline, System.nanoTime(), path, rules.candidatesFor(path));
   }
 
   /**
    * As above, on the request's path as normalized already ({@code path}) and the rules that may
    * match it ({@code candidates}: positions in {@code rules}, in file order, each still matched in
    * full; null for every rule), as the entry point found them when it asked whether any rule
-   * applies ({@link RuleSet#rulesOnPath}): a decided request normalizes and looks up its path once.
+   * applies ({@link RuleSet#rulesOnPath}): a decided request normalizes and looks up its path once;
+   * and for a decision that began at {@code startNanos} (the caller's {@link System#nanoTime()},
+   * passed down so that the clock is not read again): until a rule has been decided here, nothing
+   * can have held the request since, so whether it is past {@code deadline} is known from that
+   * instant; after one, a store may have held it, and the clock is read.
    */
   public RuleVerdicts decide(
       HttpExchange exchange,
