@@ -116,8 +116,8 @@ class EngineReadinessTest {
       }
     });
     startUp.start();
-    Thread.sleep(100);
-    assertEquals(Thread.State.WAITING, startUp.getState(), "no request yet: the start waits");
+    // On a busy machine the thread may take a while to get there: wait for it to wait or end
+    assertEquals(Thread.State.WAITING, settledState(startUp), "no request yet: the start waits");
 
     Request first = Request.start();
 
@@ -141,6 +141,22 @@ class EngineReadinessTest {
     startUp.start();
     startUp.join(TimeUnit.SECONDS.toMillis(10));
     assertTrue(!startUp.isAlive());
+  }
+
+  /**
+   * The state {@code thread} settles in, waiting or ended, polled for up to 10 s: a condition
+   * waited for, not a pause that a busy machine may outlast. A thread still running after that
+   * answers as it is.
+   */
+  private static Thread.State settledState(Thread thread) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    Thread.State state = thread.getState();
+    while (state != Thread.State.WAITING && state != Thread.State.TERMINATED
+        && System.nanoTime() - deadline < 0) {
+      Thread.sleep(1);
+      state = thread.getState();
+    }
+    return state;
   }
 
   /** The summary without its total of milliseconds, which depends on the machine. */
