@@ -80,6 +80,9 @@ public final class FailurePolicyStore implements LimiterStore {
   /** {@code max-wait}'s default, for a store with no backend (tests of the policy alone). */
   private static final long DEFAULT_MAX_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
 
+  /** Covered bets lift a limit by at most {@code 1 / OVER_LIMIT_DIVISOR} ({@link #betAllowance}). */
+  static final long OVER_LIMIT_DIVISOR = 20;
+
   private final RedisAlgorithmStore primary;
   /** Decides in front of {@link #primary}: the primary itself, or a {@link RefusalCacheStore} on it. */
   private final LimiterStore decider;
@@ -178,7 +181,7 @@ public final class FailurePolicyStore implements LimiterStore {
     this.lateReplies =
         new LateReplyLedger(clock, this::maxWaitNanos, this::instances,
             redisAnswering != null ? redisAnswering : this::redisAnswering, maxLocalKeys,
-            refunds);
+            refunds, this::betAllowance);
     if (LateReplyTrace.ON) {
       LateReplyTrace.follow(primary.ruleName(), lateReplies::keysForTrace);
     }
@@ -461,6 +464,18 @@ public final class FailurePolicyStore implements LimiterStore {
 
   private <S> LocalLimiterStore<S> localStoreOf(RateLimitAlgorithm<S> algorithm) {
     return new LocalLimiterStore<>(algorithm, clock, maxLocalKeys);
+  }
+
+  /**
+   * How much of a key this instance's covered bets not yet settled may amount to ({@link
+   * LateReplyLedger}): its part, {@code 1 / instances}, of {@code 1 / }{@value
+   * #OVER_LIMIT_DIVISOR} of the rule's budget, rounded down (0 below 20 x instances: no covered
+   * bet, only credits and held calls). While Redis answers a key in time, the instances' covered
+   * bets then lift its limit by at most a twentieth, however fast the others spend (the share's
+   * bets while Redis is silent, its slow-is-not-down answer, are the shares: together the limit).
+   */
+  long betAllowance() {
+    return primary.budget() / OVER_LIMIT_DIVISOR / instances();
   }
 
   /**

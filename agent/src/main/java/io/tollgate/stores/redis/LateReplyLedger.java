@@ -57,6 +57,19 @@ import java.util.function.LongSupplier;
  *       later by the next late request.
  * </ol>
  *
+ * <p><b>A covered bet (3, 4) is within an allowance.</b> What Redis said is left is nobody's:
+ * the other instances, answered in time, may spend it at any pace before this instance's late
+ * calls reach Redis, and an instance starved of CPU reads its answers late and measures every
+ * round trip long, so neither the rounds counted nor the others' spending seen bound what they
+ * spend meanwhile (113 of 100: one instance bet 15 calls on a remaining of a moment before, and
+ * Redis refused 14; BENCHMARKS.md section 7, h-bets). So while Redis answers calls of the key in
+ * time, this instance's covered bets not settled (each a debt until Redis counts it, one Redis
+ * refused until a token of this instance's pays it) never exceed its allowance ({@code
+ * FailurePolicyStore#betAllowance}: 1/20 of the rule's budget divided among the instances). What
+ * an instance admits over Redis's count is never more than its debt, so the instances together
+ * go over by at most a twentieth of the limit whatever the others do ({@link #withinAllowance}).
+ * The bets it refuses are held: Redis's tokens to them are credits, not lost.
+ *
  * <p>Why a credit of a call sent before a silent bet goes through the share: a call held while
  * Redis answered others but not this key (3) gave its share's unit back, for a Redis that then
  * stops answering; when it does, the shares bet those units, and when Redis's replies (2 s late,
@@ -203,6 +216,8 @@ final class LateReplyLedger {
     /** Calls sent so far, and the latest of them whose reply was noted. */
     long sent;
     long notedCall;
+    /** When Redis last answered a call of the key in time (0: never). */
+    long inTimeAt;
     /** Whether, when and what Redis last said of the key (its latest call's answer). */
     boolean answered;
     long answeredAt;
@@ -258,6 +273,11 @@ final class LateReplyLedger {
     final long[] counts = LateReplyTrace.countsOrNull();
     /** The counts last printed (the trace's, under the same lock). */
     long[] countsPrinted;
+    /**
+     * What each covered bet since the last print was made on ({@link LateReplyTrace}; null when
+     * off): the figures {@link LateReplyLedger#coversEveryInstance} weighed.
+     */
+    final StringBuilder betsNotPrinted = counts == null ? null : new StringBuilder();
 
     Key(String name) {
       this.name = name;
@@ -270,6 +290,11 @@ final class LateReplyLedger {
   private final BooleanSupplier redisAnswering;
   /** Gives tokens back to Redis; null where the algorithm cannot (credits as before). */
   private final Refunds refunds;
+  /**
+   * How much of a key this instance's bets not yet settled may amount to while other instances
+   * may spend it ({@link #withinAllowance}); {@link Long#MAX_VALUE}: no bound but what covers.
+   */
+  private final LongSupplier betAllowance;
   private final Cache<String, Key> keys;
   /**
    * The shortest round trip of this rule's calls answered lately (any key; kept for {@code
@@ -298,8 +323,19 @@ final class LateReplyLedger {
    */
   LateReplyLedger(Clock clock, LongSupplier freshNanos, IntSupplier instances,
       BooleanSupplier redisAnswering, long maxKeys, Refunds refunds) {
+    this(clock, freshNanos, instances, redisAnswering, maxKeys, refunds, () -> Long.MAX_VALUE);
+  }
+
+  /**
+   * @param betAllowance how much of a key this instance's bets not yet settled may amount to
+   *     while other instances may spend it: its part of what the rule may go over by ({@link
+   *     FailurePolicyStore#betAllowance})
+   */
+  LateReplyLedger(Clock clock, LongSupplier freshNanos, IntSupplier instances,
+      BooleanSupplier redisAnswering, long maxKeys, Refunds refunds, LongSupplier betAllowance) {
     this.clock = clock;
     this.refunds = refunds;
+    this.betAllowance = betAllowance;
     this.redisAnswering = redisAnswering;
     this.freshNanos = freshNanos;
     this.instances = instances;
@@ -393,6 +429,7 @@ final class LateReplyLedger {
       }
       note(k, call, decided, now);
       noteRoundTrip(now - call.sentAt, now);
+      k.inTimeAt = now;
       LateReplyTrace.count(k.counts, decided.allowed
           ? LateReplyTrace.Count.IN_TIME_GRANTED : LateReplyTrace.Count.IN_TIME_REFUSED, 1);
       if (!decided.allowed && shareLeft > k.roomForCredits) {
@@ -450,6 +487,7 @@ final class LateReplyLedger {
     long fresh = freshNanos.getAsLong();
     boolean answering = redisAnswering.getAsBoolean();
     long sharing = Math.max(1, instances.getAsInt());
+    long allowance = betAllowance.getAsLong();
     Key k = call.key;
     LateDecision how;
     long retryNanos;
@@ -478,14 +516,29 @@ final class LateReplyLedger {
       } else if (!k.answered || now - k.answeredAt >= fresh) {
         if (!answering) {
           how = LateDecision.SHARE;
-        } else if (share.allowed && covers(share.remaining, sharing - 1, k.outstanding, cost)) {
+        } else if (share.allowed && covers(share.remaining, sharing - 1, k.outstanding, cost)
+            && withinAllowance(k, now, fresh, cost, sharing, allowance)) {
           how = LateDecision.COVERED;
           LateReplyTrace.count(k.counts, LateReplyTrace.Count.COVERED_BEFORE_ANSWER, 1);
         } else {
           how = LateDecision.HELD;
         }
-      } else if (share.allowed && coversEveryInstance(k, now, sharing, cost, roundLately(now))) {
+      } else if (share.allowed && coversEveryInstance(k, now, sharing, cost, roundLately(now))
+          && withinAllowance(k, now, fresh, cost, sharing, allowance)) {
         how = LateDecision.COVERED;
+        if (k.betsNotPrinted != null && k.betsNotPrinted.length() < 4000) {
+          long lately = roundLately(now);
+          k.betsNotPrinted.append(" [call=").append(call.number).append(" sent_ago_ms=")
+              .append((now - call.sentAt) / 1_000_000).append(" remaining=").append(k.remaining)
+              .append(" age_ms=").append((now - k.remainingAt) / 1_000_000)
+              .append(" rt_ms=").append(k.remainingRoundTrip / 1_000_000)
+              .append(" lately_ms=").append(lately == Long.MAX_VALUE ? -1 : lately / 1_000_000)
+              .append(" rounds=").append(roundsSince(k, now, lately))
+              .append(" outstanding=").append(k.outstanding).append(" instances=").append(sharing)
+              .append(" others_per_round=").append(k.othersPerRound)
+              .append(" seen=").append(k.seen).append(" share_left=").append(share.remaining)
+              .append(']');
+        }
       } else {
         how = LateDecision.HELD;
       }
@@ -646,6 +699,44 @@ final class LateReplyLedger {
     k.seenCall = callNumber;
     k.seenRemaining = remaining;
     k.seenAt = now;
+  }
+
+  /**
+   * Whether a covered bet of {@code cost} leaves this instance's bets not settled within its
+   * {@code allowance}: what bounds the bets by construction, where {@link #coversEveryInstance}
+   * only estimates. A covered bet is on tokens nobody owns yet: what Redis last said is left,
+   * which the other instances, answered in time, may spend before this instance's late calls
+   * reach Redis, however fast (an instance starved of CPU reads its answers late and measures
+   * every round trip long, so no count of rounds or of the others' spending seen from here
+   * bounds what they spend meanwhile: 113 of 100 when one instance bet 15 times on a remaining
+   * the others had spent, BENCHMARKS.md section 7, h-bets). Each bet is a debt here ({@link
+   * #credits} below zero) until its reply says Redis counted it, and one Redis refused stays a
+   * debt until a token Redis grants this instance pays it; so what this instance has admitted
+   * over Redis's count is never more than its debt, and no covered bet is made that would take
+   * the debt past the allowance. All instances together then go over by at most the sum of
+   * their allowances ({@code FailurePolicyStore} gives each {@code 1/20} of the rule's budget,
+   * divided among the instances), whatever the others do. What the allowance refuses is held,
+   * not lost: a token Redis grants the held call is a credit for the next late request. Alone
+   * (nobody else seen spending the key) a covered bet is bounded by what Redis said already:
+   * only this instance's own calls spend it.
+   *
+   * <p>Only while Redis answered a call of the key in time within the last {@code max-wait}: Redis
+   * then answers promptly and this instance's lateness is its own (a starved host, its path), so
+   * the others, answered in time, may spend what it said at any pace. With no call of the key
+   * answered in time for {@code max-wait}, Redis itself is late (every reply 200 ms or 1 s late),
+   * the others' calls are as late as this instance's, and covers' count of their calls in flight
+   * holds; bounding those bets too cost tokens the flood then never admitted (65-99 of 100 in
+   * {@code LateReplyLedgerTest}'s interleaved floods, where every reply is late, became 45-97).
+   */
+  private static boolean withinAllowance(Key k, long now, long fresh, long cost, long instances,
+      long allowance) {
+    if (instances == 1 && k.othersPerRound == 0) {
+      return true;
+    }
+    if (k.inTimeAt == 0 || now - k.inTimeAt >= fresh) {
+      return true; // every call of the key late for max-wait: the others' as late (see above)
+    }
+    return k.credits - cost >= -allowance;
   }
 
   /**

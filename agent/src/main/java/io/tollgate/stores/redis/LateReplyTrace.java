@@ -86,6 +86,7 @@ final class LateReplyTrace {
       long credits;
       long room;
       int outstanding;
+      String bets;
       synchronized (k) {
         if (k.counts == null || Arrays.equals(k.counts, k.countsPrinted)) {
           continue;
@@ -95,6 +96,8 @@ final class LateReplyTrace {
         credits = k.credits;
         room = k.roomForCredits;
         outstanding = k.outstanding;
+        bets = k.betsNotPrinted.toString();
+        k.betsNotPrinted.setLength(0);
       }
       StringBuilder line = new StringBuilder("late-trace ms=").append(System.currentTimeMillis())
           .append(" rule=").append(ruleName).append(" key=").append(k.name)
@@ -105,6 +108,10 @@ final class LateReplyTrace {
             .append(now[c.ordinal()]);
       }
       AgentLog.info(line.toString());
+      if (!bets.isEmpty()) {
+        AgentLog.info("late-bets ms=" + System.currentTimeMillis() + " rule=" + ruleName + " key="
+            + k.name + bets);
+      }
     }
   }
 }

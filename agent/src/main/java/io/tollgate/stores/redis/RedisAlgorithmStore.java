@@ -153,6 +153,12 @@ public abstract class RedisAlgorithmStore implements LimiterStore {
    */
   abstract RateLimitAlgorithm<?> dividedAmong(int instances);
 
+  /**
+   * The most the rule admits at once, all instances together (a full bucket's burst, a window's
+   * limit, the concurrency limit): what {@link LateReplyLedger}'s allowance for bets is a part of.
+   */
+  abstract long budget();
+
   /** {@code spec} with limit and burst divided among {@code instances}, at least 1 each. */
   static LimitSpec divided(LimitSpec spec, int instances) {
     return new LimitSpec(

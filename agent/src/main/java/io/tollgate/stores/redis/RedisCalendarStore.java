@@ -131,6 +131,11 @@ public final class RedisCalendarStore extends RedisAlgorithmStore {
   }
 
   @Override
+  long budget() {
+    return quota.limit();
+  }
+
+  @Override
   RateLimitAlgorithm<?> dividedAmong(int instances) {
     return new CalendarQuota(Math.max(1, quota.limit() / instances), quota.unit(), quota.zone());
   }

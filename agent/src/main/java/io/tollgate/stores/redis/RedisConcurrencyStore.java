@@ -172,6 +172,11 @@ public final class RedisConcurrencyStore extends RedisAlgorithmStore {
   }
 
   @Override
+  long budget() {
+    return spec().limit();
+  }
+
+  @Override
   RateLimitAlgorithm<?> dividedAmong(int instances) {
     LimitSpec spec = divided(spec(), instances);
     return new Concurrency(spec);

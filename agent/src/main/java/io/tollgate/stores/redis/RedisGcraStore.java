@@ -173,4 +173,9 @@ public final class RedisGcraStore extends RedisAlgorithmStore {
     LimitSpec spec = divided(spec(), instances);
     return gcra.withSpec(spec);
   }
+
+  @Override
+  long budget() {
+    return spec().burst();
+  }
 }

@@ -120,6 +120,11 @@ final class RedisPeriodCountStore extends RedisAlgorithmStore {
   }
 
   @Override
+  long budget() {
+    return spec.limit();
+  }
+
+  @Override
   RateLimitAlgorithm<?> dividedAmong(int instances) {
     return withSpec.apply(divided(spec, instances));
   }

@@ -109,6 +109,11 @@ public final class RedisSlidingWindowStore extends RedisAlgorithmStore {
   }
 
   @Override
+  long budget() {
+    return spec().limit();
+  }
+
+  @Override
   RateLimitAlgorithm<?> dividedAmong(int instances) {
     LimitSpec spec = divided(spec(), instances);
     return new SlidingWindow(spec);

@@ -1001,6 +1001,58 @@ class LateReplyLedgerTest {
   }
 
   /**
+   * The traced 113 of 100 (busy batched {@code reload-deny}, BENCHMARKS.md section 7, h-bets):
+   * one instance, starved of CPU, read Redis's answer {@code remaining} left, and its next {@code
+   * lateCalls} calls went late, all in flight together; what Redis said covered every instance's
+   * calls in flight ({@code 3 x 15 <= 48}), in the same round, so it bet all of them; but the
+   * other instances, answered in time, had spent the {@code remaining} before those calls reached
+   * Redis, which refused every one: each bet admitted over the limit (main: 15 of 15). Nothing
+   * seen here tells how fast the others spend, so covered bets are bounded by construction: this
+   * instance's bets not settled never exceed its allowance, {@code limit / 20 / instances}
+   * (0 below 60 with 3 instances). What the allowance refuses is held: when the others have not
+   * spent the budget after all, the held calls' tokens admit the next late requests, so none is
+   * lost.
+   */
+  @ParameterizedTest(name = "limit {0}, {1} left said in time, {2} late calls in flight, the others"
+      + " spent it: at most {3} admitted over the limit")
+  @CsvSource({
+    // limit, remaining said in time, late calls, over the limit at most (main: every late call)
+    "100,  48, 15, 1",
+    "300, 144, 15, 5",
+    " 30,  14,  4, 0",
+  })
+  void coveredBetsOnWhatTheOthersMaySpendStayWithinTheInstancesAllowance(int limit,
+      int remaining, int lateCalls, int overAtMost) {
+    for (boolean othersSpendIt : new boolean[] {true, false}) {
+      ScriptedRedis redis = new ScriptedRedis(limit);
+      FailurePolicyStore starved = instance(redis, limit, 3, STILL);
+      // The others spent down to what this instance's answer in time says is left.
+      redis.left = remaining + 1;
+      assertEquals(1, admitted(starved, 1), "answered in time");
+      if (othersSpendIt) {
+        redis.left = 0; // before this instance's late calls reach Redis
+      }
+      redis.late = true;
+      int admittedLate = admittedTogether(starved, redis, lateCalls);
+      redis.answerLateCalls();
+      if (othersSpendIt) {
+        assertTrue(admittedLate <= overAtMost, admittedLate + " admitted late of " + lateCalls
+            + ", every call refused by Redis: over the limit");
+        assertEquals(0, starved.lateReplies().credits("k") + admittedLate,
+            "each bet Redis refused is a debt here");
+      } else {
+        // The held calls' tokens: credits, spent by the next late requests.
+        int later = admitted(starved, lateCalls);
+        redis.answerLateCalls();
+        assertTrue(admittedLate + later >= lateCalls, admittedLate + " then " + later
+            + " admitted late: the " + lateCalls
+            + " tokens Redis granted the first are spent here");
+      }
+      assertEquals(0, starved.lateReplies().outstanding("k"), "every call answered");
+    }
+  }
+
+  /**
    * A late call whose script was not cached ({@code NOSCRIPT}: a restarted or flushed Redis) did
    * not run: a request the share admitted for it is charged to Redis, or nothing would count it.
    */
