@@ -73,16 +73,11 @@ class RulePathIndexTest {
   void neverLeavesOutARuleThatMatches() {
     long seed = Long.getLong("tollgate.seed", System.nanoTime());
     Random random = new Random(seed);
-    String[] segments = {"a", "b", "c", "*", "a*", "?", "**"};
-    String[] pathSegments = {"a", "b", "c", "ab", "", "x"};
     for (int round = 0; round < 20; round++) {
-      String[] globs = new String[40];
-      for (int i = 0; i < globs.length; i++) {
-        globs[i] = random.nextInt(10) == 0 ? "-" : randomPath(random, segments);
-      }
+      String[] globs = RandomPaths.globs(random, 40, 10);
       RuleSet rules = ruleSet(globs);
       for (int p = 0; p < 200; p++) {
-        String path = randomPath(random, pathSegments);
+        String path = RandomPaths.path(random, RandomPaths.PATH_SEGMENTS);
         List<Integer> candidates = new ArrayList<>();
         for (int c : rules.candidatesFor(path)) {
           candidates.add(c);
@@ -98,15 +93,6 @@ class RulePathIndexTest {
         }
       }
     }
-  }
-
-  private static String randomPath(Random random, String[] segments) {
-    StringBuilder path = new StringBuilder();
-    int n = 1 + random.nextInt(3);
-    for (int i = 0; i < n; i++) {
-      path.append('/').append(segments[random.nextInt(segments.length)]);
-    }
-    return path.toString();
   }
 
   private static RuleSet ruleSet(String[] globs) {

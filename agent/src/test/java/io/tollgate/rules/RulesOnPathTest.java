@@ -58,16 +58,11 @@ class RulesOnPathTest {
   void leavesOutNoRuleThatMatchesAndSaysNoneOnlyWhenNoneMatches() {
     long seed = Long.getLong("tollgate.seed", System.nanoTime());
     Random random = new Random(seed);
-    String[] segments = {"a", "b", "c", "*", "a*", "?", "**"};
-    String[] pathSegments = {"a", "b", "c", "ab", "", "x"};
     for (int round = 0; round < 20; round++) {
-      String[] globs = new String[round % 2 == 0 ? 5 : 40];
-      for (int i = 0; i < globs.length; i++) {
-        globs[i] = random.nextInt(20) == 0 ? "-" : randomPath(random, segments);
-      }
+      String[] globs = RandomPaths.globs(random, round % 2 == 0 ? 5 : 40, 20);
       RuleSet rules = ruleSet(globs, false);
       for (int p = 0; p < 200; p++) {
-        String path = randomPath(random, pathSegments);
+        String path = RandomPaths.path(random, RandomPaths.PATH_SEGMENTS);
         int[] found = rules.rulesOnPath(path);
         List<Integer> on = new ArrayList<>();
         for (int c : found) {
@@ -87,15 +82,6 @@ class RulesOnPathTest {
         }
       }
     }
-  }
-
-  private static String randomPath(Random random, String[] segments) {
-    StringBuilder path = new StringBuilder();
-    int n = 1 + random.nextInt(3);
-    for (int i = 0; i < n; i++) {
-      path.append('/').append(segments[random.nextInt(segments.length)]);
-    }
-    return path.toString();
   }
 
   /**
