@@ -353,8 +353,8 @@ public final class TollgateGate {
     }
     long held = scope == null ? TollgateBridge.startupWaitNanos() : scope.heldNanos;
     List<Rule> waitingForBody = scope == null ? null : bodyWaitingOf(scope, ruleSet);
-    RuleVerdicts verdicts = decide(
-        exchange, sentMethod, ruleSet, point, earlier, waiting, waitingForBody, held, scope);
+    RuleVerdicts verdicts = decide(exchange, sentMethod, ruleSet, point, earlier, waiting,
+        waitingForBody, held, scope, null, null);
     if (scope != null) {
       keepBodyWaiting(scope, waitingForBody);
     }
@@ -420,7 +420,7 @@ public final class TollgateGate {
     RuleVerdicts verdicts = scope.verdicts; // the scope's own: its end gives back what is taken
     int before = verdicts.size();
     decide(exchange, null, ruleSet, point, verdicts, waiting, waitingForBody, scope.heldNanos,
-        scope);
+        scope, null, null);
     keepBodyWaiting(scope, waitingForBody);
     if (waiting == scope.waitingForPrincipal && waiting.isEmpty()) {
       scope.waitingForPrincipal = null;
@@ -610,24 +610,10 @@ public final class TollgateGate {
    * holds the request for nothing worth a clock reading (~30 ns each on a virtual machine), and
    * its store reads the clock once itself. The time held is kept as the verdicts' {@link
    * RuleVerdicts#heldByLastPoint}.
-   */
-  private RuleVerdicts decide(
-      HttpExchange exchange,
-      String sentMethod,
-      RuleSet ruleSet,
-      DecisionPoint point,
-      RuleVerdicts earlier,
-      List<Rule> waiting,
-      List<Rule> waitingForBody,
-      long heldNanos,
-      RequestScope scope) {
-    return decide(exchange, sentMethod, ruleSet, point, earlier, waiting, waitingForBody,
-        heldNanos, scope, null, null);
-  }
-
-  /**
-   * As above, on the request's {@code path} and the rules {@code onPath} that its entry point
-   * found ({@link RuleSet#rulesOnPath}), or, with {@code path} null, looked up here.
+   *
+   * <p>On the request's {@code path} and the rules {@code onPath} that its outermost entry point
+   * found ({@link RuleSet#rulesOnPath}), or, with {@code path} null (any later point), looked up
+   * here.
    */
   private RuleVerdicts decide(
       HttpExchange exchange,
