@@ -654,7 +654,7 @@ final class LateReplyLedger {
    */
   private static boolean coversEveryInstance(Key k, long now, long instances, long cost,
       long roundLately) {
-    if (instances == 1 && k.othersPerRound == 0) {
+    if (countsAlone(k, instances)) {
       return covers(k.remaining, 1, k.outstanding, cost); // nobody else spends it: one round
     }
     // Counted alone but seen spent by others: the count is a heartbeat old (an instance started
@@ -730,13 +730,22 @@ final class LateReplyLedger {
    */
   private static boolean withinAllowance(Key k, long now, long fresh, long cost, long instances,
       long allowance) {
-    if (instances == 1 && k.othersPerRound == 0) {
+    if (countsAlone(k, instances)) {
       return true;
     }
     if (k.inTimeAt == 0 || now - k.inTimeAt >= fresh) {
       return true; // every call of the key late for max-wait: the others' as late (see above)
     }
     return k.credits - cost >= -allowance;
+  }
+
+  /**
+   * Whether this instance may take itself for the key's only spender: it counts no other
+   * instance, and has seen nobody else spend the key between two answers (the count is a
+   * heartbeat old: an instance started since, or this one's heartbeats late on a starved host).
+   */
+  private static boolean countsAlone(Key k, long instances) {
+    return instances == 1 && k.othersPerRound == 0;
   }
 
   /**
