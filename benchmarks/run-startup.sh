@@ -28,10 +28,15 @@ BEFORE_AGENT=${BEFORE_AGENT:-}
 # "empty"'s can), to tell what that costs. EMPTY_JAR=1 adds "empty-jar": the empty agent inside a
 # copy of AGENT's jar, which it appends to the bootstrap class path as Tollgate does: the jar's own
 # part (opened, read and searched by the JVM), none of Tollgate's code run; agent - empty-jar is
-# then what Tollgate's code adds. benchmarks/startup-split.py gives the same-round differences.
-EMPTY=${EMPTY:-0}; EMPTY_PLAIN=${EMPTY_PLAIN:-0}; EMPTY_JAR=${EMPTY_JAR:-0}
+# then what Tollgate's code adds. EMPTY_BOOT=1 adds "empty-boot": the empty agent appending its own
+# small jar to the bootstrap class path: what appending any jar costs (the JVM then stops sharing
+# archived platform and application classes, "Sharing is only supported for boot loader classes"),
+# apart from the jar's size (empty-jar - empty-boot). benchmarks/startup-split.py gives the
+# same-round differences.
+EMPTY=${EMPTY:-0}; EMPTY_PLAIN=${EMPTY_PLAIN:-0}; EMPTY_JAR=${EMPTY_JAR:-0}; EMPTY_BOOT=${EMPTY_BOOT:-0}
 MODES=(none agent); [ -n "$BEFORE_AGENT" ] && MODES+=(before); [ "$EMPTY" = 1 ] && MODES+=(empty)
 [ "$EMPTY_PLAIN" = 1 ] && MODES+=(empty-plain); [ "$EMPTY_JAR" = 1 ] && MODES+=(empty-jar)
+[ "$EMPTY_BOOT" = 1 ] && MODES+=(empty-boot)
 EMPTY_AGENTS=benchmarks/target
 [[ " ${MODES[*]} " == *" empty"* ]] && benchmarks/empty-agent/build.sh "$EMPTY_AGENTS" "$AGENT"
 CONFIG=config-examples/quickstart.yaml
@@ -58,6 +63,7 @@ one_run() { # app mode -> prints "ms cpu_ms": wall ms to the first 200, and the 
   [ "$mode" = empty ] && args=(-javaagent:$EMPTY_AGENTS/empty-agent.jar)
   [ "$mode" = empty-plain ] && args=(-javaagent:$EMPTY_AGENTS/empty-agent-plain.jar=plain)
   [ "$mode" = empty-jar ] && args=(-javaagent:$EMPTY_AGENTS/empty-agent-in-tollgate-jar.jar=boot)
+  [ "$mode" = empty-boot ] && args=(-javaagent:$EMPTY_AGENTS/empty-agent.jar=boot)
   t0=$(now_ms)
   PORT=$PORT java "${args[@]}" -jar "$jar" >/tmp/tollgate-startup.$$.log 2>&1 &
   pid=$!
@@ -121,7 +127,7 @@ if cpu:
         print(f"| {app} | {mode} | {statistics.median(v):.0f} | {min(v)} | {max(v)} |")
     print()
 for app in sorted({a for a, _ in d}):
-    for mode, what in (('agent', 'the agent'), ('before', 'the agent (before)'), ('empty', 'an empty agent'), ('empty-plain', 'an empty agent unable to retransform'), ('empty-jar', "an empty agent in Tollgate's jar")):
+    for mode, what in (('agent', 'the agent'), ('before', 'the agent (before)'), ('empty', 'an empty agent'), ('empty-plain', 'an empty agent unable to retransform'), ('empty-jar', "an empty agent in Tollgate's jar"), ('empty-boot', 'an empty agent appending its small jar to the bootstrap path')):
         if (app, 'none') in med and (app, mode) in med:
             print(f"{app}: added by {what} (median - median) = {med[(app,mode)] - med[(app,'none')]:.0f} ms")
 PY

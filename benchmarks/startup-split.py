@@ -28,7 +28,7 @@ for line in open(f'{res}/startup-threads.txt'):
         k, v = kv.split('=')
         rows[f[2]].setdefault(f[1], {})[k] = int(v)
 measures = ['wall', 'jvm_cpu', 'main', 'compiler', 'gc', 'request', 'agent', 'other']
-pairs = [('empty', 'none'), ('empty-jar', 'empty'), ('agent', 'empty-jar'), ('agent', 'empty'),
+pairs = [('empty', 'none'), ('empty-boot', 'empty'), ('empty-jar', 'empty-boot'), ('empty-jar', 'empty'), ('agent', 'empty-jar'), ('agent', 'empty'),
          ('agent', 'none'), ('empty-plain', 'none'), ('empty', 'empty-plain')]
 modes = sorted({m for r in rows.values() for m in r})
 print(f'{app}: {len(rows)} rounds; medians by mode (ms)')
