@@ -53,7 +53,7 @@ final class AgentClassLoader extends ClassLoader {
    * The agent's own classes are defined here without asking the parent first: it cannot have them
    * (they are under {@code inst/} only), and for each of the ~500 that an agent's start loads, the
    * platform loader would make a lock for the name, the bootstrap loader search its class path
-   * (this jar, appended to it), and the platform loader then throw a {@link
+   * (this jar too, where it had to be appended to it), and the platform loader then throw a {@link
    * ClassNotFoundException} with its stack trace, in {@code premain} too. The bridge's classes, and
    * every other class, are the parent's first, as always.
    */

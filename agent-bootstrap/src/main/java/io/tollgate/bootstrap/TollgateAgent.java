@@ -2,18 +2,17 @@ package io.tollgate.bootstrap;
 
 import java.io.File;
 import java.lang.instrument.Instrumentation;
-import java.util.jar.JarFile;
 
 /**
  * The agent's entry point ({@code Premain-Class} and {@code Agent-Class}), loaded by the system
  * class loader.
  *
- * <p>It does as little as possible: it appends the agent jar to the bootstrap class path, so that
- * the bridge which woven entry points call is visible from every class loader, and hands over to
- * {@link AgentStarter} there. It never refers to another Tollgate class directly: a class resolved
- * from here before the jar is on the bootstrap path would be loaded twice, once by each loader,
- * and the two copies would not share state. It never throws: a failing agent must not stop the
- * application from starting.
+ * <p>It does as little as possible: it puts the bridge which woven entry points call in the
+ * bootstrap class loader ({@link BridgeInBootLoader}), so that it is visible from every class
+ * loader, and hands over to {@link AgentStarter} there. It never refers to a class of the bridge
+ * directly: a class resolved from here would be loaded twice, once by each loader, and the two
+ * copies would not share state. It never throws: a failing agent must not stop the application
+ * from starting.
  */
 public final class TollgateAgent {
 
@@ -35,7 +34,7 @@ public final class TollgateAgent {
 
   private static synchronized void start(String agentArgs, Instrumentation inst, boolean atStartup) {
     boolean status = !atStartup && isStatusRequest(agentArgs);
-    if (status && !agentIsInstalled()) {
+    if (status && !BridgeInBootLoader.inBootLoader()) {
       // `status` asks the agent running here; with none, it must not start one. The command
       // finds its report empty and says so.
       return;
@@ -43,9 +42,8 @@ public final class TollgateAgent {
     try {
       File jar = agentJar();
       if (!status) {
-        // Not for `status`, whose agent put it there already: each refresh would open the jar
-        // once more and keep it open.
-        inst.appendToBootstrapClassLoaderSearch(new JarFile(jar));
+        // Not for `status`, whose agent put it there already
+        BridgeInBootLoader.install(inst, jar);
       }
       Class<?> starter = Class.forName("io.tollgate.bootstrap.AgentStarter", true, null);
       starter
@@ -112,19 +110,6 @@ public final class TollgateAgent {
       }
     }
     return false;
-  }
-
-  /**
-   * Whether an agent was installed in this JVM: its jar is on the bootstrap class path, where
-   * {@link #start} puts it first. Asked without loading the class.
-   */
-  private static boolean agentIsInstalled() {
-    try {
-      Class.forName("io.tollgate.bootstrap.AgentStarter", false, null);
-      return true;
-    } catch (ClassNotFoundException | LinkageError e) {
-      return false;
-    }
   }
 
   private static File agentJar() throws Exception {

@@ -69,7 +69,8 @@ public final class BridgeVisibility {
 
   /** What an operator can change so that this kind of loader shows the bridge. */
   static String fixFor(String kind) {
-    String bootstrapPackage = TollgateBridge.class.getPackage().getName();
+    // Not getPackage(): null for a class the bootstrap loader defined from no class path entry
+    String bootstrapPackage = TollgateBridge.class.getPackageName();
     if (kind.startsWith("org.jboss.modules.")) {
       return "Fix: add " + bootstrapPackage + " to the JVM option -Djboss.modules.system.pkgs"
           + " (for example -Djboss.modules.system.pkgs=org.jboss.byteman," + bootstrapPackage
