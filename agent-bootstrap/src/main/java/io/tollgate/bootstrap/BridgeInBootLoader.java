@@ -74,7 +74,10 @@ final class BridgeInBootLoader {
       define(inst, jar);
       return;
     } catch (Throwable t) {
-      Throwable cause = t instanceof InvocationTargetException ? t.getCause() : t;
+      Throwable cause = t;
+      while (cause instanceof InvocationTargetException && cause.getCause() != null) {
+        cause = cause.getCause(); // the definer's reflective calls, and ours to it
+      }
       System.err.println("[tollgate] WARN the bridge's classes could not be"
           + " defined in the bootstrap class loader (" + cause + "); the agent jar is appended to"
           + " the bootstrap class path instead, and the JVM may say so on standard error");
