@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
 import java.lang.reflect.InvocationTargetException;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 
@@ -49,8 +51,8 @@ final class BridgeInBootLoader {
 
   /**
    * The classes of this package (by simple name; their nested classes too) that are not the
-   * bridge: the agent's and the command line's entry points, loaded by the system class loader,
-   * this class, and the definer, loaded by a class loader of its own.
+   * bridge: the agent's and the command line's entry points and this class, loaded by the system
+   * class loader, and the definer, loaded by a class loader of its own.
    */
   static final String[] STAYS_IN_SYSTEM_LOADER = {
     "TollgateAgent", "TollgateMain", "BridgeInBootLoader", "BootLoaderDefiner", "package-info",
@@ -71,7 +73,7 @@ final class BridgeInBootLoader {
       return;
     }
     try (JarFile jar = new JarFile(jarFile, false)) {
-      define(inst, jar);
+      define(inst, jar, jarFile);
       return;
     } catch (Throwable t) {
       Throwable cause = t;
@@ -96,15 +98,19 @@ final class BridgeInBootLoader {
     }
   }
 
-  private static void define(Instrumentation inst, JarFile jar) throws Exception {
+  private static void define(Instrumentation inst, JarFile jar, File jarFile) throws Exception {
     byte[][] classFiles = new byte[CLASSES.length][];
     for (int i = 0; i < CLASSES.length; i++) {
       classFiles[i] = classFile(jar, CLASSES[i]);
     }
-    // Not named here: the system class loader would load a copy of its own
-    Class<?> definer = new OwnLoader().define(DEFINER, classFile(jar, DEFINER));
-    definer.getMethod("define", Instrumentation.class, String[].class, byte[][].class)
-        .invoke(null, inst, CLASSES.clone(), classFiles);
+    // The definer in a class loader of its own, whose unnamed module is the definer's alone: a
+    // JDK class, not a class loader of ours in the system loader, which the agent would then find
+    // among the application's loaded class loaders and retransform.
+    try (URLClassLoader own = new URLClassLoader(new URL[] {jarFile.toURI().toURL()}, null)) {
+      Class<?> definer = Class.forName(DEFINER, true, own);
+      definer.getMethod("define", Instrumentation.class, String[].class, byte[][].class)
+          .invoke(null, inst, CLASSES.clone(), classFiles);
+    }
   }
 
   /** The class file of the class {@code name} in {@code jar}, where a class loader looks for it. */
@@ -115,18 +121,6 @@ final class BridgeInBootLoader {
     }
     try (InputStream in = jar.getInputStream(entry)) {
       return in.readAllBytes();
-    }
-  }
-
-  /** A class loader for one class, whose unnamed module is that class's alone. */
-  private static final class OwnLoader extends ClassLoader {
-
-    OwnLoader() {
-      super(null);
-    }
-
-    Class<?> define(String name, byte[] classFile) {
-      return defineClass(name, classFile, 0, classFile.length);
     }
   }
 }
