@@ -360,6 +360,8 @@ final class LateReplyLedger {
     final long shareTaken;
     /** When it was about to be sent: its reply's round trip is measured from here. */
     final long sentAt;
+    /** What kind of bet its late decision was, for {@link LateReplyTrace} only (under the key's lock). */
+    LateReplyTrace.Bet bet = LateReplyTrace.Bet.NONE;
 
     Call(Key key, long number, long shareTaken, long sentAt) {
       this.key = key;
@@ -526,23 +528,14 @@ final class LateReplyLedger {
       } else if (share.allowed && coversEveryInstance(k, now, sharing, cost, roundLately(now))
           && withinAllowance(k, now, fresh, cost, sharing, allowance)) {
         how = LateDecision.COVERED;
-        if (k.betsNotPrinted != null && k.betsNotPrinted.length() < 4000) {
-          long lately = roundLately(now);
-          k.betsNotPrinted.append(" [call=").append(call.number).append(" sent_ago_ms=")
-              .append((now - call.sentAt) / 1_000_000).append(" remaining=").append(k.remaining)
-              .append(" age_ms=").append((now - k.remainingAt) / 1_000_000)
-              .append(" rt_ms=").append(k.remainingRoundTrip / 1_000_000)
-              .append(" lately_ms=").append(lately == Long.MAX_VALUE ? -1 : lately / 1_000_000)
-              .append(" rounds=").append(roundsSince(k, now, lately))
-              .append(" outstanding=").append(k.outstanding).append(" instances=").append(sharing)
-              .append(" others_per_round=").append(k.othersPerRound)
-              .append(" seen=").append(k.seen).append(" share_left=").append(share.remaining)
-              .append(']');
-        }
       } else {
         how = LateDecision.HELD;
       }
       retryNanos = Math.max(HELD_RETRY_NANOS, k.refusedUntil - now);
+      if (k.counts != null && share.allowed
+          && (how == LateDecision.SHARE || how == LateDecision.COVERED)) {
+        traceBet(k, call, now, fresh, answering, sharing, allowance, share.remaining);
+      }
       if (share.allowed && (how == LateDecision.SHARE || how == LateDecision.COVERED)) {
         // A bet: a debt until its reply says Redis counted it, so that no credit is spent while
         // a bet of this instance may still prove to be on top of the limit.
@@ -582,6 +575,46 @@ final class LateReplyLedger {
       }
     });
     return how;
+  }
+
+  /**
+   * For {@link LateReplyTrace}: what a bet (the share's, or a covered one) was made on, under the
+   * key's lock, before its debt: which path admitted it (Redis silent, before any answer of the
+   * key, covered with or without a call of the key answered in time within {@code max-wait}),
+   * and what this instance knew then. Reads only; the decision is made already.
+   */
+  private void traceBet(Key k, Call call, long now, long fresh, boolean answering, long sharing,
+      long allowance, long shareLeft) {
+    LateReplyTrace.Bet bet;
+    boolean inTime = k.inTimeAt != 0 && now - k.inTimeAt < fresh;
+    if (!k.answered || now - k.answeredAt >= fresh) {
+      bet = answering ? LateReplyTrace.Bet.BEFORE_ANSWER : LateReplyTrace.Bet.SHARE;
+    } else {
+      bet = inTime ? LateReplyTrace.Bet.COVERED_IN_TIME : LateReplyTrace.Bet.COVERED_NO_IN_TIME;
+    }
+    call.bet = bet;
+    if (bet == LateReplyTrace.Bet.COVERED_NO_IN_TIME) {
+      LateReplyTrace.count(k.counts, LateReplyTrace.Count.COVERED_NO_IN_TIME, 1);
+    }
+    if (k.betsNotPrinted == null || k.betsNotPrinted.length() >= 6000) {
+      return;
+    }
+    long lately = roundLately(now);
+    k.betsNotPrinted.append(" [").append(bet.name().toLowerCase(java.util.Locale.ROOT))
+        .append(" call=").append(call.number).append(" sent_ago_ms=")
+        .append((now - call.sentAt) / 1_000_000).append(" remaining=").append(k.remaining)
+        .append(" age_ms=").append(k.answered ? (now - k.remainingAt) / 1_000_000 : -1)
+        .append(" rt_ms=").append(k.remainingRoundTrip / 1_000_000)
+        .append(" lately_ms=").append(lately == Long.MAX_VALUE ? -1 : lately / 1_000_000)
+        .append(" rounds=").append(k.answered ? roundsSince(k, now, lately) : 0)
+        .append(" outstanding=").append(k.outstanding).append(" instances=").append(sharing)
+        .append(" others_per_round=").append(k.othersPerRound)
+        .append(" seen=").append(k.seen).append(" share_left=").append(shareLeft)
+        .append(" in_time_ago_ms=").append(k.inTimeAt == 0 ? -1 : (now - k.inTimeAt) / 1_000_000)
+        .append(" answered_ago_ms=").append(k.answered ? (now - k.answeredAt) / 1_000_000 : -1)
+        .append(" credits=").append(k.credits).append(" allowance=").append(allowance)
+        .append(" answering=").append(answering)
+        .append(']');
   }
 
   /**
@@ -783,6 +816,12 @@ final class LateReplyLedger {
                 : LateReplyTrace.Count.LATE_GRANT_REFUSED_HERE)
             : (admittedHere ? LateReplyTrace.Count.LATE_REFUSAL_ADMITTED_HERE
                 : LateReplyTrace.Count.LATE_REFUSAL_REFUSED_HERE), 1);
+      }
+      if (decided != null && !decided.allowed && admittedHere) {
+        LateReplyTrace.count(k.counts, call.bet.refused(), 1);
+      }
+      if (decided == null && admittedHere && call.bet != LateReplyTrace.Bet.NONE) {
+        LateReplyTrace.count(k.counts, LateReplyTrace.Count.NO_REPLY_BET, 1);
       }
       boolean bet = admittedHere && how != LateDecision.CREDIT;
       boolean counted = decided == null ? bet : decided.allowed;
