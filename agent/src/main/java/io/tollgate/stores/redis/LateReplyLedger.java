@@ -62,13 +62,24 @@ import java.util.function.LongSupplier;
  * calls reach Redis, and an instance starved of CPU reads its answers late and measures every
  * round trip long, so neither the rounds counted nor the others' spending seen bound what they
  * spend meanwhile (113 of 100: one instance bet 15 calls on a remaining of a moment before, and
- * Redis refused 14; BENCHMARKS.md section 7, h-bets). So while Redis answers calls of the key in
- * time, this instance's covered bets not settled (each a debt until Redis counts it, one Redis
+ * Redis refused 14; BENCHMARKS.md section 7, h-bets). So once Redis has said what is left of
+ * the key (within {@code max-wait}; in time or late alike: an instance none of whose calls comes
+ * in time cannot tell that from a Redis late for everyone), this instance's covered bets not settled (each a debt until Redis counts it, one Redis
  * refused until a token of this instance's pays it) never exceed its allowance ({@code
  * FailurePolicyStore#betAllowance}: 1/20 of the rule's budget divided among the instances). What
  * an instance admits over Redis's count is never more than its debt, so the instances together
  * go over by at most a twentieth of the limit whatever the others do ({@link #withinAllowance}).
  * The bets it refuses are held: Redis's tokens to them are credits, not lost.
+ *
+ * <p><b>Redis's refusal holds while it is silent.</b> A refusal says no token is left until its
+ * {@code Retry-After}; the share bets (2) only once Redis has answered nothing for {@code
+ * max-wait}, and a refusal read just before that silence still says the budget is spent. So the
+ * share does not bet until the key's last refusal has run out: the calls are held. Without this
+ * the share bet the units its held calls had given back after the refusal (a starved instance
+ * hears nothing for a second: every one of its share's bets on a key Redis had refused was
+ * refused again, 82-97 of 100 with them in the traced {@code reload-deny} passes, h-trace). A
+ * Redis frozen after a refusal loses nothing by it (no token was there), and one frozen after a
+ * grant, or past the refusal's {@code Retry-After}, still has the shares decide.
  *
  * <p>Why a credit of a call sent before a silent bet goes through the share: a call held while
  * Redis answered others but not this key (3) gave its share's unit back, for a Redis that then
@@ -222,6 +233,8 @@ final class LateReplyLedger {
     boolean answered;
     long answeredAt;
     long remaining;
+    /** Whether the latest answer was a refusal, and until when it said no token is left. */
+    boolean refused;
     long refusedUntil;
     /**
      * When {@link #remaining} was read here, and the round trip of the call that brought it: the
@@ -516,17 +529,19 @@ final class LateReplyLedger {
         debit(k, cost);
         how = LateDecision.CREDIT;
       } else if (!k.answered || now - k.answeredAt >= fresh) {
-        if (!answering) {
+        if (!answering && refusedNow(k, now)) {
+          how = LateDecision.HELD; // Redis's refusal holds while it is silent (class comment)
+        } else if (!answering) {
           how = LateDecision.SHARE;
-        } else if (share.allowed && covers(share.remaining, sharing - 1, k.outstanding, cost)
-            && withinAllowance(k, now, fresh, cost, sharing, allowance)) {
+        } else if (share.allowed && covers(share.remaining, sharing - 1, k.outstanding, cost)) {
+          // (No allowance: nothing of the key was answered within max-wait, see withinAllowance.)
           how = LateDecision.COVERED;
           LateReplyTrace.count(k.counts, LateReplyTrace.Count.COVERED_BEFORE_ANSWER, 1);
         } else {
           how = LateDecision.HELD;
         }
       } else if (share.allowed && coversEveryInstance(k, now, sharing, cost, roundLately(now))
-          && withinAllowance(k, now, fresh, cost, sharing, allowance)) {
+          && withinAllowance(k, cost, sharing, allowance)) {
         how = LateDecision.COVERED;
       } else {
         how = LateDecision.HELD;
@@ -753,23 +768,28 @@ final class LateReplyLedger {
    * (nobody else seen spending the key) a covered bet is bounded by what Redis said already:
    * only this instance's own calls spend it.
    *
-   * <p>Only while Redis answered a call of the key in time within the last {@code max-wait}: Redis
-   * then answers promptly and this instance's lateness is its own (a starved host, its path), so
-   * the others, answered in time, may spend what it said at any pace. With no call of the key
-   * answered in time for {@code max-wait}, Redis itself is late (every reply 200 ms or 1 s late),
-   * the others' calls are as late as this instance's, and covers' count of their calls in flight
-   * holds; bounding those bets too cost tokens the flood then never admitted (65-99 of 100 in
-   * {@code LateReplyLedgerTest}'s interleaved floods, where every reply is late, became 45-97).
+   * <p>Whether or not a call of the key was answered in time lately: an instance none of whose
+   * calls comes in time (starved of CPU from the flood's start, so that its own replies are all
+   * it hears) cannot tell its lateness from Redis's, and the others, answered in time, spend what
+   * its late replies say at any pace. Exempting it (h-bets: "every call of the key late for
+   * {@code max-wait}: Redis itself is late, the others' calls as late") let it bet every call it
+   * had in flight on a remaining the others then spent ({@code LateReplyLedgerTest}: 15 of 15
+   * over the limit at 100; h-trace). Where every reply is late for everyone the allowance costs
+   * nothing that the tables measure: a bet settles one reply delay later, and the held calls'
+   * tokens are credits in between. Bets on a key not yet answered within {@code max-wait} (its
+   * first calls) are not bound by it: there the share covering the others' calls in flight is
+   * all there is, and bounding them cost the every-reply-late tables 2-20 tokens of 100.
    */
-  private static boolean withinAllowance(Key k, long now, long fresh, long cost, long instances,
-      long allowance) {
+  private static boolean withinAllowance(Key k, long cost, long instances, long allowance) {
     if (countsAlone(k, instances)) {
       return true;
     }
-    if (k.inTimeAt == 0 || now - k.inTimeAt >= fresh) {
-      return true; // every call of the key late for max-wait: the others' as late (see above)
-    }
     return k.credits - cost >= -allowance;
+  }
+
+  /** Whether what Redis last said of the key is a refusal whose {@code Retry-After} runs still. */
+  private static boolean refusedNow(Key k, long now) {
+    return k.answered && k.refused && now - k.refusedUntil < 0;
   }
 
   /**
@@ -937,6 +957,7 @@ final class LateReplyLedger {
     }
     k.notedCall = call.number;
     k.remaining = decided.allowed ? Math.max(0, decided.remaining) : 0;
+    k.refused = !decided.allowed;
     k.remainingAt = now;
     k.remainingRoundTrip = now - call.sentAt;
     if (decided.allowed) {
