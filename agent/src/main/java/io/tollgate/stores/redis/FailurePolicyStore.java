@@ -470,9 +470,10 @@ public final class FailurePolicyStore implements LimiterStore {
    * How much of a key this instance's covered bets not yet settled may amount to ({@link
    * LateReplyLedger}): its part, {@code 1 / instances}, of {@code 1 / }{@value
    * #OVER_LIMIT_DIVISOR} of the rule's budget, rounded down (0 below 20 x instances: no covered
-   * bet, only credits and held calls). While Redis answers a key in time, the instances' covered
-   * bets then lift its limit by at most a twentieth, however fast the others spend (the share's
-   * bets while Redis is silent, its slow-is-not-down answer, are the shares: together the limit).
+   * bet, only credits and held calls). Once Redis has said what is left of a key (in time or
+   * late), the instances' covered bets then lift its limit by at most a twentieth, however fast
+   * the others spend (the share's bets while Redis is silent, its slow-is-not-down answer, are
+   * the shares: together the limit).
    */
   long betAllowance() {
     return primary.budget() / OVER_LIMIT_DIVISOR / instances();

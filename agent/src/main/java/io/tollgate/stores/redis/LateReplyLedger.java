@@ -62,13 +62,24 @@ import java.util.function.LongSupplier;
  * calls reach Redis, and an instance starved of CPU reads its answers late and measures every
  * round trip long, so neither the rounds counted nor the others' spending seen bound what they
  * spend meanwhile (113 of 100: one instance bet 15 calls on a remaining of a moment before, and
- * Redis refused 14; BENCHMARKS.md section 7, h-bets). So while Redis answers calls of the key in
- * time, this instance's covered bets not settled (each a debt until Redis counts it, one Redis
+ * Redis refused 14; BENCHMARKS.md section 7, h-bets). So once Redis has said what is left of
+ * the key (within {@code max-wait}; in time or late alike: an instance none of whose calls comes
+ * in time cannot tell that from a Redis late for everyone), this instance's covered bets not settled (each a debt until Redis counts it, one Redis
  * refused until a token of this instance's pays it) never exceed its allowance ({@code
  * FailurePolicyStore#betAllowance}: 1/20 of the rule's budget divided among the instances). What
  * an instance admits over Redis's count is never more than its debt, so the instances together
  * go over by at most a twentieth of the limit whatever the others do ({@link #withinAllowance}).
  * The bets it refuses are held: Redis's tokens to them are credits, not lost.
+ *
+ * <p><b>Redis's refusal holds while it is silent.</b> A refusal says no token is left until its
+ * {@code Retry-After}; the share bets (2) only once Redis has answered nothing for {@code
+ * max-wait}, and a refusal read just before that silence still says the budget is spent. So the
+ * share does not bet until the key's last refusal has run out: the calls are held. Without this
+ * the share bet the units its held calls had given back after the refusal (a starved instance
+ * hears nothing for a second: every one of its share's bets on a key Redis had refused was
+ * refused again, 82-97 of 100 with them in the traced {@code reload-deny} passes, h-trace). A
+ * Redis frozen after a refusal loses nothing by it (no token was there), and one frozen after a
+ * grant, or past the refusal's {@code Retry-After}, still has the shares decide.
  *
  * <p>Why a credit of a call sent before a silent bet goes through the share: a call held while
  * Redis answered others but not this key (3) gave its share's unit back, for a Redis that then
@@ -222,6 +233,8 @@ final class LateReplyLedger {
     boolean answered;
     long answeredAt;
     long remaining;
+    /** Whether the latest answer was a refusal, and until when it said no token is left. */
+    boolean refused;
     long refusedUntil;
     /**
      * When {@link #remaining} was read here, and the round trip of the call that brought it: the
@@ -360,6 +373,8 @@ final class LateReplyLedger {
     final long shareTaken;
     /** When it was about to be sent: its reply's round trip is measured from here. */
     final long sentAt;
+    /** What kind of bet its late decision was, for {@link LateReplyTrace} only (under the key's lock). */
+    LateReplyTrace.Bet bet = LateReplyTrace.Bet.NONE;
 
     Call(Key key, long number, long shareTaken, long sentAt) {
       this.key = key;
@@ -514,35 +529,28 @@ final class LateReplyLedger {
         debit(k, cost);
         how = LateDecision.CREDIT;
       } else if (!k.answered || now - k.answeredAt >= fresh) {
-        if (!answering) {
+        if (!answering && refusedNow(k, now)) {
+          how = LateDecision.HELD; // Redis's refusal holds while it is silent (class comment)
+        } else if (!answering) {
           how = LateDecision.SHARE;
-        } else if (share.allowed && covers(share.remaining, sharing - 1, k.outstanding, cost)
-            && withinAllowance(k, now, fresh, cost, sharing, allowance)) {
+        } else if (share.allowed && covers(share.remaining, sharing - 1, k.outstanding, cost)) {
+          // (No allowance: nothing of the key was answered within max-wait, see withinAllowance.)
           how = LateDecision.COVERED;
           LateReplyTrace.count(k.counts, LateReplyTrace.Count.COVERED_BEFORE_ANSWER, 1);
         } else {
           how = LateDecision.HELD;
         }
       } else if (share.allowed && coversEveryInstance(k, now, sharing, cost, roundLately(now))
-          && withinAllowance(k, now, fresh, cost, sharing, allowance)) {
+          && withinAllowance(k, cost, sharing, allowance)) {
         how = LateDecision.COVERED;
-        if (k.betsNotPrinted != null && k.betsNotPrinted.length() < 4000) {
-          long lately = roundLately(now);
-          k.betsNotPrinted.append(" [call=").append(call.number).append(" sent_ago_ms=")
-              .append((now - call.sentAt) / 1_000_000).append(" remaining=").append(k.remaining)
-              .append(" age_ms=").append((now - k.remainingAt) / 1_000_000)
-              .append(" rt_ms=").append(k.remainingRoundTrip / 1_000_000)
-              .append(" lately_ms=").append(lately == Long.MAX_VALUE ? -1 : lately / 1_000_000)
-              .append(" rounds=").append(roundsSince(k, now, lately))
-              .append(" outstanding=").append(k.outstanding).append(" instances=").append(sharing)
-              .append(" others_per_round=").append(k.othersPerRound)
-              .append(" seen=").append(k.seen).append(" share_left=").append(share.remaining)
-              .append(']');
-        }
       } else {
         how = LateDecision.HELD;
       }
       retryNanos = Math.max(HELD_RETRY_NANOS, k.refusedUntil - now);
+      if (k.counts != null && share.allowed
+          && (how == LateDecision.SHARE || how == LateDecision.COVERED)) {
+        traceBet(k, call, now, fresh, answering, sharing, allowance, share.remaining);
+      }
       if (share.allowed && (how == LateDecision.SHARE || how == LateDecision.COVERED)) {
         // A bet: a debt until its reply says Redis counted it, so that no credit is spent while
         // a bet of this instance may still prove to be on top of the limit.
@@ -582,6 +590,46 @@ final class LateReplyLedger {
       }
     });
     return how;
+  }
+
+  /**
+   * For {@link LateReplyTrace}: what a bet (the share's, or a covered one) was made on, under the
+   * key's lock, before its debt: which path admitted it (Redis silent, before any answer of the
+   * key, covered with or without a call of the key answered in time within {@code max-wait}),
+   * and what this instance knew then. Reads only; the decision is made already.
+   */
+  private void traceBet(Key k, Call call, long now, long fresh, boolean answering, long sharing,
+      long allowance, long shareLeft) {
+    LateReplyTrace.Bet bet;
+    boolean inTime = k.inTimeAt != 0 && now - k.inTimeAt < fresh;
+    if (!k.answered || now - k.answeredAt >= fresh) {
+      bet = answering ? LateReplyTrace.Bet.BEFORE_ANSWER : LateReplyTrace.Bet.SHARE;
+    } else {
+      bet = inTime ? LateReplyTrace.Bet.COVERED_IN_TIME : LateReplyTrace.Bet.COVERED_NO_IN_TIME;
+    }
+    call.bet = bet;
+    if (bet == LateReplyTrace.Bet.COVERED_NO_IN_TIME) {
+      LateReplyTrace.count(k.counts, LateReplyTrace.Count.COVERED_NO_IN_TIME, 1);
+    }
+    if (k.betsNotPrinted == null || k.betsNotPrinted.length() >= 6000) {
+      return;
+    }
+    long lately = roundLately(now);
+    k.betsNotPrinted.append(" [").append(bet.name().toLowerCase(java.util.Locale.ROOT))
+        .append(" call=").append(call.number).append(" sent_ago_ms=")
+        .append((now - call.sentAt) / 1_000_000).append(" remaining=").append(k.remaining)
+        .append(" age_ms=").append(k.answered ? (now - k.remainingAt) / 1_000_000 : -1)
+        .append(" rt_ms=").append(k.remainingRoundTrip / 1_000_000)
+        .append(" lately_ms=").append(lately == Long.MAX_VALUE ? -1 : lately / 1_000_000)
+        .append(" rounds=").append(k.answered ? roundsSince(k, now, lately) : 0)
+        .append(" outstanding=").append(k.outstanding).append(" instances=").append(sharing)
+        .append(" others_per_round=").append(k.othersPerRound)
+        .append(" seen=").append(k.seen).append(" share_left=").append(shareLeft)
+        .append(" in_time_ago_ms=").append(k.inTimeAt == 0 ? -1 : (now - k.inTimeAt) / 1_000_000)
+        .append(" answered_ago_ms=").append(k.answered ? (now - k.answeredAt) / 1_000_000 : -1)
+        .append(" credits=").append(k.credits).append(" allowance=").append(allowance)
+        .append(" answering=").append(answering)
+        .append(']');
   }
 
   /**
@@ -720,23 +768,28 @@ final class LateReplyLedger {
    * (nobody else seen spending the key) a covered bet is bounded by what Redis said already:
    * only this instance's own calls spend it.
    *
-   * <p>Only while Redis answered a call of the key in time within the last {@code max-wait}: Redis
-   * then answers promptly and this instance's lateness is its own (a starved host, its path), so
-   * the others, answered in time, may spend what it said at any pace. With no call of the key
-   * answered in time for {@code max-wait}, Redis itself is late (every reply 200 ms or 1 s late),
-   * the others' calls are as late as this instance's, and covers' count of their calls in flight
-   * holds; bounding those bets too cost tokens the flood then never admitted (65-99 of 100 in
-   * {@code LateReplyLedgerTest}'s interleaved floods, where every reply is late, became 45-97).
+   * <p>Whether or not a call of the key was answered in time lately: an instance none of whose
+   * calls comes in time (starved of CPU from the flood's start, so that its own replies are all
+   * it hears) cannot tell its lateness from Redis's, and the others, answered in time, spend what
+   * its late replies say at any pace. Exempting it (h-bets: "every call of the key late for
+   * {@code max-wait}: Redis itself is late, the others' calls as late") let it bet every call it
+   * had in flight on a remaining the others then spent ({@code LateReplyLedgerTest}: 15 of 15
+   * over the limit at 100; h-trace). Where every reply is late for everyone the allowance costs
+   * nothing that the tables measure: a bet settles one reply delay later, and the held calls'
+   * tokens are credits in between. Bets on a key not yet answered within {@code max-wait} (its
+   * first calls) are not bound by it: there the share covering the others' calls in flight is
+   * all there is, and bounding them cost the every-reply-late tables 2-20 tokens of 100.
    */
-  private static boolean withinAllowance(Key k, long now, long fresh, long cost, long instances,
-      long allowance) {
+  private static boolean withinAllowance(Key k, long cost, long instances, long allowance) {
     if (countsAlone(k, instances)) {
       return true;
     }
-    if (k.inTimeAt == 0 || now - k.inTimeAt >= fresh) {
-      return true; // every call of the key late for max-wait: the others' as late (see above)
-    }
     return k.credits - cost >= -allowance;
+  }
+
+  /** Whether what Redis last said of the key is a refusal whose {@code Retry-After} runs still. */
+  private static boolean refusedNow(Key k, long now) {
+    return k.answered && k.refused && now - k.refusedUntil < 0;
   }
 
   /**
@@ -783,6 +836,12 @@ final class LateReplyLedger {
                 : LateReplyTrace.Count.LATE_GRANT_REFUSED_HERE)
             : (admittedHere ? LateReplyTrace.Count.LATE_REFUSAL_ADMITTED_HERE
                 : LateReplyTrace.Count.LATE_REFUSAL_REFUSED_HERE), 1);
+      }
+      if (decided != null && !decided.allowed && admittedHere) {
+        LateReplyTrace.count(k.counts, call.bet.refused(), 1);
+      }
+      if (decided == null && admittedHere && call.bet != LateReplyTrace.Bet.NONE) {
+        LateReplyTrace.count(k.counts, LateReplyTrace.Count.NO_REPLY_BET, 1);
       }
       boolean bet = admittedHere && how != LateDecision.CREDIT;
       boolean counted = decided == null ? bet : decided.allowed;
@@ -898,6 +957,7 @@ final class LateReplyLedger {
     }
     k.notedCall = call.number;
     k.remaining = decided.allowed ? Math.max(0, decided.remaining) : 0;
+    k.refused = !decided.allowed;
     k.remainingAt = now;
     k.remainingRoundTrip = now - call.sentAt;
     if (decided.allowed) {

@@ -52,7 +52,35 @@ final class LateReplyTrace {
      * others' calls in flight), not on what Redis last said is left. Last, so that the lines
      * read before it was counted keep their order.
      */
-    COVERED_BEFORE_ANSWER
+    COVERED_BEFORE_ANSWER,
+    /**
+     * Of {@link #COVERED_BET}, those made while no call of the key had been answered in time for
+     * {@code max-wait} (the allowance does not bound them), and of {@link #SHARE_BET} and the
+     * covered bets, those whose late reply said Redis refused them, by path: what this instance
+     * admitted over Redis's count, and on what. Last, for the same reason.
+     */
+    COVERED_NO_IN_TIME,
+    REFUSED_SHARE_BET,
+    REFUSED_BEFORE_ANSWER,
+    REFUSED_COVERED_NO_IN_TIME,
+    REFUSED_COVERED_IN_TIME,
+    /** Bets admitted here whose call has no reply to come (not counted by Redis, unless sent). */
+    NO_REPLY_BET
+  }
+
+  /** What kind of bet a call's late decision was, for the counts of its reply. */
+  enum Bet {
+    NONE, SHARE, BEFORE_ANSWER, COVERED_NO_IN_TIME, COVERED_IN_TIME;
+
+    Count refused() {
+      switch (this) {
+        case SHARE: return Count.REFUSED_SHARE_BET;
+        case BEFORE_ANSWER: return Count.REFUSED_BEFORE_ANSWER;
+        case COVERED_NO_IN_TIME: return Count.REFUSED_COVERED_NO_IN_TIME;
+        case COVERED_IN_TIME: return Count.REFUSED_COVERED_IN_TIME;
+        default: return null;
+      }
+    }
   }
 
   private LateReplyTrace() {}
@@ -64,7 +92,7 @@ final class LateReplyTrace {
 
   /** Adds {@code n} to {@code what} in a key's counts (under the key's lock); nothing when off. */
   static void count(long[] counts, Count what, long n) {
-    if (counts != null) {
+    if (counts != null && what != null) {
       counts[what.ordinal()] += n;
     }
   }

@@ -497,6 +497,44 @@ class LateReplyLedgerTest {
   }
 
   /**
+   * A refusal read just before Redis went silent (for this instance: a starved host hears nothing
+   * for a second) still says the budget is spent until its {@code Retry-After}: the share does
+   * not bet meanwhile, though its held calls gave their units back (the traced {@code
+   * reload-deny} passes: every such bet refused by Redis again, h-trace). Past the refusal's
+   * {@code Retry-After}, or after a grant, a silent Redis is the share's again (slow is not down).
+   */
+  @ParameterizedTest(name = "last answer {0} (retry after {1} s), silent {2} ms: {3}")
+  @CsvSource({
+    // main: SHARE in every row
+    "refused, 36,  1001, HELD",
+    "refused, 36, 29999, HELD",
+    "refused, 36, 36001, SHARE",
+    "refused,  0,  1001, SHARE",
+    "granted,  0,  1001, SHARE",
+  })
+  void redisSilentAfterARefusalHoldsUntilItsRetryAfter(String lastAnswer, long retryAfterSeconds,
+      long silentMs, LateDecision expected) {
+    ManualClock clock = new ManualClock(TimeUnit.DAYS.toNanos(1));
+    boolean[] answering = {true};
+    LateReplyLedger ledger =
+        new LateReplyLedger(clock, () -> TimeUnit.SECONDS.toNanos(1), () -> 3,
+            () -> answering[0], 100, null, () -> 1L);
+    LateReplyLedger.Call call = ledger.sending("k", 1);
+    Verdict answer = new Verdict();
+    ledger.answered(call, lastAnswer.equals("refused")
+        ? answer.refuse(0, TimeUnit.SECONDS.toNanos(retryAfterSeconds), HOUR)
+        : answer.allow(0, HOUR), 1);
+    clock.advanceNanos(TimeUnit.MILLISECONDS.toNanos(silentMs));
+    answering[0] = false; // nothing from Redis for max-wait
+    LateReplyLedger.Call late = ledger.sending("k", 1);
+    Verdict share = new Verdict().allow(14, HOUR); // units its held calls gave back
+    Verdict verdict = new Verdict();
+    assertEquals(expected,
+        ledger.decideLate(late, 1, share, verdict, new CompletableFuture<>(), () -> { }));
+    assertEquals(expected == LateDecision.SHARE, verdict.allowed);
+  }
+
+  /**
    * Issue 28's row of replies 2 s late, step by step, on three instances of a limit of 100
    * (shares of 33): every reply late from the key's first call. For the first {@code max-wait}
    * Redis answers other calls but not this key, so the instances bet a few calls (11 each, as far
@@ -1042,6 +1080,55 @@ class LateReplyLedgerTest {
             "each bet Redis refused is a debt here");
       } else {
         // The held calls' tokens: credits, spent by the next late requests.
+        int later = admitted(starved, lateCalls);
+        redis.answerLateCalls();
+        assertTrue(admittedLate + later >= lateCalls, admittedLate + " then " + later
+            + " admitted late: the " + lateCalls
+            + " tokens Redis granted the first are spent here");
+      }
+      assertEquals(0, starved.lateReplies().outstanding("k"), "every call answered");
+    }
+  }
+
+  /**
+   * The same starved instance, but none of its calls is ever answered in time: it learns what is
+   * left only from its own late replies (each renewing what Redis says), while the other instances,
+   * answered in time, spend the budget between that reply and its next calls reaching Redis. Its
+   * lateness is its own (CPU), not Redis's: nothing it measures tells it from a Redis late for
+   * everyone, so its covered bets must stay within the same allowance, or every one of them is
+   * on top of the limit (main: all {@code lateCalls}, the allowance's exemption for a key with no
+   * call answered in time within {@code max-wait}).
+   */
+  @ParameterizedTest(name = "limit {0}, {1} left said late, {2} late calls in flight, the others"
+      + " spent it: at most {3} admitted over the limit")
+  @CsvSource({
+    // limit, remaining said by a late reply, late calls, over the limit at most (main: all)
+    "100,  60, 15, 1",
+    "300, 180, 15, 5",
+    " 30,  20,  4, 0",
+  })
+  void coveredBetsOfAnInstanceNeverAnsweredInTimeStayWithinTheAllowance(int limit,
+      int remaining, int lateCalls, int overAtMost) {
+    for (boolean othersSpendIt : new boolean[] {true, false}) {
+      ScriptedRedis redis = new ScriptedRedis(limit);
+      boolean[] answering = {true}; // the others' calls are answered
+      FailurePolicyStore starved = instance(redis, limit, 3, answering);
+      redis.late = true;
+      // Its first call, late: what Redis says is left comes with its late reply.
+      redis.left = remaining + 1;
+      admitted(starved, 1);
+      redis.answerLateCalls();
+      int before = remaining + 1 - (int) redis.left; // 1 if Redis counted it
+      if (othersSpendIt) {
+        redis.left = 0; // the others, in time, before this instance's next calls reach Redis
+      }
+      int admittedLate = admittedTogether(starved, redis, lateCalls);
+      redis.answerLateCalls();
+      assertEquals(1, before, "its first call counted by Redis");
+      if (othersSpendIt) {
+        assertTrue(admittedLate <= overAtMost, admittedLate + " admitted late of " + lateCalls
+            + ", every call refused by Redis: over the limit");
+      } else {
         int later = admitted(starved, lateCalls);
         redis.answerLateCalls();
         assertTrue(admittedLate + later >= lateCalls, admittedLate + " then " + later
