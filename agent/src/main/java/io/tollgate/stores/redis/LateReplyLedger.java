@@ -64,8 +64,9 @@ import java.util.function.LongSupplier;
  * spend meanwhile (113 of 100: one instance bet 15 calls on a remaining of a moment before, and
  * Redis refused 14; BENCHMARKS.md section 7, h-bets). So once Redis has said what is left of
  * the key (within {@code max-wait}; in time or late alike: an instance none of whose calls comes
- * in time cannot tell that from a Redis late for everyone), this instance's covered bets not settled (each a debt until Redis counts it, one Redis
- * refused until a token of this instance's pays it) never exceed its allowance ({@code
+ * in time cannot tell that from a Redis late for everyone), this instance's covered bets not
+ * settled (each a debt until Redis counts it, one Redis refused until a token of this
+ * instance's pays it) never exceed its allowance ({@code
  * FailurePolicyStore#betAllowance}: 1/20 of the rule's budget divided among the instances). What
  * an instance admits over Redis's count is never more than its debt, so the instances together
  * go over by at most a twentieth of the limit whatever the others do ({@link #withinAllowance}).
@@ -373,7 +374,7 @@ final class LateReplyLedger {
     final long shareTaken;
     /** When it was about to be sent: its reply's round trip is measured from here. */
     final long sentAt;
-    /** What kind of bet its late decision was, for {@link LateReplyTrace} only (under the key's lock). */
+    /** What kind of bet its late decision was: for {@link LateReplyTrace} only (key's lock). */
     LateReplyTrace.Bet bet = LateReplyTrace.Bet.NONE;
 
     Call(Key key, long number, long shareTaken, long sentAt) {
