@@ -5,8 +5,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
 import java.lang.reflect.InvocationTargetException;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 
@@ -73,7 +71,7 @@ final class BridgeInBootLoader {
       return;
     }
     try (JarFile jar = new JarFile(jarFile, false)) {
-      define(inst, jar, jarFile);
+      define(inst, jar);
       return;
     } catch (Throwable t) {
       Throwable cause = t;
@@ -98,19 +96,17 @@ final class BridgeInBootLoader {
     }
   }
 
-  private static void define(Instrumentation inst, JarFile jar, File jarFile) throws Exception {
+  private static void define(Instrumentation inst, JarFile jar) throws Exception {
     byte[][] classFiles = new byte[CLASSES.length][];
     for (int i = 0; i < CLASSES.length; i++) {
       classFiles[i] = classFile(jar, CLASSES[i]);
     }
-    // The definer in a class loader of its own, whose unnamed module is the definer's alone: a
-    // JDK class, not a class loader of ours in the system loader, which the agent would then find
-    // among the application's loaded class loaders and retransform.
-    try (URLClassLoader own = new URLClassLoader(new URL[] {jarFile.toURI().toURL()}, null)) {
-      Class<?> definer = Class.forName(DEFINER, true, own);
-      definer.getMethod("define", Instrumentation.class, String[].class, byte[][].class)
-          .invoke(null, inst, CLASSES.clone(), classFiles);
-    }
+    // Not named here: the system class loader would load a copy of its own. (Not a
+    // URLClassLoader either: opening the jar by URL loaded ~20 classes of URL connections and
+    // file permissions, 8 ms of premain on a cold JVM.)
+    Class<?> definer = new DefinerLoader().define(DEFINER, classFile(jar, DEFINER));
+    definer.getMethod("define", Instrumentation.class, String[].class, byte[][].class)
+        .invoke(null, inst, CLASSES.clone(), classFiles);
   }
 
   /** The class file of the class {@code name} in {@code jar}, where a class loader looks for it. */
@@ -121,6 +117,22 @@ final class BridgeInBootLoader {
     }
     try (InputStream in = jar.getInputStream(entry)) {
       return in.readAllBytes();
+    }
+  }
+
+  /**
+   * A class loader for the definer alone, whose unnamed module is the definer's only. The agent
+   * never weaves it: its scan of loaded class loaders passes over the bootstrap tier's classes
+   * ({@code LoadedClassLoaders}).
+   */
+  static final class DefinerLoader extends ClassLoader {
+
+    DefinerLoader() {
+      super(null);
+    }
+
+    Class<?> define(String name, byte[] classFile) {
+      return defineClass(name, classFile, 0, classFile.length);
     }
   }
 }

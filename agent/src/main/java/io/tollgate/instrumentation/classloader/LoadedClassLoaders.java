@@ -33,15 +33,20 @@ public final class LoadedClassLoaders {
             + " (already loaded); entry points it loads may not reach the agent");
   }
 
-  /** A class loader class outside the JDK and the agent (its bytes say whether it is woven). */
-  private static boolean isCandidate(Class<?> loaded, ClassLoader agent) {
+  /**
+   * A class loader class outside the JDK and the agent (its bytes say whether it is woven): the
+   * agent's isolated classes, and its bootstrap tier's in the system class loader (the loader
+   * that defines the bridge in the bootstrap loader in {@code premain}), are the agent's.
+   */
+  static boolean isCandidate(Class<?> loaded, ClassLoader agent) {
     try {
       ClassLoader definedBy = loaded.getClassLoader();
       return definedBy != null
           && definedBy != agent
           && definedBy != ClassLoader.getPlatformClassLoader()
           && ClassLoader.class.isAssignableFrom(loaded)
-          && !loaded.isInterface();
+          && !loaded.isInterface()
+          && !loaded.getName().startsWith(ClassLoaderWeaving.BOOTSTRAP_PACKAGE_PREFIX);
     } catch (Throwable t) {
       return false; // a class the JVM cannot describe is not one we could change either
     }
