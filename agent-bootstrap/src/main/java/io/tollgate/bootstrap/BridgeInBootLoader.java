@@ -58,7 +58,7 @@ final class BridgeInBootLoader {
 
   private static final String DEFINER = "io.tollgate.bootstrap.BootLoaderDefiner";
   /** A class of the bridge: when the bootstrap loader finds it, the bridge is there already. */
-  private static final String STARTER = "io.tollgate.bootstrap.AgentStarter";
+  static final String STARTER = "io.tollgate.bootstrap.AgentStarter";
 
   private BridgeInBootLoader() {}
 

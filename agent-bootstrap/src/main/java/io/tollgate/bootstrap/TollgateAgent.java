@@ -45,7 +45,7 @@ public final class TollgateAgent {
         // Not for `status`, whose agent put it there already
         BridgeInBootLoader.install(inst, jar);
       }
-      Class<?> starter = Class.forName("io.tollgate.bootstrap.AgentStarter", true, null);
+      Class<?> starter = Class.forName(BridgeInBootLoader.STARTER, true, null);
       starter
           .getMethod("start", String.class, Instrumentation.class, boolean.class, File.class)
           .invoke(null, agentArgs, inst, atStartup, jar);
