@@ -181,7 +181,7 @@ public final class FailurePolicyStore implements LimiterStore {
     this.lateReplies =
         new LateReplyLedger(clock, this::maxWaitNanos, this::instances,
             redisAnswering != null ? redisAnswering : this::redisAnswering, maxLocalKeys,
-            refunds, this::betAllowance);
+            refunds, this::betAllowance, primary::budget);
     if (LateReplyTrace.ON) {
       LateReplyTrace.follow(primary.ruleName(), lateReplies::keysForTrace);
     }

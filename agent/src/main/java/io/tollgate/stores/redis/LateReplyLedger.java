@@ -35,7 +35,9 @@ import java.util.function.LongSupplier;
  *       the key's first call, a {@code kill -STOP}): the local share decides, as before. Nobody
  *       is getting Redis's answers then, so the shares are all that admits, and together they
  *       are the limit. Slow is not down: a 10 s late Redis still admits each instance's share,
- *       and no {@code deny} rule refuses within it.
+ *       and no {@code deny} rule refuses within it. (Within Redis's last word on the key: its
+ *       refusal until its {@code Retry-After}, its grant's {@code remaining} divided among the
+ *       instances; below.)
  *   <li><b>Redis answers, but not yet this key</b> (its first calls, on a saturated host): the
  *       other instances may be getting Redis's answers for it beyond their shares, so the share
  *       admits only as far as what is left of it covers every instance's calls of the key in
@@ -81,6 +83,22 @@ import java.util.function.LongSupplier;
  * refused again, 82-97 of 100 with them in the traced {@code reload-deny} passes, h-trace). A
  * Redis frozen after a refusal loses nothing by it (no token was there), and one frozen after a
  * grant, or past the refusal's {@code Retry-After}, still has the shares decide.
+ *
+ * <p><b>After a grant, a silent share bets only its part of what Redis said is left</b>: a third
+ * of the grant's {@code remaining} with three instances, plus a third of what the limit refilled
+ * since, less its bets while silent that the grant does not count ({@link #silentShareWithin}).
+ * The shares together are the limit only while no instance took more of Redis's tokens than its
+ * share; under a flood on a saturated host the instances answered in time do, and the starved
+ * one, hearing nothing for {@code max-wait} (its replies waiting unread), bet the share it had
+ * left on top of them: 9 bets on a remaining of 6, all refused by Redis (104 of 100, h-trace's
+ * {@code M-10}). What a grant said is left, divided among the instances, is the most they can all
+ * bet on it together, whoever took what before, so no estimate of the others is needed; a Redis
+ * frozen right after the grant still has each share bet its part (slow is not down), and one
+ * frozen before any answer of the key, or past the grant's reset, the whole shares as before.
+ * The cost: an instance with more share left than its part of what is left bets only the part
+ * (it cannot tell that from an instance whose share the others took). Not bounded: a grant read a
+ * second ago that the others have spent since (a remaining of 75 or 89: each instance bets up to
+ * a third of it); nothing this instance hears tells that from a Redis frozen right after it.
  *
  * <p>Why a credit of a call sent before a silent bet goes through the share: a call held while
  * Redis answered others but not this key (3) gave its share's unit back, for a Redis that then
@@ -272,6 +290,24 @@ final class LateReplyLedger {
     /** The latest call sent when the share last bet because Redis was silent (0: never). */
     long silentBetThrough;
     /**
+     * How long after {@link #remainingAt} the latest grant said the key is whole again (its
+     * {@code resetNanos}; 0: at once): what the limit refills meanwhile is the silent share's too
+     * ({@link LateReplyLedger#silentShareWithin}).
+     */
+    long remainingReset;
+    /**
+     * Units the share bet while Redis was silent whose replies are still to come: calls after
+     * the one whose answer said {@link #remaining} (replies come in the order sent), so not in it.
+     */
+    long silentBets;
+    /**
+     * Units the share bet while Redis was silent on calls with no reply to come (not sent, lost):
+     * not in {@link #remaining} until a grant of a call sent after them is noted (the latest call
+     * sent then: {@code silentNoReplyThrough}).
+     */
+    long silentBetsNoReply;
+    long silentNoReplyThrough;
+    /**
      * What this instance's share had not spent when Redis refused a call of the key in time (and
      * {@link FailurePolicyStore} emptied the share, which then bets nothing more): room in which
      * credits, tokens Redis counted, are still spent; never a bet.
@@ -309,6 +345,11 @@ final class LateReplyLedger {
    * may spend it ({@link #withinAllowance}); {@link Long#MAX_VALUE}: no bound but what covers.
    */
   private final LongSupplier betAllowance;
+  /**
+   * The most the rule admits at once, all instances together (its {@code budget}; 0: unknown):
+   * what a key refills to by its reset, for {@link #silentShareWithin}.
+   */
+  private final LongSupplier budget;
   private final Cache<String, Key> keys;
   /**
    * The shortest round trip of this rule's calls answered lately (any key; kept for {@code
@@ -347,9 +388,21 @@ final class LateReplyLedger {
    */
   LateReplyLedger(Clock clock, LongSupplier freshNanos, IntSupplier instances,
       BooleanSupplier redisAnswering, long maxKeys, Refunds refunds, LongSupplier betAllowance) {
+    this(clock, freshNanos, instances, redisAnswering, maxKeys, refunds, betAllowance, () -> 0);
+  }
+
+  /**
+   * @param budget the most the rule admits at once, all instances together ({@link
+   *     RedisAlgorithmStore#budget}; 0: unknown, then a key counts as refilled only at its reset):
+   *     what the limit refills is the silent share's to bet ({@link #silentShareWithin})
+   */
+  LateReplyLedger(Clock clock, LongSupplier freshNanos, IntSupplier instances,
+      BooleanSupplier redisAnswering, long maxKeys, Refunds refunds, LongSupplier betAllowance,
+      LongSupplier budget) {
     this.clock = clock;
     this.refunds = refunds;
     this.betAllowance = betAllowance;
+    this.budget = budget;
     this.redisAnswering = redisAnswering;
     this.freshNanos = freshNanos;
     this.instances = instances;
@@ -376,6 +429,8 @@ final class LateReplyLedger {
     final long sentAt;
     /** What kind of bet its late decision was: for {@link LateReplyTrace} only (key's lock). */
     LateReplyTrace.Bet bet = LateReplyTrace.Bet.NONE;
+    /** Whether the share bet it while Redis was silent ({@link Key#silentBets}; key's lock). */
+    boolean silentBet;
 
     Call(Key key, long number, long shareTaken, long sentAt) {
       this.key = key;
@@ -504,8 +559,10 @@ final class LateReplyLedger {
     boolean answering = redisAnswering.getAsBoolean();
     long sharing = Math.max(1, instances.getAsInt());
     long allowance = betAllowance.getAsLong();
+    long whole = budget.getAsLong();
     Key k = call.key;
     LateDecision how;
+    LateReplyTrace.Bet bet = LateReplyTrace.Bet.NONE; // the path a bet took, for the trace
     long retryNanos;
     long refund;
     synchronized (k) {
@@ -532,11 +589,16 @@ final class LateReplyLedger {
       } else if (!k.answered || now - k.answeredAt >= fresh) {
         if (!answering && refusedNow(k, now)) {
           how = LateDecision.HELD; // Redis's refusal holds while it is silent (class comment)
+        } else if (!answering && share.allowed && !silentShareWithin(k, now, sharing, cost, whole)) {
+          how = LateDecision.HELD; // past its part of what Redis last said is left (class comment)
+          LateReplyTrace.count(k.counts, LateReplyTrace.Count.SILENT_SHARE_HELD, 1);
         } else if (!answering) {
           how = LateDecision.SHARE;
+          bet = LateReplyTrace.Bet.SHARE;
         } else if (share.allowed && covers(share.remaining, sharing - 1, k.outstanding, cost)) {
           // (No allowance: nothing of the key was answered within max-wait, see withinAllowance.)
           how = LateDecision.COVERED;
+          bet = LateReplyTrace.Bet.BEFORE_ANSWER;
           LateReplyTrace.count(k.counts, LateReplyTrace.Count.COVERED_BEFORE_ANSWER, 1);
         } else {
           how = LateDecision.HELD;
@@ -544,13 +606,14 @@ final class LateReplyLedger {
       } else if (share.allowed && coversEveryInstance(k, now, sharing, cost, roundLately(now))
           && withinAllowance(k, cost, sharing, allowance)) {
         how = LateDecision.COVERED;
+        bet = k.inTimeAt != 0 && now - k.inTimeAt < fresh
+            ? LateReplyTrace.Bet.COVERED_IN_TIME : LateReplyTrace.Bet.COVERED_NO_IN_TIME;
       } else {
         how = LateDecision.HELD;
       }
       retryNanos = Math.max(HELD_RETRY_NANOS, k.refusedUntil - now);
-      if (k.counts != null && share.allowed
-          && (how == LateDecision.SHARE || how == LateDecision.COVERED)) {
-        traceBet(k, call, now, fresh, answering, sharing, allowance, share.remaining);
+      if (k.counts != null && share.allowed && bet != LateReplyTrace.Bet.NONE) {
+        traceBet(k, call, bet, now, answering, sharing, allowance, share.remaining);
       }
       if (share.allowed && (how == LateDecision.SHARE || how == LateDecision.COVERED)) {
         // A bet: a debt until its reply says Redis counted it, so that no credit is spent while
@@ -558,6 +621,8 @@ final class LateReplyLedger {
         debit(k, cost);
         if (how == LateDecision.SHARE) {
           k.silentBetThrough = k.sent;
+          k.silentBets += cost; // not in what Redis last said is left until its reply comes
+          call.silentBet = true;
         }
       }
       if (k.counts != null) {
@@ -595,19 +660,13 @@ final class LateReplyLedger {
 
   /**
    * For {@link LateReplyTrace}: what a bet (the share's, or a covered one) was made on, under the
-   * key's lock, before its debt: which path admitted it (Redis silent, before any answer of the
-   * key, covered with or without a call of the key answered in time within {@code max-wait}),
-   * and what this instance knew then. Reads only; the decision is made already.
+   * key's lock, before its debt: the path {@link #decideLate} took ({@code bet}: Redis silent,
+   * before any answer of the key, covered with or without a call of the key answered in time
+   * within {@code max-wait}), and what this instance knew then. Reads only; the decision is made
+   * already.
    */
-  private void traceBet(Key k, Call call, long now, long fresh, boolean answering, long sharing,
-      long allowance, long shareLeft) {
-    LateReplyTrace.Bet bet;
-    boolean inTime = k.inTimeAt != 0 && now - k.inTimeAt < fresh;
-    if (!k.answered || now - k.answeredAt >= fresh) {
-      bet = answering ? LateReplyTrace.Bet.BEFORE_ANSWER : LateReplyTrace.Bet.SHARE;
-    } else {
-      bet = inTime ? LateReplyTrace.Bet.COVERED_IN_TIME : LateReplyTrace.Bet.COVERED_NO_IN_TIME;
-    }
+  private void traceBet(Key k, Call call, LateReplyTrace.Bet bet, long now, boolean answering,
+      long sharing, long allowance, long shareLeft) {
     call.bet = bet;
     if (bet == LateReplyTrace.Bet.COVERED_NO_IN_TIME) {
       LateReplyTrace.count(k.counts, LateReplyTrace.Count.COVERED_NO_IN_TIME, 1);
@@ -629,6 +688,7 @@ final class LateReplyLedger {
         .append(" in_time_ago_ms=").append(k.inTimeAt == 0 ? -1 : (now - k.inTimeAt) / 1_000_000)
         .append(" answered_ago_ms=").append(k.answered ? (now - k.answeredAt) / 1_000_000 : -1)
         .append(" credits=").append(k.credits).append(" allowance=").append(allowance)
+        .append(" silent_bets=").append(k.silentBets + k.silentBetsNoReply)
         .append(" answering=").append(answering)
         .append(']');
   }
@@ -788,6 +848,39 @@ final class LateReplyLedger {
     return k.credits - cost >= -allowance;
   }
 
+  /**
+   * Whether the share may bet {@code cost} more while Redis is silent (for this instance) on a key
+   * whose latest answer was a grant: only within this instance's part, {@code 1 / instances}, of
+   * what that grant said is left plus what the limit has refilled since ({@code budget - remaining}
+   * over the grant's {@code resetNanos}, linearly; all of it once the reset has passed), less the
+   * share's bets while silent that the grant does not count (their replies to come, or none to
+   * come). By construction: every instance that bets on the same grant bets at most its part,
+   * so together they bet at most what Redis said is left, however unevenly Redis's tokens went
+   * before (the shares left add up to more than that when an instance took more than its share:
+   * exactly what a starved instance bet on top of the limit, h-trace's {@code M-10} 9 bets on a
+   * remaining of 6). A key never answered, or whose latest answer was a refusal past its {@code
+   * Retry-After}, is the share's as before; so is a grant whose reset has come (the limit whole
+   * again: a long silence never starves a share the limit allows).
+   *
+   * <p>What it does not bound: bets on a grant that the other instances, answered in time, spent
+   * after it came (a remaining of 75 or 89 read a second before: each instance still bets up to a
+   * third of it). Nothing an instance hears tells those apart from a Redis frozen right after the
+   * grant, where that third is what slow-is-not-down owes it.
+   */
+  static boolean silentShareWithin(Key k, long now, long instances, long cost, long budget) {
+    if (!k.answered || k.refused) {
+      return true;
+    }
+    long since = Math.max(0, now - k.remainingAt);
+    if (since >= k.remainingReset) {
+      return true; // whole again (or said to be at once)
+    }
+    double refilled = budget > k.remaining
+        ? (double) (budget - k.remaining) * since / k.remainingReset : 0;
+    double bets = (double) k.silentBets + k.silentBetsNoReply + cost;
+    return bets * instances <= k.remaining + refilled;
+  }
+
   /** Whether what Redis last said of the key is a refusal whose {@code Retry-After} runs still. */
   private static boolean refusedNow(Key k, long now) {
     return k.answered && k.refused && now - k.refusedUntil < 0;
@@ -827,6 +920,14 @@ final class LateReplyLedger {
     long refund = 0;
     synchronized (k) {
       k.outstanding--;
+      if (call.silentBet) {
+        k.silentBets -= cost;
+        if (decided == null) {
+          // Not counted by Redis (not sent; or lost, perhaps run): until a later call's grant.
+          k.silentBetsNoReply += cost;
+          k.silentNoReplyThrough = k.sent;
+        }
+      }
       if (decided != null) {
         note(k, call, decided, now);
         noteRoundTrip(now - call.sentAt, now);
@@ -962,6 +1063,10 @@ final class LateReplyLedger {
     k.remainingAt = now;
     k.remainingRoundTrip = now - call.sentAt;
     if (decided.allowed) {
+      k.remainingReset = Math.max(0, decided.resetNanos);
+      if (call.number > k.silentNoReplyThrough) {
+        k.silentBetsNoReply = 0; // sent after them: what it says is left counts them (owed)
+      }
       seeOthersSpend(k, call.number, k.remaining, k.remainingRoundTrip, now);
     } else {
       k.refusedUntil = now + Math.max(0, decided.retryAfterNanos);

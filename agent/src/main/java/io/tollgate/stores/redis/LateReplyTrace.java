@@ -65,7 +65,12 @@ final class LateReplyTrace {
     REFUSED_COVERED_NO_IN_TIME,
     REFUSED_COVERED_IN_TIME,
     /** Bets admitted here whose call has no reply to come (not counted by Redis, unless sent). */
-    NO_REPLY_BET
+    NO_REPLY_BET,
+    /**
+     * Late requests the share admitted while Redis was silent, held because they were past this
+     * instance's part of what Redis's latest grant of the key said is left. Last, as above.
+     */
+    SILENT_SHARE_HELD
   }
 
   /** What kind of bet a call's late decision was, for the counts of its reply. */

@@ -179,6 +179,14 @@ class LateReplyLedgerTest {
         OnFailure.DENY, () -> instances, STILL, 100, () -> answering[0]);
   }
 
+  /** Instance {@code i} of them, on {@code clock}, Redis answering (other calls) while {@code answering[0]}. */
+  private static FailurePolicyStore instance(ScriptedRedis redis, int limit, int instances,
+      Clock clock, boolean[] answering, int i) {
+    TokenBucket bucket = new TokenBucket(LimitSpec.of(limit, HOUR));
+    return new FailurePolicyStore(new RedisGcraStore(null, "late", bucket), redis.as(i),
+        OnFailure.DENY, () -> instances, clock, 100, () -> answering[0]);
+  }
+
   /**
    * As above, instance {@code i} of them; with {@code refunds}, a token no request here can spend
    * goes back to Redis.
@@ -487,11 +495,13 @@ class LateReplyLedgerTest {
   @Test
   void redisSilentForMaxWaitTheShareDecidesAgain() {
     ManualClock clock = new ManualClock(TimeUnit.DAYS.toNanos(1));
-    ScriptedRedis redis = new ScriptedRedis(1);
+    // (Redis granted 1 of 4 here: 3 left, a third of it this instance's while Redis is silent;
+    // before h-silent it granted its last token, which the silent share then bet on top of it.)
+    ScriptedRedis redis = new ScriptedRedis(4);
     FailurePolicyStore store = instance(redis, 30, 3, clock);
     admitted(store, 1);
     redis.late = true;
-    assertEquals(0, admitted(store, 1), "answered just now, its remaining covers nobody: held");
+    assertEquals(0, admitted(store, 1), "answered just now, no allowance below 60: held");
     clock.advanceNanos(TimeUnit.SECONDS.toNanos(1));
     assertEquals(1, admitted(store, 1), "nothing from Redis for max-wait (a kill -STOP): the share");
   }
@@ -523,7 +533,7 @@ class LateReplyLedgerTest {
     Verdict answer = new Verdict();
     ledger.answered(call, lastAnswer.equals("refused")
         ? answer.refuse(0, TimeUnit.SECONDS.toNanos(retryAfterSeconds), HOUR)
-        : answer.allow(0, HOUR), 1);
+        : answer.allow(30, HOUR), 1); // (a grant of 30: a third of it the silent share's)
     clock.advanceNanos(TimeUnit.MILLISECONDS.toNanos(silentMs));
     answering[0] = false; // nothing from Redis for max-wait
     LateReplyLedger.Call late = ledger.sending("k", 1);
@@ -532,6 +542,142 @@ class LateReplyLedgerTest {
     assertEquals(expected,
         ledger.decideLate(late, 1, share, verdict, new CompletableFuture<>(), () -> { }));
     assertEquals(expected == LateDecision.SHARE, verdict.allowed);
+  }
+
+  /**
+   * h-trace's {@code M-10} (104 of 100, busy {@code reload-deny}), and {@code L-6} / {@code L-11}:
+   * an instance starved of CPU reads Redis's grant saying {@code remaining} is left after {@code
+   * inTime} answers in time, then hears nothing for {@code max-wait} (its replies wait unread)
+   * while the other two, answered in time, spend what was left; it counts Redis silent and its
+   * share bets. Every bet is then refused by Redis: admitted over the limit. Main bet its whole
+   * share left (33 - 4 = 29) up to the requests that came; now the silent share bets only its
+   * part, a third, of what Redis last said is left (less its bets since): a remaining of 6 gives
+   * 2, one of 0 none. A remaining of 75 or 89 read a second before still gives 25 or 29: the
+   * others spent it after the grant, which nothing this instance hears tells from a Redis frozen
+   * right after it (the next table), where that third is the share's to admit. Not mended here.
+   */
+  @ParameterizedTest(name = "{0} answers in time, the last saying {1} left; silent for this instance"
+      + " while the others spend it; {2} late requests: {3} admitted over the limit")
+  @CsvSource({
+    // in time, remaining, late requests, over the limit (main: min(late requests, 29))
+    "4,  6,  9,  2",   // M-10: main 9
+    "4,  0,  9,  0",   // main 9
+    "4, 75, 40, 25",   // main 29
+    "4, 75, 22, 22",   // L-6: main 22 (not mended)
+    "4, 89, 21, 21",   // L-11: main 21 (not mended)
+  })
+  void aSilentShareBetsOnlyItsPartOfWhatRedisLastGranted(int inTime, int remaining,
+      int lateRequests, int over) {
+    ManualClock clock = new ManualClock(TimeUnit.DAYS.toNanos(1));
+    ScriptedRedis redis = new ScriptedRedis(100);
+    boolean[] answering = {true};
+    FailurePolicyStore starved = instance(redis, 100, 3, clock, answering, 0);
+    assertEquals(inTime - 1, admitted(starved, inTime - 1), "answered in time");
+    redis.left = remaining + 1;
+    assertEquals(1, admitted(starved, 1), "answered in time: " + remaining + " left");
+    redis.left = 0; // the others, answered in time, spend it before this instance's next calls
+    clock.advanceNanos(TimeUnit.MILLISECONDS.toNanos(1001));
+    answering[0] = false; // nothing read for max-wait: its replies wait unread
+    redis.late = true;
+    int admittedLate = admitted(starved, lateRequests);
+    redis.answerLateCalls();
+    assertEquals(over, admittedLate, "each refused by Redis: over the limit");
+    assertEquals(-over, starved.lateReplies().credits("k"), "each a debt here");
+    assertEquals(0, starved.lateReplies().outstanding("k"), "every call answered");
+  }
+
+  /**
+   * The lower bound beside the table above: Redis frozen for every instance (a {@code kill
+   * -STOP}), after granting its tokens {@code granted1 : granted2 : granted3} in time, each
+   * instance reading what is left within the last three grants (40 requests of each decided while
+   * frozen, then Redis resumes). Slow is not down: each share still bets, up to its part of what
+   * Redis said is left. Evenly spent, that is the share left, as before (99 of 100). Where one
+   * instance took more than its share, the shares left add up to more than Redis had: main
+   * admitted 111 of 100; now 86. The cost: where the instances took unevenly but within their
+   * shares, an instance with more share left than a third of what is left bets only that third
+   * (89, main 99), since it cannot tell that case from the one before. A key Redis never answered
+   * is the shares', as before.
+   */
+  @ParameterizedTest(name = "Redis grants {0} : {1} : {2} in time, then is frozen for everyone:"
+      + " {3} admitted while frozen, {4} of 100 in all")
+  @CsvSource({
+    // granted, admitted while frozen, in all (main: while frozen, in all)
+    "10, 10, 10, 69,  99",  // main 69, 99
+    "20,  8,  2, 59,  89",  // main 69, 99
+    "45, 10,  5, 26,  86",  // main 51, 111
+    "34, 33, 33,  0, 100",  // main 0, 100
+    " 0,  0,  0, 99,  99",  // frozen from the key's first call: main 99, 99
+  })
+  void redisFrozenForEveryoneAfterAGrantAdmitsEachSharesPartOfWhatIsLeft(int granted1,
+      int granted2, int granted3, int whileFrozen, int inAll) {
+    ManualClock clock = new ManualClock(TimeUnit.DAYS.toNanos(1));
+    ScriptedRedis redis = new ScriptedRedis(100);
+    boolean[] answering = {true};
+    int[] granted = {granted1, granted2, granted3};
+    FailurePolicyStore[] instances = new FailurePolicyStore[granted.length];
+    for (int i = 0; i < instances.length; i++) {
+      instances[i] = instance(redis, 100, instances.length, clock, answering, i);
+    }
+    int admitted = 0;
+    for (int i = 0; i < instances.length; i++) {
+      admitted += admitted(instances[i], Math.max(0, granted[i] - 1));
+    }
+    for (int i = 0; i < instances.length; i++) { // each reads what is left at the end
+      admitted += admitted(instances[i], Math.min(1, granted[i]));
+    }
+    assertEquals(granted1 + granted2 + granted3, admitted, "granted in time");
+    redis.late = true; // frozen: the calls wait, and are run in order when it resumes
+    clock.advanceNanos(TimeUnit.MILLISECONDS.toNanos(1001));
+    answering[0] = false;
+    int frozen = 0;
+    for (FailurePolicyStore instance : instances) {
+      frozen += admitted(instance, 40);
+    }
+    redis.answerLateCalls();
+    assertEquals(whileFrozen, frozen, "admitted while frozen");
+    assertEquals(inAll, admitted + frozen);
+    for (FailurePolicyStore instance : instances) {
+      assertEquals(0, instance.lateReplies().outstanding("k"));
+    }
+  }
+
+  /**
+   * What the limit refills after the grant is the silent share's too: {@code budget - remaining}
+   * over the grant's reset, linearly, and all of the share once the reset has passed (a long
+   * silence never starves a share the limit allows). Bets whose calls have no reply to come (not
+   * sent, lost) count against it as bets in flight do. Budget 100, three instances, the share
+   * admitting each of 40 requests.
+   */
+  @ParameterizedTest(name = "granted, {0} left, whole again in {1} s; silent {2} ms: {3} of 40 bet")
+  @CsvSource({
+    " 0, 3600,  1001,  0",
+    " 6, 3600,  1001,  2",
+    "90, 3600,  1001, 30",
+    " 0,   10,  1001,  3",  // 10 refilled: a third
+    " 0,   10,  5001, 16",  // 50 refilled
+    " 0,   10, 10001, 40",  // whole again: the share's
+    " 6,    0,  1001, 40",  // said whole at once
+  })
+  void whatTheLimitRefillsSinceTheGrantIsTheSilentSharesToo(long remaining, long resetSeconds,
+      long silentMs, int bets) {
+    for (boolean replyToCome : new boolean[] {true, false}) {
+      ManualClock clock = new ManualClock(TimeUnit.DAYS.toNanos(1));
+      boolean[] answering = {true};
+      LateReplyLedger ledger = new LateReplyLedger(clock, () -> TimeUnit.SECONDS.toNanos(1),
+          () -> 3, () -> answering[0], 100, null, () -> 1L, () -> 100L);
+      ledger.answered(ledger.sending("k", 1),
+          new Verdict().allow(remaining, TimeUnit.SECONDS.toNanos(resetSeconds)), 0);
+      clock.advanceNanos(TimeUnit.MILLISECONDS.toNanos(silentMs));
+      answering[0] = false;
+      int admitted = 0;
+      for (int i = 0; i < 40; i++) {
+        Verdict verdict = new Verdict();
+        ledger.decideLate(ledger.sending("k", 1), 1, new Verdict().allow(40 - i, HOUR), verdict,
+            replyToCome ? new CompletableFuture<>() : null, () -> { });
+        admitted += verdict.allowed ? 1 : 0;
+      }
+      assertEquals(bets, admitted, replyToCome ? "replies to come" : "no reply to come");
+    }
   }
 
   /**
