@@ -1220,19 +1220,11 @@ class LateReplyLedgerTest {
       int admittedLate = admittedTogether(starved, redis, lateCalls);
       redis.answerLateCalls();
       if (othersSpendIt) {
-        assertTrue(admittedLate <= overAtMost, admittedLate + " admitted late of " + lateCalls
-            + ", every call refused by Redis: over the limit");
         assertEquals(0, starved.lateReplies().credits("k") + admittedLate,
             "each bet Redis refused is a debt here");
-      } else {
-        // The held calls' tokens: credits, spent by the next late requests.
-        int later = admitted(starved, lateCalls);
-        redis.answerLateCalls();
-        assertTrue(admittedLate + later >= lateCalls, admittedLate + " then " + later
-            + " admitted late: the " + lateCalls
-            + " tokens Redis granted the first are spent here");
       }
-      assertEquals(0, starved.lateReplies().outstanding("k"), "every call answered");
+      assertBetsWithinAllowanceOrTheirTokensSpent(starved, redis, othersSpendIt, admittedLate,
+          lateCalls, overAtMost);
     }
   }
 
@@ -1271,18 +1263,30 @@ class LateReplyLedgerTest {
       int admittedLate = admittedTogether(starved, redis, lateCalls);
       redis.answerLateCalls();
       assertEquals(1, before, "its first call counted by Redis");
-      if (othersSpendIt) {
-        assertTrue(admittedLate <= overAtMost, admittedLate + " admitted late of " + lateCalls
-            + ", every call refused by Redis: over the limit");
-      } else {
-        int later = admitted(starved, lateCalls);
-        redis.answerLateCalls();
-        assertTrue(admittedLate + later >= lateCalls, admittedLate + " then " + later
-            + " admitted late: the " + lateCalls
-            + " tokens Redis granted the first are spent here");
-      }
-      assertEquals(0, starved.lateReplies().outstanding("k"), "every call answered");
+      assertBetsWithinAllowanceOrTheirTokensSpent(starved, redis, othersSpendIt, admittedLate,
+          lateCalls, overAtMost);
     }
+  }
+
+  /**
+   * The two sides of a starved instance's {@code lateCalls} covered bets, their replies in: when
+   * the others spent what Redis said is left, every bet Redis refused is over the limit, so at
+   * most {@code overAtMost} (the allowance) were admitted; when they did not, the calls held were
+   * granted tokens, credits that the next late requests spend, so none of the budget is lost.
+   */
+  private static void assertBetsWithinAllowanceOrTheirTokensSpent(FailurePolicyStore starved,
+      ScriptedRedis redis, boolean othersSpendIt, int admittedLate, int lateCalls,
+      int overAtMost) {
+    if (othersSpendIt) {
+      assertTrue(admittedLate <= overAtMost, admittedLate + " admitted late of " + lateCalls
+          + ", every call refused by Redis: over the limit");
+    } else {
+      int later = admitted(starved, lateCalls);
+      redis.answerLateCalls();
+      assertTrue(admittedLate + later >= lateCalls, admittedLate + " then " + later
+          + " admitted late: the " + lateCalls + " tokens Redis granted the first are spent here");
+    }
+    assertEquals(0, starved.lateReplies().outstanding("k"), "every call answered");
   }
 
   /**
