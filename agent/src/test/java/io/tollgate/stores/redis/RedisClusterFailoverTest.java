@@ -97,7 +97,12 @@ class RedisClusterFailoverTest {
                 + " after " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt) + " ms; "
                 + rounds + " rounds of " + KEYS + " decisions until all by Redis; "
                 + during + "; failures seen: " + failures.messages);
-        assertTrue(during.getOrDefault(DecisionSource.FAIL_CLOSED, 0) > 0,
+        // The outage is seen either way Lettuce meets the dead master: commands rejected at once
+        // (failures that open the breaker: the on-failure policy's decisions) or held until the
+        // timeout and decided by the local share; which one depends on when its reconnect attempts
+        // fall, and on a busy machine a round of only the second kind came (FAIL_CLOSED 0).
+        assertTrue(during.getOrDefault(DecisionSource.FAIL_CLOSED, 0)
+                + during.getOrDefault(DecisionSource.DEGRADED_LOCAL, 0) > 0,
             "the outage was seen (so the test tested it): " + during);
         assertEquals("master", LocalRedisCluster.role(heir), "the replica took over");
         for (String message : failures.messages) {
