@@ -50,6 +50,9 @@
 # STARVE's SIGCONT, after which the event loop reads them first). QUOTA3_FOR=MS lifts the quota
 # MS ms into the flood (default: at the flood's end). JVM 3 starts and warms up unthrottled. Each
 # round then adds a QUOTA line: the periods JVM 3 was throttled in and for how long (cpu.stat).
+# Only small quotas starve it past max-wait (1 s) as on the starved host of L-6: QUOTA3=20/1000
+# LIMIT=1000 ROUNDS=reload-deny TRACE=1 gives share bets Redis refuses in ~40% of passes (BENCHMARKS.md
+# section 7, h-quota); 100-300 ms a period gives none.
 # DROP_EVERY=S resets the connections every S seconds in round drop (default 1; 2 leaves a
 # reconnect slower than max-wait, 1 s, time to be made before the next reset).
 # Rounds dead-behind-proxy (Redis killed by its pid while the proxy in front of it keeps taking
