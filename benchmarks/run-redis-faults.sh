@@ -41,6 +41,18 @@
 # over the limit, BENCHMARKS.md section 7, h-ledger and h-flight). STARVE_STOP / STARVE_RUN (ms)
 # change the slices. CONNS3=N floods JVM 3 with N connections instead (fewer calls in flight than
 # the others: with STARVE, the story of a starved instance's few calls against the others' many).
+# QUOTA3=RUN_MS/PERIOD_MS starves JVM 3 the way a saturated host does, all its threads at once:
+# the JVM (every thread, the event loop with the request threads) is put in a cgroup v1 cpu
+# cgroup of its own (/sys/fs/cgroup/cpu/tollgate-faults-PID, root needed; removed at the end)
+# whose CFS quota, from the flood's start, lets it run RUN_MS of CPU per PERIOD_MS (period at most
+# 1000) and throttles it for the rest: a request thread's 50 ms timeout then fires up to
+# PERIOD_MS - RUN_MS late, with no event-loop run in between to read the replies waiting (unlike
+# STARVE's SIGCONT, after which the event loop reads them first). QUOTA3_FOR=MS lifts the quota
+# MS ms into the flood (default: at the flood's end). JVM 3 starts and warms up unthrottled. Each
+# round then adds a QUOTA line: the periods JVM 3 was throttled in and for how long (cpu.stat).
+# Only small quotas starve it past max-wait (1 s) as on the starved host of L-6: QUOTA3=20/1000
+# LIMIT=1000 ROUNDS=reload-deny TRACE=1 gives share bets Redis refuses in ~40% of passes (BENCHMARKS.md
+# section 7, h-quota); 100-300 ms a period gives none.
 # DROP_EVERY=S resets the connections every S seconds in round drop (default 1; 2 leaves a
 # reconnect slower than max-wait, 1 s, time to be made before the next reset).
 # Rounds dead-behind-proxy (Redis killed by its pid while the proxy in front of it keeps taking
@@ -67,6 +79,8 @@ STARVE=${STARVE:-}
 DROP_EVERY=${DROP_EVERY:-1}
 DEAD_FOR=${DEAD_FOR:-8}
 CONNS3=${CONNS3:-}
+QUOTA3=${QUOTA3:-}
+QUOTA3_FOR=${QUOTA3_FOR:-}
 AGENT_OPTS=${AGENT_OPTS:-}
 trace_opt=; [ -n "$TRACE" ] && trace_opt=-Dtollgate.test.late-trace=true
 LADDER=${LADDER:-"20 200 1000 2000 10000"}
@@ -101,9 +115,41 @@ cleanup() {
   for pid in "${wrk_pids[@]}" "${pids[@]}" "${pids_extra[@]}" $redis_pid $proxy_pid; do kill -CONT "$pid" 2>/dev/null || true; kill "$pid" 2>/dev/null || true; done
   for pid in "${wrk_pids[@]}" "${pids[@]}" "${pids_extra[@]}" $redis_pid $proxy_pid; do wait "$pid" 2>/dev/null || true; done
   exec 7>&- 2>/dev/null || true
+  if [ -n "$quota_pid" ]; then kill "$quota_pid" 2>/dev/null || true; wait "$quota_pid" 2>/dev/null || true; fi
+  # JVM 3 is gone (waited above): the cgroup is empty, and only this run's own is removed
+  if [ -n "$quota_cg" ] && [ -d "$quota_cg" ]; then echo -1 > "$quota_cg/cpu.cfs_quota_us" 2>/dev/null || true; rmdir "$quota_cg" || true; fi
   rm -rf "$work"
 }
+quota_cg=; quota_pid=
 trap cleanup EXIT
+if [ -n "$QUOTA3" ]; then
+  [[ $QUOTA3 =~ ^([0-9]+)/([0-9]+)$ ]] && [ "${BASH_REMATCH[1]}" -ge 1 ] && [ "${BASH_REMATCH[2]}" -le 1000 ] \
+    && [ "${BASH_REMATCH[1]}" -le "${BASH_REMATCH[2]}" ] || {
+    echo "run-redis-faults.sh: QUOTA3=RUN_MS/PERIOD_MS, 1 <= RUN_MS <= PERIOD_MS <= 1000 (got $QUOTA3)" >&2; exit 1; }
+  quota_run_us=$((BASH_REMATCH[1] * 1000)); quota_period_us=$((BASH_REMATCH[2] * 1000))
+  quota_cg=/sys/fs/cgroup/cpu/tollgate-faults-$$
+  mkdir "$quota_cg" 2>/dev/null || { quota_cg=
+    echo "run-redis-faults.sh: QUOTA3 needs root and cgroup v1's cpu controller at /sys/fs/cgroup/cpu" >&2; exit 1; }
+  echo -1 > "$quota_cg/cpu.cfs_quota_us"  # unthrottled until a flood starts
+  echo "$quota_period_us" > "$quota_cg/cpu.cfs_period_us"
+fi
+# quota_on / quota_off: JVM 3's CFS quota from the flood's start (for QUOTA3_FOR ms if given)
+quota_throttled() { awk '{ v[$1] = $2 } END { printf "%d %d %d", v["nr_periods"], v["nr_throttled"], v["throttled_time"] / 1e6 }' "$quota_cg/cpu.stat"; }
+quota_on() {
+  quota_before=$(quota_throttled)
+  echo "$quota_run_us" > "$quota_cg/cpu.cfs_quota_us"
+  if [ -n "$QUOTA3_FOR" ]; then
+    ( sleep "$(python3 -c "print($QUOTA3_FOR / 1000)")"; echo -1 > "$quota_cg/cpu.cfs_quota_us" ) &
+    quota_pid=$!
+  fi
+}
+quota_off() {
+  if [ -n "$quota_pid" ]; then kill "$quota_pid" 2>/dev/null || true; wait "$quota_pid" 2>/dev/null || true; quota_pid=; fi
+  echo -1 > "$quota_cg/cpu.cfs_quota_us"
+  local after; after=$(quota_throttled)
+  read -r p0 t0 ms0 <<< "$quota_before"; read -r p1 t1 ms1 <<< "$after"
+  echo "QUOTA round=$round jvm=3 quota=$QUOTA3 for_ms=${QUOTA3_FOR:-flood} periods=$((p1 - p0)) throttled_periods=$((t1 - t0)) throttled_ms=$((ms1 - ms0))" | tee -a "$result"
+}
 
 redis_port=$(free_port)
 start_redis() {
@@ -149,6 +195,8 @@ EOF
       > "$logs/$round-jvm$i.log" 2>&1 &
     pids+=($!); app_ports+=("$port")
   done
+  # JVM 3, every thread it has and will start, in its own cpu cgroup (quota off until a flood)
+  if [ -n "$quota_cg" ]; then echo "${pids[2]}" > "$quota_cg/cgroup.procs"; fi
   for port in "${app_ports[@]}"; do
     until curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1; do sleep 0.1; done
   done
@@ -266,7 +314,7 @@ EOF
 }
 
 : > "$result"
-echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); CONNS=$CONNS DURATION=$DURATION LIMIT=$LIMIT TIMEOUT=$TIMEOUT agent=$agent${AGENT_OPTS:+ opts=$AGENT_OPTS}" | tee -a "$result"
+echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); CONNS=$CONNS DURATION=$DURATION LIMIT=$LIMIT TIMEOUT=$TIMEOUT agent=$agent${AGENT_OPTS:+ opts=$AGENT_OPTS}${QUOTA3:+ QUOTA3=$QUOTA3${QUOTA3_FOR:+ QUOTA3_FOR=$QUOTA3_FOR}}" | tee -a "$result"
 current=""
 for round in $ROUNDS; do
   conns=$CONNS
@@ -289,6 +337,7 @@ for round in $ROUNDS; do
   case $fault in late*) proxy delay "${fault#late}"; sleep 0.2 ;; esac
   flood_start=$(now_ms)
   flood "$key" "$conns"
+  if [ -n "$quota_cg" ]; then quota_on; fi
   if [ -n "$STARVE" ]; then  # JVM 3 stopped and let run in turn at the flood's start
     python3 - "${pids[2]}" "$STARVE" "${STARVE_STOP:-80}" "${STARVE_RUN:-40}" <<'EOF2'
 import os, signal, sys, time
@@ -325,6 +374,7 @@ EOF2
   esac
   wait "${wrk_pids[@]}"
   flood_end=$(now_ms)
+  if [ -n "$quota_cg" ]; then quota_off; fi
   proxy delay 0
   # replies held by the proxy still come in order: let them drain before the next round
   case $fault in late*) sleep $(( ${fault#late} / 1000 + 1 )) ;; esac
