@@ -320,7 +320,10 @@ public final class FailurePolicyStore implements LimiterStore {
         && ((BackendUnavailableException) e).kind().decidedByLocalShare();
   }
 
-  /** Whether Redis answered any call within {@code max-wait} (no backend, as in tests: no). */
+  /**
+   * Whether Redis answered any call within {@code max-wait}, or this JVM has not listened that long
+   * (its event loop not run since: {@link RedisBackend#answeredWithin}); no backend, as in tests: no.
+   */
   private boolean redisAnswering() {
     RedisBackend backend = primary.backend();
     return backend != null && backend.answeredWithin(maxWaitNanos());

@@ -31,8 +31,9 @@ import java.util.function.LongSupplier;
  *       share has bet because Redis was silent (2): the shares together are then the limit, and
  *       a token Redis granted to a call sent before that bet is part of the same budget, so it is
  *       spent only where the share admits too (see below).
- *   <li><b>Redis has answered nothing for {@code max-wait}</b>, nor this key (a Redis slow from
- *       the key's first call, a {@code kill -STOP}): the local share decides, as before. Nobody
+ *   <li><b>Redis has answered nothing for {@code max-wait}</b>, nor this key, while this JVM
+ *       listened (its event loop ran: a starved JVM's replies wait unread, below) (a Redis slow
+ *       from the key's first call, a {@code kill -STOP}): the local share decides, as before. Nobody
  *       is getting Redis's answers then, so the shares are all that admits, and together they
  *       are the limit. Slow is not down: a 10 s late Redis still admits each instance's share,
  *       and no {@code deny} rule refuses within it. (Within Redis's last word on the key: its
@@ -96,9 +97,13 @@ import java.util.function.LongSupplier;
  * frozen right after the grant still has each share bet its part (slow is not down), and one
  * frozen before any answer of the key, or past the grant's reset, the whole shares as before.
  * The cost: an instance with more share left than its part of what is left bets only the part
- * (it cannot tell that from an instance whose share the others took). Not bounded: a grant read a
- * second ago that the others have spent since (a remaining of 75 or 89: each instance bets up to
- * a third of it); nothing this instance hears tells that from a Redis frozen right after it.
+ * (it cannot tell that from an instance whose share the others took). Not bounded by the part: a
+ * grant read a second ago that the others have spent since (a remaining of 75 or 89: each instance
+ * bets up to a third of it); nothing this instance hears tells that from a Redis frozen right after
+ * it. What does: in those passes (L-6, L-11) the instance had not heard, its event loop starved
+ * while Redis's replies waited in its socket; so Redis counts as silent only once this JVM's event
+ * loop has run since the silence reached {@code max-wait} ({@link RedisBackend#answeredWithin},
+ * {@link EventLoopBarrier}), and a loop that has not is this JVM's silence: the calls are held.
  *
  * <p>Why a credit of a call sent before a silent bet goes through the share: a call held while
  * Redis answered others but not this key (3) gave its share's unit back, for a Redis that then
