@@ -39,9 +39,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>The bound is the caller's (the decision's {@code timeout}, {@link RedisBackend}). A loop that
  * has not run within it: the silence is this JVM's, and Redis is not counted silent for that
- * decision ({@link RedisBackend#answeredWithin}), so the local share does not bet on it; the
- * ledger's "Redis answers, late" path holds the call, whose token, if Redis grants it, becomes a
- * credit ({@link LateReplyLedger}). A Redis really silent ({@code kill -STOP}, every reply 10 s
+ * decision ({@link RedisBackend#hearing}: {@link RedisHearing#NOT_LISTENING}), so the local share
+ * does not bet on it: the ledger holds the call, whose token, if Redis grants it, becomes a credit
+ * ({@link LateReplyLedger}). A Redis really silent ({@code kill -STOP}, every reply 10 s
  * late) leaves the loop free: the barrier passes at once and the shares decide as before.
  *
  * <p>Loops are learned from Lettuce's {@code NettyCustomizer} as channels are made (a cluster's

@@ -1298,19 +1298,28 @@ public final class RedisBackend implements AutoCloseable {
    * an idle spell, is Redis silent (an idle connection is not), once this JVM has listened: its
    * event loops have run a pass begun after the silence reached {@code nanos}, and still nothing
    * was read. A loop that has not run within the {@code timeout} (waited for here, {@link
-   * EventLoopBarrier}) says the silence is this JVM's, not Redis's: answered, for this decision
+   * EventLoopBarrier}) says the silence is this JVM's, not Redis's: not silent, for this decision
    * (a starved JVM's replies wait unread in the socket, and its share bet what the instances
    * answered in time had spent: BENCHMARKS.md section 7, h-stall).
    */
   public boolean answeredWithin(long nanos) {
+    return hearing(nanos) != RedisHearing.SILENT;
+  }
+
+  /**
+   * As {@link #answeredWithin}, telling a silence this JVM did not listen to ({@link
+   * RedisHearing#NOT_LISTENING}: its event loop not run within the {@code timeout}) from Redis's.
+   */
+  RedisHearing hearing(long nanos) {
     long since = silentSince();
     if (outstanding.get() == 0 || System.nanoTime() - since < nanos) {
-      return true;
+      return RedisHearing.ANSWERING;
     }
     if (!eventLoops.ranSince(since + nanos, timeoutNanos)) {
-      return true; // not listened: this JVM's silence
+      return RedisHearing.NOT_LISTENING;
     }
-    return outstanding.get() == 0 || System.nanoTime() - silentSince() < nanos;
+    return outstanding.get() == 0 || System.nanoTime() - silentSince() < nanos
+        ? RedisHearing.ANSWERING : RedisHearing.SILENT;
   }
 
   /** Since when Redis has answered nothing while asked (the last reply, or the calls' start). */
