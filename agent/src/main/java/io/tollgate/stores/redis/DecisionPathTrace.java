@@ -54,23 +54,34 @@ final class DecisionPathTrace {
 
   private static final AtomicLongArray SINGLE = new AtomicLongArray(Path.values().length);
   private static final AtomicLongArray BATCHED = new AtomicLongArray(Path.values().length);
+  /**
+   * {@link EventLoopBarrier}: how often a thread waited for the event loop (it had not run since
+   * the moment asked about), the nanoseconds waited in all and at most, and how often the loop had
+   * not run within the bound (the silence this JVM's, Redis not counted silent).
+   */
+  private static final AtomicLongArray BARRIER = new AtomicLongArray(4);
   /** The messages of failures counted as {@link Path#UNREACHABLE_OTHER}, the first few. */
   private static final ConcurrentHashMap<String, Boolean> OTHER_MESSAGES =
       new ConcurrentHashMap<>();
 
   static {
     if (ON) {
-      long[][] printed = {new long[0], new long[0]};
+      long[][] printed = {new long[0], new long[0], new long[0]};
       TracePrinter.every(250, () -> {
         long[] single = snapshot(SINGLE);
         long[] batched = snapshot(BATCHED);
-        if (Arrays.equals(single, printed[0]) && Arrays.equals(batched, printed[1])) {
+        long[] barrier = snapshot(BARRIER);
+        if (Arrays.equals(single, printed[0]) && Arrays.equals(batched, printed[1])
+            && Arrays.equals(barrier, printed[2])) {
           return;
         }
         printed[0] = single;
         printed[1] = batched;
+        printed[2] = barrier;
         AgentLog.info("path-trace ms=" + System.currentTimeMillis() + " single:" + line(single)
-            + " batched:" + line(batched) + " other=" + OTHER_MESSAGES.keySet());
+            + " batched:" + line(batched) + " other=" + OTHER_MESSAGES.keySet()
+            + " loop_barrier: waited=" + barrier[0] + " waited_ms=" + barrier[1] / 1_000_000
+            + " longest_ms=" + barrier[2] / 1_000_000 + " not_run=" + barrier[3]);
       });
     }
   }
@@ -80,6 +91,18 @@ final class DecisionPathTrace {
   static void count(boolean batched, Path path) {
     if (ON) {
       (batched ? BATCHED : SINGLE).incrementAndGet(path.ordinal());
+    }
+  }
+
+  /** A wait for the event loop ({@link EventLoopBarrier}): how long, and whether it ran. */
+  static void countBarrier(long waitedNanos, boolean ran) {
+    if (ON) {
+      BARRIER.incrementAndGet(0);
+      BARRIER.addAndGet(1, waitedNanos);
+      BARRIER.accumulateAndGet(2, waitedNanos, Math::max);
+      if (!ran) {
+        BARRIER.incrementAndGet(3);
+      }
     }
   }
 

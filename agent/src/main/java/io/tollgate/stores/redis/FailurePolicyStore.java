@@ -180,7 +180,8 @@ public final class FailurePolicyStore implements LimiterStore {
     this.carriesState = !(primary.algorithm() instanceof Concurrency);
     this.lateReplies =
         new LateReplyLedger(clock, this::maxWaitNanos, this::instances,
-            redisAnswering != null ? redisAnswering : this::redisAnswering, maxLocalKeys,
+            redisAnswering != null ? LateReplyLedger.hearing(redisAnswering) : this::redisHearing,
+            maxLocalKeys,
             refunds, this::betAllowance, primary::budget);
     if (LateReplyTrace.ON) {
       LateReplyTrace.follow(primary.ruleName(), lateReplies::keysForTrace);
@@ -320,10 +321,14 @@ public final class FailurePolicyStore implements LimiterStore {
         && ((BackendUnavailableException) e).kind().decidedByLocalShare();
   }
 
-  /** Whether Redis answered any call within {@code max-wait} (no backend, as in tests: no). */
-  private boolean redisAnswering() {
+  /**
+   * Whether Redis answered any call within {@code max-wait}, was silent while this JVM listened, or
+   * this JVM has not listened that long (its event loop not run since: {@link
+   * RedisBackend#hearing}); no backend, as in tests: silent.
+   */
+  private RedisHearing redisHearing() {
     RedisBackend backend = primary.backend();
-    return backend != null && backend.answeredWithin(maxWaitNanos());
+    return backend != null ? backend.hearing(maxWaitNanos()) : RedisHearing.SILENT;
   }
 
   /** {@code max-wait}: how long an answer of Redis says it is deciding a key. */

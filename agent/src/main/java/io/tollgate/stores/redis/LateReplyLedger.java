@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * What one instance knows of a key from Redis's replies, so that a decision made here because
@@ -31,8 +32,9 @@ import java.util.function.LongSupplier;
  *       share has bet because Redis was silent (2): the shares together are then the limit, and
  *       a token Redis granted to a call sent before that bet is part of the same budget, so it is
  *       spent only where the share admits too (see below).
- *   <li><b>Redis has answered nothing for {@code max-wait}</b>, nor this key (a Redis slow from
- *       the key's first call, a {@code kill -STOP}): the local share decides, as before. Nobody
+ *   <li><b>Redis has answered nothing for {@code max-wait}</b>, nor this key, while this JVM
+ *       listened (its event loop ran: a starved JVM's replies wait unread, below) (a Redis slow
+ *       from the key's first call, a {@code kill -STOP}): the local share decides, as before. Nobody
  *       is getting Redis's answers then, so the shares are all that admits, and together they
  *       are the limit. Slow is not down: a 10 s late Redis still admits each instance's share,
  *       and no {@code deny} rule refuses within it. (Within Redis's last word on the key: its
@@ -96,9 +98,26 @@ import java.util.function.LongSupplier;
  * frozen right after the grant still has each share bet its part (slow is not down), and one
  * frozen before any answer of the key, or past the grant's reset, the whole shares as before.
  * The cost: an instance with more share left than its part of what is left bets only the part
- * (it cannot tell that from an instance whose share the others took). Not bounded: a grant read a
- * second ago that the others have spent since (a remaining of 75 or 89: each instance bets up to
- * a third of it); nothing this instance hears tells that from a Redis frozen right after it.
+ * (it cannot tell that from an instance whose share the others took). Not bounded by the part: a
+ * grant read a second ago that the others have spent since (a remaining of 75 or 89: each instance
+ * bets up to a third of it); nothing this instance hears tells that from a Redis frozen right after
+ * it. What does: in those passes (L-6, L-11) the instance had not heard, its event loop starved
+ * while Redis's replies waited in its socket; so Redis counts as silent only once this JVM's event
+ * loop has run since the silence reached {@code max-wait} ({@link RedisBackend#answeredWithin},
+ * {@link EventLoopBarrier}), and a loop that has not is this JVM's silence: the calls are held.
+ *
+ * <p><b>A JVM that has not listened holds.</b> Redis is silent only once this JVM's event loop has
+ * run since the silence reached {@code max-wait} and read nothing ({@link RedisBackend#hearing},
+ * {@link EventLoopBarrier}). On a host starved of CPU (L-6, L-11, h-quota's reproduction) the
+ * request threads time out while the loop has not run, Redis's replies waiting unread in the
+ * socket: nothing current is known of Redis or of the key then, so a request that nothing of the
+ * key answered within {@code max-wait} decides is held ({@link RedisHearing#NOT_LISTENING}),
+ * neither the share's bet (2) nor a covered bet before an answer (3): its call was sent, and a
+ * token Redis grants it becomes a credit. (Counting it as "Redis answers" instead moved the
+ * starved instance's bets from (2) to (3), where nothing bounds them but the share's room: 23
+ * covered bets before an answer, all refused by Redis, 1026 of 1000; BENCHMARKS.md section 7,
+ * h-stall.) Credits and the covered bets on a fresh answer of the key (4), within the allowance,
+ * decide as before.
  *
  * <p>Why a credit of a call sent before a silent bet goes through the share: a call held while
  * Redis answered others but not this key (3) gave its share's unit back, for a Redis that then
@@ -337,7 +356,7 @@ final class LateReplyLedger {
   private final Clock clock;
   private final LongSupplier freshNanos;
   private final IntSupplier instances;
-  private final BooleanSupplier redisAnswering;
+  private final Supplier<RedisHearing> redisHearing;
   /** Gives tokens back to Redis; null where the algorithm cannot (credits as before). */
   private final Refunds refunds;
   /**
@@ -399,11 +418,22 @@ final class LateReplyLedger {
   LateReplyLedger(Clock clock, LongSupplier freshNanos, IntSupplier instances,
       BooleanSupplier redisAnswering, long maxKeys, Refunds refunds, LongSupplier betAllowance,
       LongSupplier budget) {
+    this(clock, freshNanos, instances, hearing(redisAnswering), maxKeys, refunds, betAllowance,
+        budget);
+  }
+
+  /**
+   * @param redisHearing whether any call got a reply within {@code max-wait}, or Redis was silent
+   *     while this JVM listened, or this JVM has not listened ({@link RedisHearing})
+   */
+  LateReplyLedger(Clock clock, LongSupplier freshNanos, IntSupplier instances,
+      Supplier<RedisHearing> redisHearing, long maxKeys, Refunds refunds,
+      LongSupplier betAllowance, LongSupplier budget) {
     this.clock = clock;
     this.refunds = refunds;
     this.betAllowance = betAllowance;
     this.budget = budget;
-    this.redisAnswering = redisAnswering;
+    this.redisHearing = redisHearing;
     this.freshNanos = freshNanos;
     this.instances = instances;
     this.keys =
@@ -541,6 +571,11 @@ final class LateReplyLedger {
     }
   }
 
+  /** Answering or silent, as {@code redisAnswering} says (a JVM that always listens). */
+  static Supplier<RedisHearing> hearing(BooleanSupplier redisAnswering) {
+    return () -> redisAnswering.getAsBoolean() ? RedisHearing.ANSWERING : RedisHearing.SILENT;
+  }
+
   /**
    * Decides a request whose call is late into {@code verdict}, as the class comment says: {@code
    * share} is the local share's verdict, already taken for it; {@code reply} is what Redis will
@@ -556,7 +591,8 @@ final class LateReplyLedger {
     // Read before the key's lock, which Lettuce's event loop takes too.
     long now = clock.nowNanos();
     long fresh = freshNanos.getAsLong();
-    boolean answering = redisAnswering.getAsBoolean();
+    RedisHearing heard = redisHearing.get();
+    boolean answering = heard != RedisHearing.SILENT;
     long sharing = Math.max(1, instances.getAsInt());
     long allowance = betAllowance.getAsLong();
     long whole = budget.getAsLong();
@@ -587,7 +623,10 @@ final class LateReplyLedger {
         debit(k, cost);
         how = LateDecision.CREDIT;
       } else if (!k.answered || now - k.answeredAt >= fresh) {
-        if (!answering && refusedNow(k, now)) {
+        if (heard == RedisHearing.NOT_LISTENING) {
+          how = LateDecision.HELD; // this JVM has not read what came (class comment)
+          LateReplyTrace.count(k.counts, LateReplyTrace.Count.NOT_LISTENING_HELD, 1);
+        } else if (!answering && refusedNow(k, now)) {
           how = LateDecision.HELD; // Redis's refusal holds while it is silent (class comment)
         } else if (!answering && share.allowed && !silentShareWithin(k, now, sharing, cost, whole)) {
           how = LateDecision.HELD; // past its part of what Redis last said is left (class comment)

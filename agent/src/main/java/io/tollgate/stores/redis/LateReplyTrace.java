@@ -70,7 +70,13 @@ final class LateReplyTrace {
      * Late requests the share admitted while Redis was silent, held because they were past this
      * instance's part of what Redis's latest grant of the key said is left. Last, as above.
      */
-    SILENT_SHARE_HELD
+    SILENT_SHARE_HELD,
+    /**
+     * Late requests held because this JVM had not read for {@code max-wait} and its event loop
+     * had not run within the bound since ({@link RedisHearing#NOT_LISTENING}), where the share
+     * would have bet (Redis silent) or covered (nothing of the key answered lately). Last.
+     */
+    NOT_LISTENING_HELD
   }
 
   /** What kind of bet a call's late decision was, for the counts of its reply. */

@@ -25,6 +25,7 @@ import io.lettuce.core.event.connection.ReconnectFailedEvent;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
+import io.lettuce.core.resource.NettyCustomizer;
 import io.tollgate.logging.AgentLog;
 import io.tollgate.logging.RateLimitedLog;
 import java.io.File;
@@ -88,6 +89,17 @@ import java.util.concurrent.locks.LockSupport;
  *       holds more of the app's threads. A late call is never cancelled (it was sent, its count
  *       lands); past 7/8 of Lettuce's request queue of them, nothing more is sent ({@link
  *       RedisFailure#BUSY}) until replies come.
+ *       A reply is late only once this JVM has read what arrived: before a request thread gives
+ *       up on its reply (at its {@code timeout} with the bulkhead full, at {@code max-wait}), and
+ *       before Redis is counted silent ({@link #answeredWithin}), the connection's event loops
+ *       must have run since that moment ({@link EventLoopBarrier}); on a host starved of CPU the
+ *       replies wait unread in the socket while the request threads time out. That wait is
+ *       bounded by the {@code timeout}: a thread waits at most {@code timeout} past its deadline
+ *       for it (so at most {@code max-wait + timeout} in all), once more only when Redis's silence
+ *       reached {@code max-wait} after that wait began; a loop that does not run within it makes
+ *       the decision {@link RedisFailure#SLOW}, never Redis silent or hung. Those waits are for
+ *       this JVM, not for Redis, and are not counted by {@code max-waiting-threads}; a loop that
+ *       runs ends them in one pass.
  *   <li><b>Connected, nothing comes back</b> for a whole {@code max-wait} (a frozen server, a dead
  *       peer that sent no reset): {@link RedisFailure#HUNG}, and the backend is marked hung until
  *       the next reply arrives; meanwhile decisions wait only their {@code timeout}. Not counted
@@ -187,6 +199,11 @@ public final class RedisBackend implements AutoCloseable {
    */
   private volatile long connectedAt = System.nanoTime();
   private final CircuitBreaker breaker;
+  /**
+   * The connection's event loops: a reply is late, and Redis silent, only once they have run since
+   * it was due (the replies of a starved JVM wait unread in the socket; {@link EventLoopBarrier}).
+   */
+  private final EventLoopBarrier eventLoops = new EventLoopBarrier();
   private final ClientResources resources;
   private final AbstractRedisClient client;
   /** The single server or Sentinel URI, parsed up front; null for a cluster. */
@@ -248,6 +265,12 @@ public final class RedisBackend implements AutoCloseable {
             .ioThreadPoolSize(2)
             .computationThreadPoolSize(2)
             .reconnectDelay(new ReconnectDelay())
+            .nettyCustomizer(new NettyCustomizer() {
+              @Override
+              public void afterChannelInitialized(io.netty.channel.Channel channel) {
+                eventLoops.channelInitialized(channel);
+              }
+            })
             .build();
     // Keep-alive finds a dead peer (no reset sent) in about 8 s of silence, and drops the
     // connection: its calls fail, the reconnect fails, the breaker opens. A stopped or slow server's
@@ -1049,6 +1072,9 @@ public final class RedisBackend implements AutoCloseable {
             // sent: its count lands on Redis all the same).
             if (waiting.incrementAndGet() > maxWaitingThreads) {
               waiting.decrementAndGet();
+              if (readSince(future, deadline)) {
+                continue; // it was in the socket, unread: its value
+              }
               throw new TimeoutRuntimeException(RedisFailure.SLOW,
                   TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent), maxWaitingThreads);
             }
@@ -1057,6 +1083,15 @@ public final class RedisBackend implements AutoCloseable {
             continue;
           }
           // Not cancelled: it was sent and Redis will run it; its count must land there.
+          boolean listened = eventLoops.ranSince(deadline, timeoutNanos);
+          if (future.isDone()) {
+            continue; // it was in the socket, unread until the loop ran: its value
+          }
+          if (!listened) {
+            // This JVM's event loop has not read since the deadline: not Redis's silence.
+            throw TimeoutRuntimeException.unread(
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent), timeoutNanos);
+          }
           boolean otherReplies = lastReplyNanos - sent > 0;
           if (!otherReplies && deadline == hardDeadline) {
             hung = true; // nothing at all back for a whole max-wait
@@ -1083,6 +1118,16 @@ public final class RedisBackend implements AutoCloseable {
         waiting.decrementAndGet();
       }
     }
+  }
+
+  /**
+   * Whether {@code future}, not done at {@code deadline}, is done once the event loops have run
+   * since then (bounded by the {@code timeout}, {@link EventLoopBarrier}): a reply that had come
+   * and waited unread in the socket.
+   */
+  private boolean readSince(RedisFuture<?> future, long deadline) {
+    eventLoops.ranSince(deadline, timeoutNanos);
+    return future.isDone();
   }
 
   /**
@@ -1166,6 +1211,21 @@ public final class RedisBackend implements AutoCloseable {
       this.kind = kind;
     }
 
+    private TimeoutRuntimeException(String message) {
+      super(message, null, false, false);
+      this.kind = RedisFailure.SLOW;
+    }
+
+    /**
+     * No reply read, and this JVM's event loop did not run within {@code boundNanos} of the
+     * deadline: Redis may have answered (slow, not hung; {@link EventLoopBarrier}).
+     */
+    static TimeoutRuntimeException unread(long waitedMillis, long boundNanos) {
+      return new TimeoutRuntimeException("no reply read after " + waitedMillis + " ms: this"
+          + " JVM's redis event loop did not run within " + boundNanos / 1_000_000
+          + " ms of the deadline (the host starved of CPU?)");
+    }
+
     TimeoutRuntimeException(RedisFailure kind, long waitedMillis) {
       super(kind == RedisFailure.SLOW
               ? "no reply after " + waitedMillis + " ms while redis answered other calls"
@@ -1235,12 +1295,41 @@ public final class RedisBackend implements AutoCloseable {
   /**
    * Whether Redis answered within the last {@code nanos} or was not asked anything that long: a
    * call left without a reply for {@code nanos}, since the last reply or since calls began after
-   * an idle spell, is Redis silent (an idle connection is not).
+   * an idle spell, is Redis silent (an idle connection is not), once this JVM has listened: its
+   * event loops have run a pass begun after the silence reached {@code nanos}, and still nothing
+   * was read. A loop that has not run within the {@code timeout} (waited for here, {@link
+   * EventLoopBarrier}) says the silence is this JVM's, not Redis's: not silent, for this decision
+   * (a starved JVM's replies wait unread in the socket, and its share bet what the instances
+   * answered in time had spent: BENCHMARKS.md section 7, h-stall).
    */
   public boolean answeredWithin(long nanos) {
-    long now = System.nanoTime();
-    long since = lastReplyNanos - busySince > 0 ? lastReplyNanos : busySince;
-    return outstanding.get() == 0 || now - since < nanos;
+    return hearing(nanos) != RedisHearing.SILENT;
+  }
+
+  /**
+   * As {@link #answeredWithin}, telling a silence this JVM did not listen to ({@link
+   * RedisHearing#NOT_LISTENING}: its event loop not run within the {@code timeout}) from Redis's.
+   */
+  RedisHearing hearing(long nanos) {
+    long since = silentSince();
+    if (outstanding.get() == 0 || System.nanoTime() - since < nanos) {
+      return RedisHearing.ANSWERING;
+    }
+    if (!eventLoops.ranSince(since + nanos, timeoutNanos)) {
+      return RedisHearing.NOT_LISTENING;
+    }
+    return outstanding.get() == 0 || System.nanoTime() - silentSince() < nanos
+        ? RedisHearing.ANSWERING : RedisHearing.SILENT;
+  }
+
+  /** Since when Redis has answered nothing while asked (the last reply, or the calls' start). */
+  private long silentSince() {
+    return lastReplyNanos - busySince > 0 ? lastReplyNanos : busySince;
+  }
+
+  /** The connection's event loops (for tests that occupy them). */
+  EventLoopBarrier eventLoops() {
+    return eventLoops;
   }
 
   /**

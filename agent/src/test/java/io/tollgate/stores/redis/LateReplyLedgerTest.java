@@ -430,6 +430,43 @@ class LateReplyLedgerTest {
         ledger.decideLate(key, 1, share, new Verdict(), new CompletableFuture<>(), () -> { }));
   }
 
+  /**
+   * A JVM that has not read for max-wait, its event loop not run since (a host starved of CPU, the
+   * replies waiting unread: {@link RedisHearing#NOT_LISTENING}), holds what nothing of the key
+   * answered within max-wait decides: neither the share's bet (Redis is not known silent) nor a
+   * covered bet before an answer (the others may have spent the share's room). L-6: a grant of 75
+   * read a second before, 22 calls in flight; before h-stall, Redis counted silent and the share
+   * bet (the rows SILENT), or, counted answering, covered (the row ANSWERING).
+   */
+  @ParameterizedTest(name = "{0}, the key's last grant {1} (a second old), share left {2}, {3} calls"
+      + " in flight: {4}")
+  @CsvSource({
+    "NOT_LISTENING, -1, 32,  1, HELD",
+    "ANSWERING,     -1, 32,  1, COVERED",
+    "NOT_LISTENING, -1, 17,  9, HELD",
+    "SILENT,        -1, 17,  9, SHARE",
+    "NOT_LISTENING, 75, 60, 22, HELD",
+    "SILENT,        75, 60, 22, SHARE",
+    "ANSWERING,     75, 60, 22, COVERED",
+  })
+  void aJvmThatHasNotListenedHoldsWhatNoFreshAnswerOfTheKeyDecides(RedisHearing heard,
+      long granted, long shareLeft, int inFlight, LateDecision expected) {
+    ManualClock clock = new ManualClock(TimeUnit.DAYS.toNanos(1));
+    LateReplyLedger ledger = new LateReplyLedger(clock, () -> TimeUnit.SECONDS.toNanos(1),
+        () -> 3, () -> heard, 100, null, () -> Long.MAX_VALUE, () -> 100);
+    if (granted >= 0) {
+      ledger.answered(ledger.sending("k"), new Verdict().allow(granted, HOUR));
+      clock.advanceNanos(TimeUnit.MILLISECONDS.toNanos(1001));
+    }
+    LateReplyLedger.Call key = null;
+    for (int i = 0; i < inFlight; i++) {
+      key = ledger.sending("k");
+    }
+    Verdict share = new Verdict().allow(shareLeft, HOUR);
+    assertEquals(expected,
+        ledger.decideLate(key, 1, share, new Verdict(), new CompletableFuture<>(), () -> { }));
+  }
+
   /** An earlier call's answer read after a later call's (its thread ran late) says nothing new. */
   @Test
   void onlyTheLatestCallsAnswerIsWhatRedisSays() {
