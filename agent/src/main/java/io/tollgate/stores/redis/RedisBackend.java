@@ -26,6 +26,7 @@ import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
 import io.lettuce.core.resource.NettyCustomizer;
+import io.tollgate.config.RedisSettings;
 import io.tollgate.logging.AgentLog;
 import io.tollgate.logging.RateLimitedLog;
 import java.io.File;
@@ -96,10 +97,11 @@ import java.util.concurrent.locks.LockSupport;
  *       replies wait unread in the socket while the request threads time out. That wait is
  *       bounded by the {@code timeout}: a thread waits at most {@code timeout} past its deadline
  *       for it (so at most {@code max-wait + timeout} in all), once more only when Redis's silence
- *       reached {@code max-wait} after that wait began; a loop that does not run within it makes
- *       the decision {@link RedisFailure#SLOW}, never Redis silent or hung. Those waits are for
- *       this JVM, not for Redis, and are not counted by {@code max-waiting-threads}; a loop that
- *       runs ends them in one pass.
+ *       reached {@code max-wait} after that wait began (so never past {@code max-wait} and twice
+ *       the {@code timeout}, nor 30 s: {@link #listenBoundNanos}); a loop that does not run
+ *       within it makes the decision {@link RedisFailure#SLOW}, never Redis silent or hung.
+ *       Those waits are for this JVM, not for Redis, and are not counted by {@code
+ *       max-waiting-threads}; a loop that runs ends them in one pass.
  *   <li><b>Connected, nothing comes back</b> for a whole {@code max-wait} (a frozen server, a dead
  *       peer that sent no reset): {@link RedisFailure#HUNG}, and the backend is marked hung until
  *       the next reply arrives; meanwhile decisions wait only their {@code timeout}. Not counted
@@ -1083,7 +1085,7 @@ public final class RedisBackend implements AutoCloseable {
             continue;
           }
           // Not cancelled: it was sent and Redis will run it; its count must land there.
-          boolean listened = eventLoops.ranSince(deadline, timeoutNanos);
+          boolean listened = eventLoops.ranSince(deadline, listenBoundNanos());
           if (future.isDone()) {
             continue; // it was in the socket, unread until the loop ran: its value
           }
@@ -1121,12 +1123,28 @@ public final class RedisBackend implements AutoCloseable {
   }
 
   /**
+   * How long a request thread waits for the event loops to run ({@link EventLoopBarrier}) at each
+   * of a decision's two checks (its reply late, then Redis silent): the {@code timeout}, but never
+   * so long that a decision, {@code max-wait} and both waits together, holds its thread past 30 s
+   * ({@link RedisSettings#MAX_MAX_WAIT_NANOS}, the most the agent holds any request). With the
+   * defaults (50 ms, 1 s) the {@code timeout}.
+   */
+  private long listenBoundNanos() {
+    return listenBoundNanos(timeoutNanos, maxWaitNanos);
+  }
+
+  static long listenBoundNanos(long timeoutNanos, long maxWaitNanos) {
+    return Math.min(timeoutNanos,
+        Math.max(0, (RedisSettings.MAX_MAX_WAIT_NANOS - maxWaitNanos) / 2));
+  }
+
+  /**
    * Whether {@code future}, not done at {@code deadline}, is done once the event loops have run
    * since then (bounded by the {@code timeout}, {@link EventLoopBarrier}): a reply that had come
    * and waited unread in the socket.
    */
   private boolean readSince(RedisFuture<?> future, long deadline) {
-    eventLoops.ranSince(deadline, timeoutNanos);
+    eventLoops.ranSince(deadline, listenBoundNanos());
     return future.isDone();
   }
 
@@ -1315,7 +1333,7 @@ public final class RedisBackend implements AutoCloseable {
     if (outstanding.get() == 0 || System.nanoTime() - since < nanos) {
       return RedisHearing.ANSWERING;
     }
-    if (!eventLoops.ranSince(since + nanos, timeoutNanos)) {
+    if (!eventLoops.ranSince(since + nanos, listenBoundNanos())) {
       return RedisHearing.NOT_LISTENING;
     }
     return outstanding.get() == 0 || System.nanoTime() - silentSince() < nanos
