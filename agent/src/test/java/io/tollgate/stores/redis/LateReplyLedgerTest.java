@@ -421,13 +421,7 @@ class LateReplyLedgerTest {
       long shareLeft, int inFlight, boolean answering, LateDecision expected) {
     LateReplyLedger ledger =
         new LateReplyLedger(STILL, () -> HOUR, () -> 3, () -> answering, 100);
-    LateReplyLedger.Call key = null;
-    for (int i = 0; i < inFlight; i++) {
-      key = ledger.sending("k");
-    }
-    Verdict share = new Verdict().allow(shareLeft, HOUR);
-    assertEquals(expected,
-        ledger.decideLate(key, 1, share, new Verdict(), new CompletableFuture<>(), () -> { }));
+    assertEquals(expected, lastOfCallsInFlightDecidedLate(ledger, inFlight, shareLeft));
   }
 
   /**
@@ -458,13 +452,21 @@ class LateReplyLedgerTest {
       ledger.answered(ledger.sending("k"), new Verdict().allow(granted, HOUR));
       clock.advanceNanos(TimeUnit.MILLISECONDS.toNanos(1001));
     }
+    assertEquals(expected, lastOfCallsInFlightDecidedLate(ledger, inFlight, shareLeft));
+  }
+
+  /**
+   * Sends {@code inFlight} calls of key "k" and decides the last one late, its share's verdict
+   * allowed with {@code shareLeft} left.
+   */
+  private static LateDecision lastOfCallsInFlightDecidedLate(LateReplyLedger ledger, int inFlight,
+      long shareLeft) {
     LateReplyLedger.Call key = null;
     for (int i = 0; i < inFlight; i++) {
       key = ledger.sending("k");
     }
     Verdict share = new Verdict().allow(shareLeft, HOUR);
-    assertEquals(expected,
-        ledger.decideLate(key, 1, share, new Verdict(), new CompletableFuture<>(), () -> { }));
+    return ledger.decideLate(key, 1, share, new Verdict(), new CompletableFuture<>(), () -> { });
   }
 
   /** An earlier call's answer read after a later call's (its thread ran late) says nothing new. */
