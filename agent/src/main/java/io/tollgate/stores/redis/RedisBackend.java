@@ -1092,7 +1092,7 @@ public final class RedisBackend implements AutoCloseable {
           if (!listened) {
             // This JVM's event loop has not read since the deadline: not Redis's silence.
             throw TimeoutRuntimeException.unread(
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent), timeoutNanos);
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent), listenBoundNanos());
           }
           boolean otherReplies = lastReplyNanos - sent > 0;
           if (!otherReplies && deadline == hardDeadline) {
@@ -1330,19 +1330,27 @@ public final class RedisBackend implements AutoCloseable {
    */
   RedisHearing hearing(long nanos) {
     long since = silentSince();
-    if (outstanding.get() == 0 || System.nanoTime() - since < nanos) {
+    if (readWithin(since, nanos)) {
       return RedisHearing.ANSWERING;
     }
     if (!eventLoops.ranSince(since + nanos, listenBoundNanos())) {
       return RedisHearing.NOT_LISTENING;
     }
-    return outstanding.get() == 0 || System.nanoTime() - silentSince() < nanos
-        ? RedisHearing.ANSWERING : RedisHearing.SILENT;
+    // The loop has run since: what it read meanwhile is what Redis said.
+    return readWithin(silentSince(), nanos) ? RedisHearing.ANSWERING : RedisHearing.SILENT;
   }
 
   /** Since when Redis has answered nothing while asked (the last reply, or the calls' start). */
   private long silentSince() {
     return lastReplyNanos - busySince > 0 ? lastReplyNanos : busySince;
+  }
+
+  /**
+   * Whether what was read says Redis answered within {@code nanos}: nothing outstanding, or silent
+   * only since {@code since} ({@link #silentSince}) for less than that.
+   */
+  private boolean readWithin(long since, long nanos) {
+    return outstanding.get() == 0 || System.nanoTime() - since < nanos;
   }
 
   /** The connection's event loops (for tests that occupy them). */

@@ -44,6 +44,8 @@ class StalledEventLoopTest {
       new RedisScript("incr.lua", "return redis.call('INCR', KEYS[1])");
   private static final Duration TIMEOUT = Duration.ofSeconds(1);
   private static final Duration MAX_WAIT = Duration.ofSeconds(2);
+  /** The bound within which a test releases a loop a request thread waits for. */
+  private static final Duration RELEASE_WINDOW = Duration.ofSeconds(5);
 
   private final ExecutorService requests = Executors.newCachedThreadPool();
   private final CountDownLatch release = new CountDownLatch(1);
@@ -54,11 +56,17 @@ class StalledEventLoopTest {
     requests.shutdownNow();
   }
 
-  /** On main the thread gave up at max-wait with the reply in its socket (HUNG, shares betting). */
+  /**
+   * On main the thread gave up at max-wait with the reply in its socket (HUNG, shares betting).
+   * The test releases the loop while the thread waits for it, within the bound: here 5 s
+   * ({@code timeout} = {@code max-wait}), so that a test thread descheduled for a second on a busy
+   * machine still releases it in time.
+   */
   @Test
   void aReplyWaitingUnreadBehindAStalledLoopDecidesOnceTheLoopRuns(
       @PrivateRedis RedisServer server) throws Exception {
-    try (RedisBackend backend = connect(server); AutoCloseable loopsFree = release::countDown) {
+    try (RedisBackend backend = connect(server, RELEASE_WINDOW, RELEASE_WINDOW);
+        AutoCloseable loopsFree = release::countDown) {
       String key = RedisTestSupport.uniqueRule("stall");
       assertEquals(Collections.singletonList(1L), backend.eval(INCR, key));
 
@@ -224,8 +232,12 @@ class StalledEventLoopTest {
   }
 
   private static RedisBackend connect(RedisServer server) {
+    return connect(server, TIMEOUT, MAX_WAIT);
+  }
+
+  private static RedisBackend connect(RedisServer server, Duration timeout, Duration maxWait) {
     RedisBackend backend = RedisBackend.connect(RedisConnectionSettings.uri(server.uri())
-        .withTimeout(TIMEOUT).withMaxWait(MAX_WAIT), false);
+        .withTimeout(timeout).withMaxWait(maxWait), false);
     assertTrue(backend.awaitConnected(Duration.ofSeconds(20)), "no connection to " + server);
     return backend;
   }
